@@ -1,0 +1,142 @@
+//! A game in progress: a start position, the moves played, undo, and the repetition rule.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, MoveEffect, Moves, Outcome, Position, Rules, Side};
+
+/// One move of a game: who sowed which own pit (0-based from his left) and what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    pub side: Side,
+    pub pit: u8,
+    pub effect: MoveEffect,
+}
+
+/// A game from a start position, with every position kept for undo and for the repetition
+/// rule of Cross-Kalah and Kauri (design.md 3.5: the third occurrence of a position with the
+/// same player to move ends the game as a draw).
+#[derive(Clone, Debug)]
+pub struct Game {
+    positions: Vec<Position>,
+    moves: Vec<PlayedMove>,
+    repetition: bool,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            repetition: false,
+        }
+    }
+
+    /// A game from the start position of `rules`.
+    pub fn from_rules(rules: &Rules) -> Result<Game, Error> {
+        Ok(Game::new(Position::start(rules)?))
+    }
+
+    pub fn rules(&self) -> &Rules {
+        self.start().rules()
+    }
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+    /// The position now.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game always has its start")
+    }
+    /// Position after `k` moves (0 = start).
+    pub fn position_at(&self, k: usize) -> Option<&Position> {
+        self.positions.get(k)
+    }
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.moves
+    }
+    pub fn to_move(&self) -> Side {
+        self.position().to_move()
+    }
+
+    /// Ended by the third occurrence of the current position.
+    pub fn is_repetition_draw(&self) -> bool {
+        self.repetition
+    }
+    pub fn is_over(&self) -> bool {
+        self.repetition || self.position().is_over()
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.repetition {
+            Some(Outcome::Draw)
+        } else {
+            self.position().outcome()
+        }
+    }
+    pub fn legal_moves(&self) -> Moves {
+        if self.repetition {
+            Moves::default()
+        } else {
+            self.position().legal_moves()
+        }
+    }
+
+    /// Plays own pit `pit` (0-based from the mover's left) for the side to move.
+    ///
+    /// Errors: [`Error::GameOver`], [`Error::IllegalMove`]; the game is unchanged on error.
+    pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
+        if self.repetition {
+            return Err(Error::GameOver);
+        }
+        let mut next = *self.position();
+        let side = next.to_move();
+        let effect = next.play(pit)?;
+        self.positions.push(next);
+        self.moves.push(PlayedMove { side, pit, effect });
+        self.repetition = self.rules().can_repeat()
+            && !next.is_over()
+            && self.positions.iter().filter(|p| **p == next).count() >= 3;
+        Ok(effect)
+    }
+
+    /// Takes back the last move; `None` at the start.
+    pub fn undo(&mut self) -> Option<PlayedMove> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        self.repetition = false;
+        Some(mv)
+    }
+
+    /// The moves grouped into turns: a turn is one side's consecutive moves.
+    pub fn turns(&self) -> Vec<(Side, Vec<PlayedMove>)> {
+        let mut turns: Vec<(Side, Vec<PlayedMove>)> = Vec::new();
+        for (k, mv) in self.moves.iter().enumerate() {
+            // A new turn starts when the side changes, or after a move that did not give
+            // another (only possible if the side changes anyway).
+            let continues = k > 0 && self.moves[k - 1].effect.again;
+            match turns.last_mut() {
+                Some((side, v)) if continues && *side == mv.side => v.push(*mv),
+                _ => turns.push((mv.side, vec![*mv])),
+            }
+        }
+        turns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undo_restores_and_errors_leave_the_game_unchanged() {
+        let mut g = Game::from_rules(&"kalah,seeds=4".parse().unwrap()).unwrap();
+        assert!(g.play(2).unwrap().again);
+        assert!(g.play(6).is_err());
+        assert_eq!(g.moves().len(), 1);
+        g.play(5).unwrap();
+        assert_eq!(g.turns().len(), 1);
+        assert_eq!(g.to_move(), Side::North);
+        g.undo();
+        g.undo();
+        assert_eq!(g.position(), g.start());
+        assert!(g.undo().is_none());
+    }
+}

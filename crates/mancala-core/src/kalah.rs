@@ -1,0 +1,650 @@
+//! The Kalah family: Kalah(m,n) and its options, `kalah-brazil`, `vaccean`, `cross-kalah` and
+//! `dracala` (design.md 3.1-3.3). One position type, [`KalahPos`], carries a compact copy of
+//! its rules ([`KalahRules`]) so that hot loops need nothing else.
+
+use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS};
+use crate::{Error, MoveEffect, Moves, Outcome, Side};
+
+/// Length of the board array: `2 * MAX_PITS + 2`; a board of `m` pits uses `2m + 2` of it.
+pub const BOARD_LEN: usize = 2 * MAX_PITS + 2;
+
+/// The rules a Kalah-family position needs while playing, flattened from [`Rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KalahRules {
+    pub pits: u8,
+    /// `None`: no captures (`kalah-brazil` before its last stage).
+    pub capture: Option<Capture>,
+    pub extra_turn: bool,
+    /// Cross-Kalah sowing direction.
+    pub cross: bool,
+    /// Dracala's compulsory maximum capture and bonus-step rule.
+    pub dracala: bool,
+    pub misere: bool,
+    pub end: EndCheck,
+    pub leftovers: Leftovers,
+    /// A store above this many seeds ends the game (`stop-when-decided`); 255 when off.
+    pub decided_above: u8,
+    /// Seeds in play.
+    pub total: u8,
+    /// Start layout of a row, for Dracala's first-move exception.
+    pub start: [u8; MAX_PITS],
+    /// Mask of the low `8 * pits` bits, to test a row for emptiness in one load.
+    row_mask: u64,
+}
+
+impl KalahRules {
+    /// Flattens `rules`; errors for Kauri.
+    pub fn new(rules: &Rules) -> Result<KalahRules, Error> {
+        if !rules.preset.is_kalah_family() {
+            return Err(Error::Rules(format!(
+                "`{}` is not a Kalah-family game",
+                rules.preset
+            )));
+        }
+        rules.validate()?;
+        let m = rules.pits as usize;
+        let mut start = [0; MAX_PITS];
+        for (i, s) in start.iter_mut().enumerate().take(m) {
+            *s = rules.start_seeds(i);
+        }
+        let total = rules.total_seeds() as u8;
+        Ok(KalahRules {
+            pits: rules.pits,
+            capture: rules.captures().then_some(rules.capture),
+            extra_turn: rules.extra_turns(),
+            cross: rules.preset == Preset::CrossKalah,
+            dracala: rules.preset == Preset::Dracala,
+            misere: rules.misere(),
+            end: rules.end,
+            leftovers: rules.leftovers,
+            decided_above: if rules.stop_when_decided {
+                total / 2
+            } else {
+                u8::MAX
+            },
+            total,
+            start,
+            row_mask: if m == 8 { u64::MAX } else { (1u64 << (8 * m)) - 1 },
+        })
+    }
+}
+
+/// A Kalah-family position: the board ring (see the crate docs for the index order), the side
+/// to move and whether the game is over. Small and `Copy`; play by copy-make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KalahPos {
+    board: [u8; BOARD_LEN],
+    to_move: Side,
+    over: bool,
+    /// Who last grew his store during a move (for `leftovers=last-capturer`).
+    last_capturer: Option<Side>,
+    rules: KalahRules,
+}
+
+impl KalahPos {
+    /// The start position of `rules`, South to move.
+    pub fn start(rules: &KalahRules) -> KalahPos {
+        let m = rules.pits as usize;
+        let mut board = [0; BOARD_LEN];
+        board[..m].copy_from_slice(&rules.start[..m]);
+        board[m + 1..2 * m + 1].copy_from_slice(&rules.start[..m]);
+        KalahPos {
+            board,
+            to_move: Side::South,
+            over: false,
+            last_capturer: None,
+            rules: *rules,
+        }
+    }
+
+    /// Builds a position from its parts and checks it: `pits[side][i]` is pit `i` of `side`
+    /// from its owner's left, `stores` by side. `to_move` is `None` for a finished game.
+    ///
+    /// Errors ([`Error::Position`]) when the seed total differs from the rules' total, or when
+    /// a live position already meets the end rule, or a finished one does not.
+    pub fn from_parts(
+        rules: &KalahRules,
+        pits: [&[u8]; 2],
+        stores: [u8; 2],
+        to_move: Option<Side>,
+        last_capturer: Option<Side>,
+    ) -> Result<KalahPos, Error> {
+        let m = rules.pits as usize;
+        for side in Side::BOTH {
+            if pits[side.index()].len() != m {
+                return Err(Error::Position(format!(
+                    "{side} has {} pits, the rules have {m}",
+                    pits[side.index()].len()
+                )));
+            }
+        }
+        let total: u32 = pits
+            .iter()
+            .flat_map(|r| r.iter())
+            .chain(stores.iter())
+            .map(|&s| s as u32)
+            .sum();
+        if total != rules.total as u32 {
+            return Err(Error::Position(format!(
+                "the position holds {total} seeds but these rules play with {}",
+                rules.total
+            )));
+        }
+        let mut board = [0; BOARD_LEN];
+        board[..m].copy_from_slice(pits[0]);
+        board[m] = stores[0];
+        board[m + 1..2 * m + 1].copy_from_slice(pits[1]);
+        board[2 * m + 1] = stores[1];
+        let pos = KalahPos {
+            board,
+            to_move: to_move.unwrap_or(Side::South),
+            over: to_move.is_none(),
+            last_capturer,
+            rules: *rules,
+        };
+        let decided = stores.iter().any(|&s| s > rules.decided_above);
+        let row_empty = |s: Side| pos.row_seeds(s) == 0;
+        let ends = decided
+            || match rules.end {
+                EndCheck::AnyRowEmpty => row_empty(Side::South) || row_empty(Side::North),
+                EndCheck::MoverEmpty => row_empty(pos.to_move),
+            };
+        match (pos.over, ends) {
+            (false, true) => Err(Error::Position(
+                "the game is already over in this position (the end rule holds), but a side to move is given".into(),
+            )),
+            (true, false) if rules.leftovers != Leftovers::NotCounted && pos.board_seeds() > 0 && !decided => Err(Error::Position(
+                "the position is marked finished, but seeds are still on the board and no end rule holds".into(),
+            )),
+            _ => Ok(pos),
+        }
+    }
+
+    #[inline]
+    pub fn rules(&self) -> &KalahRules {
+        &self.rules
+    }
+    #[inline]
+    pub fn pits(&self) -> usize {
+        self.rules.pits as usize
+    }
+    /// The side to move (for a finished game: the side that would have moved next).
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+    pub fn last_capturer(&self) -> Option<Side> {
+        self.last_capturer
+    }
+    /// The raw ring of `2m + 2` counts.
+    #[inline]
+    pub fn board(&self) -> &[u8] {
+        &self.board[..2 * self.pits() + 2]
+    }
+    /// Seeds in pit `i` (0-based from the owner's left) of `side`.
+    #[inline]
+    pub fn pit(&self, side: Side, i: usize) -> u8 {
+        self.board[self.row_start(side) + i]
+    }
+    #[inline]
+    pub fn store(&self, side: Side) -> u8 {
+        self.board[self.row_start(side) + self.pits()]
+    }
+    /// The row of `side`, from its owner's left.
+    pub fn row(&self, side: Side) -> &[u8] {
+        let s = self.row_start(side);
+        &self.board[s..s + self.pits()]
+    }
+    #[inline]
+    fn row_start(&self, side: Side) -> usize {
+        match side {
+            Side::South => 0,
+            Side::North => self.pits() + 1,
+        }
+    }
+    /// Seeds in the row of `side`.
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        self.row(side).iter().map(|&s| s as u32).sum()
+    }
+    /// Seeds in both rows.
+    pub fn board_seeds(&self) -> u32 {
+        self.row_seeds(Side::South) + self.row_seeds(Side::North)
+    }
+    #[inline]
+    fn row_is_empty(&self, side: Side) -> bool {
+        let s = self.row_start(side);
+        let word = u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap());
+        word & self.rules.row_mask == 0
+    }
+
+    /// Scores so far: the stores (after the end sweep once the game is over).
+    pub fn scores(&self) -> [u8; 2] {
+        [self.store(Side::South), self.store(Side::North)]
+    }
+
+    /// The result, once the game is over: more seeds wins (fewer in a misère game).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.over {
+            return None;
+        }
+        let [s, n] = self.scores();
+        Some(match s.cmp(&n) {
+            core::cmp::Ordering::Equal => Outcome::Draw,
+            core::cmp::Ordering::Greater if !self.rules.misere => Outcome::Win(Side::South),
+            core::cmp::Ordering::Less if self.rules.misere => Outcome::Win(Side::South),
+            _ => Outcome::Win(Side::North),
+        })
+    }
+
+    /// The start position of the rules, South to move: Dracala's first move.
+    pub fn is_start(&self) -> bool {
+        *self == KalahPos::start(&self.rules)
+    }
+
+    /// Non-empty own pits, before any Dracala filter.
+    #[inline]
+    fn sowable(&self) -> Moves {
+        let mut mv = Moves::default();
+        if self.over {
+            return mv;
+        }
+        let s = self.row_start(self.to_move);
+        for p in 0..self.pits() {
+            if self.board[s + p] != 0 {
+                mv.push(p as u8);
+            }
+        }
+        mv
+    }
+
+    /// The legal moves, own pits from the mover's left. Empty once the game is over.
+    pub fn legal_moves(&self) -> Moves {
+        let mut mv = self.sowable();
+        if self.rules.dracala && mv.len() > 1 {
+            self.dracala_filter(&mut mv);
+        }
+        mv
+    }
+
+    /// Number of legal moves (perft's bulk count at the last ply).
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        if self.rules.dracala {
+            return self.legal_moves().len() as u64;
+        }
+        if self.over {
+            return 0;
+        }
+        let s = self.row_start(self.to_move);
+        let word = u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
+        // One bit per non-zero byte.
+        let nz = ((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f | word) & 0x8080_8080_8080_8080;
+        nz.count_ones() as u64
+    }
+
+    /// Dracala (design.md 3.3): keep the moves of largest store growth; then, except on the
+    /// game's first move, if any ends in the own store keep only the rightmost such pit.
+    fn dracala_filter(&self, mv: &mut Moves) {
+        let mut gain = [0u8; MAX_PITS];
+        let mut in_store = [false; MAX_PITS];
+        let mut best = 0;
+        for p in mv.as_slice() {
+            let e = self.clone().play_unchecked(*p);
+            gain[*p as usize] = e.gain;
+            in_store[*p as usize] = e.in_store;
+            best = best.max(e.gain);
+        }
+        mv.retain(|p| gain[p as usize] == best);
+        if !self.is_start() {
+            if let Some(&right) = mv.as_slice().iter().rev().find(|&&p| in_store[p as usize]) {
+                mv.retain(|p| p == right);
+            }
+        }
+    }
+
+    /// Plays own pit `pit` (0-based from the mover's left) after checking it is legal.
+    pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
+        if self.over {
+            return Err(Error::GameOver);
+        }
+        let legal = self.legal_moves();
+        if !legal.contains(pit) {
+            let why = if pit as usize >= self.pits() {
+                format!("pit {} does not exist (pits 1-{})", pit as usize + 1, self.pits())
+            } else if self.pit(self.to_move, pit as usize) == 0 {
+                format!("pit {} of {} is empty", pit as usize + 1, self.to_move)
+            } else {
+                format!(
+                    "pit {} is not allowed: Dracala forces {}",
+                    pit as usize + 1,
+                    legal
+                        .as_slice()
+                        .iter()
+                        .map(|p| (p + 1).to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                )
+            };
+            return Err(Error::IllegalMove(why));
+        }
+        Ok(self.play_unchecked(pit))
+    }
+
+    /// Plays own pit `pit`, which must be a non-empty own pit of a live game (Dracala's filter
+    /// is not checked). The hot path of perft and search.
+    #[inline]
+    pub fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+        let m = self.pits();
+        let len = 2 * m + 2;
+        let side = self.to_move;
+        let off = self.row_start(side);
+        let own_store = off + m;
+        let opp_store = if side == Side::South { 2 * m + 1 } else { m };
+        let origin = off + pit as usize;
+        let mut n = self.board[origin] as usize;
+        debug_assert!(n > 0 && !self.over);
+        self.board[origin] = 0;
+        let store_before = self.board[own_store];
+        let clockwise = self.rules.cross && n % 2 == 1;
+        let ring = len - 1;
+        if n >= ring {
+            let laps = (n / ring) as u8;
+            for (i, b) in self.board[..len].iter_mut().enumerate() {
+                if i != opp_store {
+                    *b += laps;
+                }
+            }
+            n %= ring;
+        }
+        let mut idx = origin;
+        if !clockwise {
+            if idx + n < opp_store || (idx > opp_store && idx + n < len) {
+                // No wrap and no skip: one straight run.
+                for b in &mut self.board[idx + 1..=idx + n] {
+                    *b += 1;
+                }
+                idx += n;
+            } else {
+                for _ in 0..n {
+                    idx += 1;
+                    if idx == len {
+                        idx = 0;
+                    }
+                    if idx == opp_store {
+                        idx += 1;
+                        if idx == len {
+                            idx = 0;
+                        }
+                    }
+                    self.board[idx] += 1;
+                }
+            }
+        } else {
+            for _ in 0..n {
+                idx = if idx == 0 { len - 1 } else { idx - 1 };
+                if idx == opp_store {
+                    idx = if idx == 0 { len - 1 } else { idx - 1 };
+                }
+                self.board[idx] += 1;
+            }
+        }
+        let mut effect = MoveEffect::default();
+        if idx == own_store {
+            effect.in_store = true;
+        } else if idx >= off && idx < own_store && self.board[idx] == 1 {
+            if let Some(capture) = self.rules.capture {
+                let opp = 2 * m - idx;
+                let o = self.board[opp];
+                let taken = match capture {
+                    Capture::Standard if o > 0 => o + 1,
+                    Capture::Empty => o + 1,
+                    Capture::OppositeOnly if o > 0 => o,
+                    _ => 0,
+                };
+                if taken > 0 {
+                    self.board[opp] = 0;
+                    if capture != Capture::OppositeOnly {
+                        self.board[idx] = 0;
+                    }
+                    self.board[own_store] += taken;
+                    effect.captured = taken;
+                }
+            }
+        }
+        effect.gain = self.board[own_store] - store_before;
+        if effect.gain > 0 {
+            self.last_capturer = Some(side);
+        }
+        let next = if effect.in_store && self.rules.extra_turn {
+            side
+        } else {
+            side.other()
+        };
+        if self.board[own_store] > self.rules.decided_above {
+            self.over = true;
+        } else {
+            let ends = match self.rules.end {
+                EndCheck::AnyRowEmpty => {
+                    self.row_is_empty(Side::South) || self.row_is_empty(Side::North)
+                }
+                EndCheck::MoverEmpty => self.row_is_empty(next),
+            };
+            if ends {
+                self.over = true;
+                self.sweep(side);
+            }
+        }
+        self.to_move = next;
+        effect.ended = self.over;
+        effect.again = next == side && !self.over;
+        effect
+    }
+
+    /// Moves the seeds left on the board as the leftovers rule says; `mover` made the last move.
+    fn sweep(&mut self, mover: Side) {
+        let m = self.pits();
+        let to = match self.rules.leftovers {
+            Leftovers::NotCounted => return,
+            Leftovers::ToOwner => None,
+            Leftovers::LastMover => Some(mover),
+            Leftovers::LastCapturer => self.last_capturer,
+        };
+        for side in Side::BOTH {
+            let s = self.row_start(side);
+            let seeds: u8 = self.board[s..s + m].iter().sum();
+            self.board[s..s + m].fill(0);
+            let dest = self.row_start(to.unwrap_or(side)) + m;
+            self.board[dest] += seeds;
+        }
+    }
+
+    /// The same position with the seats swapped (South's row and store become North's).
+    pub fn mirrored(&self) -> KalahPos {
+        let m = self.pits();
+        let mut board = [0; BOARD_LEN];
+        board[..m + 1].copy_from_slice(&self.board[m + 1..2 * m + 2]);
+        board[m + 1..2 * m + 2].copy_from_slice(&self.board[..m + 1]);
+        KalahPos {
+            board,
+            to_move: self.to_move.other(),
+            over: self.over,
+            last_capturer: self.last_capturer.map(Side::other),
+            rules: self.rules,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(s: &str) -> KalahRules {
+        KalahRules::new(&s.parse().unwrap()).unwrap()
+    }
+
+    fn pos(r: &str, south: &[u8], ss: u8, north: &[u8], ns: u8, side: Side) -> KalahPos {
+        KalahPos::from_parts(&rules(r), [south, north], [ss, ns], Some(side), None).unwrap()
+    }
+
+    #[test]
+    fn thirteen_seeds_lap_into_the_emptied_origin_and_capture() {
+        // Edge case 1: 13 seeds from South pit 1 come back to pit 1, now holding 1: a capture.
+        let mut p = pos("kalah,seeds=4", &[13, 1, 0, 0, 0, 2], 10, &[4, 4, 4, 4, 4, 2], 0, Side::South);
+        let e = p.play(0).unwrap();
+        // The origin pit received 1 seed; North pit 6 (index 12) faced it with 2 + 1 = 3 seeds.
+        assert_eq!(e.captured, 4);
+        assert_eq!(p.pit(Side::South, 0), 0);
+        assert_eq!(p.pit(Side::North, 5), 0);
+        assert_eq!(p.store(Side::South), 10 + 1 + 4);
+        assert_eq!(p.store(Side::North), 0, "the opponent's store never receives a seed");
+        assert_eq!(p.to_move(), Side::North);
+    }
+
+    #[test]
+    fn sowing_skips_the_opponents_store_from_both_seats() {
+        // Edge case 2: 10 seeds from South pit 6 go store, North 1-6, South 1-3.
+        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 0, 10], 0, &[4, 4, 4, 4, 4, 2], 0, Side::South);
+        p.play(5).unwrap();
+        assert_eq!(p.row(Side::North), [5, 5, 5, 5, 5, 3]);
+        assert_eq!(p.row(Side::South), [5, 5, 5, 4, 0, 0]);
+        assert_eq!(p.scores(), [1, 0]);
+        // North: 16 seeds from North pit 6: 13 one lap, then 3 more: store, South 1, 2.
+        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 2, 2], 0, &[4, 4, 4, 4, 2, 10], 0, Side::North);
+        let mut q = p.mirrored();
+        p.play(5).unwrap();
+        q.play(5).unwrap();
+        assert_eq!(p, q.mirrored(), "mirrored moves give mirrored positions");
+        // 16 seeds from North pit 6: one lap of 13 (South's store skipped), then North's store,
+        // South pits 1 and 2.
+        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 4, 4], 0, &[4, 0, 0, 0, 4, 16], 0, Side::North);
+        p.play(5).unwrap();
+        assert_eq!(p.store(Side::South), 0);
+        assert_eq!(p.store(Side::North), 2);
+        assert_eq!(p.row(Side::South), [6, 6, 5, 5, 5, 5]);
+        assert_eq!(p.row(Side::North), [5, 1, 1, 1, 5, 1]);
+    }
+
+    #[test]
+    fn capture_rules_with_an_empty_opposite_pit() {
+        // Edge case 3: South pit 1 (1 seed) lands in empty pit 2; North pit 5 opposite is empty.
+        for (r, store, pit2) in [
+            ("kalah,seeds=4", 0, 1),
+            ("kalah,seeds=4,capture=empty", 1, 0),
+            ("kalah,seeds=4,capture=opposite-only", 0, 1),
+        ] {
+            let mut p = pos(r, &[1, 0, 4, 4, 4, 4], 0, &[4, 5, 6, 3, 0, 13], 0, Side::South);
+            p.play(0).unwrap();
+            assert_eq!(p.store(Side::South), store, "{r}");
+            assert_eq!(p.pit(Side::South, 1), pit2, "{r}");
+        }
+        // With seeds opposite: standard takes 1 + 3, opposite-only takes 3 and leaves the seed.
+        for (r, store, pit2) in [
+            ("kalah,seeds=4", 4, 0),
+            ("kalah,seeds=4,capture=empty", 4, 0),
+            ("kalah,seeds=4,capture=opposite-only", 3, 1),
+        ] {
+            let mut p = pos(r, &[1, 0, 4, 4, 4, 4], 0, &[4, 5, 6, 0, 3, 13], 0, Side::South);
+            let e = p.play(0).unwrap();
+            assert_eq!(p.store(Side::South), store, "{r}");
+            assert_eq!(p.pit(Side::South, 1), pit2, "{r}");
+            assert!(!e.again, "a capture never gives an extra turn");
+        }
+    }
+
+    #[test]
+    fn extra_turns_chain_and_end_the_game_when_the_row_empties() {
+        // Edge case 4: pit 6 (1 seed) then pit 5 (2 seeds): two extra turns in a row.
+        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 2, 1], 0, &[4, 4, 4, 4, 4, 9], 0, Side::South);
+        assert!(p.play(5).unwrap().again);
+        assert!(p.play(4).unwrap().again);
+        assert_eq!(p.to_move(), Side::South);
+        // Edge case 6: last seed in the store with the own row now empty: the game ends.
+        let mut p = pos("kalah,seeds=4", &[0, 0, 0, 0, 0, 1], 20, &[4, 4, 4, 4, 4, 7], 0, Side::South);
+        let e = p.play(5).unwrap();
+        assert!(e.in_store && e.ended && !e.again);
+        assert!(p.is_over());
+        assert_eq!(p.scores(), [21, 27]);
+        assert_eq!(p.outcome(), Some(Outcome::Win(Side::North)));
+        assert!(p.legal_moves().is_empty());
+        assert_eq!(p.play(0), Err(Error::GameOver), "edge case 8");
+    }
+
+    #[test]
+    fn leftovers_rules() {
+        let cases = [
+            ("kalah,seeds=4", [21, 27], 0),
+            ("kalah,seeds=4,leftovers=not-counted", [21, 0], 27),
+            ("kalah,seeds=4,leftovers=last-mover", [48, 0], 0),
+        ];
+        for (r, scores, left) in cases {
+            let mut p = pos(r, &[0, 0, 0, 0, 0, 1], 20, &[4, 4, 4, 4, 4, 7], 0, Side::South);
+            p.play(5).unwrap();
+            assert_eq!(p.scores(), scores, "{r}");
+            assert_eq!(p.board_seeds(), left, "{r}");
+        }
+    }
+
+    #[test]
+    fn cross_kalah_sows_odd_pits_clockwise() {
+        let r = rules("cross-kalah");
+        let mut p = KalahPos::start(&r);
+        // 6 seeds (even) from South pit 1: counter-clockwise into pits 2-6 and the store.
+        assert!(p.play(0).unwrap().in_store);
+        assert_eq!(p.row(Side::South), [0, 7, 7, 7, 7, 7]);
+        // 7 seeds (odd) from South pit 2: clockwise into pit 1, skip North's store, North 6..1.
+        let e = p.play(1).unwrap();
+        assert_eq!(p.row(Side::South), [1, 0, 7, 7, 7, 7]);
+        assert_eq!(p.row(Side::North), [7, 7, 7, 7, 7, 7]);
+        assert_eq!(p.scores(), [1, 0]);
+        assert!(!e.again);
+        // North pit 1 (7, odd) clockwise: South's store is skipped, then South pits 6..1 and
+        // North's own store: an extra turn.
+        let mut q = p;
+        assert!(q.play(0).unwrap().again);
+        assert_eq!(q.row(Side::South), [2, 1, 8, 8, 8, 8]);
+        assert_eq!(q.store(Side::North), 1);
+        assert_eq!(q.scores()[0], 1);
+    }
+
+    #[test]
+    fn brazil_stages() {
+        let basic = rules("kalah-brazil,stage=basic");
+        let mut p = KalahPos::start(&basic);
+        assert_eq!(p.row(Side::South), [3, 3, 4, 4, 3, 3]);
+        // Pit 3 (4 seeds) ends in the store: no extra turn at the basic stage.
+        let e = p.play(2).unwrap();
+        assert!(e.in_store && !e.again);
+        assert_eq!(p.to_move(), Side::North);
+        let full = rules("kalah-brazil");
+        let mut p = KalahPos::start(&full);
+        assert!(p.play(2).unwrap().again);
+    }
+
+    #[test]
+    fn mover_empty_end_check() {
+        // South empties his row with a move that does not end the game for North's turn.
+        let r = "kalah-brazil";
+        let mut p = pos(r, &[0, 0, 0, 0, 0, 2], 10, &[3, 3, 4, 4, 3, 3], 8, Side::South);
+        p.play(5).unwrap();
+        assert!(!p.is_over(), "North can still move");
+        assert_eq!(p.to_move(), Side::North);
+        // North plays pit 1 (4 seeds): lands North pit 5; South still empty and to move: over.
+        p.play(0).unwrap();
+        assert!(p.is_over());
+        assert_eq!(p.store(Side::North), 8, "leftovers not counted in kalah-brazil");
+    }
+
+    #[test]
+    fn count_moves_matches_legal_moves() {
+        let p = pos("kalah,seeds=4", &[0, 3, 0, 1, 0, 20], 0, &[4, 0, 0, 0, 0, 0], 20, Side::South);
+        assert_eq!(p.count_moves(), 3);
+        assert_eq!(p.legal_moves().as_slice(), [1, 3, 5]);
+        let r = rules("kalah,pits=8,seeds=3");
+        let p = KalahPos::start(&r);
+        assert_eq!(p.count_moves(), 8);
+    }
+}

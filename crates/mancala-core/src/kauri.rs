@@ -1,0 +1,335 @@
+//! Kauri (Ralf Gering, 2006; source 003, design.md 3.4): seeds and cowries on a 2 x m board.
+//!
+//! # Layout
+//! Pits form a ring of `2m` (stores are never sown into): index `0..m` are South's pits 1..m,
+//! `m..2m` North's pits 1..m, each from its owner's left; counter-clockwise is index + 1.
+//! Stores hold captured seeds only.
+
+use crate::rules::{Preset, Rules, MAX_PITS};
+use crate::{Error, MoveEffect, Moves, Outcome, Side};
+
+const RING: usize = 2 * MAX_PITS;
+
+/// A Kauri position. `Copy`; play by copy-make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KauriPos {
+    seeds: [u8; RING],
+    cowries: [u8; RING],
+    stores: [u8; 2],
+    pits: u8,
+    /// Seeds in play (board plus stores).
+    total: u8,
+    /// A store above this ends the game (`stop-when-decided`); 255 when off.
+    decided_above: u8,
+    to_move: Side,
+    over: bool,
+}
+
+impl KauriPos {
+    /// Errors for rules that are not Kauri's.
+    pub fn check_rules(rules: &Rules) -> Result<(), Error> {
+        if rules.preset != Preset::Kauri {
+            return Err(Error::Rules(format!("`{}` is not Kauri", rules.preset)));
+        }
+        rules.validate()
+    }
+
+    /// The start: every pit holds `seeds` seeds and one cowrie; South to move.
+    pub fn start(rules: &Rules) -> Result<KauriPos, Error> {
+        Self::check_rules(rules)?;
+        let m = rules.pits as usize;
+        let mut seeds = [0; RING];
+        let mut cowries = [0; RING];
+        seeds[..2 * m].fill(rules.seeds);
+        cowries[..2 * m].fill(1);
+        Ok(KauriPos {
+            seeds,
+            cowries,
+            stores: [0, 0],
+            pits: rules.pits,
+            total: rules.total_seeds() as u8,
+            decided_above: if rules.stop_when_decided {
+                (rules.total_seeds() / 2) as u8
+            } else {
+                u8::MAX
+            },
+            to_move: Side::South,
+            over: false,
+        })
+    }
+
+    /// Builds and checks a position: `pits[side][i] = (seeds, cowries)` of pit `i` from the
+    /// owner's left. `to_move` is `None` for a finished game.
+    ///
+    /// Errors ([`Error::Position`]): seed or cowrie totals that differ from the rules', a side to
+    /// move without a cowrie (he would have passed), a live position that is already over or a
+    /// finished one that is not.
+    pub fn from_parts(
+        rules: &Rules,
+        pits: [&[(u8, u8)]; 2],
+        stores: [u8; 2],
+        to_move: Option<Side>,
+    ) -> Result<KauriPos, Error> {
+        let mut pos = KauriPos::start(rules)?;
+        let m = pos.pits();
+        for side in Side::BOTH {
+            let row = pits[side.index()];
+            if row.len() != m {
+                return Err(Error::Position(format!(
+                    "{side} has {} pits, the rules have {m}",
+                    row.len()
+                )));
+            }
+            for (i, &(s, c)) in row.iter().enumerate() {
+                pos.seeds[side.index() * m + i] = s;
+                pos.cowries[side.index() * m + i] = c;
+            }
+        }
+        pos.stores = stores;
+        pos.to_move = to_move.unwrap_or(Side::South);
+        pos.over = to_move.is_none();
+        let seeds = pos.board_seeds() + stores[0] as u32 + stores[1] as u32;
+        if seeds != pos.total as u32 {
+            return Err(Error::Position(format!(
+                "the position holds {seeds} seeds but these rules play with {}",
+                pos.total
+            )));
+        }
+        let cowries: u32 = pos.cowries[..2 * m].iter().map(|&c| c as u32).sum();
+        if cowries != 2 * m as u32 {
+            return Err(Error::Position(format!(
+                "the position holds {cowries} cowries, the game has {}",
+                2 * m
+            )));
+        }
+        let decided = stores.iter().any(|&s| s > pos.decided_above);
+        let no_seeds = pos.board_seeds() == 0;
+        let mover_has_cowrie = pos.has_cowrie(pos.to_move);
+        if pos.over {
+            let ended = decided
+                || (no_seeds && stores[0] != stores[1])
+                || (no_seeds && !mover_has_cowrie);
+            if !ended {
+                return Err(Error::Position(
+                    "the position is marked finished, but no end rule holds".into(),
+                ));
+            }
+        } else {
+            if decided || (no_seeds && stores[0] != stores[1]) {
+                return Err(Error::Position(
+                    "the game is already over in this position, but a side to move is given"
+                        .into(),
+                ));
+            }
+            if !mover_has_cowrie {
+                return Err(Error::Position(format!(
+                    "{} is to move but has no cowrie (he passes, or loses at a tie)",
+                    pos.to_move
+                )));
+            }
+        }
+        Ok(pos)
+    }
+
+    #[inline]
+    pub fn pits(&self) -> usize {
+        self.pits as usize
+    }
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+    /// `(seeds, cowries)` of pit `i` (0-based from the owner's left) of `side`.
+    pub fn pit(&self, side: Side, i: usize) -> (u8, u8) {
+        let j = side.index() * self.pits() + i;
+        (self.seeds[j], self.cowries[j])
+    }
+    /// Captured seeds of `side`.
+    pub fn store(&self, side: Side) -> u8 {
+        self.stores[side.index()]
+    }
+    pub fn scores(&self) -> [u8; 2] {
+        self.stores
+    }
+    pub fn total_seeds(&self) -> u8 {
+        self.total
+    }
+    pub fn has_cowrie(&self, side: Side) -> bool {
+        let m = self.pits();
+        self.cowries[side.index() * m..side.index() * m + m]
+            .iter()
+            .any(|&c| c > 0)
+    }
+    /// Seeds still on the board.
+    pub fn board_seeds(&self) -> u32 {
+        self.seeds[..2 * self.pits()]
+            .iter()
+            .map(|&s| s as u32)
+            .sum()
+    }
+
+    /// More captured seeds wins; at a tie the player to move without a cowrie loses.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.over {
+            return None;
+        }
+        let [s, n] = self.stores;
+        Some(match s.cmp(&n) {
+            core::cmp::Ordering::Greater => Outcome::Win(Side::South),
+            core::cmp::Ordering::Less => Outcome::Win(Side::North),
+            core::cmp::Ordering::Equal => Outcome::Win(self.to_move.other()),
+        })
+    }
+
+    /// Own pits holding a cowrie, from the mover's left.
+    pub fn legal_moves(&self) -> Moves {
+        let mut mv = Moves::default();
+        if self.over {
+            return mv;
+        }
+        let m = self.pits();
+        let off = self.to_move.index() * m;
+        for p in 0..m {
+            if self.cowries[off + p] > 0 {
+                mv.push(p as u8);
+            }
+        }
+        mv
+    }
+
+    pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
+        if self.over {
+            return Err(Error::GameOver);
+        }
+        if !self.legal_moves().contains(pit) {
+            return Err(Error::IllegalMove(if pit as usize >= self.pits() {
+                format!("pit {} does not exist (pits 1-{})", pit as usize + 1, self.pits())
+            } else {
+                format!(
+                    "pit {} of {} holds no cowrie",
+                    pit as usize + 1,
+                    self.to_move
+                )
+            }));
+        }
+        Ok(self.play_unchecked(pit))
+    }
+
+    /// Sows own pit `pit`, which must hold a cowrie: seeds first, then cowries, capturing as
+    /// they fall; then decides who moves next (the opponent, unless he has no cowrie).
+    pub fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+        let m = self.pits();
+        let len = 2 * m;
+        let mover = self.to_move;
+        let opp = mover.other();
+        let origin = mover.index() * m + pit as usize;
+        let opp_lo = opp.index() * m;
+        let s = self.seeds[origin] as usize;
+        let c = self.cowries[origin] as usize;
+        debug_assert!(c > 0 && !self.over);
+        self.seeds[origin] = 0;
+        self.cowries[origin] = 0;
+        let mut effect = MoveEffect::default();
+        let mut idx = origin;
+        for k in 0..s + c {
+            idx += 1;
+            if idx == len {
+                idx = 0;
+            }
+            let in_opp = idx >= opp_lo && idx < opp_lo + m;
+            if k < s {
+                if in_opp && self.cowries[idx] > 0 && self.seeds[idx] == 0 {
+                    self.stores[opp.index()] += 1;
+                    effect.handed += 1;
+                } else {
+                    self.seeds[idx] += 1;
+                }
+            } else {
+                if in_opp && self.cowries[idx] == 0 {
+                    let taken = self.seeds[idx];
+                    self.stores[mover.index()] += taken;
+                    effect.captured += taken;
+                    self.seeds[idx] = 0;
+                }
+                self.cowries[idx] += 1;
+            }
+        }
+        effect.gain = effect.captured;
+        let no_seeds = self.board_seeds() == 0;
+        let [a, b] = self.stores;
+        if a.max(b) > self.decided_above || (no_seeds && a != b) {
+            self.over = true;
+            self.to_move = opp;
+        } else if no_seeds {
+            // A tie with no seeds left: play on with cowries; who cannot move loses.
+            self.to_move = opp;
+            self.over = !self.has_cowrie(opp);
+        } else {
+            self.to_move = if self.has_cowrie(opp) { opp } else { mover };
+        }
+        effect.ended = self.over;
+        effect.again = self.to_move == mover && !self.over;
+        effect
+    }
+
+    /// The same position with the seats swapped.
+    pub fn mirrored(&self) -> KauriPos {
+        let m = self.pits();
+        let mut p = *self;
+        for i in 0..m {
+            p.seeds[i] = self.seeds[m + i];
+            p.seeds[m + i] = self.seeds[i];
+            p.cowries[i] = self.cowries[m + i];
+            p.cowries[m + i] = self.cowries[i];
+        }
+        p.stores = [self.stores[1], self.stores[0]];
+        p.to_move = self.to_move.other();
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_then_cowries() {
+        let rules: Rules = "kauri".parse().unwrap();
+        let mut p = KauriPos::start(&rules).unwrap();
+        // f: 5 seeds into North pits 1-5, then the cowrie into North 6, which has a cowrie
+        // already: no capture.
+        let e = p.play(5).unwrap();
+        assert_eq!(e, MoveEffect::default());
+        assert_eq!(p.pit(Side::North, 0), (6, 1));
+        assert_eq!(p.pit(Side::North, 5), (5, 2));
+        assert_eq!(p.pit(Side::South, 5), (0, 0));
+        assert_eq!(p.to_move(), Side::North);
+        // North 6 (5 seeds, 2 cowries): seeds into South 1-5, cowries into South 6 (no cowrie
+        // there: a direct capture of nothing) and North 1.
+        let e = p.play(5).unwrap();
+        assert_eq!(e.captured, 0);
+        assert_eq!(p.pit(Side::South, 0), (6, 1));
+        assert_eq!(p.pit(Side::South, 5), (0, 1));
+        assert_eq!(p.pit(Side::North, 0), (6, 2));
+        assert_eq!(p.to_move(), Side::South);
+    }
+
+    #[test]
+    fn a_seed_into_a_cowrie_only_pit_goes_to_its_owner() {
+        let rules: Rules = "kauri".parse().unwrap();
+        let mut north = [(5, 1); 6];
+        north[0] = (0, 1);
+        let south = [(5, 1), (5, 1), (5, 1), (5, 1), (5, 1), (1, 1)];
+        let p = KauriPos::from_parts(&rules, [&south, &north], [4, 5], Some(Side::South));
+        let mut p = p.unwrap();
+        let e = p.play(5).unwrap();
+        assert_eq!(e.handed, 1);
+        assert_eq!(p.store(Side::North), 6);
+        // The cowrie follows into North pit 2, which holds a cowrie: nothing taken.
+        assert_eq!(p.pit(Side::North, 1), (5, 2));
+    }
+}

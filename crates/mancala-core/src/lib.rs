@@ -1,0 +1,268 @@
+//! Rules, positions, notation and game records for the Kalah family of sowing games:
+//! Kalah(m,n) with its options, the Brazilian classroom Kalah, the 4 x 2 Vaccean mancala,
+//! Cross-Kalah, Dracala, and Kauri (seeds and cowries).
+//!
+//! Pure code: no I/O, no threads; builds for `wasm32-unknown-unknown`.
+//!
+//! # Board layout (Kalah family)
+//! A board of `m` pits a side is a ring of `2m + 2` counts: index `0..m` are South's pits 1..m
+//! (South's left to right), `m` is South's store, `m+1..=2m` are North's pits 1..m (North's
+//! left to right), `2m + 1` is North's store. Sowing counter-clockwise is index + 1. Own pit `i`
+//! faces pit `2m - i`. South moves first.
+//!
+//! # Moves and turns
+//! A move is one sowing, named by its pit `0..m` counted from the mover's own left. A turn is
+//! a player's whole go: a move plus its extra moves (Kauri: sowings while the opponent passes).
+
+pub mod game;
+pub mod kalah;
+pub mod kauri;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod record;
+pub mod rules;
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use game::{Game, PlayedMove};
+pub use kalah::{KalahPos, KalahRules};
+pub use kauri::KauriPos;
+pub use position::Position;
+pub use record::Record;
+pub use rules::{Capture, EndCheck, Leftovers, Preset, Rules, Stage, MAX_PITS};
+
+/// A player. South is the first player and sits at the bottom of a diagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    South = 0,
+    North = 1,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::South, Side::North];
+
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::South => "South",
+            Side::North => "North",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+impl Outcome {
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Win(s) => Some(s),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// The legal moves of a position: own pits `0..m` from the mover's left, in increasing order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moves {
+    buf: [u8; MAX_PITS],
+    len: u8,
+}
+
+impl Moves {
+    #[inline]
+    pub fn push(&mut self, pit: u8) {
+        self.buf[self.len as usize] = pit;
+        self.len += 1;
+    }
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.buf[..self.len as usize]
+    }
+    pub fn contains(&self, pit: u8) -> bool {
+        self.as_slice().contains(&pit)
+    }
+    /// Keeps the moves for which `keep` holds, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(u8) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len as usize {
+            let p = self.buf[i];
+            if keep(p) {
+                self.buf[n] = p;
+                n += 1;
+            }
+        }
+        self.len = n as u8;
+    }
+}
+
+impl<'a> IntoIterator for &'a Moves {
+    type Item = u8;
+    type IntoIter = core::iter::Copied<core::slice::Iter<'a, u8>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter().copied()
+    }
+}
+
+/// What one move did, seen from the mover.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveEffect {
+    /// Growth of the mover's store during the move (seeds sown into it and captured), not
+    /// counting the sweep of the board at the end of the game. Dracala's "capture".
+    pub gain: u8,
+    /// Seeds taken by capture (Kalah: opposite seeds plus the capturing seed if it went to the
+    /// store; Kauri: direct captures).
+    pub captured: u8,
+    /// Kauri: seeds this move handed to the opponent's store (indirect capture).
+    pub handed: u8,
+    /// The last seed landed in the mover's own store.
+    pub in_store: bool,
+    /// The same player moves next.
+    pub again: bool,
+    /// The move ended the game.
+    pub ended: bool,
+}
+
+/// The hot-loop interface of a rule family's position (implemented by [`KalahPos`] and
+/// [`KauriPos`]): perft, search and database code are generic over it and monomorphised.
+pub trait GameState: Copy {
+    fn to_move(&self) -> Side;
+    fn is_over(&self) -> bool;
+    fn legal_moves(&self) -> Moves;
+    /// Number of legal moves (may be faster than `legal_moves().len()`).
+    fn count_moves(&self) -> u64 {
+        self.legal_moves().len() as u64
+    }
+    /// Plays a legal move without checking it.
+    fn play_unchecked(&mut self, pit: u8) -> MoveEffect;
+    /// Stores by side (captured seeds), after the end sweep once over.
+    fn scores(&self) -> [u8; 2];
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+macro_rules! game_state {
+    ($t:ty) => {
+        impl GameState for $t {
+            #[inline]
+            fn to_move(&self) -> Side {
+                <$t>::to_move(self)
+            }
+            #[inline]
+            fn is_over(&self) -> bool {
+                <$t>::is_over(self)
+            }
+            #[inline]
+            fn legal_moves(&self) -> Moves {
+                <$t>::legal_moves(self)
+            }
+            #[inline]
+            fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+                <$t>::play_unchecked(self, pit)
+            }
+            #[inline]
+            fn scores(&self) -> [u8; 2] {
+                <$t>::scores(self)
+            }
+            #[inline]
+            fn outcome(&self) -> Option<Outcome> {
+                <$t>::outcome(self)
+            }
+        }
+    };
+}
+game_state!(KauriPos);
+
+impl GameState for KalahPos {
+    #[inline]
+    fn to_move(&self) -> Side {
+        KalahPos::to_move(self)
+    }
+    #[inline]
+    fn is_over(&self) -> bool {
+        KalahPos::is_over(self)
+    }
+    #[inline]
+    fn legal_moves(&self) -> Moves {
+        KalahPos::legal_moves(self)
+    }
+    #[inline]
+    fn count_moves(&self) -> u64 {
+        KalahPos::count_moves(self)
+    }
+    #[inline]
+    fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+        KalahPos::play_unchecked(self, pit)
+    }
+    #[inline]
+    fn scores(&self) -> [u8; 2] {
+        KalahPos::scores(self)
+    }
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        KalahPos::outcome(self)
+    }
+}
+
+/// Every error the crate returns. Each message says what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// Bad rules or option values.
+    Rules(String),
+    /// A position string or setup that is malformed or not a legal position.
+    Position(String),
+    /// A move that is not legal here.
+    IllegalMove(String),
+    /// The game is over; no move can be played.
+    GameOver,
+    /// A malformed game record or a record that disagrees with its replay.
+    Record(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Rules(m) => write!(f, "rules: {m}"),
+            Error::Position(m) => write!(f, "position: {m}"),
+            Error::IllegalMove(m) => write!(f, "illegal move: {m}"),
+            Error::GameOver => f.write_str("the game is over: no more moves can be played"),
+            Error::Record(m) => write!(f, "record: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

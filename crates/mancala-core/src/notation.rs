@@ -1,0 +1,476 @@
+//! The text notations of the source pages (design.md 4): parse, replay with checks, print.
+//!
+//! - [`Notation::Letters`] (Kalah family, Mancala World): South's pits `A`-`F`, North's `a`-`f`,
+//!   each from the owner's left; a turn's moves joined by `-`; optional `(+n)` store gain.
+//! - [`Notation::Digits`] (Dracala, source 000): pits `1`-`6` from the mover's left; a turn's
+//!   moves joined by `-`; `(-n)` the turn's capture, no parenthesis meaning none.
+//! - [`Notation::Kauri`] (source 003): first player's sowings `a`-`f`, second's `A`-`F`;
+//!   sowings while the opponent passes joined by `-` (`d-a-f`); `(+n)` seeds taken by direct
+//!   capture, `(-n)` seeds handed to the opponent, `(+n;-m)` both; `!` and `?` comments.
+//!
+//! Move numbers (`7.`), bullets (`- ` at a line start), dot leaders (`....`), `;` and `,` are
+//! separators. A final score may be claimed as `38 : 26` (first player first) and is checked.
+
+use core::fmt::Write;
+
+use crate::{Error, Game, MoveEffect, PlayedMove, Preset, Rules, Side};
+
+/// Which of the three notations a game uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    Letters,
+    Digits,
+    Kauri,
+}
+
+impl Notation {
+    pub fn for_rules(rules: &Rules) -> Notation {
+        match rules.preset {
+            Preset::Dracala => Notation::Digits,
+            Preset::Kauri => Notation::Kauri,
+            _ => Notation::Letters,
+        }
+    }
+
+    /// The text of one move: own pit `pit` (0-based) of `side`.
+    pub fn move_text(self, side: Side, pit: u8) -> char {
+        let upper = match self {
+            Notation::Digits => return (b'1' + pit) as char,
+            Notation::Letters => side == Side::South,
+            Notation::Kauri => side == Side::North,
+        };
+        let base = if upper { b'A' } else { b'a' };
+        (base + pit) as char
+    }
+
+    /// Reads one move character: the pit (0-based) and, for letters, whose pit it is.
+    fn read_move(self, c: char) -> Option<(u8, Option<Side>)> {
+        match self {
+            Notation::Digits => c
+                .to_digit(10)
+                .filter(|d| (1..=9).contains(d))
+                .map(|d| (d as u8 - 1, None)),
+            Notation::Letters | Notation::Kauri => {
+                if !c.is_ascii_alphabetic() || !matches!(c.to_ascii_lowercase(), 'a'..='p') {
+                    return None;
+                }
+                let pit = c.to_ascii_lowercase() as u8 - b'a';
+                let south_upper = self == Notation::Letters;
+                let side = if c.is_ascii_uppercase() == south_upper {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                Some((pit, Some(side)))
+            }
+        }
+    }
+}
+
+/// One move as written: pit (0-based), the side its letter names, and any `!`/`?` comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextMove {
+    pub pit: u8,
+    pub side: Option<Side>,
+    pub comment: Option<String>,
+    /// Byte offset of the move in the text.
+    pub at: usize,
+}
+
+/// One turn as written, with its annotation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextTurn {
+    pub moves: Vec<TextMove>,
+    /// `(+n)`: Letters, store gain; Kauri, direct captures. Dracala writes its capture `(-n)`;
+    /// it is kept in `minus`.
+    pub plus: Option<u32>,
+    /// `(-n)`: Digits, capture; Kauri, seeds handed to the opponent.
+    pub minus: Option<u32>,
+    pub number: Option<u32>,
+}
+
+/// A parsed movetext: the turns and an optional claimed final score (first player first).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveText {
+    pub turns: Vec<TextTurn>,
+    pub score: Option<[u32; 2]>,
+}
+
+fn err_at(text: &str, at: usize, msg: impl core::fmt::Display) -> Error {
+    let line = text[..at].matches('\n').count() + 1;
+    let col = text[..at].rfind('\n').map_or(at, |n| at - n - 1) + 1;
+    let snippet: String = text[at..].chars().take(12).collect();
+    Error::Record(format!(
+        "line {line}, column {col} (at `{}`): {msg}",
+        snippet.trim_end()
+    ))
+}
+
+/// Parses movetext in `notation`. Errors ([`Error::Record`]) name the line, column and fault.
+pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
+    let bytes: Vec<(usize, char)> = text.char_indices().collect();
+    let mut out = MoveText::default();
+    let mut i = 0;
+    let mut number: Option<u32> = None;
+    // True while the last thing read was a move that a `-` may join to.
+    let mut joinable = false;
+    let char_at = |k: usize| bytes.get(k).map(|&(_, c)| c);
+    while i < bytes.len() {
+        let (at, c) = bytes[i];
+        if c.is_whitespace() || c == ';' || c == ',' || c == '.' || c == '…' {
+            joinable = false;
+            i += 1;
+            continue;
+        }
+        if c == '-' {
+            let next_is_move = char_at(i + 1).and_then(|n| notation.read_move(n)).is_some();
+            if joinable && next_is_move {
+                // Join: the next move belongs to the same turn.
+                let (pit, side) = notation.read_move(char_at(i + 1).unwrap()).unwrap();
+                let turn = out.turns.last_mut().unwrap();
+                turn.moves.push(TextMove {
+                    pit,
+                    side,
+                    comment: None,
+                    at: bytes[i + 1].0,
+                });
+                i += 2;
+                i = read_comment(&bytes, i, turn);
+                continue;
+            }
+            // A bullet or dash separator.
+            joinable = false;
+            i += 1;
+            continue;
+        }
+        if c == '(' {
+            let close = (i..bytes.len())
+                .find(|&k| bytes[k].1 == ')')
+                .ok_or_else(|| err_at(text, at, "`(` without `)`"))?;
+            let inner: String = bytes[i + 1..close].iter().map(|&(_, c)| c).collect();
+            let turn = out
+                .turns
+                .last_mut()
+                .ok_or_else(|| err_at(text, at, "an annotation before any move"))?;
+            for part in inner.split([';', ',', ' ']).filter(|p| !p.is_empty()) {
+                let (sign, digits) = part.split_at(1);
+                let n: u32 = digits.parse().map_err(|_| {
+                    err_at(text, at, format!("annotation `{part}` is not `+n` or `-n`"))
+                })?;
+                let slot = match (sign, notation) {
+                    ("+", Notation::Digits) | ("-", Notation::Digits) => &mut turn.minus,
+                    ("+", _) => &mut turn.plus,
+                    ("-", _) => &mut turn.minus,
+                    _ => {
+                        return Err(err_at(
+                            text,
+                            at,
+                            format!("annotation `{part}` is not `+n` or `-n`"),
+                        ))
+                    }
+                };
+                if slot.is_some() {
+                    return Err(err_at(text, at, "two annotations of one kind on one turn"));
+                }
+                *slot = Some(n);
+            }
+            joinable = false;
+            i = close + 1;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            let start = i;
+            while char_at(i).is_some_and(|c| c.is_ascii_digit()) {
+                i += 1;
+            }
+            let digits: String = bytes[start..i].iter().map(|&(_, c)| c).collect();
+            // A claimed score: `38 : 26`.
+            let mut k = i;
+            while char_at(k) == Some(' ') {
+                k += 1;
+            }
+            if char_at(k) == Some(':') {
+                k += 1;
+                while char_at(k) == Some(' ') {
+                    k += 1;
+                }
+                let s2 = k;
+                while char_at(k).is_some_and(|c| c.is_ascii_digit()) {
+                    k += 1;
+                }
+                let second: String = bytes[s2..k].iter().map(|&(_, c)| c).collect();
+                match (digits.parse(), second.parse()) {
+                    (Ok(a), Ok(b)) => out.score = Some([a, b]),
+                    _ => return Err(err_at(text, at, "a score is written `38 : 26`")),
+                }
+                i = k;
+                joinable = false;
+                continue;
+            }
+            let is_number = notation != Notation::Digits || char_at(i) == Some('.');
+            if is_number {
+                number = Some(
+                    digits
+                        .parse()
+                        .map_err(|_| err_at(text, at, "move number too large"))?,
+                );
+                joinable = false;
+                continue;
+            }
+            if digits.len() > 1 {
+                return Err(err_at(text, at, format!("`{digits}` is not a pit (1-8)")));
+            }
+            i = start; // fall through to read the digit as a move
+        }
+        match notation.read_move(bytes[i].1) {
+            Some((pit, side)) => {
+                let mut turn = TextTurn {
+                    number: number.take(),
+                    ..TextTurn::default()
+                };
+                turn.moves.push(TextMove {
+                    pit,
+                    side,
+                    comment: None,
+                    at,
+                });
+                i = read_comment(&bytes, i + 1, &mut turn);
+                out.turns.push(turn);
+                joinable = true;
+            }
+            None => {
+                let want = match notation {
+                    Notation::Digits => "a pit digit 1-8",
+                    _ => "a pit letter a-h or A-H",
+                };
+                return Err(err_at(
+                    text,
+                    at,
+                    format!("unexpected `{}`, expected {want}", bytes[i].1),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Reads `!`/`?` marks after a move into its comment; returns the next index.
+fn read_comment(bytes: &[(usize, char)], mut i: usize, turn: &mut TextTurn) -> usize {
+    let mut mark = String::new();
+    while let Some(&(_, c)) = bytes.get(i) {
+        if c == '!' || c == '?' {
+            mark.push(c);
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if !mark.is_empty() {
+        turn.moves.last_mut().unwrap().comment = Some(mark);
+    }
+    i
+}
+
+/// How strictly [`replay`] holds a record to its annotations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Every annotation (and, in Dracala and Kauri, every missing one, meaning 0) and a
+    /// claimed score must match the replay.
+    Strict,
+    /// Only the moves are replayed.
+    MovesOnly,
+}
+
+/// Sums of a turn's effects, as its annotation counts them.
+fn turn_gains(effects: &[MoveEffect]) -> (u32, u32, u32) {
+    effects.iter().fold((0, 0, 0), |(g, c, h), e| {
+        (g + e.gain as u32, c + e.captured as u32, h + e.handed as u32)
+    })
+}
+
+/// Replays `text` onto `game`, checking every move's legality, every turn's shape (a turn
+/// goes on exactly while its moves give another move) and, with [`Check::Strict`], every
+/// annotation. The first disagreement is reported with its turn, move and what each side says.
+pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
+    let notation = Notation::for_rules(game.rules());
+    let parsed = parse(notation, text)?;
+    let nturns = parsed.turns.len();
+    for (t, turn) in parsed.turns.iter().enumerate() {
+        let side = game.to_move();
+        let mut effects = Vec::new();
+        let label = |k: usize| {
+            let mv = &turn.moves[k];
+            format!(
+                "turn {} ({side}), move {} `{}`",
+                t + 1,
+                k + 1,
+                notation.move_text(mv.side.unwrap_or(side), mv.pit)
+            )
+        };
+        for (k, mv) in turn.moves.iter().enumerate() {
+            let where_ = || err_at(text, mv.at, "");
+            let fail = |msg: String| {
+                let Error::Record(loc) = where_() else {
+                    unreachable!()
+                };
+                Error::Record(format!(
+                    "{}: {msg} [{}]",
+                    label(k),
+                    loc.trim_end_matches(": ")
+                ))
+            };
+            if game.is_over() {
+                return Err(fail("the game is already over".into()));
+            }
+            if let Some(s) = mv.side {
+                if s != side {
+                    return Err(fail(format!("that is a {s} pit, but {side} is to move")));
+                }
+            }
+            let e = game.play(mv.pit).map_err(|e| fail(e.to_string()))?;
+            effects.push(e);
+            let last = k + 1 == turn.moves.len();
+            if !last && !e.again {
+                return Err(fail(
+                    "this move passes the turn to the opponent, but the turn lists more moves"
+                        .into(),
+                ));
+            }
+            if last && e.again && t + 1 < nturns {
+                return Err(fail(match notation {
+                    Notation::Kauri => "the opponent has no cowrie and passes, so this player sows again, but the turn ends here".into(),
+                    _ => "the last seed fell in the store (another move), but the turn ends here".into(),
+                }));
+            }
+        }
+        if check == Check::Strict {
+            let (gain, captured, handed) = turn_gains(&effects);
+            let claims: Vec<(&str, Option<u32>, u32)> = match notation {
+                Notation::Letters => vec![("store gain (+n)", turn.plus, gain)],
+                Notation::Digits => vec![("capture (-n)", Some(turn.minus.unwrap_or(0)), gain)],
+                Notation::Kauri => vec![
+                    ("direct capture (+n)", Some(turn.plus.unwrap_or(0)), captured),
+                    ("seeds handed over (-n)", Some(turn.minus.unwrap_or(0)), handed),
+                ],
+            };
+            for (what, claim, actual) in claims {
+                if let Some(c) = claim {
+                    if c != actual {
+                        let moves: String = turn
+                            .moves
+                            .iter()
+                            .map(|m| notation.move_text(side, m.pit).to_string())
+                            .collect::<Vec<_>>()
+                            .join("-");
+                        let Error::Record(loc) = err_at(text, turn.moves[0].at, "") else {
+                            unreachable!()
+                        };
+                        return Err(Error::Record(format!(
+                            "turn {} ({side}) `{moves}`: the record gives {what} = {c}, the replay gives {actual} [{}]",
+                            t + 1,
+                            loc.trim_end_matches(": ")
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    if let (Check::Strict, Some([a, b])) = (check, parsed.score) {
+        let s = game.position().scores();
+        if [s[0] as u32, s[1] as u32] != [a, b] {
+            return Err(Error::Record(format!(
+                "the record claims a final score of {a} : {b}, the replay gives {} : {}",
+                s[0], s[1]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Prints one turn: moves joined by `-`, then the annotation its notation writes.
+pub fn turn_text(notation: Notation, side: Side, moves: &[PlayedMove]) -> String {
+    let mut s = moves
+        .iter()
+        .map(|m| notation.move_text(side, m.pit).to_string())
+        .collect::<Vec<_>>()
+        .join("-");
+    let effects: Vec<MoveEffect> = moves.iter().map(|m| m.effect).collect();
+    let (gain, captured, handed) = turn_gains(&effects);
+    match notation {
+        Notation::Letters if gain > 0 => write!(s, " (+{gain})").unwrap(),
+        Notation::Digits if gain > 0 => write!(s, " (-{gain})").unwrap(),
+        Notation::Kauri => match (captured, handed) {
+            (0, 0) => {}
+            (c, 0) => write!(s, " (+{c})").unwrap(),
+            (0, h) => write!(s, " (-{h})").unwrap(),
+            (c, h) => write!(s, " (+{c};-{h})").unwrap(),
+        },
+        _ => {}
+    }
+    s
+}
+
+/// Prints a whole game's movetext: numbered lines of the first player's turn and the reply,
+/// and the final score once the game is over. [`replay`] reads it back.
+pub fn game_text(game: &Game) -> String {
+    let notation = Notation::for_rules(game.rules());
+    let mut out = String::new();
+    let turns = game.turns();
+    let mut number = 1;
+    let mut k = 0;
+    if turns.first().is_some_and(|t| t.0 == Side::North) {
+        write!(out, "1. ... {}", turn_text(notation, Side::North, &turns[0].1)).unwrap();
+        out.push('\n');
+        number = 2;
+        k = 1;
+    }
+    while k < turns.len() {
+        write!(out, "{number}. {}", turn_text(notation, turns[k].0, &turns[k].1)).unwrap();
+        if let Some(t) = turns.get(k + 1) {
+            write!(out, "  {}", turn_text(notation, t.0, &t.1)).unwrap();
+        }
+        out.push('\n');
+        number += 1;
+        k += 2;
+    }
+    if game.position().is_over() {
+        let s = game.position().scores();
+        writeln!(out, "{} : {}", s[0], s[1]).unwrap();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_source_layouts() {
+        let t = parse(Notation::Digits, "- 1-6 (-2)....5 (-1)\n- 5 (-1).......2 (-1)\n1 (-2)").unwrap();
+        assert_eq!(t.turns.len(), 5);
+        assert_eq!(t.turns[0].moves.iter().map(|m| m.pit).collect::<Vec<_>>(), [0, 5]);
+        assert_eq!(t.turns[0].minus, Some(2));
+        let t = parse(Notation::Kauri, "8. c C (+1;-1); 9. d-a-f (+34) D! 38 : 26").unwrap();
+        assert_eq!(t.turns.len(), 4);
+        assert_eq!(t.turns[1].plus, Some(1));
+        assert_eq!(t.turns[1].minus, Some(1));
+        assert_eq!(t.turns[1].moves[0].side, Some(Side::North));
+        assert_eq!(t.turns[2].moves.len(), 3);
+        assert_eq!(t.turns[3].moves[0].comment.as_deref(), Some("!"));
+        assert_eq!(t.score, Some([38, 26]));
+    }
+
+    #[test]
+    fn parse_errors_say_where() {
+        for (n, text, needle) in [
+            (Notation::Digits, "1-6 (-2) 5 (-x)", "column 12"),
+            (Notation::Digits, "1-6 (-2", "without"),
+            (Notation::Letters, "1. C z", "unexpected `z`"),
+            (Notation::Digits, "12 3", "not a pit"),
+            (Notation::Letters, "(+1) A", "before any move"),
+        ] {
+            let e = parse(n, text).unwrap_err().to_string();
+            assert!(e.contains(needle), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! Game records: a JSON form (serde) and a text form (tags plus the game's own notation).
+//!
+//! # JSON
+//! ```json
+//! {"rules": {"preset": "kalah", "seeds": 4}, "players": {"south": "Ann", "north": "AI level 3"},
+//!  "turns": [{"side": "south", "moves": [{"pit": 3}, {"pit": 6}]}, ...],
+//!  "result": {"south": 40, "north": 32, "winner": "south"}}
+//! ```
+//! `pit` counts from 1 at the mover's left. `start` (a position string) is present only when
+//! the game did not begin at the rules' start. Moves may carry `comment`, `eval` (seeds, from
+//! the mover's view) and `time_ms`.
+//!
+//! # Text
+//! Optional tag lines `[Variant "dracala"]`, `[South "..."]`, `[North "..."]`,
+//! `[Position "..."]`, then the movetext of [`crate::notation`] (with a final `a : b` score
+//! once the game is over).
+
+use serde::{Deserialize, Serialize};
+
+use crate::notation::{self, Check};
+use crate::{Error, Game, Outcome, Position, Rules, Side};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Players {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub south: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub north: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordMove {
+    /// Own pit, 1 = the mover's leftmost.
+    pub pit: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Engine value after the move, in seeds from the mover's view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordTurn {
+    pub side: Side,
+    pub moves: Vec<RecordMove>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordResult {
+    pub south: u8,
+    pub north: u8,
+    /// `None`: a draw.
+    pub winner: Option<Side>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A whole game: rules, start, players, turns and result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    pub rules: Rules,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Position>,
+    #[serde(default)]
+    pub players: Players,
+    pub turns: Vec<RecordTurn>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<RecordResult>,
+}
+
+impl Record {
+    /// The record of `game` as played so far.
+    pub fn from_game(game: &Game, players: Players) -> Record {
+        let start = *game.start();
+        let default_start = Position::start(game.rules()).ok();
+        Record {
+            rules: *game.rules(),
+            start: (default_start != Some(start)).then_some(start),
+            players,
+            turns: game
+                .turns()
+                .into_iter()
+                .map(|(side, moves)| RecordTurn {
+                    side,
+                    moves: moves
+                        .iter()
+                        .map(|m| RecordMove {
+                            pit: m.pit + 1,
+                            comment: None,
+                            eval: None,
+                            time_ms: None,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            result: game.outcome().map(|o| {
+                let s = game.position().scores();
+                RecordResult {
+                    south: s[0],
+                    north: s[1],
+                    winner: o.winner(),
+                    reason: game
+                        .is_repetition_draw()
+                        .then(|| "third repetition".to_string()),
+                }
+            }),
+        }
+    }
+
+    /// Replays the record, checking every move, each turn's side and shape, and the result.
+    pub fn replay(&self) -> Result<Game, Error> {
+        let start = match self.start {
+            Some(p) => {
+                if p.rules() != &self.rules {
+                    return Err(Error::Record(format!(
+                        "the start position's rules `{}` differ from the record's `{}`",
+                        p.rules(),
+                        self.rules
+                    )));
+                }
+                p
+            }
+            None => Position::start(&self.rules)?,
+        };
+        let mut game = Game::new(start);
+        for (t, turn) in self.turns.iter().enumerate() {
+            if turn.moves.is_empty() {
+                return Err(Error::Record(format!("turn {} has no moves", t + 1)));
+            }
+            if turn.side != game.to_move() && !game.is_over() {
+                return Err(Error::Record(format!(
+                    "turn {} is {}'s, but {} is to move",
+                    t + 1,
+                    turn.side,
+                    game.to_move()
+                )));
+            }
+            for (k, mv) in turn.moves.iter().enumerate() {
+                let at = || format!("turn {} ({}), move {}", t + 1, turn.side, k + 1);
+                if mv.pit == 0 {
+                    return Err(Error::Record(format!("{}: pits count from 1", at())));
+                }
+                let e = game
+                    .play(mv.pit - 1)
+                    .map_err(|e| Error::Record(format!("{}: {e}", at())))?;
+                let last = k + 1 == turn.moves.len();
+                if !last && !e.again {
+                    return Err(Error::Record(format!(
+                        "{}: the turn passes to the opponent here, but more moves follow",
+                        at()
+                    )));
+                }
+                if last && e.again && t + 1 < self.turns.len() {
+                    return Err(Error::Record(format!(
+                        "{}: the same player moves again, but the turn ends here",
+                        at()
+                    )));
+                }
+            }
+        }
+        if let Some(r) = &self.result {
+            let s = game.position().scores();
+            let outcome = game.outcome();
+            if outcome.is_none() {
+                return Err(Error::Record(
+                    "the record gives a result, but the game is not over".into(),
+                ));
+            }
+            if [r.south, r.north] != s || outcome.and_then(Outcome::winner) != r.winner {
+                return Err(Error::Record(format!(
+                    "the record gives {} : {} ({}), the replay gives {} : {} ({})",
+                    r.south,
+                    r.north,
+                    winner_text(r.winner),
+                    s[0],
+                    s[1],
+                    winner_text(outcome.and_then(Outcome::winner))
+                )));
+            }
+        }
+        Ok(game)
+    }
+
+    /// Parses a record: JSON if it starts with `{`, else text. `rules` is used when the text
+    /// has no `Variant` tag (and must agree with it when it has one).
+    pub fn parse(text: &str, rules: Option<Rules>) -> Result<Record, Error> {
+        if text.trim_start().starts_with('{') {
+            let rec: Record = serde_json::from_str(text)
+                .map_err(|e| Error::Record(format!("JSON: {e}")))?;
+            if let Some(r) = rules {
+                if r != rec.rules {
+                    return Err(Error::Record(format!(
+                        "the record plays `{}`, not `{r}`",
+                        rec.rules
+                    )));
+                }
+            }
+            rec.replay()?;
+            return Ok(rec);
+        }
+        Self::parse_text(text, rules, Check::Strict).map(|(rec, _)| rec)
+    }
+
+    /// Parses the text form, replays it with `check` and returns the record and the game.
+    pub fn parse_text(
+        text: &str,
+        rules: Option<Rules>,
+        check: Check,
+    ) -> Result<(Record, Game), Error> {
+        let mut players = Players::default();
+        let mut variant: Option<Rules> = None;
+        let mut start: Option<Position> = None;
+        let mut body = String::new();
+        for (n, line) in text.lines().enumerate() {
+            let l = line.trim();
+            if let Some(tag) = l.strip_prefix('[') {
+                let bad = || Error::Record(format!("line {}: a tag is written [Name \"value\"]", n + 1));
+                let tag = tag.strip_suffix(']').ok_or_else(bad)?;
+                let (name, value) = tag.split_once(' ').ok_or_else(bad)?;
+                let value = value
+                    .trim()
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .ok_or_else(bad)?;
+                let at = |e: Error| Error::Record(format!("line {}: {e}", n + 1));
+                match name {
+                    "Variant" => variant = Some(value.parse().map_err(at)?),
+                    "South" => players.south = Some(value.to_string()),
+                    "North" => players.north = Some(value.to_string()),
+                    "Position" => start = Some(value.parse().map_err(at)?),
+                    _ => {} // other tags (Date, Event, Result...) are kept out of the game
+                }
+                body.push('\n');
+            } else {
+                body.push_str(line);
+                body.push('\n');
+            }
+        }
+        let rules = match (variant, rules, start) {
+            (Some(v), Some(r), _) if v != r => {
+                return Err(Error::Record(format!(
+                    "the record plays `{v}`, not `{r}`"
+                )))
+            }
+            (Some(v), _, _) | (None, Some(v), _) => v,
+            (None, None, Some(p)) => *p.rules(),
+            (None, None, None) => {
+                return Err(Error::Record(
+                    "the record names no variant: add [Variant \"...\"] or pass --variant".into(),
+                ))
+            }
+        };
+        let start = match start {
+            Some(p) if p.rules() != &rules => {
+                return Err(Error::Record(format!(
+                    "the Position tag plays `{}`, the record `{rules}`",
+                    p.rules()
+                )))
+            }
+            Some(p) => p,
+            None => Position::start(&rules)?,
+        };
+        let mut game = Game::new(start);
+        notation::replay(&mut game, &body, check)?;
+        let mut rec = Record::from_game(&game, players);
+        rec.rules = rules;
+        Ok((rec, game))
+    }
+
+    /// The text form: tags, then the movetext.
+    pub fn to_text(&self) -> Result<String, Error> {
+        let game = self.replay()?;
+        let mut out = format!("[Variant \"{}\"]\n", self.rules);
+        if let Some(s) = &self.players.south {
+            out += &format!("[South \"{}\"]\n", s.replace('"', "'"));
+        }
+        if let Some(n) = &self.players.north {
+            out += &format!("[North \"{}\"]\n", n.replace('"', "'"));
+        }
+        if let Some(p) = &self.start {
+            out += &format!("[Position \"{p}\"]\n");
+        }
+        out += &notation::game_text(&game);
+        Ok(out)
+    }
+}
+
+fn winner_text(w: Option<Side>) -> String {
+    match w {
+        Some(s) => format!("{s} wins"),
+        None => "draw".into(),
+    }
+}
