@@ -1,0 +1,440 @@
+//! The `mancala` command. Every subcommand that prints results takes `--json`; the exit code
+//! is 0 on success and 2 on bad usage or bad input, with a one-line error on stderr.
+
+mod board;
+mod play;
+
+use std::io::Read;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use mancala_core::notation::{self, Check, Notation};
+use mancala_core::perft::{perft, perft_full_depth, perft_turns};
+use mancala_core::position::State;
+use mancala_core::rules::{RulesSpec, OPTIONS};
+use mancala_core::{GameState, Position, Preset, Record, Rules};
+use serde_json::json;
+
+#[derive(Parser)]
+#[command(
+    name = "mancala",
+    version,
+    about = "Play, replay and analyse the sowing games of the Kalah family: Kalah, Cross-Kalah, Dracala, Kauri and the 4x2 Vaccean mancala",
+    after_help = "Run `mancala variants` for the games and their options, `mancala rules PRESET` for a game's rules."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game against the computer in the terminal.
+    Play(play::PlayArgs),
+    /// Replay a game record (text or JSON; `-` reads stdin), turn by turn.
+    Replay(ReplayArgs),
+    /// Count the leaves of the game tree by ply (or by turn).
+    Perft(PerftArgs),
+    /// Print the rules of a preset, generated from the rules data.
+    Rules(RulesCmdArgs),
+    /// List the presets and their options.
+    Variants(JsonArg),
+}
+
+/// The game and its options; every option defaults to the preset's value.
+#[derive(Args, Clone, Debug, Default)]
+pub struct RulesArgs {
+    /// Preset: kalah, kalah-brazil, vaccean, cross-kalah, dracala, kauri (options may follow
+    /// after commas: `kalah,seeds=4`).
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
+    /// Pits a side (1-8).
+    #[arg(long)]
+    pub pits: Option<String>,
+    /// Seeds a pit at the start.
+    #[arg(long)]
+    pub seeds: Option<String>,
+    /// standard | empty | opposite-only
+    #[arg(long)]
+    pub capture: Option<String>,
+    /// any-row-empty | mover-empty
+    #[arg(long)]
+    pub end: Option<String>,
+    /// to-owner | not-counted | last-mover | last-capturer
+    #[arg(long)]
+    pub leftovers: Option<String>,
+    /// true | false: end when a store holds more than half of all seeds.
+    #[arg(long)]
+    pub stop_when_decided: Option<String>,
+    /// kalah-brazil teaching stage: basic | extra-turn | full
+    #[arg(long)]
+    pub stage: Option<String>,
+}
+
+impl RulesArgs {
+    /// The rules named, or `None` when no variant and no option was given.
+    pub fn rules_opt(&self) -> Result<Option<Rules>> {
+        let options = [
+            ("pits", &self.pits),
+            ("seeds", &self.seeds),
+            ("capture", &self.capture),
+            ("end", &self.end),
+            ("leftovers", &self.leftovers),
+            ("stop-when-decided", &self.stop_when_decided),
+            ("stage", &self.stage),
+        ];
+        if self.variant.is_none() && options.iter().all(|o| o.1.is_none()) {
+            return Ok(None);
+        }
+        let base: Rules = self.variant.as_deref().unwrap_or("kalah").parse()?;
+        let mut spec = RulesSpec::from(base);
+        // Options given after the preset in --variant stay; flags override them.
+        for (name, value) in options {
+            if let Some(v) = value {
+                spec.set(name, v)?;
+            }
+        }
+        // Drop the defaults the base filled in for options this preset does not take.
+        let spec_rules = Rules::try_from(spec)?;
+        Ok(Some(spec_rules))
+    }
+
+    pub fn rules(&self) -> Result<Rules> {
+        Ok(self.rules_opt()?.unwrap_or_default())
+    }
+}
+
+#[derive(Args)]
+struct JsonArg {
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    /// Record file (text or JSON), or `-` for stdin.
+    file: String,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Replay the moves even where the record's annotations disagree (reports the first).
+    #[arg(long)]
+    lenient: bool,
+    /// Print the record as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Depth in plies (or turns with --turns).
+    #[arg(long, short = 'd')]
+    depth: u32,
+    /// Count whole turns (a move and its extra moves) instead of plies.
+    #[arg(long)]
+    turns: bool,
+    /// Count only move paths of the full depth (chess's convention); by default a game that
+    /// ends before the depth counts once, where it ends.
+    #[arg(long, conflicts_with = "turns")]
+    full_depth: bool,
+    /// Start from this position string instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Print time and leaves a second for the last depth.
+    #[arg(long)]
+    stats: bool,
+    /// Threads for the last depth (root moves split between them).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct RulesCmdArgs {
+    /// Preset name (options may follow after commas, or as flags).
+    preset: String,
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Play(a) => play::run(a),
+        Command::Replay(a) => replay(a),
+        Command::Perft(a) => perft_cmd(a),
+        Command::Rules(a) => rules_cmd(a),
+        Command::Variants(a) => variants(a.json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn read_input(file: &str) -> Result<String> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading stdin")?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("reading {file}"))
+    }
+}
+
+fn replay(a: ReplayArgs) -> Result<()> {
+    let text = read_input(&a.file)?;
+    let rules = a.rules.rules_opt()?;
+    let check = if a.lenient {
+        Check::MovesOnly
+    } else {
+        Check::Strict
+    };
+    let (record, game) = if text.trim_start().starts_with('{') {
+        let rec = Record::parse(&text, rules).with_context(|| a.file.clone())?;
+        let game = rec.replay()?;
+        (rec, game)
+    } else {
+        match Record::parse_text(&text, rules, check) {
+            Ok(x) => x,
+            Err(e) if a.lenient => bail!("{}: {e}", a.file),
+            Err(e) => bail!("{}: {e} (use --lenient to replay the moves anyway)", a.file),
+        }
+    };
+    if a.lenient {
+        if let Err(e) = Record::parse_text(&text, rules, Check::Strict) {
+            eprintln!("note: {e}");
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&record)?);
+        return Ok(());
+    }
+    let notation = Notation::for_rules(game.rules());
+    println!("{}: {}", game.rules(), game.rules().preset.summary());
+    if let Some(s) = &record.players.south {
+        println!("South: {s}");
+    }
+    if let Some(n) = &record.players.north {
+        println!("North: {n}");
+    }
+    println!();
+    print!(
+        "{}",
+        board::diagram(game.start(), mancala_core::Side::South, None)
+    );
+    let mut ply = 0;
+    for (t, (side, moves)) in game.turns().iter().enumerate() {
+        ply += moves.len();
+        let pos = game.position_at(ply).expect("replayed");
+        let number = t / 2 + 1;
+        println!(
+            "\n{number}{} {side}: {}",
+            if *side == mancala_core::Side::South {
+                "."
+            } else {
+                "..."
+            },
+            notation::turn_text(notation, *side, moves)
+        );
+        let last = moves.last().map(|m| (m.side, m.pit));
+        print!("{}", board::diagram(pos, mancala_core::Side::South, last));
+    }
+    println!();
+    println!("{}", board::result_line(&game));
+    Ok(())
+}
+
+fn perft_cmd(a: PerftArgs) -> Result<()> {
+    let rules = a.rules.rules()?;
+    let pos = match &a.position {
+        Some(p) => {
+            let p: Position = p.parse()?;
+            if a.rules.rules_opt()?.is_some_and(|r| &r != p.rules()) {
+                bail!("the position plays `{}`, not `{rules}`", p.rules());
+            }
+            p
+        }
+        None => Position::start(&rules)?,
+    };
+    if a.depth > 40 {
+        bail!("depth {} is too deep for perft (at most 40)", a.depth);
+    }
+    if a.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads)
+        .build()
+        .context("starting threads")?;
+    let mode = match (a.turns, a.full_depth) {
+        (true, _) => Mode::Turns,
+        (false, true) => Mode::FullDepth,
+        (false, false) => Mode::Plies,
+    };
+    let mut counts = Vec::new();
+    let mut seconds = 0.0;
+    for d in 1..=a.depth {
+        let t0 = Instant::now();
+        let n = pool.install(|| match pos.state() {
+            State::Kalah(p) => count(p, d, mode),
+            State::Kauri(p) => count(p, d, mode),
+        });
+        seconds = t0.elapsed().as_secs_f64();
+        counts.push(n);
+        if !a.json {
+            println!("depth {d:>2}: {n}");
+        }
+    }
+    let leaves = *counts.last().unwrap_or(&1);
+    let rate = leaves as f64 / seconds.max(1e-9);
+    if a.json {
+        let mut v = json!({
+            "variant": rules.to_string(),
+            "position": pos.to_string(),
+            "by": if a.turns { "turn" } else { "ply" },
+            "ended_games": if a.full_depth { "not counted" } else { "counted once" },
+            "depth": a.depth,
+            "counts": counts,
+            "leaves": leaves,
+        });
+        if a.stats {
+            v["seconds"] = json!(seconds);
+            v["leaves_per_second"] = json!(rate);
+            v["threads"] = json!(a.threads);
+        }
+        println!("{v}");
+        return Ok(());
+    }
+    if a.stats {
+        println!(
+            "time {seconds:.3} s, {:.1} million leaves a second ({} thread{})",
+            rate / 1e6,
+            a.threads,
+            if a.threads == 1 { "" } else { "s" }
+        );
+    }
+    println!("{leaves}");
+    Ok(())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Plies,
+    FullDepth,
+    Turns,
+}
+
+/// Perft of `pos`, the root moves split across the current rayon pool.
+fn count<P: GameState + Send + Sync>(pos: &P, depth: u32, mode: Mode) -> u64 {
+    use rayon::prelude::*;
+    let turns = mode == Mode::Turns;
+    let f = |p: &P, d| match mode {
+        Mode::Plies => perft(p, d),
+        Mode::FullDepth => perft_full_depth(p, d),
+        Mode::Turns => perft_turns(p, d),
+    };
+    if depth <= 3 || pos.is_over() || rayon::current_num_threads() == 1 {
+        return f(pos, depth);
+    }
+    // Split two plies deep so both threads stay busy.
+    let mut jobs = Vec::new();
+    for m in &pos.legal_moves() {
+        let mut c = *pos;
+        c.play_unchecked(m);
+        let d = if turns && c.to_move() == pos.to_move() && !c.is_over() {
+            depth
+        } else {
+            depth - 1
+        };
+        jobs.push((c, d));
+    }
+    jobs.par_iter().map(|(c, d)| f(c, *d)).sum()
+}
+
+fn rules_cmd(a: RulesCmdArgs) -> Result<()> {
+    let mut args = a.rules.clone();
+    if let Some(v) = &args.variant {
+        bail!(
+            "give the preset once (`mancala rules {}`), not also --variant {v}",
+            a.preset
+        );
+    }
+    args.variant = Some(a.preset.clone());
+    let rules = args.rules()?;
+    if a.json {
+        println!(
+            "{}",
+            json!({"rules": rules, "name": rules.to_string(), "text": rules.describe()})
+        );
+    } else {
+        print!("{}", rules.describe());
+    }
+    Ok(())
+}
+
+fn variants(as_json: bool) -> Result<()> {
+    if as_json {
+        let presets: Vec<_> = Preset::ALL
+            .iter()
+            .map(|p| {
+                let options: Vec<&str> = OPTIONS
+                    .iter()
+                    .filter(|o| (o.applies)(*p))
+                    .map(|o| o.name)
+                    .collect();
+                json!({"name": p.name(), "summary": p.summary(), "defaults": p.rules(), "options": options})
+            })
+            .collect();
+        let options: Vec<_> = OPTIONS
+            .iter()
+            .map(|o| json!({"name": o.name, "values": o.values, "help": o.help}))
+            .collect();
+        println!("{}", json!({"presets": presets, "options": options}));
+        return Ok(());
+    }
+    println!("Presets (default first):");
+    for p in Preset::ALL {
+        let r = p.rules();
+        println!("  {:<13} {}", p.name(), p.summary());
+        let mut d: Vec<String> = vec![format!("pits={}", r.pits), format!("seeds={}", r.seeds)];
+        if p.is_kalah_family() {
+            d.push(format!("capture={}", r.capture));
+            d.push(format!("end={}", r.end));
+            d.push(format!("leftovers={}", r.leftovers));
+        }
+        d.push(format!("stop-when-decided={}", r.stop_when_decided));
+        if p == Preset::KalahBrazil {
+            d.push(format!("stage={}", r.stage));
+        }
+        println!("  {:<13} defaults: {}", "", d.join(" "));
+    }
+    println!("\nOptions (as --OPTION VALUE, or after the preset: --variant kalah,seeds=4):");
+    for o in OPTIONS {
+        let applies: Vec<&str> = Preset::ALL
+            .iter()
+            .filter(|p| (o.applies)(**p))
+            .map(|p| p.name())
+            .collect();
+        let which = if applies.len() == Preset::ALL.len() {
+            "all presets".to_string()
+        } else {
+            applies.join(", ")
+        };
+        println!("  --{:<18} {:<45} {} ({which})", o.name, o.values, o.help);
+    }
+    Ok(())
+}

@@ -1,0 +1,362 @@
+//! `mancala play`: a game against the computer, line by line on stdin.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use mancala_core::notation::{self, Notation};
+use mancala_core::record::Players;
+use mancala_core::{Game, PlayedMove, Position, Record, Side};
+use mancala_engine::{search, Level, Limits, LEVELS};
+
+use crate::board;
+use crate::RulesArgs;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum First {
+    Human,
+    Ai,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Computer level, 1 (beginner) to 8 (strongest).
+    #[arg(long, short = 'l', default_value_t = 3)]
+    level: u8,
+    /// Who moves first (the first player is South).
+    #[arg(long, value_enum, default_value_t = First::Human)]
+    first: First,
+    /// Start from this position string instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Save the record here when the game ends (`.json` for JSON, else text).
+    #[arg(long)]
+    save: Option<String>,
+    /// Seed for the computer's random choices (lower levels).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+const HELP: &str = "\
+Commands:
+  <pit>       sow one of your pits: its letter (either case) or its number, counted from
+              your left
+  undo        take back your last turn (and the computer's reply)
+  hint        ask the engine for the best move
+  board       show the board again
+  moves       show the game so far in the game's notation
+  rules       show the rules
+  save FILE   save the record (FILE.json for JSON, else text)
+  help        this text
+  quit        leave the game";
+
+struct Session {
+    game: Game,
+    human: Side,
+    level: Level,
+    seed: u64,
+    players: Players,
+}
+
+pub fn run(a: PlayArgs) -> Result<()> {
+    let level = Level::new(a.level).with_context(|| {
+        format!(
+            "level {} does not exist (levels {}-{})",
+            a.level,
+            LEVELS.start(),
+            LEVELS.end()
+        )
+    })?;
+    let start = match &a.position {
+        Some(p) => {
+            let p: Position = p.parse()?;
+            if let Some(r) = a.rules.rules_opt()? {
+                if &r != p.rules() {
+                    bail!("the position plays `{}`, not `{r}`", p.rules());
+                }
+            }
+            p
+        }
+        None => Position::start(&a.rules.rules()?)?,
+    };
+    if start.is_over() {
+        bail!("the game is already over in that position");
+    }
+    let first_mover = start.to_move();
+    let human = if a.first == First::Human {
+        first_mover
+    } else {
+        first_mover.other()
+    };
+    let ai_name = format!("computer (level {})", a.level);
+    let players = match human {
+        Side::South => Players {
+            south: Some("you".into()),
+            north: Some(ai_name),
+        },
+        Side::North => Players {
+            south: Some(ai_name),
+            north: Some("you".into()),
+        },
+    };
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let mut s = Session {
+        game: Game::new(start),
+        human,
+        level,
+        seed,
+        players,
+    };
+    let rules = *s.game.rules();
+    println!("{}: {}", rules, rules.preset.summary());
+    println!(
+        "You are {} ({}), the computer is {} at level {}. Type `help` for commands.\n",
+        human,
+        if human == Side::South {
+            "bottom row, first player"
+        } else {
+            "bottom row, second player"
+        },
+        human.other(),
+        a.level
+    );
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut lines = stdin.lock().lines();
+    let mut last: Option<(Side, u8)> = None;
+    let mut show = true;
+    loop {
+        if s.game.is_over() {
+            println!("{}", board::diagram(s.game.position(), s.human, last));
+            println!("{}", board::result_line(&s.game));
+            break;
+        }
+        if s.game.to_move() != s.human {
+            let moves = s.computer_turn()?;
+            last = moves.last().map(|m| (m.side, m.pit));
+            println!(
+                "{} plays {}{}",
+                s.human.other(),
+                notation::turn_text(Notation::for_rules(&rules), s.human.other(), &moves),
+                captures_text(&moves)
+            );
+            show = true;
+            continue;
+        }
+        if show {
+            print!("{}", board::diagram(s.game.position(), s.human, last));
+            show = false;
+        }
+        let legal: String = s
+            .game
+            .legal_moves()
+            .as_slice()
+            .iter()
+            .map(|&p| {
+                Notation::for_rules(&rules)
+                    .move_text(s.human, p)
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        print!("Your move [{legal}]: ");
+        std::io::stdout().flush().ok();
+        let Some(line) = lines.next() else {
+            println!();
+            break;
+        };
+        let line = line.context("reading stdin")?;
+        let input = line.trim();
+        let (cmd, arg) = input.split_once(' ').unwrap_or((input, ""));
+        match cmd.to_ascii_lowercase().as_str() {
+            "" => {}
+            "help" | "?" => println!("{HELP}"),
+            "quit" | "exit" | "q" => {
+                println!("Game left unfinished.");
+                break;
+            }
+            "board" => show = true,
+            "rules" => println!("{}", rules.describe()),
+            "moves" => print!("{}", notation::game_text(&s.game)),
+            "save" => match s.save(arg.trim()) {
+                Ok(()) => println!("Saved to {}.", arg.trim()),
+                Err(e) => println!("Could not save: {e:#}"),
+            },
+            "undo" => {
+                if s.undo() {
+                    last = s.game.moves().last().map(|m| (m.side, m.pit));
+                    println!("Took back your last turn.");
+                    show = true;
+                } else {
+                    println!("Nothing to undo.");
+                }
+            }
+            "hint" => {
+                let r = search(
+                    s.game.position(),
+                    Limits {
+                        depth: Some(12),
+                        time: Some(Duration::from_millis(1500)),
+                        nodes: None,
+                    },
+                );
+                if let Some(r) = r {
+                    println!(
+                        "Hint: {} (value {:+} seeds for you, searched {} plies)",
+                        Notation::for_rules(&rules).move_text(s.human, r.best),
+                        r.value,
+                        r.depth
+                    );
+                }
+            }
+            _ => match parse_pit(input, s.game.position().pits()) {
+                Ok(pit) => match s.game.play(pit) {
+                    Ok(e) => {
+                        last = Some((s.human, pit));
+                        let mut msg = format!(
+                            "You play {}.",
+                            Notation::for_rules(&rules).move_text(s.human, pit)
+                        );
+                        if e.captured > 0 {
+                            msg += &format!(" You captured {} seeds.", e.captured);
+                        }
+                        if e.handed > 0 {
+                            msg += &format!(" {} seeds went to the opponent.", e.handed);
+                        }
+                        if e.again {
+                            msg += if rules.preset == mancala_core::Preset::Kauri {
+                                " The opponent has no cowrie and passes: move again."
+                            } else {
+                                " Last seed in your store: move again."
+                            };
+                        }
+                        println!("{}", msg.trim());
+                        show = true;
+                    }
+                    Err(e) => println!("{e}"),
+                },
+                Err(e) => println!("{e} (type `help` for commands)"),
+            },
+        }
+    }
+    if let Some(path) = &a.save {
+        s.save(path)?;
+        println!("Record saved to {path}.");
+    } else if interactive && s.game.is_over() {
+        print!("Save the record? File name (empty: no): ");
+        std::io::stdout().flush().ok();
+        if let Some(Ok(name)) = lines.next() {
+            let name = name.trim();
+            if !name.is_empty() {
+                match s.save(name) {
+                    Ok(()) => println!("Saved to {name}."),
+                    Err(e) => println!("Could not save: {e:#}"),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn captures_text(moves: &[PlayedMove]) -> String {
+    let captured: u32 = moves.iter().map(|m| m.effect.captured as u32).sum();
+    let handed: u32 = moves.iter().map(|m| m.effect.handed as u32).sum();
+    let mut t = String::new();
+    if captured > 0 {
+        t += &format!(", capturing {captured}");
+    }
+    if handed > 0 {
+        t += &format!(", handing you {handed}");
+    }
+    t
+}
+
+/// A pit typed by the player: a letter a-h (either case) or a number from 1, from his left.
+fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
+    let t = input.trim();
+    let pit = if let Ok(n) = t.parse::<usize>() {
+        if n == 0 || n > pits {
+            return Err(format!("there is no pit {n}: pits are 1-{pits}"));
+        }
+        n - 1
+    } else if t.len() == 1 && t.as_bytes()[0].is_ascii_alphabetic() {
+        let n = (t.as_bytes()[0].to_ascii_lowercase() - b'a') as usize;
+        if n >= pits {
+            return Err(format!(
+                "there is no pit {t}: pits are a-{}",
+                (b'a' + pits as u8 - 1) as char
+            ));
+        }
+        n
+    } else {
+        return Err(format!("`{t}` is not a pit or a command"));
+    };
+    Ok(pit as u8)
+}
+
+impl Session {
+    /// Plays the computer's whole turn and returns its moves.
+    fn computer_turn(&mut self) -> Result<Vec<PlayedMove>> {
+        let side = self.game.to_move();
+        let mut moves = Vec::new();
+        while !self.game.is_over() && self.game.to_move() == side {
+            self.seed = self
+                .seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pit = self
+                .level
+                .choose(self.game.position(), self.seed)
+                .context("the computer found no move")?;
+            self.game.play(pit)?;
+            moves.push(*self.game.moves().last().expect("just played"));
+        }
+        Ok(moves)
+    }
+
+    /// Takes back the human's last turn and the computer's turns after it.
+    fn undo(&mut self) -> bool {
+        let human_moved = self.game.moves().iter().any(|m| m.side == self.human);
+        if !human_moved {
+            return false;
+        }
+        while self
+            .game
+            .moves()
+            .last()
+            .is_some_and(|m| m.side != self.human)
+        {
+            self.game.undo();
+        }
+        while self
+            .game
+            .moves()
+            .last()
+            .is_some_and(|m| m.side == self.human)
+        {
+            self.game.undo();
+        }
+        true
+    }
+
+    fn save(&self, path: &str) -> Result<()> {
+        if path.is_empty() {
+            bail!("give a file name: save FILE");
+        }
+        let rec = Record::from_game(&self.game, self.players.clone());
+        let text = if path.ends_with(".json") {
+            serde_json::to_string_pretty(&rec)? + "\n"
+        } else {
+            rec.to_text()?
+        };
+        std::fs::write(path, text).with_context(|| format!("writing {path}"))
+    }
+}
