@@ -64,7 +64,11 @@ impl KalahRules {
             },
             total,
             start,
-            row_mask: if m == 8 { u64::MAX } else { (1u64 << (8 * m)) - 1 },
+            row_mask: if m == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * m)) - 1
+            },
         })
     }
 }
@@ -280,9 +284,11 @@ impl KalahPos {
             return 0;
         }
         let s = self.row_start(self.to_move);
-        let word = u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
+        let word =
+            u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
         // One bit per non-zero byte.
-        let nz = ((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f | word) & 0x8080_8080_8080_8080;
+        let nz =
+            ((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f | word) & 0x8080_8080_8080_8080;
         nz.count_ones() as u64
     }
 
@@ -314,7 +320,11 @@ impl KalahPos {
         let legal = self.legal_moves();
         if !legal.contains(pit) {
             let why = if pit as usize >= self.pits() {
-                format!("pit {} does not exist (pits 1-{})", pit as usize + 1, self.pits())
+                format!(
+                    "pit {} does not exist (pits 1-{})",
+                    pit as usize + 1,
+                    self.pits()
+                )
             } else if self.pit(self.to_move, pit as usize) == 0 {
                 format!("pit {} of {} is empty", pit as usize + 1, self.to_move)
             } else {
@@ -493,34 +503,66 @@ mod tests {
     #[test]
     fn thirteen_seeds_lap_into_the_emptied_origin_and_capture() {
         // Edge case 1: 13 seeds from South pit 1 come back to pit 1, now holding 1: a capture.
-        let mut p = pos("kalah,seeds=4", &[13, 1, 0, 0, 0, 2], 10, &[4, 4, 4, 4, 4, 2], 0, Side::South);
+        let mut p = pos(
+            "kalah,seeds=4",
+            &[13, 1, 0, 0, 0, 2],
+            10,
+            &[4, 4, 4, 4, 4, 2],
+            0,
+            Side::South,
+        );
         let e = p.play(0).unwrap();
         // The origin pit received 1 seed; North pit 6 (index 12) faced it with 2 + 1 = 3 seeds.
         assert_eq!(e.captured, 4);
         assert_eq!(p.pit(Side::South, 0), 0);
         assert_eq!(p.pit(Side::North, 5), 0);
         assert_eq!(p.store(Side::South), 10 + 1 + 4);
-        assert_eq!(p.store(Side::North), 0, "the opponent's store never receives a seed");
+        assert_eq!(
+            p.store(Side::North),
+            0,
+            "the opponent's store never receives a seed"
+        );
         assert_eq!(p.to_move(), Side::North);
     }
 
     #[test]
     fn sowing_skips_the_opponents_store_from_both_seats() {
         // Edge case 2: 10 seeds from South pit 6 go store, North 1-6, South 1-3.
-        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 0, 10], 0, &[4, 4, 4, 4, 4, 2], 0, Side::South);
+        let mut p = pos(
+            "kalah,seeds=4",
+            &[4, 4, 4, 4, 0, 10],
+            0,
+            &[4, 4, 4, 4, 4, 2],
+            0,
+            Side::South,
+        );
         p.play(5).unwrap();
         assert_eq!(p.row(Side::North), [5, 5, 5, 5, 5, 3]);
         assert_eq!(p.row(Side::South), [5, 5, 5, 4, 0, 0]);
         assert_eq!(p.scores(), [1, 0]);
         // North: 16 seeds from North pit 6: 13 one lap, then 3 more: store, South 1, 2.
-        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 2, 2], 0, &[4, 4, 4, 4, 2, 10], 0, Side::North);
+        let mut p = pos(
+            "kalah,seeds=4",
+            &[4, 4, 4, 4, 2, 2],
+            0,
+            &[4, 4, 4, 4, 2, 10],
+            0,
+            Side::North,
+        );
         let mut q = p.mirrored();
         p.play(5).unwrap();
         q.play(5).unwrap();
         assert_eq!(p, q.mirrored(), "mirrored moves give mirrored positions");
         // 16 seeds from North pit 6: one lap of 13 (South's store skipped), then North's store,
         // South pits 1 and 2.
-        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 4, 4], 0, &[4, 0, 0, 0, 4, 16], 0, Side::North);
+        let mut p = pos(
+            "kalah,seeds=4",
+            &[4, 4, 4, 4, 4, 4],
+            0,
+            &[4, 0, 0, 0, 4, 16],
+            0,
+            Side::North,
+        );
         p.play(5).unwrap();
         assert_eq!(p.store(Side::South), 0);
         assert_eq!(p.store(Side::North), 2);
@@ -536,7 +578,14 @@ mod tests {
             ("kalah,seeds=4,capture=empty", 1, 0),
             ("kalah,seeds=4,capture=opposite-only", 0, 1),
         ] {
-            let mut p = pos(r, &[1, 0, 4, 4, 4, 4], 0, &[4, 5, 6, 3, 0, 13], 0, Side::South);
+            let mut p = pos(
+                r,
+                &[1, 0, 4, 4, 4, 4],
+                0,
+                &[4, 5, 6, 3, 0, 13],
+                0,
+                Side::South,
+            );
             p.play(0).unwrap();
             assert_eq!(p.store(Side::South), store, "{r}");
             assert_eq!(p.pit(Side::South, 1), pit2, "{r}");
@@ -547,7 +596,14 @@ mod tests {
             ("kalah,seeds=4,capture=empty", 4, 0),
             ("kalah,seeds=4,capture=opposite-only", 3, 1),
         ] {
-            let mut p = pos(r, &[1, 0, 4, 4, 4, 4], 0, &[4, 5, 6, 0, 3, 13], 0, Side::South);
+            let mut p = pos(
+                r,
+                &[1, 0, 4, 4, 4, 4],
+                0,
+                &[4, 5, 6, 0, 3, 13],
+                0,
+                Side::South,
+            );
             let e = p.play(0).unwrap();
             assert_eq!(p.store(Side::South), store, "{r}");
             assert_eq!(p.pit(Side::South, 1), pit2, "{r}");
@@ -558,12 +614,26 @@ mod tests {
     #[test]
     fn extra_turns_chain_and_end_the_game_when_the_row_empties() {
         // Edge case 4: pit 6 (1 seed) then pit 5 (2 seeds): two extra turns in a row.
-        let mut p = pos("kalah,seeds=4", &[4, 4, 4, 4, 2, 1], 0, &[4, 4, 4, 4, 4, 9], 0, Side::South);
+        let mut p = pos(
+            "kalah,seeds=4",
+            &[4, 4, 4, 4, 2, 1],
+            0,
+            &[4, 4, 4, 4, 4, 9],
+            0,
+            Side::South,
+        );
         assert!(p.play(5).unwrap().again);
         assert!(p.play(4).unwrap().again);
         assert_eq!(p.to_move(), Side::South);
         // Edge case 6: last seed in the store with the own row now empty: the game ends.
-        let mut p = pos("kalah,seeds=4", &[0, 0, 0, 0, 0, 1], 20, &[4, 4, 4, 4, 4, 7], 0, Side::South);
+        let mut p = pos(
+            "kalah,seeds=4",
+            &[0, 0, 0, 0, 0, 1],
+            20,
+            &[4, 4, 4, 4, 4, 7],
+            0,
+            Side::South,
+        );
         let e = p.play(5).unwrap();
         assert!(e.in_store && e.ended && !e.again);
         assert!(p.is_over());
@@ -581,7 +651,14 @@ mod tests {
             ("kalah,seeds=4,leftovers=last-mover", [48, 0], 0),
         ];
         for (r, scores, left) in cases {
-            let mut p = pos(r, &[0, 0, 0, 0, 0, 1], 20, &[4, 4, 4, 4, 4, 7], 0, Side::South);
+            let mut p = pos(
+                r,
+                &[0, 0, 0, 0, 0, 1],
+                20,
+                &[4, 4, 4, 4, 4, 7],
+                0,
+                Side::South,
+            );
             p.play(5).unwrap();
             assert_eq!(p.scores(), scores, "{r}");
             assert_eq!(p.board_seeds(), left, "{r}");
@@ -628,19 +705,37 @@ mod tests {
     fn mover_empty_end_check() {
         // South empties his row with a move that does not end the game for North's turn.
         let r = "kalah-brazil";
-        let mut p = pos(r, &[0, 0, 0, 0, 0, 2], 10, &[3, 3, 4, 4, 3, 3], 8, Side::South);
+        let mut p = pos(
+            r,
+            &[0, 0, 0, 0, 0, 2],
+            10,
+            &[3, 3, 4, 4, 3, 3],
+            8,
+            Side::South,
+        );
         p.play(5).unwrap();
         assert!(!p.is_over(), "North can still move");
         assert_eq!(p.to_move(), Side::North);
         // North plays pit 1 (4 seeds): lands North pit 5; South still empty and to move: over.
         p.play(0).unwrap();
         assert!(p.is_over());
-        assert_eq!(p.store(Side::North), 8, "leftovers not counted in kalah-brazil");
+        assert_eq!(
+            p.store(Side::North),
+            8,
+            "leftovers not counted in kalah-brazil"
+        );
     }
 
     #[test]
     fn count_moves_matches_legal_moves() {
-        let p = pos("kalah,seeds=4", &[0, 3, 0, 1, 0, 20], 0, &[4, 0, 0, 0, 0, 0], 20, Side::South);
+        let p = pos(
+            "kalah,seeds=4",
+            &[0, 3, 0, 1, 0, 20],
+            0,
+            &[4, 0, 0, 0, 0, 0],
+            20,
+            Side::South,
+        );
         assert_eq!(p.count_moves(), 3);
         assert_eq!(p.legal_moves().as_slice(), [1, 3, 5]);
         let r = rules("kalah,pits=8,seeds=3");

@@ -106,9 +106,8 @@ impl KauriPos {
         let no_seeds = pos.board_seeds() == 0;
         let mover_has_cowrie = pos.has_cowrie(pos.to_move);
         if pos.over {
-            let ended = decided
-                || (no_seeds && stores[0] != stores[1])
-                || (no_seeds && !mover_has_cowrie);
+            let ended =
+                decided || (no_seeds && stores[0] != stores[1]) || (no_seeds && !mover_has_cowrie);
             if !ended {
                 return Err(Error::Position(
                     "the position is marked finished, but no end rule holds".into(),
@@ -117,8 +116,7 @@ impl KauriPos {
         } else {
             if decided || (no_seeds && stores[0] != stores[1]) {
                 return Err(Error::Position(
-                    "the game is already over in this position, but a side to move is given"
-                        .into(),
+                    "the game is already over in this position, but a side to move is given".into(),
                 ));
             }
             if !mover_has_cowrie {
@@ -207,7 +205,11 @@ impl KauriPos {
         }
         if !self.legal_moves().contains(pit) {
             return Err(Error::IllegalMove(if pit as usize >= self.pits() {
-                format!("pit {} does not exist (pits 1-{})", pit as usize + 1, self.pits())
+                format!(
+                    "pit {} does not exist (pits 1-{})",
+                    pit as usize + 1,
+                    self.pits()
+                )
             } else {
                 format!(
                     "pit {} of {} holds no cowrie",

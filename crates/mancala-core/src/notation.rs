@@ -284,7 +284,11 @@ pub enum Check {
 /// Sums of a turn's effects, as its annotation counts them.
 fn turn_gains(effects: &[MoveEffect]) -> (u32, u32, u32) {
     effects.iter().fold((0, 0, 0), |(g, c, h), e| {
-        (g + e.gain as u32, c + e.captured as u32, h + e.handed as u32)
+        (
+            g + e.gain as u32,
+            c + e.captured as u32,
+            h + e.handed as u32,
+        )
     })
 }
 
@@ -349,8 +353,16 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
                 Notation::Letters => vec![("store gain (+n)", turn.plus, gain)],
                 Notation::Digits => vec![("capture (-n)", Some(turn.minus.unwrap_or(0)), gain)],
                 Notation::Kauri => vec![
-                    ("direct capture (+n)", Some(turn.plus.unwrap_or(0)), captured),
-                    ("seeds handed over (-n)", Some(turn.minus.unwrap_or(0)), handed),
+                    (
+                        "direct capture (+n)",
+                        Some(turn.plus.unwrap_or(0)),
+                        captured,
+                    ),
+                    (
+                        "seeds handed over (-n)",
+                        Some(turn.minus.unwrap_or(0)),
+                        handed,
+                    ),
                 ],
             };
             for (what, claim, actual) in claims {
@@ -419,13 +431,23 @@ pub fn game_text(game: &Game) -> String {
     let mut number = 1;
     let mut k = 0;
     if turns.first().is_some_and(|t| t.0 == Side::North) {
-        write!(out, "1. ... {}", turn_text(notation, Side::North, &turns[0].1)).unwrap();
+        write!(
+            out,
+            "1. ... {}",
+            turn_text(notation, Side::North, &turns[0].1)
+        )
+        .unwrap();
         out.push('\n');
         number = 2;
         k = 1;
     }
     while k < turns.len() {
-        write!(out, "{number}. {}", turn_text(notation, turns[k].0, &turns[k].1)).unwrap();
+        write!(
+            out,
+            "{number}. {}",
+            turn_text(notation, turns[k].0, &turns[k].1)
+        )
+        .unwrap();
         if let Some(t) = turns.get(k + 1) {
             write!(out, "  {}", turn_text(notation, t.0, &t.1)).unwrap();
         }
@@ -446,9 +468,16 @@ mod tests {
 
     #[test]
     fn parses_the_source_layouts() {
-        let t = parse(Notation::Digits, "- 1-6 (-2)....5 (-1)\n- 5 (-1).......2 (-1)\n1 (-2)").unwrap();
+        let t = parse(
+            Notation::Digits,
+            "- 1-6 (-2)....5 (-1)\n- 5 (-1).......2 (-1)\n1 (-2)",
+        )
+        .unwrap();
         assert_eq!(t.turns.len(), 5);
-        assert_eq!(t.turns[0].moves.iter().map(|m| m.pit).collect::<Vec<_>>(), [0, 5]);
+        assert_eq!(
+            t.turns[0].moves.iter().map(|m| m.pit).collect::<Vec<_>>(),
+            [0, 5]
+        );
         assert_eq!(t.turns[0].minus, Some(2));
         let t = parse(Notation::Kauri, "8. c C (+1;-1); 9. d-a-f (+34) D! 38 : 26").unwrap();
         assert_eq!(t.turns.len(), 4);

@@ -171,7 +171,11 @@ fn parse_side(field: &str, what: &str) -> Result<Option<Side>, Error> {
         "-" if what == "side to move" => Ok(None),
         other => Err(Error::Position(format!(
             "{what} must be `s`, `n`{}, got `{other}`",
-            if what == "side to move" { " or `-`" } else { "" }
+            if what == "side to move" {
+                " or `-`"
+            } else {
+                ""
+            }
         ))),
     }
 }
@@ -315,9 +319,18 @@ mod tests {
             ("kalah/0-0-0-0-0-0/18/3-3-3-3-3-3/0/s", "already over"),
             ("kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/-", "marked finished"),
             ("kalah/3-3-3-3-3-3/999/3-3-3-3-3-3/0/s", "more than 255"),
-            ("kauri/5c1-5c1-5c1-5c1-5c1-5c1/0/5c1-5c1-5c1-5c1-5c1-5c2/0/s", "13 cowries"),
-            ("kauri/5-5c2-5c1-5c1-5c1-5c1/0/5c1-5c1-5c1-5c1-5c1-5c1/0/s", ""),
-            ("kauri/5-5-5-5-5-5/0/5c2-5c2-5c2-5c2-5c2-5c2/0/s", "no cowrie"),
+            (
+                "kauri/5c1-5c1-5c1-5c1-5c1-5c1/0/5c1-5c1-5c1-5c1-5c1-5c2/0/s",
+                "13 cowries",
+            ),
+            (
+                "kauri/5-5c2-5c1-5c1-5c1-5c1/0/5c1-5c1-5c1-5c1-5c1-5c1/0/s",
+                "",
+            ),
+            (
+                "kauri/5-5-5-5-5-5/0/5c2-5c2-5c2-5c2-5c2-5c2/0/s",
+                "no cowrie",
+            ),
         ];
         for (text, needle) in cases {
             match text.parse::<Position>() {

@@ -192,8 +192,8 @@ impl Record {
     /// has no `Variant` tag (and must agree with it when it has one).
     pub fn parse(text: &str, rules: Option<Rules>) -> Result<Record, Error> {
         if text.trim_start().starts_with('{') {
-            let rec: Record = serde_json::from_str(text)
-                .map_err(|e| Error::Record(format!("JSON: {e}")))?;
+            let rec: Record =
+                serde_json::from_str(text).map_err(|e| Error::Record(format!("JSON: {e}")))?;
             if let Some(r) = rules {
                 if r != rec.rules {
                     return Err(Error::Record(format!(
@@ -221,7 +221,8 @@ impl Record {
         for (n, line) in text.lines().enumerate() {
             let l = line.trim();
             if let Some(tag) = l.strip_prefix('[') {
-                let bad = || Error::Record(format!("line {}: a tag is written [Name \"value\"]", n + 1));
+                let bad =
+                    || Error::Record(format!("line {}: a tag is written [Name \"value\"]", n + 1));
                 let tag = tag.strip_suffix(']').ok_or_else(bad)?;
                 let (name, value) = tag.split_once(' ').ok_or_else(bad)?;
                 let value = value
@@ -245,9 +246,7 @@ impl Record {
         }
         let rules = match (variant, rules, start) {
             (Some(v), Some(r), _) if v != r => {
-                return Err(Error::Record(format!(
-                    "the record plays `{v}`, not `{r}`"
-                )))
+                return Err(Error::Record(format!("the record plays `{v}`, not `{r}`")))
             }
             (Some(v), _, _) | (None, Some(v), _) => v,
             (None, None, Some(p)) => *p.rules(),

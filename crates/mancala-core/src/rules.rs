@@ -288,7 +288,11 @@ impl RulesSpec {
             other => {
                 return Err(Error::Rules(format!(
                     "unknown option `{other}` (options: {})",
-                    OPTIONS.iter().map(|o| o.name).collect::<Vec<_>>().join(", ")
+                    OPTIONS
+                        .iter()
+                        .map(|o| o.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )))
             }
         }
@@ -564,7 +568,9 @@ only the rightmost such pit, nearest the store, is legal.\n\n";
         }
         t += match self.end {
             EndCheck::AnyRowEmpty => "End: after every move, if either row is empty the game ends.",
-            EndCheck::MoverEmpty => "End: the game ends when the player to move has no seeds in his row.",
+            EndCheck::MoverEmpty => {
+                "End: the game ends when the player to move has no seeds in his row."
+            }
         };
         if self.stop_when_decided {
             t += &format!(
@@ -576,8 +582,12 @@ only the rightmost such pit, nearest the store, is legal.\n\n";
         t += match self.leftovers {
             Leftovers::ToOwner => " Seeds left in a row go to that row's owner.",
             Leftovers::NotCounted => " Seeds left on the board count for nobody.",
-            Leftovers::LastMover => " The player who made the last move takes every seed left on the board.",
-            Leftovers::LastCapturer => " The player who captured last takes every seed left on the board.",
+            Leftovers::LastMover => {
+                " The player who made the last move takes every seed left on the board."
+            }
+            Leftovers::LastCapturer => {
+                " The player who captured last takes every seed left on the board."
+            }
         };
         t += if self.misere() {
             " Fewer seeds wins (misere); equal is a draw.\n\n"
