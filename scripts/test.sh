@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs every test of the project on a fresh machine: builds, unit and integration tests,
+# the long cases (perft to depth 12), a WASM build of mancala-core where the target can be
+# installed, and (with FUZZ_SECONDS set) a short run of every fuzz target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo test (workspace)"
+cargo test --workspace --locked
+
+echo "== long cases (perft of Kalah(6,4) to depth 12)"
+cargo test --locked -p mancala-core --test cases -- --ignored
+
+echo "== mancala-core for wasm32-unknown-unknown"
+if rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
+   || timeout 300 rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
+  cargo build --locked -p mancala-core --target wasm32-unknown-unknown
+else
+  echo "skipped: the wasm32-unknown-unknown target could not be installed here"
+fi
+
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+  echo "== fuzz targets, ${FUZZ_SECONDS}s each"
+  bash fuzz/run.sh "$FUZZ_SECONDS"
+fi
