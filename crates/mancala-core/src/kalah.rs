@@ -75,7 +75,10 @@ impl KalahRules {
 
 /// A Kalah-family position: the board ring (see the crate docs for the index order), the side
 /// to move and whether the game is over. Small and `Copy`; play by copy-make.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing see what the position string shows: the side to move counts only
+/// while the game is live.
+#[derive(Clone, Copy, Debug)]
 pub struct KalahPos {
     board: [u8; BOARD_LEN],
     to_move: Side,
@@ -83,6 +86,30 @@ pub struct KalahPos {
     /// Who last grew his store during a move (for `leftovers=last-capturer`).
     last_capturer: Option<Side>,
     rules: KalahRules,
+}
+
+impl PartialEq for KalahPos {
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+            && self.over == other.over
+            && (self.over || self.to_move == other.to_move)
+            && self.last_capturer == other.last_capturer
+            && self.rules == other.rules
+    }
+}
+
+impl Eq for KalahPos {}
+
+impl core::hash::Hash for KalahPos {
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        self.board.hash(h);
+        self.over.hash(h);
+        if !self.over {
+            self.to_move.hash(h);
+        }
+        self.last_capturer.hash(h);
+        self.rules.hash(h);
+    }
 }
 
 impl KalahPos {
@@ -153,12 +180,19 @@ impl KalahPos {
                 EndCheck::AnyRowEmpty => row_empty(Side::South) || row_empty(Side::North),
                 EndCheck::MoverEmpty => row_empty(pos.to_move),
             };
+        // A finished game: decided, or its end rule held (for whoever was to move: a finished
+        // position names no side) and the leftovers rule then swept the board.
+        let finished = decided
+            || match rules.leftovers {
+                Leftovers::NotCounted => row_empty(Side::South) || row_empty(Side::North),
+                _ => pos.board_seeds() == 0,
+            };
         match (pos.over, ends) {
             (false, true) => Err(Error::Position(
                 "the game is already over in this position (the end rule holds), but a side to move is given".into(),
             )),
-            (true, false) if rules.leftovers != Leftovers::NotCounted && pos.board_seeds() > 0 && !decided => Err(Error::Position(
-                "the position is marked finished, but seeds are still on the board and no end rule holds".into(),
+            (true, _) if !finished => Err(Error::Position(
+                "the position is marked finished, but no end rule holds or seeds the end would have swept are still on the board".into(),
             )),
             _ => Ok(pos),
         }
@@ -426,7 +460,8 @@ impl KalahPos {
             }
         }
         effect.gain = self.board[own_store] - store_before;
-        if effect.gain > 0 {
+        // Tracked only where it matters (and is printed): equal boards are equal positions.
+        if effect.gain > 0 && self.rules.leftovers == Leftovers::LastCapturer {
             self.last_capturer = Some(side);
         }
         let next = if effect.in_store && self.rules.extra_turn {

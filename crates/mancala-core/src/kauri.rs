@@ -11,7 +11,10 @@ use crate::{Error, MoveEffect, Moves, Outcome, Side};
 const RING: usize = 2 * MAX_PITS;
 
 /// A Kauri position. `Copy`; play by copy-make.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Equality and hashing see what the position string shows: the side to move counts only
+/// while the game is live (a finished game's loser at a tie is the side without a cowrie).
+#[derive(Clone, Copy, Debug)]
 pub struct KauriPos {
     seeds: [u8; RING],
     cowries: [u8; RING],
@@ -23,6 +26,36 @@ pub struct KauriPos {
     decided_above: u8,
     to_move: Side,
     over: bool,
+}
+
+impl PartialEq for KauriPos {
+    fn eq(&self, other: &Self) -> bool {
+        self.seeds == other.seeds
+            && self.cowries == other.cowries
+            && self.stores == other.stores
+            && self.pits == other.pits
+            && self.total == other.total
+            && self.decided_above == other.decided_above
+            && self.over == other.over
+            && (self.over || self.to_move == other.to_move)
+    }
+}
+
+impl Eq for KauriPos {}
+
+impl core::hash::Hash for KauriPos {
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        self.seeds.hash(h);
+        self.cowries.hash(h);
+        self.stores.hash(h);
+        self.pits.hash(h);
+        self.total.hash(h);
+        self.decided_above.hash(h);
+        self.over.hash(h);
+        if !self.over {
+            self.to_move.hash(h);
+        }
+    }
 }
 
 impl KauriPos {
@@ -86,7 +119,13 @@ impl KauriPos {
             }
         }
         pos.stores = stores;
-        pos.to_move = to_move.unwrap_or(Side::South);
+        // A finished game names no side to move; the outcome of a tie reads its loser, the
+        // side without a cowrie (he was to move), from `to_move`.
+        pos.to_move = to_move.unwrap_or(if pos.has_cowrie(Side::North) {
+            Side::South
+        } else {
+            Side::North
+        });
         pos.over = to_move.is_none();
         let seeds = pos.board_seeds() + stores[0] as u32 + stores[1] as u32;
         if seeds != pos.total as u32 {

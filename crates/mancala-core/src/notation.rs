@@ -153,7 +153,8 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 .last_mut()
                 .ok_or_else(|| err_at(text, at, "an annotation before any move"))?;
             for part in inner.split([';', ',', ' ']).filter(|p| !p.is_empty()) {
-                let (sign, digits) = part.split_at(1);
+                // Split after the first character, which need not be one byte (`…6`).
+                let (sign, digits) = part.split_at(part.chars().next().map_or(0, char::len_utf8));
                 let n: u32 = digits.parse().map_err(|_| {
                     err_at(text, at, format!("annotation `{part}` is not `+n` or `-n`"))
                 })?;
