@@ -41,6 +41,8 @@ enum Command {
     Rules(RulesCmdArgs),
     /// List the presets and their options.
     Variants(JsonArg),
+    /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
+    Serve(mancala_server::ServeArgs),
 }
 
 /// The game and its options; every option defaults to the preset's value.
@@ -172,6 +174,7 @@ fn main() -> ExitCode {
         Command::Perft(a) => perft_cmd(a),
         Command::Rules(a) => rules_cmd(a),
         Command::Variants(a) => variants(a.json),
+        Command::Serve(a) => mancala_server::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,657 @@
+//! The HTTP and WebSocket API. Every error is a 4xx (or 5xx) with `{"error": "..."}`.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use mancala_core::{Position, Record, Rules, Side};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::{parse_side, random_hex, ApiError, ApiResult, App, NewGame};
+use crate::view;
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut r = (
+            self.status,
+            Json(json!({"error": self.message, "status": self.status.as_u16()})),
+        )
+            .into_response();
+        r.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        r
+    }
+}
+
+/// Shared state of the handlers.
+#[derive(Clone)]
+pub struct Ctx {
+    pub app: Arc<App>,
+    pub limiter: Arc<Limiter>,
+}
+
+/// Parses a JSON body, saying what is wrong with it.
+fn parse_json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+    let bytes = body.map_err(|e| {
+        let status = e.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(status, "request body too large")
+        } else {
+            ApiError::new(status, e.body_text())
+        }
+    })?;
+    if bytes.is_empty() {
+        return Err(ApiError::bad("the request needs a JSON body"));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("malformed JSON: {e}")))
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let t = v
+        .strip_prefix("Bearer ")
+        .or_else(|| v.strip_prefix("bearer "))?;
+    Some(t.trim().to_string())
+}
+
+/// The rules from a string (`kalah,seeds=4`) or a JSON object, with `options` applied.
+fn rules_from(v: Option<&Value>, options: Option<&HashMap<String, Value>>) -> ApiResult<Rules> {
+    let base = match v {
+        None | Some(Value::Null) => "kalah".to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(obj @ Value::Object(_)) => {
+            let r: Rules = serde_json::from_value(obj.clone())
+                .map_err(|e| ApiError::bad(format!("rules: {e}")))?;
+            r.to_string()
+        }
+        Some(_) => {
+            return Err(ApiError::bad(
+                "rules must be a string such as \"kalah,seeds=4\" or an object",
+            ))
+        }
+    };
+    let mut text = base;
+    if let Some(opts) = options {
+        let mut keys: Vec<&String> = opts.keys().collect();
+        keys.sort();
+        for k in keys {
+            let v = match &opts[k] {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => {
+                    return Err(ApiError::bad(format!(
+                        "option `{k}`: give a string, number or boolean"
+                    )))
+                }
+            };
+            if k.contains([',', '=']) || v.contains([',', '=']) {
+                return Err(ApiError::bad(format!("option `{k}`: bad name or value")));
+            }
+            text += &format!(",{k}={v}");
+        }
+    }
+    // Options given twice: the later wins (the rules parser applies them in order).
+    text.parse::<Rules>()
+        .map_err(|e| ApiError::bad(e.to_string()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateReq {
+    #[serde(default)]
+    rules: Option<Value>,
+    #[serde(default)]
+    options: Option<HashMap<String, Value>>,
+    /// "computer" (default) or "friend".
+    #[serde(default)]
+    opponent: Option<String>,
+    #[serde(default)]
+    level: Option<i64>,
+    /// "south", "north" or "random".
+    #[serde(default)]
+    side: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    /// A start position string (its rules must match).
+    #[serde(default)]
+    position: Option<String>,
+}
+
+fn clean_name(n: Option<String>) -> ApiResult<Option<String>> {
+    match n {
+        None => Ok(None),
+        Some(n) => {
+            let n = n.trim().to_string();
+            if n.chars().count() > 40 || n.chars().any(|c| c.is_control()) {
+                return Err(ApiError::bad("name: at most 40 printable characters"));
+            }
+            Ok((!n.is_empty()).then_some(n))
+        }
+    }
+}
+
+async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
+    let req: CreateReq = parse_json(body)?;
+    let mut rules = rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let start = match &req.position {
+        Some(p) => {
+            let p: Position = p
+                .parse()
+                .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
+            if req.rules.is_some() && p.rules() != &rules {
+                return Err(ApiError::bad(format!(
+                    "the position plays `{}`, not `{rules}`",
+                    p.rules()
+                )));
+            }
+            rules = *p.rules();
+            Some(p)
+        }
+        None => None,
+    };
+    let level = match req.opponent.as_deref().unwrap_or("computer") {
+        "computer" => {
+            let l = req.level.unwrap_or(3);
+            if !(1..=8).contains(&l) {
+                return Err(ApiError::bad(format!("level must be 1 to 8, got {l}")));
+            }
+            Some(l as u8)
+        }
+        "friend" => {
+            if req.level.is_some() {
+                return Err(ApiError::bad(
+                    "a level is only for games against the computer",
+                ));
+            }
+            None
+        }
+        other => {
+            return Err(ApiError::bad(format!(
+                "opponent must be \"computer\" or \"friend\", got \"{other}\""
+            )))
+        }
+    };
+    let side = match req.side.as_deref().unwrap_or("south") {
+        "random" => {
+            if random_hex(1).as_bytes()[0] % 2 == 0 {
+                Side::South
+            } else {
+                Side::North
+            }
+        }
+        s => parse_side(s).ok_or_else(|| {
+            ApiError::bad(format!(
+                "side must be \"south\", \"north\" or \"random\", got \"{s}\""
+            ))
+        })?,
+    };
+    let v = c
+        .app
+        .create(NewGame {
+            rules,
+            start,
+            level,
+            side,
+            name: clean_name(req.name)?,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+async fn get_game(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(c.app.state(&id, bearer(&headers).as_deref()).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveReq {
+    pit: Value,
+    #[serde(default)]
+    ply: Option<i64>,
+}
+
+fn pit_number(v: &Value) -> ApiResult<i64> {
+    match v {
+        Value::Number(n) => n
+            .as_i64()
+            .ok_or_else(|| ApiError::bad("pit must be a whole number (1 = your leftmost pit)")),
+        _ => Err(ApiError::bad(
+            "pit must be a number (1 = your leftmost pit)",
+        )),
+    }
+}
+
+async fn play(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let req: MoveReq = parse_json(body)?;
+    let pit = pit_number(&req.pit)?;
+    Ok(Json(
+        c.app
+            .play(&id, bearer(&headers).as_deref(), pit, req.ply)
+            .await?,
+    ))
+}
+
+async fn undo(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(c.app.undo(&id, bearer(&headers).as_deref()).await?))
+}
+
+async fn resign(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(c.app.resign(&id, bearer(&headers).as_deref()).await?))
+}
+
+async fn hint(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(c.app.hint(&id, bearer(&headers).as_deref()).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinReq {
+    invite: String,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+async fn join(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let req: JoinReq = parse_json(body)?;
+    Ok(Json(
+        c.app.join(&id, &req.invite, clean_name(req.name)?).await?,
+    ))
+}
+
+#[derive(Deserialize)]
+struct RecordQuery {
+    format: Option<String>,
+}
+
+async fn record(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    Query(q): Query<RecordQuery>,
+) -> ApiResult<Response> {
+    let entry = c.app.entry(&id).await?;
+    let live = entry.live.lock().await;
+    let (body, ctype, ext) = match q.format.as_deref().unwrap_or("json") {
+        "json" => (
+            serde_json::to_string_pretty(&live.record()).map_err(ApiError::internal)? + "\n",
+            "application/json",
+            "json",
+        ),
+        "text" | "txt" => (live.record_text()?, "text/plain; charset=utf-8", "txt"),
+        f => {
+            return Err(ApiError::bad(format!(
+                "format must be json or text, got `{f}`"
+            )))
+        }
+    };
+    let disp = format!("attachment; filename=\"mancala-{id}.{ext}\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, ctype.to_string()),
+            (header::CONTENT_DISPOSITION, disp),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+async fn replay_game(State(c): State<Ctx>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+    Ok(Json(c.app.replay(&id).await?))
+}
+
+/// Replays an uploaded record (JSON or text) for the replay viewer.
+async fn replay_record(
+    State(c): State<Ctx>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Value>> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(e.status(), "record too large")
+        } else {
+            ApiError::new(e.status(), e.body_text())
+        }
+    })?;
+    let text =
+        std::str::from_utf8(&bytes).map_err(|_| ApiError::bad("the record is not UTF-8 text"))?;
+    if text.trim().is_empty() {
+        return Err(ApiError::bad(
+            "send a game record (JSON or text) as the body",
+        ));
+    }
+    let (rec, game) = if text.trim_start().starts_with('{') {
+        let rec = Record::parse(text, None).map_err(|e| ApiError::bad(e.to_string()))?;
+        let game = rec.replay().map_err(|e| ApiError::bad(e.to_string()))?;
+        (rec, game)
+    } else {
+        Record::parse_text(text, None, mancala_core::notation::Check::MovesOnly)
+            .map_err(|e| ApiError::bad(e.to_string()))?
+    };
+    let players = json!({
+        "south": {"name": rec.players.south},
+        "north": {"name": rec.players.north},
+    });
+    Ok(Json(c.app.replay_game(game, players, None).await?))
+}
+
+#[derive(Deserialize)]
+struct RulesQuery {
+    variant: Option<String>,
+}
+
+async fn rules_text(Query(q): Query<RulesQuery>) -> ApiResult<Json<Value>> {
+    let r: Rules = q
+        .variant
+        .as_deref()
+        .unwrap_or("kalah")
+        .parse()
+        .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
+    let start = Position::start(&r).map_err(|e| ApiError::bad(e.to_string()))?;
+    Ok(Json(
+        json!({"name": r.to_string(), "rules": r, "text": r.describe(), "start": view::board(&start)}),
+    ))
+}
+
+async fn variants() -> Json<Value> {
+    Json(view::variants())
+}
+
+async fn health(State(c): State<Ctx>) -> Json<Value> {
+    Json(
+        json!({"ok": true, "schema": crate::store::MIGRATIONS.len(), "ai_threads": c.app.cfg.ai_threads}),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// WebSocket: the state after every change; moves, undo and resignation may be sent too.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WsReq {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    pit: Option<Value>,
+    #[serde(default)]
+    ply: Option<i64>,
+    /// Echoed in the answer.
+    #[serde(default)]
+    id: Option<Value>,
+}
+
+async fn ws(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    ext: axum::http::Extensions,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
+    // An unknown game is refused before the upgrade.
+    c.app.entry(&id).await?;
+    let upgrade = upgrade.map_err(|e| {
+        ApiError::new(
+            e.status(),
+            format!(
+                "this endpoint is a WebSocket: connect with a WebSocket client ({})",
+                e.body_text()
+            ),
+        )
+    })?;
+    let ip = ext
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(a)| a.ip());
+    Ok(upgrade
+        .max_message_size(16 * 1024)
+        .on_upgrade(move |socket| ws_session(socket, c, id, ip)))
+}
+
+async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> Value {
+    if let Some(ip) = ip {
+        if !c.limiter.allow(ip) {
+            return json!({"type": "error", "status": 429, "error": "too many requests: slow down"});
+        }
+    }
+    let req: WsReq = match serde_json::from_str(text) {
+        Ok(r) => r,
+        Err(e) => {
+            return json!({"type": "error", "status": 400, "error": format!("malformed JSON: {e}")})
+        }
+    };
+    let token = req.token.as_deref();
+    let result = match req.kind.as_str() {
+        "move" => match req.pit.as_ref().map(pit_number) {
+            Some(Ok(p)) => c.app.play(game, token, p, req.ply).await,
+            Some(Err(e)) => Err(e),
+            None => Err(ApiError::bad("a move needs `pit`")),
+        },
+        "undo" => c.app.undo(game, token).await,
+        "resign" => c.app.resign(game, token).await,
+        "state" => c.app.state(game, token).await,
+        other => Err(ApiError::bad(format!(
+            "unknown message type `{other}` (move, undo, resign, state)"
+        ))),
+    };
+    match result {
+        Ok(g) => json!({"type": "ack", "id": req.id, "game": g}),
+        Err(e) => {
+            json!({"type": "error", "id": req.id, "status": e.status.as_u16(), "error": e.message})
+        }
+    }
+}
+
+async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
+    let Ok(entry) = c.app.entry(&id).await else {
+        return;
+    };
+    let mut rx = entry.tx.subscribe();
+    let (mut tx, mut incoming) = socket.split();
+    let hello = {
+        let live = entry.live.lock().await;
+        json!({"type": "state", "game": live.view(None)}).to_string()
+    };
+    if tx.send(Message::Text(hello.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            msg = rx.recv() => {
+                let text: String = match msg {
+                    Ok(m) => m.to_string(),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        let live = entry.live.lock().await;
+                        json!({"type": "state", "game": live.view(None)}).to_string()
+                    }
+                    Err(_) => break,
+                };
+                if tx.send(Message::Text(text.into())).await.is_err() {
+                    break;
+                }
+            }
+            m = incoming.next() => {
+                let answer = match m {
+                    Some(Ok(Message::Text(t))) => ws_answer(&c, &id, t.as_str(), ip).await,
+                    Some(Ok(Message::Binary(_))) => json!({"type": "error", "status": 400, "error": "send JSON text messages"}),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue, // ping/pong
+                };
+                if tx.send(Message::Text(answer.to_string().into())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Rate limiting: a token bucket a client address.
+
+pub struct Limiter {
+    rate: f64,
+    burst: f64,
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+impl Limiter {
+    /// `rate` requests a second on average, `burst` at once; a rate of 0 allows everything.
+    pub fn new(rate: f64, burst: f64) -> Limiter {
+        Limiter {
+            rate,
+            burst: burst.max(1.0),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn allow(&self, ip: IpAddr) -> bool {
+        if self.rate <= 0.0 {
+            return true;
+        }
+        let now = Instant::now();
+        let mut b = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if b.len() > 10_000 {
+            let (rate, burst) = (self.rate, self.burst);
+            b.retain(|_, (tokens, t)| {
+                *tokens + now.duration_since(*t).as_secs_f64() * rate < burst
+            });
+        }
+        let (tokens, last) = b.entry(ip).or_insert((self.burst, now));
+        *tokens = (*tokens + now.duration_since(*last).as_secs_f64() * self.rate).min(self.burst);
+        *last = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn rate_limit(State(c): State<Ctx>, req: Request, next: Next) -> Response {
+    let ip = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(a)| a.ip());
+    if let Some(ip) = ip {
+        if !c.limiter.allow(ip) {
+            let mut r = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many requests from your address: slow down",
+            )
+            .into_response();
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return r;
+        }
+    }
+    next.run(req).await
+}
+
+/// Any error response that is not JSON yet (unknown route, wrong method, a failed extractor)
+/// becomes `{"error": ...}` with the same status.
+async fn json_errors(req: Request, next: Next) -> Response {
+    let res = next.run(req).await;
+    let status = res.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return res;
+    }
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_string();
+    let message = if text.is_empty() || text.len() > 400 {
+        match status {
+            StatusCode::NOT_FOUND => "no such endpoint".to_string(),
+            StatusCode::METHOD_NOT_ALLOWED => "method not allowed here".to_string(),
+            s => s.canonical_reason().unwrap_or("error").to_string(),
+        }
+    } else {
+        text
+    };
+    let mut r = ApiError::new(status, message).into_response();
+    for (k, v) in parts.headers.iter() {
+        if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
+            r.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    r
+}
+
+/// The API routes and the client's files, with the body limit, rate limit, JSON errors and
+/// panic catching layers.
+pub fn router(c: Ctx) -> Router {
+    let max_body = c.app.cfg.max_body;
+    let api = Router::new()
+        .route("/api/health", get(health))
+        .route("/api/variants", get(variants))
+        .route("/api/rules", get(rules_text))
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/replay", get(replay_game))
+        .route("/api/games/{id}/ws", get(ws))
+        .route(
+            "/api/replay",
+            post(replay_record).layer(DefaultBodyLimit::max(max_body.max(256 * 1024))),
+        )
+        .layer(DefaultBodyLimit::max(max_body));
+    let catch =
+        tower_http::catch_panic::CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
+            ApiError::internal("the server hit a bug; the game is safe").into_response()
+        });
+    api.merge(crate::web::routes(c.app.cfg.web_dir.clone()))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or endpoint") })
+        .layer(middleware::from_fn(json_errors))
+        .layer(middleware::from_fn_with_state(c.clone(), rate_limit))
+        .layer(catch)
+        .with_state(c)
+}

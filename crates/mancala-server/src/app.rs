@@ -1,0 +1,808 @@
+//! Games in play: loading and saving them, seats and their tokens, moves, undo, resignation,
+//! and the computer's moves in a bounded worker pool.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use mancala_core::{Game, Position, Rules, Side};
+use mancala_engine::{Level, Limits};
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, Semaphore};
+
+use crate::store::{now_ms, GameRow, MoveRow, Store};
+use crate::view::{self, side_str};
+use crate::Config;
+
+/// An API error: an HTTP status and a message saying what is wrong.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::CONFLICT, message)
+    }
+    pub fn internal(e: impl std::fmt::Display) -> ApiError {
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("internal error: {e}"),
+        )
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A game in memory. Its mutex serialises every change to it; the database write of a move
+/// happens under it, before the game changes and before anyone is told.
+pub struct Live {
+    pub row: GameRow,
+    pub game: Game,
+    /// Stored facts of each move (engine value of the computer's moves), aligned with
+    /// `game.moves()`.
+    pub info: Vec<MoveRow>,
+    /// Bumped on every change; a computer move computed for an older version is dropped.
+    pub version: u64,
+    pub ai_running: bool,
+}
+
+pub struct Entry {
+    pub live: tokio::sync::Mutex<Live>,
+    /// Public state after each change, for WebSocket watchers.
+    pub tx: broadcast::Sender<Arc<str>>,
+}
+
+pub struct App {
+    pub store: Arc<Store>,
+    pub cfg: Config,
+    games: Mutex<HashMap<String, Arc<Entry>>>,
+    /// One permit per search at a time (at most one a core).
+    pub pool: Arc<Semaphore>,
+}
+
+/// Versions start from the clock (milliseconds) when a game is loaded, so they keep growing
+/// across server restarts and a client can always tell the newer of two states.
+fn version_base() -> u64 {
+    now_ms().max(0) as u64
+}
+
+/// A random lowercase hex string of `bytes` random bytes.
+pub fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    if getrandom::fill(&mut buf).is_err() {
+        // Never expected; fall back to the clock and the address space layout.
+        let x = now_ms() as u64 ^ (&buf as *const _ as u64);
+        for (i, b) in buf.iter_mut().enumerate() {
+            *b = (x.rotate_left(i as u32 * 8) ^ (i as u64 * 0x9E37_79B9)) as u8;
+        }
+    }
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Compares two secrets in time independent of where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+pub fn parse_side(s: &str) -> Option<Side> {
+    match s {
+        "south" => Some(Side::South),
+        "north" => Some(Side::North),
+        _ => None,
+    }
+}
+
+fn side_of(k: u8) -> Side {
+    if k == 0 {
+        Side::South
+    } else {
+        Side::North
+    }
+}
+
+/// What a new game needs.
+pub struct NewGame {
+    pub rules: Rules,
+    pub start: Option<Position>,
+    /// Computer level, or `None` for a game between two people.
+    pub level: Option<u8>,
+    pub side: Side,
+    pub name: Option<String>,
+}
+
+/// The computer's choice and what the engine said about it.
+struct AiMove {
+    pit: u8,
+    eval: Option<i32>,
+    depth: Option<u32>,
+    time_ms: u64,
+}
+
+/// The computer's move at `level`: the noisy levels through [`Level::choose`], the exact ones
+/// through a search whose time never exceeds `cap`.
+fn ai_move(pos: &Position, level: u8, seed: u64, cap: Duration) -> Option<AiMove> {
+    let t0 = Instant::now();
+    let lv = Level::new(level).or_else(|| Level::new(3))?;
+    if pos.legal_moves().len() == 1 {
+        return Some(AiMove {
+            pit: pos.legal_moves().as_slice()[0],
+            eval: None,
+            depth: None,
+            time_ms: 0,
+        });
+    }
+    if lv.noise > 0 {
+        let pit = lv.choose(pos, seed)?;
+        return Some(AiMove {
+            pit,
+            eval: None,
+            depth: None,
+            time_ms: t0.elapsed().as_millis() as u64,
+        });
+    }
+    let time = lv.time.map_or(cap, |t| t.min(cap));
+    let r = mancala_engine::search(
+        pos,
+        Limits {
+            depth: lv.depth,
+            time: Some(time),
+            nodes: None,
+        },
+    )?;
+    Some(AiMove {
+        pit: r.best,
+        eval: Some(r.value),
+        depth: Some(r.depth),
+        time_ms: t0.elapsed().as_millis() as u64,
+    })
+}
+
+impl Live {
+    pub fn ai_side(&self, s: Side) -> bool {
+        self.row.ai[s.index()]
+    }
+    pub fn is_ai_game(&self) -> bool {
+        self.row.ai[0] || self.row.ai[1]
+    }
+    pub fn resigned(&self) -> Option<Side> {
+        self.row.resigned.map(side_of)
+    }
+    pub fn over(&self) -> bool {
+        self.row.resigned.is_some() || self.game.is_over()
+    }
+    /// The computer is to move.
+    pub fn ai_to_move(&self) -> bool {
+        !self.over() && self.ai_side(self.game.to_move())
+    }
+
+    /// The seat `token` holds.
+    pub fn seat(&self, token: Option<&str>) -> ApiResult<Side> {
+        let Some(token) = token else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "this needs your seat's token: send `Authorization: Bearer TOKEN`",
+            ));
+        };
+        for s in Side::BOTH {
+            if let Some(t) = &self.row.tokens[s.index()] {
+                if same_secret(t, token) {
+                    return Ok(s);
+                }
+            }
+        }
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("that token holds no seat in game {}", self.row.id),
+        ))
+    }
+
+    fn player(&self, s: Side) -> Value {
+        let k = s.index();
+        if self.row.ai[k] {
+            let level = self.row.ai_level.unwrap_or(3);
+            json!({"kind": "computer", "level": level, "name": format!("Computer (level {level})"), "joined": true})
+        } else {
+            json!({"kind": "human", "name": self.row.names[k], "joined": self.row.tokens[k].is_some()})
+        }
+    }
+
+    pub fn players(&self) -> Value {
+        json!({"south": self.player(Side::South), "north": self.player(Side::North)})
+    }
+
+    /// The state everyone may see (never a token), plus `you` for the seat asking.
+    pub fn view(&self, you: Option<Side>) -> Value {
+        let g = &self.game;
+        let n = g.moves().len();
+        let from = n.saturating_sub(12);
+        let recent: Vec<Value> = (from..n)
+            .map(|k| {
+                let before = g.position_at(k).expect("ply");
+                let mut v =
+                    view::move_view(before, g.position_at(k + 1).expect("ply"), &g.moves()[k], k);
+                v["before"] = view::board(before);
+                if let Some(e) = self.info.get(k).and_then(|i| i.eval) {
+                    v["eval"] = e.into();
+                }
+                v
+            })
+            .collect();
+        let over = self.over();
+        let legal: Vec<u8> = if over {
+            Vec::new()
+        } else {
+            g.legal_moves().as_slice().iter().map(|p| p + 1).collect()
+        };
+        json!({
+            "id": self.row.id,
+            "version": self.version,
+            "ply": n,
+            "rules": view::rules_view(g),
+            "board": view::board(g.position()),
+            "to_move": if over { Value::Null } else { side_str(g.to_move()).into() },
+            "over": over,
+            "result": view::result(g, self.resigned()),
+            "legal": legal,
+            "players": self.players(),
+            "vs_computer": self.is_ai_game(),
+            "thinking": self.ai_to_move(),
+            "waiting_for_opponent": self.row.invite.is_some(),
+            "turns": view::turns(g),
+            "recent": recent,
+            "you": you.map(side_str),
+        })
+    }
+
+    /// The game record (JSON) with the computer's values and times on its moves.
+    pub fn record(&self) -> mancala_core::Record {
+        let names = |s: Side| -> Option<String> {
+            let k = s.index();
+            if self.row.ai[k] {
+                Some(format!(
+                    "computer (level {})",
+                    self.row.ai_level.unwrap_or(3)
+                ))
+            } else {
+                self.row.names[k].clone().or_else(|| Some("you".into()))
+            }
+        };
+        let players = mancala_core::record::Players {
+            south: names(Side::South),
+            north: names(Side::North),
+        };
+        let mut rec = mancala_core::Record::from_game(&self.game, players);
+        let mut k = 0;
+        for turn in &mut rec.turns {
+            for mv in &mut turn.moves {
+                if let Some(info) = self.info.get(k) {
+                    mv.eval = info.eval.map(f64::from);
+                    mv.time_ms = info.time_ms;
+                }
+                k += 1;
+            }
+        }
+        if let Some(r) = self.resigned() {
+            if let Some(mv) = rec.turns.last_mut().and_then(|t| t.moves.last_mut()) {
+                mv.comment = Some(format!("{r} resigned"));
+            }
+        }
+        rec
+    }
+
+    /// The text record; a resignation is written as a `Result` tag.
+    pub fn record_text(&self) -> ApiResult<String> {
+        let mut rec = self.record();
+        if let Some(t) = rec.turns.last_mut().and_then(|t| t.moves.last_mut()) {
+            t.comment = None;
+        }
+        let mut text = rec.to_text().map_err(ApiError::internal)?;
+        if let Some(r) = self.resigned() {
+            text = format!("[Result \"{} wins: {r} resigned\"]\n{text}", r.other());
+        }
+        Ok(text)
+    }
+}
+
+impl App {
+    pub fn new(store: Store, cfg: Config) -> App {
+        let threads = cfg.ai_threads.max(1);
+        App {
+            store: Arc::new(store),
+            cfg,
+            games: Mutex::new(HashMap::new()),
+            pool: Arc::new(Semaphore::new(threads)),
+        }
+    }
+
+    async fn db<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> anyhow::Result<T> + Send + 'static,
+    ) -> ApiResult<T> {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))
+    }
+
+    fn cached(&self, id: &str) -> Option<Arc<Entry>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    fn insert(&self, id: &str, entry: Entry) -> Arc<Entry> {
+        let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(id.to_string())
+            .or_insert_with(|| Arc::new(entry))
+            .clone()
+    }
+
+    /// The game `id`, from memory or the database.
+    pub async fn entry(self: &Arc<Self>, id: &str) -> ApiResult<Arc<Entry>> {
+        let unknown = || ApiError::new(StatusCode::NOT_FOUND, format!("no game `{id}`"));
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(unknown());
+        }
+        if let Some(e) = self.cached(id) {
+            return Ok(e);
+        }
+        let key = id.to_string();
+        let Some((row, moves)) = self.db(move |s| s.load_game(&key)).await? else {
+            return Err(unknown());
+        };
+        let start: Position = row
+            .start
+            .parse()
+            .map_err(|e| ApiError::internal(format!("stored game {id}: {e}")))?;
+        let mut game = Game::new(start);
+        for m in &moves {
+            game.play(m.pit)
+                .map_err(|e| ApiError::internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
+        }
+        let (tx, _) = broadcast::channel(64);
+        let entry = self.insert(
+            id,
+            Entry {
+                live: tokio::sync::Mutex::new(Live {
+                    row,
+                    game,
+                    info: moves,
+                    version: version_base(),
+                    ai_running: false,
+                }),
+                tx,
+            },
+        );
+        self.kick_ai(id, &entry).await;
+        Ok(entry)
+    }
+
+    /// Creates a game; returns its state, the creator's seat and token, and the invitation
+    /// code for a game between two people.
+    pub async fn create(self: &Arc<Self>, new: NewGame) -> ApiResult<Value> {
+        let start = match new.start {
+            Some(p) => p,
+            None => Position::start(&new.rules).map_err(|e| ApiError::bad(e.to_string()))?,
+        };
+        if start.is_over() {
+            return Err(ApiError::bad("the start position is already over"));
+        }
+        let id = random_hex(8);
+        let token = random_hex(16);
+        let me = new.side.index();
+        let mut tokens = [None, None];
+        tokens[me] = Some(token.clone());
+        let mut names = [None, None];
+        names[me] = new.name.clone();
+        let mut ai = [false, false];
+        let invite = match new.level {
+            Some(_) => {
+                ai[1 - me] = true;
+                None
+            }
+            None => Some(random_hex(12)),
+        };
+        let seed = i64::from_le_bytes(
+            u64::from_str_radix(&random_hex(8), 16)
+                .unwrap_or(7)
+                .to_le_bytes(),
+        );
+        let row = GameRow {
+            id: id.clone(),
+            start: start.to_string(),
+            created_ms: now_ms(),
+            ai,
+            ai_level: new.level,
+            tokens,
+            names,
+            invite: invite.clone(),
+            resigned: None,
+            seed,
+        };
+        let r = row.clone();
+        self.db(move |s| s.create_game(&r)).await?;
+        let (tx, _) = broadcast::channel(64);
+        let entry = self.insert(
+            &id,
+            Entry {
+                live: tokio::sync::Mutex::new(Live {
+                    row,
+                    game: Game::new(start),
+                    info: Vec::new(),
+                    version: version_base(),
+                    ai_running: false,
+                }),
+                tx,
+            },
+        );
+        let state = entry.live.lock().await.view(Some(new.side));
+        self.kick_ai(&id, &entry).await;
+        Ok(json!({
+            "game": state,
+            "seat": side_str(new.side),
+            "token": token,
+            "invite": invite,
+        }))
+    }
+
+    /// Claims the open seat of a game between two people with its invitation code.
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        invite: &str,
+        name: Option<String>,
+    ) -> ApiResult<Value> {
+        let entry = self.entry(id).await?;
+        let mut live = entry.live.lock().await;
+        let Some(code) = live.row.invite.clone() else {
+            return Err(ApiError::conflict(
+                "both seats of this game are taken: the invitation was used",
+            ));
+        };
+        if !same_secret(&code, invite) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "that invitation code is not this game's",
+            ));
+        }
+        let side = if live.row.tokens[0].is_none() {
+            Side::South
+        } else {
+            Side::North
+        };
+        let token = random_hex(16);
+        let (gid, t, n) = (id.to_string(), token.clone(), name.clone());
+        self.db(move |s| s.claim_seat(&gid, side.index() as u8, &t, n.as_deref()))
+            .await?;
+        live.row.tokens[side.index()] = Some(token.clone());
+        live.row.names[side.index()] = name;
+        live.row.invite = None;
+        self.changed(&entry, &mut live);
+        Ok(json!({"game": live.view(Some(side)), "seat": side_str(side), "token": token}))
+    }
+
+    /// Tells the watchers and bumps the version.
+    fn changed(&self, entry: &Entry, live: &mut Live) {
+        live.version += 1;
+        let msg = json!({"type": "state", "game": live.view(None)}).to_string();
+        let _ = entry.tx.send(Arc::from(msg));
+    }
+
+    /// Plays `pit` (1-based) for the seat holding `token`. The move is stored, then played,
+    /// then acknowledged.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        pit: i64,
+        expect_ply: Option<i64>,
+    ) -> ApiResult<Value> {
+        let entry = self.entry(id).await?;
+        let mut live = entry.live.lock().await;
+        let side = live.seat(token)?;
+        if live.over() {
+            return Err(ApiError::conflict("the game is over: no more moves"));
+        }
+        let to_move = live.game.to_move();
+        if to_move != side {
+            return Err(ApiError::conflict(format!(
+                "not your turn: {to_move} is to move, you play {side}"
+            )));
+        }
+        let ply = live.game.moves().len();
+        if let Some(p) = expect_ply {
+            if p != ply as i64 {
+                return Err(ApiError::conflict(format!(
+                    "the game has moved on: {ply} moves played, the request expected {p}"
+                )));
+            }
+        }
+        let m = live.game.rules().pits as i64;
+        if pit < 1 || pit > m {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("illegal move: pit {pit} does not exist (pits 1-{m})"),
+            ));
+        }
+        let pit0 = (pit - 1) as u8;
+        let mut probe = *live.game.position();
+        if let Err(e) = probe.play(pit0) {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                e.to_string(),
+            ));
+        }
+        let row = MoveRow {
+            ply: ply as u32,
+            pit: pit0,
+            eval: None,
+            depth: None,
+            time_ms: None,
+        };
+        let gid = id.to_string();
+        self.db(move |s| s.add_move(&gid, &row)).await?;
+        live.game
+            .play(pit0)
+            .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
+        live.info.push(row);
+        self.changed(&entry, &mut live);
+        let state = live.view(Some(side));
+        drop(live);
+        self.kick_ai(id, &entry).await;
+        Ok(state)
+    }
+
+    /// Takes back the asker's last move and the computer's answer (games against the computer).
+    pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+        let entry = self.entry(id).await?;
+        let mut live = entry.live.lock().await;
+        let side = live.seat(token)?;
+        if !live.is_ai_game() {
+            return Err(ApiError::conflict(
+                "undo is only for games against the computer",
+            ));
+        }
+        if live.row.resigned.is_some() {
+            return Err(ApiError::conflict("the game was resigned"));
+        }
+        let moves = live.game.moves();
+        let Some(k) = moves.iter().rposition(|m| m.side == side) else {
+            return Err(ApiError::conflict(
+                "nothing to undo: you have not moved yet",
+            ));
+        };
+        let gid = id.to_string();
+        self.db(move |s| s.truncate(&gid, k as u32)).await?;
+        while live.game.moves().len() > k {
+            live.game.undo();
+        }
+        live.info.truncate(k);
+        self.changed(&entry, &mut live);
+        Ok(live.view(Some(side)))
+    }
+
+    pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+        let entry = self.entry(id).await?;
+        let mut live = entry.live.lock().await;
+        let side = live.seat(token)?;
+        if live.over() {
+            return Err(ApiError::conflict("the game is already over"));
+        }
+        let gid = id.to_string();
+        let k = side.index() as u8;
+        self.db(move |s| s.set_resigned(&gid, k)).await?;
+        live.row.resigned = Some(k);
+        self.changed(&entry, &mut live);
+        Ok(live.view(Some(side)))
+    }
+
+    /// The state, with `you` when the token holds a seat.
+    pub async fn state(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+        let entry = self.entry(id).await?;
+        let live = entry.live.lock().await;
+        let you = match token {
+            Some(_) => Some(live.seat(token)?),
+            None => None,
+        };
+        Ok(live.view(you))
+    }
+
+    /// The engine's suggestion for the asker (games against the computer, on his turn).
+    pub async fn hint(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+        let entry = self.entry(id).await?;
+        let pos = {
+            let live = entry.live.lock().await;
+            let side = live.seat(token)?;
+            if !live.is_ai_game() {
+                return Err(ApiError::conflict(
+                    "hints are only for games against the computer",
+                ));
+            }
+            if live.over() {
+                return Err(ApiError::conflict("the game is over"));
+            }
+            if live.game.to_move() != side {
+                return Err(ApiError::conflict("a hint is for your own turn"));
+            }
+            *live.game.position()
+        };
+        let time = self.cfg.ai_time.min(Duration::from_millis(500));
+        let r = self
+            .compute(move || {
+                mancala_engine::search(
+                    &pos,
+                    Limits {
+                        depth: Some(16),
+                        time: Some(time),
+                        nodes: None,
+                    },
+                )
+            })
+            .await?
+            .ok_or_else(|| ApiError::conflict("no legal move"))?;
+        let notation = mancala_core::notation::Notation::for_rules(pos.rules());
+        Ok(json!({
+            "pit": r.best + 1,
+            "text": notation.move_text(pos.to_move(), r.best).to_string(),
+            "value": r.value,
+            "depth": r.depth,
+        }))
+    }
+
+    /// Runs `f` on the worker pool: one permit (one core) per computation.
+    pub async fn compute<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> ApiResult<T> {
+        let permit = self
+            .pool
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(ApiError::internal)?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            f()
+        })
+        .await
+        .map_err(ApiError::internal)
+    }
+
+    /// The replay view of a game with the engine's values of its moves.
+    pub async fn replay(self: &Arc<Self>, id: &str) -> ApiResult<Value> {
+        let entry = self.entry(id).await?;
+        let (game, players, resigned) = {
+            let live = entry.live.lock().await;
+            (live.game.clone(), live.players(), live.resigned())
+        };
+        self.replay_game(game, players, resigned).await
+    }
+
+    pub async fn replay_game(
+        &self,
+        game: Game,
+        players: Value,
+        resigned: Option<Side>,
+    ) -> ApiResult<Value> {
+        let per = self.cfg.analysis_time;
+        self.compute(move || {
+            let values = view::analysis(&game, per, 10, per * 100);
+            view::replay(&game, players, resigned, Some(values))
+        })
+        .await
+    }
+
+    /// Starts the computer's turn if it is to move and not already thinking.
+    async fn kick_ai(self: &Arc<Self>, id: &str, entry: &Arc<Entry>) {
+        {
+            let mut live = entry.live.lock().await;
+            if live.ai_running || !live.ai_to_move() {
+                return;
+            }
+            live.ai_running = true;
+        }
+        let app = self.clone();
+        let entry = entry.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            app.ai_turn(&id, &entry).await;
+        });
+    }
+
+    /// Plays the computer's moves until a person is to move or the game is over.
+    async fn ai_turn(self: &Arc<Self>, id: &str, entry: &Arc<Entry>) {
+        let mut failures = 0;
+        loop {
+            let (pos, version, level, seed) = {
+                let mut live = entry.live.lock().await;
+                if !live.ai_to_move() || failures > 3 {
+                    live.ai_running = false;
+                    return;
+                }
+                let ply = live.game.moves().len() as u64;
+                (
+                    *live.game.position(),
+                    live.version,
+                    live.row.ai_level.unwrap_or(3),
+                    (live.row.seed as u64) ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                )
+            };
+            let cap = self.cfg.ai_time;
+            let choice = match self.compute(move || ai_move(&pos, level, seed, cap)).await {
+                Ok(Some(c)) => c,
+                _ => {
+                    failures += 1;
+                    continue;
+                }
+            };
+            let mut live = entry.live.lock().await;
+            if live.version != version || !live.ai_to_move() {
+                // Undone or resigned meanwhile: think again about the position now.
+                continue;
+            }
+            let row = MoveRow {
+                ply: live.game.moves().len() as u32,
+                pit: choice.pit,
+                eval: choice.eval,
+                depth: choice.depth,
+                time_ms: Some(choice.time_ms),
+            };
+            let gid = id.to_string();
+            if self.db(move |s| s.add_move(&gid, &row)).await.is_err() {
+                failures += 1;
+                drop(live);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+            if live.game.play(choice.pit).is_err() {
+                failures += 1;
+                continue;
+            }
+            live.info.push(row);
+            self.changed(entry, &mut live);
+        }
+    }
+
+    /// Resumes the computer in stored games where it is to move (after a restart).
+    pub async fn resume(self: &Arc<Self>) {
+        let Ok(ids) = self.db(|s| s.ai_games()).await else {
+            return;
+        };
+        for id in ids {
+            let _ = self.entry(&id).await;
+        }
+    }
+
+    /// Drops finished or idle games nobody watches from memory (they stay stored).
+    pub fn evict(&self, keep: usize) {
+        let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() <= keep {
+            return;
+        }
+        // Only entries nobody else holds: a request that holds one keeps it alive.
+        map.retain(|_, e| {
+            Arc::strong_count(e) > 1
+                || e.tx.receiver_count() > 0
+                || e.live.try_lock().map_or(true, |l| l.ai_running)
+        });
+    }
+}

@@ -1,0 +1,212 @@
+//! The mancala server (`mancala serve`): the browser client, a JSON and WebSocket API, games
+//! saved in SQLite, the computer's moves in a bounded worker pool.
+//!
+//! # API (every error is a 4xx/5xx with `{"error": "..."}`)
+//! | method and path | what it does |
+//! |---|---|
+//! | `GET /api/variants` | presets, their defaults and options (the new-game menus) |
+//! | `GET /api/rules?variant=V` | a rules text |
+//! | `POST /api/games` | new game: `{"rules": "kalah,seeds=4", "opponent": "computer"\|"friend", "level": 3, "side": "south"\|"north"\|"random", "name": "Ann"}` → `{"game", "seat", "token", "invite"}` |
+//! | `GET /api/games/ID` | the state (with `you` when a seat's token is sent) |
+//! | `POST /api/games/ID/moves` | `{"pit": 3, "ply": 12}` (pit from the mover's left, 1-based; `ply` optional: the moves played so far) |
+//! | `POST /api/games/ID/undo`, `/resign`; `GET /hint` | against the computer: undo, hint; resign any game |
+//! | `POST /api/games/ID/join` | `{"invite": CODE}` claims the open seat: `{"game", "seat", "token"}` |
+//! | `GET /api/games/ID/record?format=json\|text` | the game record |
+//! | `GET /api/games/ID/replay`, `POST /api/replay` (a record) | positions, moves, engine values |
+//! | `GET /api/games/ID/ws` | WebSocket: `{"type":"state","game":...}` after every change; send `{"type":"move","token":T,"pit":3}` (or `undo`, `resign`, `state`) |
+//!
+//! Moves, undo, resign and hint need `Authorization: Bearer TOKEN` (WebSocket: `"token"`).
+
+pub mod api;
+pub mod app;
+pub mod store;
+pub mod view;
+pub mod web;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+pub use app::App;
+pub use store::Store;
+
+/// `mancala serve` options.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0: any free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// SQLite database file (default: mancala/games.db in the user's data directory).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Searches at once (default: one a core).
+    #[arg(long)]
+    pub ai_threads: Option<usize>,
+    /// Most time the computer spends on one move, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub ai_time_ms: u64,
+    /// Requests a second allowed from one client address (0: no limit); bursts of three
+    /// times as many pass.
+    #[arg(long, default_value_t = 30.0)]
+    pub rate_limit: f64,
+    /// Largest request body in bytes.
+    #[arg(long, default_value_t = 16 * 1024)]
+    pub max_body: usize,
+    /// Serve the browser client from this folder instead of the copy built in.
+    #[arg(long)]
+    pub web_dir: Option<PathBuf>,
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs {
+            addr: "127.0.0.1:8080".into(),
+            db: None,
+            ai_threads: None,
+            ai_time_ms: 2000,
+            rate_limit: 30.0,
+            max_body: 16 * 1024,
+            web_dir: None,
+        }
+    }
+}
+
+/// The server's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub ai_threads: usize,
+    pub ai_time: Duration,
+    /// Time a search of the replay analysis may take for one position.
+    pub analysis_time: Duration,
+    pub rate: f64,
+    pub burst: f64,
+    pub max_body: usize,
+    pub web_dir: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::from_args(&ServeArgs::default())
+    }
+}
+
+impl Config {
+    pub fn from_args(a: &ServeArgs) -> Config {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Config {
+            ai_threads: a.ai_threads.unwrap_or(cores).max(1),
+            ai_time: Duration::from_millis(a.ai_time_ms.max(1)),
+            analysis_time: Duration::from_millis(40),
+            rate: a.rate_limit.max(0.0),
+            burst: (a.rate_limit * 3.0).max(10.0),
+            max_body: a.max_body.max(256),
+            web_dir: a.web_dir.clone(),
+        }
+    }
+}
+
+/// The default database file: `$XDG_DATA_HOME/mancala/games.db`, else
+/// `~/.local/share/mancala/games.db` (macOS: `~/Library/Application Support`, Windows:
+/// `%APPDATA%`), else `./mancala-games.db`.
+pub fn default_db_path() -> PathBuf {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(windows) {
+        env("APPDATA")
+    } else if cfg!(target_os = "macos") {
+        env("HOME").map(|h| h.join("Library/Application Support"))
+    } else {
+        env("XDG_DATA_HOME").or_else(|| env("HOME").map(|h| h.join(".local/share")))
+    };
+    match base {
+        Some(b) => b.join("mancala").join("games.db"),
+        None => PathBuf::from("mancala-games.db"),
+    }
+}
+
+/// The router over an app (for tests and for [`serve`]).
+pub fn router(app: Arc<App>) -> axum::Router {
+    let limiter = Arc::new(api::Limiter::new(app.cfg.rate, app.cfg.burst));
+    api::router(api::Ctx { app, limiter })
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves.
+pub async fn serve_on(
+    listener: TcpListener,
+    app: Arc<App>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    app.resume().await;
+    let evictor = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                app.evict(2000);
+            }
+        })
+    };
+    let r = axum::serve(
+        listener,
+        router(app).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
+    evictor.abort();
+    Ok(r?)
+}
+
+/// Opens the database, binds the address, prints `listening on http://ADDR` and serves
+/// until Ctrl-C or SIGTERM.
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let db = args.db.clone().unwrap_or_else(default_db_path);
+    let store =
+        Store::open(&db).with_context(|| format!("opening the database {}", db.display()))?;
+    let cfg = Config::from_args(&args);
+    let listener = TcpListener::bind(&args.addr)
+        .await
+        .with_context(|| format!("listening on {}", args.addr))?;
+    let addr = listener.local_addr()?;
+    println!("listening on http://{addr} (database {})", db.display());
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let app = Arc::new(App::new(store, cfg));
+    serve_on(listener, app, shutdown_signal()).await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// Runs [`serve`] on a new multi-threaded runtime (the `mancala serve` command).
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")?
+        .block_on(serve(args))
+}

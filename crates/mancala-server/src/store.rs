@@ -1,0 +1,349 @@
+//! SQLite storage of games and their moves (rusqlite, WAL mode, `synchronous=FULL`).
+//!
+//! Schema versions live in `PRAGMA user_version`; [`MIGRATIONS`] are applied in order, each in
+//! its own transaction, on every open. A database written by a newer server is refused.
+//! A move is committed here before the server acknowledges it.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// Every schema change, in order; index `k` takes the schema from version `k` to `k + 1`.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: games and their moves.
+    "CREATE TABLE games (
+        id          TEXT PRIMARY KEY,
+        start       TEXT NOT NULL,      -- position string of the start
+        created_ms  INTEGER NOT NULL,
+        updated_ms  INTEGER NOT NULL,
+        south_kind  TEXT NOT NULL,      -- 'human' | 'ai'
+        north_kind  TEXT NOT NULL,
+        ai_level    INTEGER,
+        south_token TEXT,               -- NULL: seat not taken yet (or held by the computer)
+        north_token TEXT,
+        invite      TEXT,               -- code that claims the open seat, NULL once used
+        resigned    TEXT,               -- 'south' | 'north' | NULL
+        seed        INTEGER NOT NULL    -- drives the computer's randomness
+    );
+    CREATE TABLE moves (
+        game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        ply        INTEGER NOT NULL,    -- 0 = first move of the game
+        pit        INTEGER NOT NULL,    -- own pit, 0-based from the mover's left
+        eval       INTEGER,             -- engine value after the move (mover's view), computer moves
+        depth      INTEGER,
+        time_ms    INTEGER,
+        created_ms INTEGER NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;",
+    // 2: the seats' display names.
+    "ALTER TABLE games ADD COLUMN south_name TEXT;
+     ALTER TABLE games ADD COLUMN north_name TEXT;",
+];
+
+/// One game's row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: String,
+    pub start: String,
+    pub created_ms: i64,
+    /// `[south, north]`: true where the computer plays.
+    pub ai: [bool; 2],
+    pub ai_level: Option<u8>,
+    pub tokens: [Option<String>; 2],
+    pub names: [Option<String>; 2],
+    pub invite: Option<String>,
+    /// 0 South, 1 North.
+    pub resigned: Option<u8>,
+    pub seed: i64,
+}
+
+/// One stored move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    pub ply: u32,
+    pub pit: u8,
+    pub eval: Option<i32>,
+    pub depth: Option<u32>,
+    pub time_ms: Option<u64>,
+}
+
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+fn kind(ai: bool) -> &'static str {
+    if ai {
+        "ai"
+    } else {
+        "human"
+    }
+}
+
+fn side_name(s: u8) -> &'static str {
+    if s == 0 {
+        "south"
+    } else {
+        "north"
+    }
+}
+
+impl Store {
+    /// Opens (creating it and its folder if needed) and migrates the database at `path`.
+    pub fn open(path: &Path) -> anyhow::Result<Store> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)?;
+            }
+        }
+        let conn = Connection::open(path)?;
+        Self::init(conn)
+    }
+
+    /// A private in-memory database (tests).
+    pub fn in_memory() -> anyhow::Result<Store> {
+        Self::init(Connection::open_in_memory()?)
+    }
+
+    fn init(mut conn: Connection) -> anyhow::Result<Store> {
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // WAL: readers never block the writer; FULL: a commit is on disk before it returns.
+        let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        if mode != "wal" && mode != "memory" {
+            anyhow::bail!("the database refused WAL mode (journal mode {mode})");
+        }
+        conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")?;
+        migrate(&mut conn)?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> anyhow::Result<T> {
+        let mut c = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(f(&mut c)?)
+    }
+
+    pub fn schema_version(&self) -> anyhow::Result<u32> {
+        self.with(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)))
+    }
+
+    pub fn create_game(&self, g: &GameRow) -> anyhow::Result<()> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO games (id, start, created_ms, updated_ms, south_kind, north_kind,
+                    ai_level, south_token, north_token, invite, resigned, seed, south_name, north_name)
+                 VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                params![
+                    g.id,
+                    g.start,
+                    g.created_ms,
+                    kind(g.ai[0]),
+                    kind(g.ai[1]),
+                    g.ai_level,
+                    g.tokens[0],
+                    g.tokens[1],
+                    g.invite,
+                    g.resigned.map(side_name),
+                    g.seed,
+                    g.names[0],
+                    g.names[1],
+                ],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// The game and its moves in order, or `None`.
+    pub fn load_game(&self, id: &str) -> anyhow::Result<Option<(GameRow, Vec<MoveRow>)>> {
+        self.with(|c| {
+            let row = c
+                .query_row(
+                    "SELECT id, start, created_ms, south_kind, north_kind, ai_level, south_token,
+                        north_token, invite, resigned, seed, south_name, north_name
+                     FROM games WHERE id = ?1",
+                    [id],
+                    |r| {
+                        Ok(GameRow {
+                            id: r.get(0)?,
+                            start: r.get(1)?,
+                            created_ms: r.get(2)?,
+                            ai: [
+                                r.get::<_, String>(3)? == "ai",
+                                r.get::<_, String>(4)? == "ai",
+                            ],
+                            ai_level: r.get(5)?,
+                            tokens: [r.get(6)?, r.get(7)?],
+                            invite: r.get(8)?,
+                            resigned: r
+                                .get::<_, Option<String>>(9)?
+                                .map(|s| u8::from(s == "north")),
+                            seed: r.get(10)?,
+                            names: [r.get(11)?, r.get(12)?],
+                        })
+                    },
+                )
+                .optional()?;
+            let Some(row) = row else { return Ok(None) };
+            let mut st = c.prepare_cached(
+                "SELECT ply, pit, eval, depth, time_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+            )?;
+            let moves = st
+                .query_map([id], |r| {
+                    Ok(MoveRow {
+                        ply: r.get(0)?,
+                        pit: r.get(1)?,
+                        eval: r.get(2)?,
+                        depth: r.get(3)?,
+                        time_ms: r.get::<_, Option<i64>>(4)?.map(|t| t.max(0) as u64),
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Some((row, moves)))
+        })
+    }
+
+    /// Appends a move; its ply must be the next one (the primary key refuses a duplicate).
+    pub fn add_move(&self, id: &str, m: &MoveRow) -> anyhow::Result<()> {
+        self.with(|c| {
+            let tx = c.transaction()?;
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, pit, eval, depth, time_ms, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    id,
+                    m.ply,
+                    m.pit,
+                    m.eval,
+                    m.depth,
+                    m.time_ms.map(|t| t as i64),
+                    now_ms()
+                ],
+            )?;
+            tx.execute(
+                "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
+                params![id, now_ms()],
+            )?;
+            tx.commit()
+        })
+    }
+
+    /// Deletes the moves from ply `from` on (undo).
+    pub fn truncate(&self, id: &str, from: u32) -> anyhow::Result<()> {
+        self.with(|c| {
+            c.execute(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                params![id, from],
+            )
+            .map(|_| ())
+        })
+    }
+
+    pub fn set_resigned(&self, id: &str, side: u8) -> anyhow::Result<()> {
+        self.with(|c| {
+            c.execute(
+                "UPDATE games SET resigned = ?2, updated_ms = ?3 WHERE id = ?1",
+                params![id, side_name(side), now_ms()],
+            )
+            .map(|_| ())
+        })
+    }
+
+    /// Gives the open seat `side` its token and name, and spends the invitation.
+    pub fn claim_seat(
+        &self,
+        id: &str,
+        side: u8,
+        token: &str,
+        name: Option<&str>,
+    ) -> anyhow::Result<()> {
+        let sql = if side == 0 {
+            "UPDATE games SET south_token = ?2, south_name = ?3, invite = NULL WHERE id = ?1"
+        } else {
+            "UPDATE games SET north_token = ?2, north_name = ?3, invite = NULL WHERE id = ?1"
+        };
+        self.with(|c| c.execute(sql, params![id, token, name]).map(|_| ()))
+    }
+
+    /// Ids of games (not resigned) where the computer plays, for resuming after a restart.
+    pub fn ai_games(&self) -> anyhow::Result<Vec<String>> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT id FROM games WHERE resigned IS NULL
+                 AND (south_kind = 'ai' OR north_kind = 'ai')
+                 ORDER BY updated_ms DESC LIMIT 1000",
+            )?;
+            let ids = st
+                .query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>();
+            ids
+        })
+    }
+}
+
+fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+    let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version as usize > MIGRATIONS.len() {
+        anyhow::bail!(
+            "the database has schema version {version}, newer than this server's {}",
+            MIGRATIONS.len()
+        );
+    }
+    for (k, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (k + 1) as u32)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_and_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/games.db");
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+        let g = GameRow {
+            id: "abc".into(),
+            start: "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s".into(),
+            created_ms: 1,
+            ai: [false, true],
+            ai_level: Some(3),
+            tokens: [Some("t".into()), None],
+            names: [Some("Ann".into()), None],
+            invite: None,
+            resigned: None,
+            seed: 9,
+        };
+        s.create_game(&g).unwrap();
+        let m = MoveRow {
+            ply: 0,
+            pit: 2,
+            eval: None,
+            depth: None,
+            time_ms: None,
+        };
+        s.add_move("abc", &m).unwrap();
+        assert!(s.add_move("abc", &m).is_err(), "a ply is stored once");
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        let (row, moves) = s.load_game("abc").unwrap().unwrap();
+        assert_eq!(row, g);
+        assert_eq!(moves, vec![m]);
+        s.truncate("abc", 0).unwrap();
+        assert!(s.load_game("abc").unwrap().unwrap().1.is_empty());
+        assert!(s.load_game("nope").unwrap().is_none());
+    }
+}

@@ -1,0 +1,398 @@
+//! JSON views of positions, moves and games for the browser client, and the sowing trace the
+//! client animates.
+//!
+//! Board places use the ring of design.md: `0..m` South's pits from South's left, `m` South's
+//! store, `m+1..=2m` North's pits from North's left, `2m+1` North's store (Kauri too, whose
+//! stores are never sown into).
+
+use std::time::{Duration, Instant};
+
+use mancala_core::notation::{self, Notation};
+use mancala_core::rules::OPTIONS;
+use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Side};
+use mancala_engine::Limits;
+use serde_json::{json, Value};
+
+pub fn side_str(s: Side) -> &'static str {
+    match s {
+        Side::South => "south",
+        Side::North => "north",
+    }
+}
+
+fn notation_str(n: Notation) -> &'static str {
+    match n {
+        Notation::Letters => "letters",
+        Notation::Digits => "digits",
+        Notation::Kauri => "kauri",
+    }
+}
+
+/// Pits, stores, cowries and side to move.
+pub fn board(p: &Position) -> Value {
+    let m = p.pits();
+    let row = |s: Side| (0..m).map(|i| p.seeds(s, i)).collect::<Vec<_>>();
+    let mut v = json!({
+        "south": row(Side::South),
+        "north": row(Side::North),
+        "stores": p.scores(),
+        "to_move": if p.is_over() { Value::Null } else { side_str(p.to_move()).into() },
+        "position": p.to_string(),
+    });
+    if p.rules().preset == Preset::Kauri {
+        let cow = |s: Side| (0..m).map(|i| p.cowries(s, i)).collect::<Vec<_>>();
+        v["cowries"] = json!({"south": cow(Side::South), "north": cow(Side::North)});
+    }
+    v
+}
+
+/// Seeds of every ring place.
+fn ring_counts(p: &Position) -> Vec<i32> {
+    let m = p.pits();
+    let s = p.scores();
+    let mut v = Vec::with_capacity(2 * m + 2);
+    v.extend((0..m).map(|i| p.seeds(Side::South, i) as i32));
+    v.push(s[0] as i32);
+    v.extend((0..m).map(|i| p.seeds(Side::North, i) as i32));
+    v.push(s[1] as i32);
+    v
+}
+
+/// The places a move drops its pieces into, in order (ring indices), and the index in that
+/// list from which the pieces are Kauri cowries (the list's length elsewhere).
+pub fn drops(before: &Position, pit: u8) -> (Vec<usize>, usize) {
+    let m = before.pits();
+    let side = before.to_move();
+    let pit = pit as usize;
+    if pit >= m {
+        return (Vec::new(), 0);
+    }
+    if before.rules().preset == Preset::Kauri {
+        let len = 2 * m;
+        let s = before.seeds(side, pit) as usize;
+        let c = before.cowries(side, pit) as usize;
+        let mut idx = side.index() * m + pit;
+        let mut out = Vec::with_capacity(s + c);
+        for _ in 0..s + c {
+            idx = (idx + 1) % len;
+            out.push(if idx < m { idx } else { idx + 1 });
+        }
+        return (out, s);
+    }
+    let len = 2 * m + 2;
+    let off = if side == Side::South { 0 } else { m + 1 };
+    let opp_store = if side == Side::South { 2 * m + 1 } else { m };
+    let n = before.seeds(side, pit) as usize;
+    let clockwise = before.rules().preset == Preset::CrossKalah && n % 2 == 1;
+    let mut idx = off + pit;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        loop {
+            idx = if clockwise {
+                (idx + len - 1) % len
+            } else {
+                (idx + 1) % len
+            };
+            if idx != opp_store {
+                break;
+            }
+        }
+        out.push(idx);
+    }
+    let k = out.len();
+    (out, k)
+}
+
+/// One move with what the client needs to draw it: its text, the sowing path, and the pits
+/// the move took seeds from (captures, and the end sweep).
+pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> Value {
+    let notation = Notation::for_rules(before.rules());
+    let (path, cowries_from) = drops(before, mv.pit);
+    let mut counts = ring_counts(before);
+    let m = before.pits();
+    let origin = if mv.side == Side::South {
+        mv.pit as usize
+    } else {
+        m + 1 + mv.pit as usize
+    };
+    if let Some(c) = counts.get_mut(origin) {
+        *c = 0;
+    }
+    for &i in &path {
+        if let Some(c) = counts.get_mut(i) {
+            *c += 1;
+        }
+    }
+    let after_counts = ring_counts(after);
+    let taken: Vec<usize> = (0..counts.len())
+        .filter(|&i| i != m && i != 2 * m + 1 && counts[i] > after_counts[i])
+        .collect();
+    json!({
+        "ply": ply,
+        "side": side_str(mv.side),
+        "pit": mv.pit + 1,
+        "text": notation.move_text(mv.side, mv.pit).to_string(),
+        "origin": origin,
+        "path": path,
+        "cowries_from": cowries_from,
+        "taken": taken,
+        "gain": mv.effect.gain,
+        "captured": mv.effect.captured,
+        "handed": mv.effect.handed,
+        "again": mv.effect.again,
+        "ended": mv.effect.ended,
+    })
+}
+
+/// The turns as the game's notation writes them.
+pub fn turns(game: &Game) -> Vec<Value> {
+    let notation = Notation::for_rules(game.rules());
+    let mut ply = 0;
+    let first_north = game.start().to_move() == Side::North;
+    game.turns()
+        .iter()
+        .enumerate()
+        .map(|(k, (side, moves))| {
+            let first_ply = ply;
+            ply += moves.len();
+            let number = (k + usize::from(first_north)) / 2 + 1;
+            json!({
+                "number": number,
+                "side": side_str(*side),
+                "text": notation::turn_text(notation, *side, moves),
+                "first_ply": first_ply,
+                "plies": moves.len(),
+            })
+        })
+        .collect()
+}
+
+/// "North wins 40 : 32" style result, with resignation and repetition.
+pub fn result(game: &Game, resigned: Option<Side>) -> Value {
+    let s = game.position().scores();
+    if let Some(r) = resigned {
+        return json!({"south": s[0], "north": s[1], "winner": side_str(r.other()),
+            "reason": format!("{} resigned", r)});
+    }
+    match game.outcome() {
+        None => Value::Null,
+        Some(o) => {
+            let reason = if game.is_repetition_draw() {
+                "third repetition".to_string()
+            } else if game.rules().misere() {
+                "fewer seeds wins".to_string()
+            } else {
+                "game over".to_string()
+            };
+            json!({"south": s[0], "north": s[1],
+                "winner": match o { Outcome::Win(w) => side_str(w).into(), Outcome::Draw => Value::Null },
+                "reason": reason})
+        }
+    }
+}
+
+/// Rules facts the client draws with.
+pub fn rules_view(game: &Game) -> Value {
+    let r = game.rules();
+    json!({
+        "name": r.to_string(),
+        "preset": r.preset.name(),
+        "summary": r.preset.summary(),
+        "rules": r,
+        "pits": r.pits,
+        "notation": notation_str(Notation::for_rules(r)),
+        "misere": r.misere(),
+        "kauri": r.preset == Preset::Kauri,
+        "text": r.describe(),
+    })
+}
+
+/// Every preset, its defaults, and the options that apply to it, for the new-game menus.
+pub fn variants() -> Value {
+    let presets: Vec<Value> = Preset::ALL
+        .iter()
+        .map(|p| {
+            let options: Vec<Value> = OPTIONS
+                .iter()
+                .filter(|o| (o.applies)(*p))
+                .map(|o| {
+                    let default = option_value(&p.rules(), o.name);
+                    let kind = if o.values.contains('|') {
+                        json!({"kind": "choice", "choices": o.values.split('|').collect::<Vec<_>>()})
+                    } else if let Some((a, b)) = o.values.split_once('-') {
+                        json!({"kind": "range", "min": a.parse::<u32>().unwrap_or(1), "max": b.parse::<u32>().unwrap_or(1)})
+                    } else {
+                        json!({"kind": "text"})
+                    };
+                    let mut v = json!({"name": o.name, "values": o.values, "help": o.help, "default": default});
+                    if let (Some(a), Some(b)) = (v.as_object_mut(), kind.as_object()) {
+                        a.extend(b.clone());
+                    }
+                    v
+                })
+                .collect();
+            json!({"name": p.name(), "summary": p.summary(), "defaults": p.rules(), "options": options,
+                   "text": p.rules().describe()})
+        })
+        .collect();
+    json!({"presets": presets, "levels": mancala_engine::LEVELS.collect::<Vec<_>>()})
+}
+
+fn option_value(r: &mancala_core::Rules, name: &str) -> String {
+    match name {
+        "pits" => r.pits.to_string(),
+        "seeds" => r.seeds.to_string(),
+        "capture" => r.capture.to_string(),
+        "end" => r.end.to_string(),
+        "leftovers" => r.leftovers.to_string(),
+        "stop-when-decided" => r.stop_when_decided.to_string(),
+        "stage" => r.stage.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// Value of `pos` for its side to move, and the best move, by a short search; for a finished
+/// game the final margin.
+fn value_of(pos: &Position, limits: Limits) -> (i32, Option<u8>) {
+    match mancala_engine::search(pos, limits) {
+        Some(r) => (r.value, Some(r.best)),
+        None => {
+            let s = pos.scores();
+            let me = pos.to_move();
+            let margin = s[me.index()] as i32 - s[me.other().index()] as i32;
+            (
+                if pos.rules().misere() {
+                    -margin
+                } else {
+                    margin
+                },
+                None,
+            )
+        }
+    }
+}
+
+/// The engine's view of every move of `game`: for each ply, the value of the move played and
+/// of the best move (seeds, from the mover's view) and the best move's pit. Each search is
+/// bounded; after `budget` the remaining plies get nulls.
+pub fn analysis(game: &Game, per_search: Duration, depth: u32, budget: Duration) -> Vec<Value> {
+    let t0 = Instant::now();
+    let limits = Limits {
+        depth: Some(depth),
+        time: Some(per_search),
+        nodes: None,
+    };
+    let notation = Notation::for_rules(game.rules());
+    game.moves()
+        .iter()
+        .enumerate()
+        .map(|(k, mv)| {
+            if t0.elapsed() > budget {
+                return json!({"ply": k, "played": null, "best": null, "best_pit": null});
+            }
+            let before = game.position_at(k).expect("ply in range");
+            let after = game.position_at(k + 1).expect("ply in range");
+            let (best, best_pit) = value_of(before, limits);
+            let (v, _) = value_of(after, limits);
+            let played = if after.is_over() {
+                // value_of gives the final margin from the view of the side "to move" there;
+                // recompute it for the mover.
+                let s = after.scores();
+                let margin = s[mv.side.index()] as i32 - s[mv.side.other().index()] as i32;
+                if after.rules().misere() {
+                    -margin
+                } else {
+                    margin
+                }
+            } else if after.to_move() == mv.side {
+                v
+            } else {
+                -v
+            };
+            // A search's best can be below the move played when the played move's own search
+            // went deeper; show the better of the two as best.
+            let best = best.max(played);
+            json!({
+                "ply": k,
+                "played": played,
+                "best": best,
+                "best_pit": best_pit.map(|p| p + 1),
+                "best_text": best_pit.map(|p| notation.move_text(mv.side, p).to_string()),
+                "loss": best - played,
+            })
+        })
+        .collect()
+}
+
+/// Everything the replay viewer needs: every position, every move with its sowing path, the
+/// turns in notation and, when asked, the engine's values.
+pub fn replay(
+    game: &Game,
+    players: Value,
+    resigned: Option<Side>,
+    values: Option<Vec<Value>>,
+) -> Value {
+    let positions: Vec<Value> = (0..=game.moves().len())
+        .map(|k| board(game.position_at(k).expect("ply in range")))
+        .collect();
+    let moves: Vec<Value> = game
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(k, mv)| {
+            move_view(
+                game.position_at(k).expect("ply"),
+                game.position_at(k + 1).expect("ply"),
+                mv,
+                k,
+            )
+        })
+        .collect();
+    json!({
+        "rules": rules_view(game),
+        "players": players,
+        "positions": positions,
+        "moves": moves,
+        "turns": turns(game),
+        "result": result(game, resigned),
+        "values": values,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_follow_the_rules() {
+        // Kalah(6,4): South pit 3 (4 seeds) sows pits 4, 5, 6 and the store.
+        let p: Position = "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"
+            .parse()
+            .unwrap();
+        assert_eq!(drops(&p, 2), (vec![3, 4, 5, 6], 4));
+        // North skips South's store (ring 6) when it wraps.
+        let p: Position = "kalah,seeds=4/4-4-4-4-4-4/0/0-4-4-4-3-9/0/n"
+            .parse()
+            .unwrap();
+        let (d, _) = drops(&p, 5);
+        assert_eq!(d, vec![13, 0, 1, 2, 3, 4, 5, 7, 8]);
+        // Cross-Kalah: an odd count sows clockwise.
+        let p: Position = "cross-kalah,seeds=3/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s"
+            .parse()
+            .unwrap();
+        assert_eq!(drops(&p, 1).0, vec![0, 12, 11]);
+        // Kauri: seeds, then the cowrie, skipping the stores.
+        let p = Position::start(&Preset::Kauri.rules()).unwrap();
+        assert_eq!(drops(&p, 4), (vec![5, 7, 8, 9, 10, 11], 5));
+        for preset in Preset::ALL {
+            let mut g = Game::from_rules(&preset.rules()).unwrap();
+            while !g.is_over() && g.moves().len() < 40 {
+                let mv = g.legal_moves().as_slice()[g.moves().len() % g.legal_moves().len()];
+                let before = *g.position();
+                g.play(mv).unwrap();
+                let v = move_view(&before, g.position(), g.moves().last().unwrap(), 0);
+                assert!(v["path"].as_array().unwrap().len() > 0, "{preset:?}");
+            }
+        }
+    }
+}

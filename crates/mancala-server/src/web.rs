@@ -1,0 +1,95 @@
+//! The browser client's files (`web/` at the repository root), embedded in the binary; with
+//! `--web-dir` they are read from disk on every request instead (for working on the client).
+
+use std::path::PathBuf;
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+use crate::api::Ctx;
+use crate::app::ApiError;
+
+/// `(name, content type, contents)` of every file of the client.
+pub const FILES: &[(&str, &str, &str)] = &[
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("../../../web/index.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../web/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/app.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/board.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/api.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../../../web/favicon.svg"),
+    ),
+];
+
+fn file(dir: Option<&PathBuf>, name: &str) -> Response {
+    let Some(&(_, ctype, embedded)) = FILES.iter().find(|f| f.0 == name) else {
+        return ApiError::new(StatusCode::NOT_FOUND, format!("no file `{name}`")).into_response();
+    };
+    let body = match dir {
+        Some(d) => match std::fs::read_to_string(d.join(name)) {
+            Ok(s) => s,
+            Err(e) => {
+                return ApiError::new(StatusCode::NOT_FOUND, format!("{name}: {e}")).into_response()
+            }
+        },
+        None => embedded.to_string(),
+    };
+    let mut r = ([(header::CONTENT_TYPE, ctype)], body).into_response();
+    let h = r.headers_mut();
+    h.insert(header::CACHE_CONTROL, "no-cache".parse().expect("header"));
+    h.insert("x-content-type-options", "nosniff".parse().expect("header"));
+    if name == "index.html" {
+        h.insert(
+            "content-security-policy",
+            "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+                .parse()
+                .expect("header"),
+        );
+        h.insert("referrer-policy", "no-referrer".parse().expect("header"));
+    }
+    r
+}
+
+pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
+    let d1 = dir.clone();
+    Router::new()
+        .route(
+            "/",
+            get(move || {
+                let d = d1.clone();
+                async move { file(d.as_ref(), "index.html") }
+            }),
+        )
+        .route(
+            "/{name}",
+            get(move |State(_): State<Ctx>, Path(name): Path<String>| {
+                let d = dir.clone();
+                async move { file(d.as_ref(), &name) }
+            }),
+        )
+}

@@ -1,0 +1,546 @@
+//! The HTTP and WebSocket API against a server on a free loopback port.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{test_config, Client, Server};
+use futures_util::{SinkExt, StreamExt};
+use mancala_core::notation::Check;
+use mancala_core::Record;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+fn legal(state: &Value) -> Vec<u64> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn variants_menus_come_from_the_rules_data() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let v = c.get("/api/variants", None).await.ok();
+    let presets = v["presets"].as_array().unwrap();
+    assert_eq!(presets.len(), mancala_core::Preset::ALL.len());
+    let kalah = &presets[0];
+    assert_eq!(kalah["name"], "kalah");
+    let names: Vec<&str> = kalah["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"seeds") && names.contains(&"capture") && !names.contains(&"stage"));
+    let r = c.get("/api/rules?variant=kalah,seeds=4", None).await.ok();
+    assert!(r["text"].as_str().unwrap().contains("Capture"));
+    c.get("/api/rules?variant=chess", None)
+        .await
+        .err(400, "chess");
+    // The client's files are served.
+    let page = c.http.get(format!("{}/", s.base)).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("app.js"));
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_over_http() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let (id, token, v) = c
+        .create(
+            json!({"rules": "kalah,seeds=3", "opponent": "computer", "level": 2, "side": "south"}),
+        )
+        .await;
+    assert_eq!(v["seat"], "south");
+    assert!(v["invite"].is_null());
+    assert_eq!(v["game"]["you"], "south");
+    // The state never shows a token.
+    let st = c.get(&format!("/api/games/{id}"), None).await.ok();
+    assert!(!st.to_string().contains(&token));
+    assert!(st["you"].is_null());
+    let mine = c.get(&format!("/api/games/{id}"), Some(&token)).await.ok();
+    assert_eq!(mine["you"], "south");
+
+    // Hint, then play to the end, always answering the computer.
+    let hint = c
+        .get(&format!("/api/games/{id}/hint"), Some(&token))
+        .await
+        .ok();
+    assert!(legal(&st).contains(&hint["pit"].as_u64().unwrap()));
+    let mut moves = 0;
+    loop {
+        let st = c
+            .wait_for(&id, "the computer's answer", |g| {
+                g["over"] == true || g["to_move"] == "south"
+            })
+            .await;
+        if st["over"] == true {
+            break;
+        }
+        let pit = legal(&st)[moves % legal(&st).len()];
+        let r = c.play(&id, &token, pit).await.ok();
+        assert!(r["ply"].as_u64().unwrap() > st["ply"].as_u64().unwrap());
+        moves += 1;
+        assert!(moves < 200);
+    }
+    let st = c.get(&format!("/api/games/{id}"), None).await.ok();
+    assert!(st["result"]["south"].is_u64());
+    // Records: JSON replays to the same result; text too.
+    let rec = c
+        .http
+        .get(format!("{}/api/games/{id}/record?format=json", s.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(rec
+        .headers()
+        .get("content-disposition")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .contains("attachment"));
+    let rec = Record::parse(&rec.text().await.unwrap(), None).unwrap();
+    let game = rec.replay().unwrap();
+    assert!(game.is_over());
+    let text = c
+        .http
+        .get(format!("{}/api/games/{id}/record?format=text", s.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let (_, g2) = Record::parse_text(&text, None, Check::Strict).unwrap();
+    assert_eq!(g2.position(), game.position());
+    // The replay view has every position and a value for every move.
+    let rp = c.get(&format!("/api/games/{id}/replay"), None).await.ok();
+    let n = game.moves().len();
+    assert_eq!(rp["positions"].as_array().unwrap().len(), n + 1);
+    assert_eq!(rp["values"].as_array().unwrap().len(), n);
+    // ...and the uploaded text record gives the same replay.
+    let up = c
+        .send("POST", "/api/replay", Some(text.clone()), None)
+        .await
+        .ok();
+    assert_eq!(up["moves"].as_array().unwrap().len(), n);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_hint_and_resign_against_the_computer() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    // North: the computer moves first.
+    let (id, token, _) = c
+        .create(json!({"rules": "kalah", "level": 1, "side": "north"}))
+        .await;
+    let st = c
+        .wait_for(&id, "the computer's first move", |g| {
+            g["to_move"] == "north"
+        })
+        .await;
+    let before = st["ply"].as_u64().unwrap();
+    c.post(&format!("/api/games/{id}/undo"), json!({}), Some(&token))
+        .await
+        .err(409, "nothing to undo");
+    let pit = legal(&st)[0];
+    c.play(&id, &token, pit).await.ok();
+    let st = c
+        .wait_for(&id, "the answer", |g| {
+            g["to_move"] == "north" || g["over"] == true
+        })
+        .await;
+    assert!(st["ply"].as_u64().unwrap() > before);
+    let u = c
+        .post(&format!("/api/games/{id}/undo"), json!({}), Some(&token))
+        .await
+        .ok();
+    assert_eq!(
+        u["ply"].as_u64().unwrap(),
+        before,
+        "undo takes back my move and the answer"
+    );
+    assert_eq!(u["to_move"], "north");
+    let r = c
+        .post(&format!("/api/games/{id}/resign"), json!({}), Some(&token))
+        .await
+        .ok();
+    assert_eq!(r["over"], true);
+    assert_eq!(r["result"]["winner"], "south");
+    c.play(&id, &token, 1).await.err(409, "over");
+    c.post(&format!("/api/games/{id}/resign"), json!({}), Some(&token))
+        .await
+        .err(409, "over");
+    let text = c
+        .http
+        .get(format!("{}/api/games/{id}/record?format=text", s.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("North resigned"), "{text}");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_bad_input_is_a_4xx_with_a_json_error() {
+    let mut cfg = test_config();
+    cfg.max_body = 1024;
+    let s = Server::start(cfg).await;
+    let c = Client::new(&s.base);
+    let (id, token, v) = c
+        .create(json!({"opponent": "friend", "side": "south"}))
+        .await;
+    let invite = v["invite"].as_str().unwrap().to_string();
+    let moves = format!("/api/games/{id}/moves");
+
+    // Malformed JSON, wrong shapes, unknown fields, empty body.
+    c.send("POST", &moves, Some("{\"pit\": ".into()), Some(&token))
+        .await
+        .err(400, "malformed JSON");
+    c.send("POST", &moves, Some("\"hello\"".into()), Some(&token))
+        .await
+        .err(400, "malformed JSON");
+    c.post(&moves, json!({"pit": "C"}), Some(&token))
+        .await
+        .err(400, "pit must be a number");
+    c.post(&moves, json!({"pit": 2.5}), Some(&token))
+        .await
+        .err(400, "whole number");
+    c.post(&moves, json!({"pit": 1, "colour": "red"}), Some(&token))
+        .await
+        .err(400, "unknown field");
+    c.send("POST", &moves, None, Some(&token))
+        .await
+        .err(400, "JSON body");
+    c.post("/api/games", json!({"rules": "chess"}), None)
+        .await
+        .err(400, "chess");
+    c.post("/api/games", json!({"rules": "kalah,seeds=0"}), None)
+        .await
+        .err(400, "seeds");
+    c.post("/api/games", json!({"level": 9}), None)
+        .await
+        .err(400, "level");
+    c.post("/api/games", json!({"opponent": "cat"}), None)
+        .await
+        .err(400, "opponent");
+    c.post("/api/games", json!({"side": "east"}), None)
+        .await
+        .err(400, "side");
+    c.post("/api/games", json!({"rules": 7}), None)
+        .await
+        .err(400, "rules");
+    c.post(
+        "/api/games",
+        json!({"rules": "kalah", "position": "kalah/3-3-3/0/3-3-3/0/s"}),
+        None,
+    )
+    .await
+    .err(400, "field 2");
+
+    // Unknown game, unknown route, wrong method.
+    c.play("0123456789abcdef", &token, 1)
+        .await
+        .err(404, "no game");
+    c.get("/api/games/..%2F..%2Fetc", None)
+        .await
+        .err(404, "no game");
+    c.get("/api/nothing-here", None).await.err(404, "no such");
+    c.send("DELETE", &format!("/api/games/{id}"), None, None)
+        .await
+        .err(405, "method");
+    c.get("/api/games/0123/ws", None).await.err(404, "no game");
+    c.get(&format!("/api/games/{id}/ws"), None)
+        .await
+        .err(400, "websocket");
+
+    // No token, wrong token, the other seat's move, out of turn.
+    c.play(&id, "", 1).await.err(401, "token");
+    c.send("POST", &moves, Some(r#"{"pit":1}"#.into()), None)
+        .await
+        .err(401, "token");
+    c.play(&id, "not-a-real-token", 1).await.err(403, "no seat");
+    let j = c
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": "nope"}),
+            None,
+        )
+        .await;
+    j.err(403, "invitation");
+    let j = c
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": invite}),
+            None,
+        )
+        .await
+        .ok();
+    let north = j["token"].as_str().unwrap().to_string();
+    assert_eq!(j["seat"], "north");
+    c.post(
+        &format!("/api/games/{id}/join"),
+        json!({"invite": invite}),
+        None,
+    )
+    .await
+    .err(409, "taken");
+    c.play(&id, &north, 1).await.err(409, "not your turn");
+
+    // Illegal moves.
+    c.play(&id, &token, 0).await.err(422, "does not exist");
+    c.play(&id, &token, 7).await.err(422, "does not exist");
+    c.post(&moves, json!({"pit": -3}), Some(&token))
+        .await
+        .err(422, "does not exist");
+    c.play(&id, &token, 4).await.ok();
+    // South's pit 4 is now empty and South moves again (its last seed fell in the store).
+    c.play(&id, &token, 4).await.err(422, "empty");
+    // A stale ply.
+    c.post(&moves, json!({"pit": 1, "ply": 0}), Some(&token))
+        .await
+        .err(409, "moved on");
+    // Undo and hint belong to games against the computer.
+    c.post(&format!("/api/games/{id}/undo"), json!({}), Some(&token))
+        .await
+        .err(409, "computer");
+    c.get(&format!("/api/games/{id}/hint"), Some(&token))
+        .await
+        .err(409, "computer");
+
+    // Oversized body.
+    let big = format!("{{\"pit\": 1, \"x\": \"{}\"}}", "a".repeat(5000));
+    c.send("POST", &moves, Some(big), Some(&token))
+        .await
+        .err(413, "too large");
+    // Records that are not records.
+    c.send("POST", "/api/replay", Some("hello".into()), None)
+        .await
+        .err(400, "record");
+    c.send("POST", "/api/replay", Some("{\"rules\": 3}".into()), None)
+        .await
+        .err(400, "record");
+    c.get(&format!("/api/games/{id}/record?format=pdf"), None)
+        .await
+        .err(400, "format");
+
+    // The game and the server carry on.
+    let st = c.play(&id, &token, 1).await.ok();
+    assert_eq!(st["to_move"], "north");
+    assert_eq!(st["ply"], 2);
+    c.get("/api/health", None).await.ok();
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn too_many_requests_from_one_client_get_429() {
+    let mut cfg = test_config();
+    cfg.rate = 5.0;
+    cfg.burst = 10.0;
+    let s = Server::start(cfg).await;
+    let c = Client::new(&s.base);
+    let mut limited = None;
+    for _ in 0..40 {
+        let r = c.get("/api/health", None).await;
+        if r.status == 429 {
+            limited = Some(r);
+            break;
+        }
+    }
+    let r = limited.expect("a burst of 40 requests is limited");
+    r.err(429, "too many requests");
+    // A second later requests pass again.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    c.get("/api/health", None).await.ok();
+    s.stop().await;
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn ws_next(ws: &mut Ws) -> Value {
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a message in time")
+            .expect("open")
+            .expect("ok");
+        if let Message::Text(t) = m {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+/// Next message of `kind` (skipping the state pushes of others' moves).
+async fn ws_next_of(ws: &mut Ws, kind: &str) -> Value {
+    loop {
+        let v = ws_next(ws).await;
+        if v["type"] == kind {
+            return v;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seats_play_a_full_game_over_websockets() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let (id, south, v) = c
+        .create(json!({"rules": "kalah,pits=4,seeds=3", "opponent": "friend", "side": "south", "name": "Ann"}))
+        .await;
+    let invite = v["invite"].as_str().unwrap();
+    let url = format!("ws://{}/api/games/{id}/ws", s.addr);
+    let (mut ws_s, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let hello = ws_next(&mut ws_s).await;
+    assert_eq!(hello["type"], "state");
+    assert_eq!(hello["game"]["waiting_for_opponent"], true);
+    assert!(!hello.to_string().contains(&south));
+    let j = c
+        .post(
+            &format!("/api/games/{id}/join"),
+            json!({"invite": invite, "name": "Bo"}),
+            None,
+        )
+        .await
+        .ok();
+    let north = j["token"].as_str().unwrap().to_string();
+    // South sees the friend arrive.
+    let st = ws_next_of(&mut ws_s, "state").await;
+    assert_eq!(st["game"]["waiting_for_opponent"], false);
+    assert_eq!(st["game"]["players"]["north"]["name"], "Bo");
+    let (mut ws_n, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    ws_next(&mut ws_n).await;
+
+    // Bad messages get errors; the socket stays open.
+    ws_s.send(Message::Text("{oops".into())).await.unwrap();
+    assert_eq!(ws_next_of(&mut ws_s, "error").await["status"], 400);
+    ws_s.send(Message::Text(json!({"type": "dance"}).to_string().into()))
+        .await
+        .unwrap();
+    assert!(ws_next_of(&mut ws_s, "error").await["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown message type"));
+    ws_n.send(Message::Text(
+        json!({"type": "move", "token": north, "pit": 1})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
+    let e = ws_next_of(&mut ws_n, "error").await;
+    assert_eq!(e["status"], 409, "{e}");
+    ws_s.send(Message::Text(
+        json!({"type": "move", "token": "bad", "pit": 1})
+            .to_string()
+            .into(),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(ws_next_of(&mut ws_s, "error").await["status"], 403);
+
+    // Play to the end, each seat on its own socket.
+    let mut state = hello["game"].clone();
+    let mut k = 0u64;
+    while state["over"] != true {
+        let (ws, token) = if state["to_move"] == "south" {
+            (&mut ws_s, &south)
+        } else {
+            (&mut ws_n, &north)
+        };
+        let l = legal(&state);
+        let pit = l[(k as usize * 7) % l.len()];
+        ws.send(Message::Text(
+            json!({"type": "move", "token": token, "pit": pit, "id": k})
+                .to_string()
+                .into(),
+        ))
+        .await
+        .unwrap();
+        let ack = ws_next_of(ws, "ack").await;
+        assert_eq!(ack["id"], k);
+        state = ack["game"].clone();
+        k += 1;
+        assert!(k < 300);
+    }
+    // Both see the end.
+    let fin = c.get(&format!("/api/games/{id}"), None).await.ok();
+    assert_eq!(fin["over"], true);
+    let total: u64 = fin["board"]["stores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 24);
+    // The record names the players and replays to the same end.
+    let rec = c
+        .http
+        .get(format!("{}/api/games/{id}/record", s.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let rec = Record::parse(&rec, None).unwrap();
+    assert_eq!(rec.players.south.as_deref(), Some("Ann"));
+    assert_eq!(rec.players.north.as_deref(), Some("Bo"));
+    assert_eq!(rec.replay().unwrap().moves().len() as u64, k);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_games_against_the_computer_all_get_answers() {
+    // Twelve games at once against the strongest level on a pool of two: every game gets its
+    // answers (the per-move limit keeps each search short, the pool is first come first
+    // served).
+    let mut cfg = test_config();
+    cfg.ai_time = Duration::from_millis(100);
+    let s = Server::start(cfg).await;
+    let c = Client::new(&s.base);
+    let mut tasks = Vec::new();
+    for g in 0..12u64 {
+        let c = c.clone();
+        tasks.push(tokio::spawn(async move {
+            let (id, token, _) = c
+                .create(json!({"rules": "kalah,seeds=4", "level": 8}))
+                .await;
+            for k in 0..3u64 {
+                let st = c
+                    .wait_for(&id, "my turn", |s| {
+                        s["to_move"] == "south" || s["over"] == true
+                    })
+                    .await;
+                if st["over"] == true {
+                    break;
+                }
+                let l = legal(&st);
+                c.play(&id, &token, l[((g + k) as usize) % l.len()])
+                    .await
+                    .ok();
+            }
+            c.wait_for(&id, "the last answer", |s| {
+                s["to_move"] == "south" || s["over"] == true
+            })
+            .await;
+        }));
+    }
+    for t in tasks {
+        tokio::time::timeout(Duration::from_secs(60), t)
+            .await
+            .expect("every game finished its moves")
+            .unwrap();
+    }
+    s.stop().await;
+}

@@ -1,0 +1,259 @@
+//! Test helpers: a server on a free loopback port (in this process, or as a child process
+//! that can be restarted and killed), and a small JSON client.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mancala_server::{App, Config, Store};
+use serde_json::{json, Value};
+use tokio::sync::oneshot;
+
+pub struct Server {
+    pub addr: SocketAddr,
+    pub base: String,
+    pub app: Arc<App>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    pub dir: tempfile::TempDir,
+}
+
+pub fn test_config() -> Config {
+    Config {
+        ai_threads: 2,
+        ai_time: Duration::from_millis(300),
+        analysis_time: Duration::from_millis(10),
+        rate: 0.0,
+        burst: 10.0,
+        max_body: 16 * 1024,
+        web_dir: None,
+    }
+}
+
+impl Server {
+    /// A server on 127.0.0.1 with a fresh database in a temporary folder.
+    pub async fn start(cfg: Config) -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("games.db")).unwrap();
+        let app = Arc::new(App::new(store, cfg));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = oneshot::channel::<()>();
+        let a = app.clone();
+        let task = tokio::spawn(async move {
+            mancala_server::serve_on(listener, a, async {
+                let _ = rx.await;
+            })
+            .await
+            .unwrap();
+        });
+        Server {
+            addr,
+            base: format!("http://{addr}"),
+            app,
+            stop: Some(tx),
+            task: Some(task),
+            dir,
+        }
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.task.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+        }
+    }
+}
+
+/// A reply: status and JSON body.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl Reply {
+    pub fn ok(self) -> Value {
+        assert!(
+            (200..300).contains(&self.status),
+            "expected success, got {} {}",
+            self.status,
+            self.body
+        );
+        self.body
+    }
+    /// Asserts an error status with a JSON message containing `needle`.
+    pub fn err(&self, status: u16, needle: &str) {
+        assert_eq!(self.status, status, "body: {}", self.body);
+        let msg = self.body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("error reply without an `error` string: {}", self.body));
+        assert!(
+            msg.to_lowercase().contains(&needle.to_lowercase()),
+            "`{msg}` does not mention `{needle}`"
+        );
+    }
+}
+
+#[derive(Clone)]
+pub struct Client {
+    pub base: String,
+    pub http: reqwest::Client,
+}
+
+impl Client {
+    pub fn new(base: &str) -> Client {
+        Client {
+            base: base.to_string(),
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()
+                .unwrap(),
+        }
+    }
+
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<String>,
+        token: Option<&str>,
+    ) -> Reply {
+        let url = format!("{}{}", self.base, path);
+        let mut rb = self
+            .http
+            .request(method.parse().unwrap(), url)
+            .header("content-type", "application/json");
+        if let Some(t) = token {
+            rb = rb.header("authorization", format!("Bearer {t}"));
+        }
+        if let Some(b) = body {
+            rb = rb.body(b);
+        }
+        let res = rb.send().await.expect("request");
+        let status = res.status().as_u16();
+        let text = res.text().await.unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply { status, body }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        self.send("GET", path, None, token).await
+    }
+    pub async fn post(&self, path: &str, body: Value, token: Option<&str>) -> Reply {
+        self.send("POST", path, Some(body.to_string()), token).await
+    }
+
+    /// Creates a game: returns (game id, seat token, full reply).
+    pub async fn create(&self, req: Value) -> (String, String, Value) {
+        let r = self.post("/api/games", req, None).await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let v = r.body;
+        (
+            v["game"]["id"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+            v,
+        )
+    }
+
+    pub async fn play(&self, id: &str, token: &str, pit: u64) -> Reply {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({ "pit": pit }),
+            Some(token),
+        )
+        .await
+    }
+
+    /// Polls until `pred` holds for the game's state.
+    pub async fn wait_for(&self, id: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        let t0 = Instant::now();
+        loop {
+            let s = self.get(&format!("/api/games/{id}"), None).await.ok();
+            if pred(&s) {
+                return s;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {what}: {s}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// The `mancala-server` binary as a child process.
+pub struct Proc {
+    pub child: Child,
+    pub base: String,
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_mancala-server"))
+}
+
+impl Proc {
+    /// Starts the binary on a free port with `db`; waits for its "listening on" line.
+    pub fn start(db: &Path) -> Proc {
+        let mut child = Command::new(bin())
+            .args([
+                "--addr",
+                "127.0.0.1:0",
+                "--rate-limit",
+                "0",
+                "--ai-time-ms",
+                "200",
+            ])
+            .arg("--db")
+            .arg(db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start mancala-server");
+        let out = child.stdout.take().unwrap();
+        let mut line = String::new();
+        BufReader::new(out).read_line(&mut line).unwrap();
+        let addr = line
+            .strip_prefix("listening on ")
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_string();
+        Proc { child, base: addr }
+    }
+
+    /// `kill -9`.
+    pub fn kill9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// SIGTERM, then wait for the graceful exit.
+    pub fn terminate(mut self) {
+        let pid = self.child.id().to_string();
+        let ok = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        if !ok {
+            self.child.kill().unwrap();
+        }
+        let status = self.child.wait().unwrap();
+        if ok {
+            assert!(status.success(), "graceful exit: {status:?}");
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,89 @@
+// The server's JSON and WebSocket API, and the seats' tokens kept in this browser.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, 'cannot reach the server: check your connection');
+  }
+  let data = null;
+  try { data = await res.json(); } catch { /* not JSON */ }
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+export const api = {
+  variants: () => call('GET', '/api/variants'),
+  rules: (variant) => call('GET', `/api/rules?variant=${encodeURIComponent(variant)}`),
+  create: (req) => call('POST', '/api/games', req),
+  state: (id, token) => call('GET', `/api/games/${id}`, undefined, token),
+  move: (id, token, pit, ply) => call('POST', `/api/games/${id}/moves`, { pit, ply }, token),
+  undo: (id, token) => call('POST', `/api/games/${id}/undo`, {}, token),
+  resign: (id, token) => call('POST', `/api/games/${id}/resign`, {}, token),
+  hint: (id, token) => call('GET', `/api/games/${id}/hint`, undefined, token),
+  join: (id, invite, name) => call('POST', `/api/games/${id}/join`, { invite, name }, undefined),
+  replayGame: (id) => call('GET', `/api/games/${id}/replay`),
+  replayRecord: async (text) => {
+    const res = await fetch('/api/replay', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });
+    const data = await res.json().catch(() => null);
+    if (!res.ok) throw new ApiError(res.status, (data && data.error) || res.statusText);
+    return data;
+  },
+};
+
+// Seat tokens: one per game, only in this browser.
+const KEY = 'mancala.seats';
+function seats() {
+  try { return JSON.parse(localStorage.getItem(KEY) || '{}'); } catch { return {}; }
+}
+export function seatOf(id) { return seats()[id] || null; }
+export function saveSeat(id, seat, token) {
+  const s = seats();
+  s[id] = { seat, token, at: Date.now() };
+  // Keep the 200 most recent games.
+  const ids = Object.keys(s).sort((a, b) => s[b].at - s[a].at).slice(0, 200);
+  localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(ids.map((k) => [k, s[k]]))));
+}
+export function recentGames() {
+  const s = seats();
+  return Object.keys(s).map((id) => ({ id, ...s[id] })).sort((a, b) => b.at - a.at);
+}
+
+// Watches a game over a WebSocket; reconnects with backoff. Calls onState(game) for each
+// state pushed. Returns a function that stops watching.
+export function watch(id, onState, onStatus) {
+  let ws = null;
+  let stopped = false;
+  let delay = 500;
+  let timer = null;
+  const open = () => {
+    if (stopped) return;
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
+    ws.onopen = () => { delay = 500; onStatus && onStatus(true); };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if ((msg.type === 'state' || msg.type === 'ack') && msg.game) onState(msg.game);
+    };
+    ws.onclose = () => {
+      onStatus && onStatus(false);
+      if (stopped) return;
+      timer = setTimeout(open, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+  };
+  open();
+  return () => { stopped = true; clearTimeout(timer); if (ws) ws.close(); };
+}

@@ -1,0 +1,546 @@
+// The browser client: new game menus, the game screen, the replay viewer. Routes live in the
+// URL's hash so that invitation codes never reach a server log:
+//   #/                   new game
+//   #/game/ID            a game (this browser's seat token is in localStorage)
+//   #/join/ID/INVITE     take the free seat of a friend's game
+//   #/replay/ID          replay and analyse a game; #/replay: open a record file
+
+import { api, seatOf, saveSeat, watch, recentGames } from './api.js';
+import { Board, letter, sideName, other, sleep } from './board.js';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const h = (tag, attrs = {}, ...kids) => {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) el.append(k);
+  return el;
+};
+
+function announce(text) {
+  const a = $('#announce');
+  a.textContent = '';
+  setTimeout(() => { a.textContent = text; }, 30);
+}
+let toastTimer = null;
+function toast(text, kind = 'info') {
+  const t = $('#toast');
+  t.textContent = text;
+  t.className = `toast ${kind}`;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, kind === 'error' ? 5000 : 3000);
+}
+
+let cleanup = () => {};
+function show(name) {
+  for (const s of document.querySelectorAll('.screen')) s.hidden = s.id !== `screen-${name}`;
+  $('#loading').hidden = true;
+  for (const a of document.querySelectorAll('nav a')) a.removeAttribute('aria-current');
+  const nav = { setup: '#nav-new', replay: '#nav-replay' }[name];
+  if (nav) $(nav).setAttribute('aria-current', 'page');
+  return $(`#screen-${name}`);
+}
+
+async function route() {
+  cleanup();
+  cleanup = () => {};
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  try {
+    if (parts[0] === 'game' && parts[1]) await gameScreen(parts[1]);
+    else if (parts[0] === 'join' && parts[1] && parts[2]) await joinGame(parts[1], parts[2]);
+    else if (parts[0] === 'replay') await replayScreen(parts[1]);
+    else await setupScreen();
+  } catch (e) {
+    const s = show('setup');
+    s.replaceChildren(h('h1', { id: 'setup-title', text: 'Something went wrong' }), h('p', { class: 'error', text: e.message }),
+      h('p', {}, h('a', { href: '#/', text: 'Start a new game' })));
+  }
+}
+window.addEventListener('hashchange', route);
+window.addEventListener('DOMContentLoaded', route);
+
+// ---------------------------------------------------------------------------------------
+// New game
+
+let variantsCache = null;
+const LEVEL_NAMES = ['', 'beginner', 'casual', 'club', 'keen', 'strong', 'expert', 'master', 'strongest'];
+
+async function setupScreen() {
+  const s = show('setup');
+  variantsCache = variantsCache || (await api.variants());
+  const presets = variantsCache.presets;
+  const saved = JSON.parse(localStorage.getItem('mancala.setup') || '{}');
+  s.replaceChildren();
+  const form = h('form', { class: 'setup card', id: 'setup-form', novalidate: true });
+  const presetSel = h('select', { id: 'preset', name: 'preset' },
+    presets.map((p) => h('option', { value: p.name, text: p.name })));
+  if (saved.preset && presets.some((p) => p.name === saved.preset)) presetSel.value = saved.preset;
+  const summary = h('p', { class: 'summary', id: 'preset-summary' });
+  const optionsBox = h('div', { class: 'options', id: 'options' });
+  const rulesText = h('div', { class: 'rules-text' });
+  const rulesBox = h('details', { class: 'rules' }, h('summary', { text: 'Rules of this game' }), rulesText);
+
+  const drawOptions = () => {
+    const p = presets.find((x) => x.name === presetSel.value);
+    summary.textContent = p.summary;
+    optionsBox.replaceChildren();
+    for (const o of p.options) {
+      const id = `opt-${o.name}`;
+      let input;
+      if (o.kind === 'choice' && o.values === 'true|false') {
+        input = h('input', { type: 'checkbox', id, name: o.name });
+        input.checked = o.default === 'true';
+      } else if (o.kind === 'choice') {
+        input = h('select', { id, name: o.name }, o.choices.map((c) => h('option', { value: c, text: c })));
+        input.value = o.default;
+      } else if (o.kind === 'range') {
+        input = h('input', { type: 'number', id, name: o.name, min: o.min, max: o.max, value: o.default, inputmode: 'numeric' });
+      } else {
+        input = h('input', { type: 'text', id, name: o.name, value: o.default });
+      }
+      input.dataset.option = o.name;
+      input.dataset.default = o.default;
+      input.addEventListener('change', updateRules);
+      optionsBox.append(h('div', { class: `field ${input.type === 'checkbox' ? 'check' : ''}` },
+        h('label', { for: id, text: o.name.replace(/-/g, ' ') }), input, h('small', { text: o.help })));
+    }
+    updateRules();
+  };
+  const rulesString = () => {
+    let r = presetSel.value;
+    for (const el of optionsBox.querySelectorAll('[data-option]')) {
+      const v = el.type === 'checkbox' ? String(el.checked) : el.value.trim();
+      if (v !== '' && v !== el.dataset.default) r += `,${el.dataset.option}=${v}`;
+    }
+    return r;
+  };
+  let rulesSeq = 0;
+  async function updateRules() {
+    const seq = ++rulesSeq;
+    try {
+      const r = await api.rules(rulesString());
+      if (seq !== rulesSeq) return;
+      rulesText.replaceChildren(...r.text.trim().split('\n\n').map((para) => h('p', { text: para })));
+      err.textContent = '';
+    } catch (e) {
+      if (seq === rulesSeq) err.textContent = e.message;
+    }
+  }
+  presetSel.addEventListener('change', drawOptions);
+
+  const opp = saved.opponent || 'computer';
+  const oppBox = h('fieldset', { class: 'opponent' }, h('legend', { text: 'Opponent' }),
+    h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: 'computer', checked: opp === 'computer' }), ' The computer'),
+    h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: 'friend', checked: opp === 'friend' }), ' A friend (invite by link)'));
+  const level = h('select', { id: 'level', name: 'level' },
+    variantsCache.levels.map((l) => h('option', { value: l, text: `${l} · ${LEVEL_NAMES[l] || ''}` })));
+  level.value = saved.level || 3;
+  const levelField = h('div', { class: 'field' }, h('label', { for: 'level', text: 'Computer level' }), level);
+  const side = h('select', { id: 'side', name: 'side' },
+    h('option', { value: 'south', text: 'South: you move first' }),
+    h('option', { value: 'north', text: 'North: you move second' }),
+    h('option', { value: 'random', text: 'Random' }));
+  side.value = saved.side || 'south';
+  const name = h('input', { id: 'name', name: 'name', type: 'text', maxlength: 40, autocomplete: 'nickname', placeholder: 'optional', value: saved.name || '' });
+  const nameField = h('div', { class: 'field' }, h('label', { for: 'name', text: 'Your name' }), name);
+  const syncOpp = () => {
+    const isComputer = form.querySelector('input[name=opponent]:checked').value === 'computer';
+    levelField.hidden = !isComputer;
+    nameField.hidden = isComputer;
+  };
+  oppBox.addEventListener('change', syncOpp);
+  const err = h('p', { class: 'error', role: 'alert' });
+  const start = h('button', { type: 'submit', class: 'primary big', id: 'start', text: 'Start game' });
+  form.append(
+    h('h1', { id: 'setup-title', text: 'New game' }),
+    h('div', { class: 'field' }, h('label', { for: 'preset', text: 'Game' }), presetSel), summary,
+    h('details', { class: 'more', open: saved.open ? true : null }, h('summary', { text: 'Options' }), optionsBox),
+    oppBox, levelField, nameField,
+    h('div', { class: 'field' }, h('label', { for: 'side', text: 'Your seat' }), side),
+    err, start, rulesBox);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    start.disabled = true;
+    const opponent = form.querySelector('input[name=opponent]:checked').value;
+    const req = { rules: rulesString(), opponent, side: side.value };
+    if (opponent === 'computer') req.level = Number(level.value);
+    else if (name.value.trim()) req.name = name.value.trim();
+    localStorage.setItem('mancala.setup', JSON.stringify({ preset: presetSel.value, opponent, level: level.value, side: side.value, name: name.value }));
+    try {
+      const r = await api.create(req);
+      saveSeat(r.game.id, r.seat, r.token);
+      if (r.invite) sessionStorage.setItem(`mancala.invite.${r.game.id}`, r.invite);
+      location.hash = `#/game/${r.game.id}`;
+    } catch (e) {
+      err.textContent = e.message;
+      start.disabled = false;
+    }
+  });
+  s.append(form);
+  const recent = recentGames().slice(0, 6);
+  if (recent.length) {
+    s.append(h('section', { class: 'card recent', 'aria-labelledby': 'recent-title' },
+      h('h2', { id: 'recent-title', text: 'Your recent games' }),
+      h('ul', {}, recent.map((g) => h('li', {}, h('a', { href: `#/game/${g.id}`, text: `Game ${g.id}` }),
+        ` · you play ${sideName(g.seat)} · ${new Date(g.at).toLocaleString()}`)))));
+  }
+  drawOptions();
+  syncOpp();
+}
+
+// ---------------------------------------------------------------------------------------
+// Joining a friend's game
+
+async function joinGame(id, invite) {
+  const mine = seatOf(id);
+  if (!mine) {
+    const r = await api.join(id, invite);
+    saveSeat(id, r.seat, r.token);
+  }
+  history.replaceState(null, '', `#/game/${id}`);
+  await gameScreen(id);
+}
+
+// ---------------------------------------------------------------------------------------
+// The game
+
+function whoIs(g, side, you) {
+  const p = g.players[side];
+  if (side === you) return 'You';
+  if (p.kind === 'computer') return p.name;
+  return p.name || (you ? (p.joined ? 'Your friend' : 'Your friend (not here yet)') : sideName(side));
+}
+
+async function gameScreen(id) {
+  const s = show('game');
+  const seat = seatOf(id);
+  const token = seat ? seat.token : null;
+  let g = await api.state(id, token).catch(async (e) => {
+    if (e.status === 403 || e.status === 401) return api.state(id); // a stale token: watch only
+    throw e;
+  });
+  const you = g.you || null;
+  const bottom = you || 'south';
+  let latest = g; // newest state received
+  let shown = null; // state on the board
+  let busy = false; // a request of ours is in flight
+  let hintPit = null;
+
+  s.replaceChildren();
+  const title = h('h1', { id: 'game-title', class: 'sr-only', text: `Game ${id}` });
+  const status = h('p', { class: 'status', id: 'status', 'aria-live': 'off' });
+  const scoreTop = h('div', { class: 'player p-top' });
+  const scoreBottom = h('div', { class: 'player p-bottom' });
+  const boardEl = h('div', { id: 'board' });
+  const board = new Board(boardEl, { interactive: !!you, onPlay: (pit) => play(pit) });
+  const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' });
+  const invite = h('div', { class: 'invite card', hidden: true });
+  const btn = (id2, text, fn, title2) => h('button', { type: 'button', id: id2, text, onclick: fn, title: title2 });
+  const undoBtn = btn('undo', 'Undo', () => undo(), 'Take back your last move (U)');
+  const hintBtn = btn('hint', 'Hint', () => hint(), 'Ask the engine (H)');
+  const resignBtn = btn('resign', 'Resign', () => resign());
+  const newBtn = h('a', { class: 'button', href: '#/', id: 'new-game', text: 'New game' });
+  const replayBtn = h('a', { class: 'button', href: `#/replay/${id}`, id: 'replay-link', text: 'Replay' });
+  const dlJson = h('a', { class: 'button', href: `/api/games/${id}/record?format=json`, download: `mancala-${id}.json`, id: 'download-json', text: 'Record (JSON)' });
+  const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: 'Record (text)' });
+  const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
+  const keys = h('p', { class: 'keys', text: you ? 'Keys: 1–8 or the pit letter plays a pit; arrows move between your pits; U undo, H hint.' : 'You are watching this game.' });
+  s.append(title,
+    h('div', { class: 'game' },
+      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status,
+        h('div', { class: 'controls' }, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
+        invite, keys),
+      h('aside', { class: 'side card' },
+        h('h2', { text: 'Moves' }), moves,
+        h('div', { class: 'downloads' }, replayBtn, dlJson, dlText), conn,
+        h('details', { class: 'rules' }, h('summary', { text: 'Rules' }), h('div', { class: 'rules-text' },
+          g.rules.text.trim().split('\n\n').map((p) => h('p', { text: p })))))));
+
+  board.layout(g.rules.pits, bottom, g.rules.notation, { south: whoIs(g, 'south', you), north: whoIs(g, 'north', you) });
+
+  function drawInfo(st) {
+    const top = other(bottom);
+    const who = { south: whoIs(st, 'south', you), north: whoIs(st, 'north', you) };
+    board.names = who;
+    const line = (side) => {
+      const turn = !st.over && st.to_move === side;
+      return [h('span', { class: `dot ${turn ? 'on' : ''}`, 'aria-hidden': 'true' }), h('span', { class: 'name', text: who[side] }),
+        h('span', { class: 'score', text: String(st.board.stores[side === 'south' ? 0 : 1]) })];
+    };
+    scoreTop.replaceChildren(...line(top));
+    scoreBottom.replaceChildren(...line(bottom));
+    scoreTop.classList.toggle('turn', !st.over && st.to_move === top);
+    scoreBottom.classList.toggle('turn', !st.over && st.to_move === bottom);
+    let text;
+    if (st.over) {
+      const r = st.result;
+      const w = r.winner;
+      const score = `${r.south} : ${r.north}`;
+      if (!w) text = `Draw, ${score}.`;
+      else if (you) text = `${w === you ? 'You win' : `${who[w]} wins`}, ${score}${r.reason && r.reason !== 'game over' ? ` (${r.reason})` : ''}.`;
+      else text = `${sideName(w)} wins, ${score}.`;
+    } else if (st.to_move === you) text = 'Your move.';
+    else if (st.thinking) text = 'The computer is thinking…';
+    else if (you && st.waiting_for_opponent) text = 'Waiting for your friend to join…';
+    else if (you) text = `${who[st.to_move]} to move…`;
+    else text = `${sideName(st.to_move)} to move.`;
+    status.textContent = text;
+    status.classList.toggle('over', st.over);
+    status.classList.toggle('yours', !st.over && st.to_move === you);
+    // Move list: numbered lines of the first player's turn and the reply.
+    moves.replaceChildren();
+    let li = null;
+    for (const t of st.turns) {
+      if (!li || t.side === 'south' || (li.dataset.n !== String(t.number))) {
+        li = h('li', { 'data-n': t.number }, h('span', { class: 'n', text: `${t.number}.` }));
+        if (t.side === 'north' && li.childElementCount === 1) li.append(h('span', { class: 'mv empty', text: '…' }));
+        moves.append(li);
+      }
+      li.append(h('span', { class: `mv ${t.side}`, title: `${sideName(t.side)}`, text: t.text }));
+    }
+    const last = moves.querySelector('li:last-child .mv:last-child');
+    if (last) { last.classList.add('last'); last.scrollIntoView({ block: 'nearest' }); }
+    if (st.over && st.result) moves.append(h('li', { class: 'result', text: `${st.result.south} : ${st.result.north}` }));
+    undoBtn.disabled = busy || !st.turns.some((t) => t.side === you) || !!(st.result && st.result.reason && st.result.reason.includes('resigned'));
+    hintBtn.disabled = busy || st.over || st.to_move !== you;
+    resignBtn.disabled = busy || st.over;
+    // Invitation link while the friend's seat is free.
+    const code = sessionStorage.getItem(`mancala.invite.${id}`);
+    if (you && st.waiting_for_opponent && code) {
+      const link = `${location.origin}${location.pathname}#/join/${id}/${code}`;
+      const input = h('input', { type: 'text', readonly: true, value: link, id: 'invite-link', 'aria-label': 'Invitation link' });
+      invite.replaceChildren(h('p', { text: 'Send this link to the person you want to play. It works once.' }), h('div', { class: 'copy' }, input,
+        h('button', { type: 'button', text: 'Copy', onclick: async () => { input.select(); try { await navigator.clipboard.writeText(link); toast('Link copied'); } catch { document.execCommand('copy'); } } })));
+      invite.hidden = false;
+    } else invite.hidden = true;
+  }
+
+  function describeMove(mv, st) {
+    const who = mv.side === you ? 'You' : (st.players[mv.side].kind === 'computer' ? 'The computer' : whoIs(st, mv.side, you));
+    let t = `${who} played ${mv.text}`;
+    if (mv.captured) t += `, capturing ${mv.captured}`;
+    if (mv.again) t += ', and moves again';
+    return `${t}.`;
+  }
+
+  // Shows the newest state, animating the moves between what is shown and it.
+  let drawing = false;
+  async function catchUp() {
+    if (drawing) return;
+    drawing = true;
+    try {
+      while (shown !== latest) {
+        const target = latest;
+        const from = shown ? shown.ply : target.ply;
+        if (shown && target.ply > from && target.recent.length && target.recent[0].ply <= from) {
+          for (const mv of target.recent.filter((x) => x.ply >= from)) {
+            const after = target.recent.find((x) => x.ply === mv.ply + 1);
+            drawInfo({ ...target, board: mv.before, turns: target.turns, over: false, to_move: mv.side, thinking: false });
+            await board.animate(mv, mv.before, after ? after.before : target.board);
+            announce(describeMove(mv, target));
+            if (latest !== target && latest.ply <= mv.ply) break; // undone meanwhile
+          }
+        }
+        shown = target;
+        board.render(shown.board, shown.legal, you);
+        const lastMv = shown.recent[shown.recent.length - 1];
+        board.markMove(lastMv || null);
+        board.hint(null);
+        drawInfo(shown);
+        if (shown.over) announce(status.textContent);
+        else if (shown.to_move === you) announce(`${status.textContent}`);
+      }
+    } finally {
+      drawing = false;
+    }
+  }
+  function receive(st) {
+    if (st.version <= latest.version && shown) return;
+    latest = st;
+    catchUp();
+  }
+
+  async function guarded(fn) {
+    if (busy) return;
+    busy = true;
+    try { await fn(); } catch (e) { toast(e.message, 'error'); announce(e.message); } finally { busy = false; drawInfo(latest === shown ? shown : shown || latest); }
+  }
+  function play(pit) {
+    if (!shown || shown.over || shown.to_move !== you || board.animating) return;
+    if (!shown.legal.includes(pit)) { toast(`Pit ${letter(g.rules.notation, you, pit - 1)} cannot be played now`, 'error'); return; }
+    guarded(async () => receive(await api.move(id, token, pit, shown.ply)));
+  }
+  function undo() { guarded(async () => receive(await api.undo(id, token))); }
+  function resign() {
+    if (!confirm('Resign this game?')) return;
+    guarded(async () => receive(await api.resign(id, token)));
+  }
+  function hint() {
+    guarded(async () => {
+      const r = await api.hint(id, token);
+      hintPit = r.pit;
+      board.hint(r.pit);
+      const v = r.value > 0 ? `+${r.value}` : String(r.value);
+      const msg = `Hint: play ${r.text} (engine value ${v}).`;
+      toast(msg);
+      announce(msg);
+      board.focusPit(r.pit - 1);
+    });
+  }
+
+  const onKey = (ev) => {
+    if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const k = ev.key;
+    if (/^[1-8]$/.test(k)) { ev.preventDefault(); play(Number(k)); return; }
+    if (you && /^[a-hA-H]$/.test(k) && g.rules.notation !== 'digits') {
+      const l = k.toLowerCase();
+      if (l === 'u' || l === 'h') { /* fallthrough */ } else { ev.preventDefault(); play(l.charCodeAt(0) - 96); return; }
+    }
+    if (k === 'u' || k === 'U') { if (you && g.vs_computer) undo(); }
+    if (k === 'h' || k === 'H') { if (you && g.vs_computer) hint(); }
+  };
+  document.addEventListener('keydown', onKey);
+  const stop = watch(id, receive, (up) => { conn.textContent = up ? '' : 'Reconnecting…'; });
+  // Catch up after a sleep or a lost connection even if a push was missed.
+  const poll = setInterval(async () => {
+    if (document.hidden) return;
+    try { receive(await api.state(id, token && you ? token : undefined)); } catch { /* next time */ }
+  }, 15000);
+  cleanup = () => { stop(); clearInterval(poll); document.removeEventListener('keydown', onKey); };
+  receive(g);
+  if (you && g.to_move === you) board.focusPit((g.legal[0] || 1) - 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// Replay viewer
+
+async function replayScreen(id) {
+  const s = show('replay');
+  s.replaceChildren();
+  const head = h('h1', { id: 'replay-title', text: id ? `Replay of game ${id}` : 'Replay a record' });
+  const fileInput = h('input', { type: 'file', id: 'record-file', accept: '.json,.txt,application/json,text/plain' });
+  const pasteArea = h('textarea', { id: 'record-text', rows: 4, placeholder: '[Variant "kalah"]\n1. C-F  b (+1)\n…', 'aria-label': 'Record text' });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const loadBtn = h('button', { type: 'button', id: 'load-record', text: 'Show' });
+  const view = h('div', { class: 'replay' });
+  s.append(head);
+  if (!id) {
+    s.append(h('div', { class: 'card loader' },
+      h('div', { class: 'field' }, h('label', { for: 'record-file', text: 'Open a record file (JSON or text)' }), fileInput),
+      h('div', { class: 'field' }, h('label', { for: 'record-text', text: 'or paste one' }), pasteArea), loadBtn, err));
+  }
+  s.append(view);
+  const open = async (getData) => {
+    err.textContent = '';
+    try {
+      view.replaceChildren(h('p', { class: 'loading', text: 'Replaying and analysing…' }));
+      drawReplay(view, await getData());
+    } catch (e) {
+      view.replaceChildren();
+      err.textContent = e.message;
+      if (id) view.append(h('p', { class: 'error', text: e.message }));
+    }
+  };
+  fileInput.addEventListener('change', async () => {
+    const f = fileInput.files[0];
+    if (f) open(async () => api.replayRecord(await f.text()));
+  });
+  loadBtn.addEventListener('click', () => open(() => api.replayRecord(pasteArea.value)));
+  if (id) await open(() => api.replayGame(id));
+}
+
+function drawReplay(view, r) {
+  let k = 0; // plies shown
+  const n = r.moves.length;
+  let bottom = 'south';
+  const boardEl = h('div', { id: 'replay-board' });
+  const board = new Board(boardEl, { interactive: false });
+  const caption = h('p', { class: 'status', id: 'replay-status', 'aria-live': 'polite' });
+  const slider = h('input', { type: 'range', min: 0, max: n, value: 0, id: 'replay-slider', 'aria-label': 'Move' });
+  const b = (id, label, text, fn) => h('button', { type: 'button', id, 'aria-label': label, title: label, text, onclick: fn });
+  const names = {
+    south: (r.players.south && r.players.south.name) || 'South',
+    north: (r.players.north && r.players.north.name) || 'North',
+  };
+  const table = h('table', { class: 'values', id: 'replay-moves' },
+    h('caption', { text: 'Moves and the engine\'s values (seeds, from the mover\'s side)' }),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Side' }), h('th', { scope: 'col', text: 'Move' }),
+      h('th', { scope: 'col', text: 'Value' }), h('th', { scope: 'col', text: 'Best' }))));
+  const body = h('tbody');
+  const fmt = (v) => (v === null || v === undefined ? '–' : v > 0 ? `+${v}` : String(v));
+  r.moves.forEach((mv, i) => {
+    const val = r.values && r.values[i];
+    const loss = val && val.loss > 0;
+    body.append(h('tr', { 'data-ply': i + 1, class: loss ? (val.loss >= 3 ? 'blunder' : 'inaccuracy') : '' },
+      h('td', { text: String(i + 1) }), h('td', { text: sideName(mv.side) }),
+      h('td', {}, h('button', { type: 'button', class: 'link', text: mv.text, onclick: () => go(i + 1), 'aria-label': `Go to move ${i + 1}, ${sideName(mv.side)} ${mv.text}` })),
+      h('td', { text: val ? fmt(val.played) : '–' }),
+      h('td', { text: val && val.best_text ? `${val.best_text} ${fmt(val.best)}` : '–' })));
+  });
+  table.append(body);
+  const relayout = () => {
+    board.layout(r.rules.pits, bottom, r.rules.notation, names);
+    board.render(r.positions[k]);
+  };
+  const summary = r.result
+    ? `Result: ${r.result.south} : ${r.result.north}, ${r.result.winner ? `${names[r.result.winner]} wins` : 'draw'}.`
+    : `${n} moves, game not finished.`;
+  view.replaceChildren(
+    h('p', { class: 'summary', text: `${r.rules.name}: ${r.rules.summary}. ${summary}` }),
+    h('div', { class: 'game' },
+      h('div', { class: 'play' }, boardEl, caption,
+        h('div', { class: 'controls replay-controls' },
+          b('first', 'First position', '⏮', () => go(0)), b('prev', 'Previous move', '◀', () => go(k - 1)),
+          b('next', 'Next move', '▶', () => go(k + 1)), b('last', 'Last position', '⏭', () => go(n)),
+          b('flip', 'Turn the board', '⇅', () => { bottom = other(bottom); relayout(); go(k, true); })),
+        slider,
+        h('p', { class: 'keys', text: 'Keys: ← → step, Home/End jump.' })),
+      h('aside', { class: 'side card' }, table)));
+  let animating = false;
+  async function go(to, noAnim = false) {
+    to = Math.max(0, Math.min(n, to));
+    if (animating) return;
+    if (to === k + 1 && !noAnim) {
+      animating = true;
+      const mv = r.moves[k];
+      await board.animate(mv, r.positions[k], r.positions[k + 1], 2);
+      animating = false;
+    } else {
+      board.render(r.positions[to]);
+      board.markMove(to > 0 ? r.moves[to - 1] : null);
+    }
+    k = to;
+    slider.value = k;
+    for (const tr of body.querySelectorAll('tr')) tr.classList.toggle('current', Number(tr.dataset.ply) === k);
+    const cur = body.querySelector('tr.current');
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
+    if (k === 0) caption.textContent = 'Start position.';
+    else {
+      const mv = r.moves[k - 1];
+      const val = r.values && r.values[k - 1];
+      let t = `Move ${k} of ${n}: ${names[mv.side]} played ${mv.text}`;
+      if (mv.captured) t += `, capturing ${mv.captured}`;
+      if (val && val.played !== null) t += `. Engine: ${fmt(val.played)}${val.loss > 0 ? `, best was ${val.best_text} (${fmt(val.best)})` : ', the best move'}`;
+      caption.textContent = `${t}.`;
+    }
+  }
+  slider.addEventListener('input', () => go(Number(slider.value), true));
+  view.addEventListener('keydown', (ev) => {
+    if (ev.target === slider) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+    if (step) { ev.preventDefault(); go(k + step); }
+    if (ev.key === 'Home') { ev.preventDefault(); go(0); }
+    if (ev.key === 'End') { ev.preventDefault(); go(n); }
+  });
+  view.tabIndex = -1;
+  relayout();
+  go(0);
+  sleep(0).then(() => $('#next') && $('#next').focus());
+}
