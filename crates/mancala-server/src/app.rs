@@ -160,7 +160,9 @@ fn ai_move(pos: &Position, level: u8, seed: u64, cap: Duration) -> Option<AiMove
     let r = mancala_engine::search(
         pos,
         Limits {
-            depth: lv.depth,
+            // `Option::from` takes the level's depth whether the engine gives it as a number or
+            // as an option (to the time limit).
+            depth: Option::from(lv.depth),
             time: Some(time),
             nodes: None,
         },
