@@ -278,10 +278,10 @@ impl Record {
         let game = self.replay()?;
         let mut out = format!("[Variant \"{}\"]\n", self.rules);
         if let Some(s) = &self.players.south {
-            out += &format!("[South \"{}\"]\n", s.replace('"', "'"));
+            out += &format!("[South \"{}\"]\n", tag_value(s));
         }
         if let Some(n) = &self.players.north {
-            out += &format!("[North \"{}\"]\n", n.replace('"', "'"));
+            out += &format!("[North \"{}\"]\n", tag_value(n));
         }
         if let Some(p) = &self.start {
             out += &format!("[Position \"{p}\"]\n");
@@ -289,6 +289,17 @@ impl Record {
         out += &notation::game_text(&game);
         Ok(out)
     }
+}
+
+/// A name as a tag value: one line, no `"` (written `'`), so that the tag reads back.
+fn tag_value(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            '"' => '\'',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect()
 }
 
 fn winner_text(w: Option<Side>) -> String {

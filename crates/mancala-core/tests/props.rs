@@ -800,3 +800,19 @@ fn an_annotation_starting_with_a_wide_character_is_an_error() {
         assert!(e.contains("is not `+n` or `-n`"), "{text}: {e}");
     }
 }
+
+#[test]
+fn player_names_are_written_so_that_the_record_reads_back() {
+    // A name holding a newline broke its tag line: the printed record did not parse.
+    let game = play(&Preset::Kalah.rules(), &[1, 2, 3]);
+    let players = Players {
+        south: Some("Ann\n1. A".into()),
+        north: Some("Bob \"the\" Builder\tII".into()),
+    };
+    let rec = Record::from_game(&game, players);
+    let text = rec.to_text().unwrap();
+    let back = Record::parse(&text, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.turns, rec.turns);
+    assert_eq!(back.players.south.as_deref(), Some("Ann 1. A"));
+    assert_eq!(back.players.north.as_deref(), Some("Bob 'the' Builder II"));
+}
