@@ -3,6 +3,8 @@
 
 mod board;
 mod play;
+mod stats;
+mod tui;
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -43,6 +45,10 @@ enum Command {
     Variants(JsonArg),
     /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
     Serve(mancala_server::ServeArgs),
+    /// Play many games and report length, branching factor, complexity and results.
+    Stats(stats::StatsArgs),
+    /// Play full-screen in the terminal: against the computer or two people at one keyboard.
+    Tui(tui::TuiArgs),
 }
 
 /// The game and its options; every option defaults to the preset's value.
@@ -175,6 +181,8 @@ fn main() -> ExitCode {
         Command::Rules(a) => rules_cmd(a),
         Command::Variants(a) => variants(a.json),
         Command::Serve(a) => mancala_server::run(a),
+        Command::Stats(a) => stats::run(a),
+        Command::Tui(a) => tui::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

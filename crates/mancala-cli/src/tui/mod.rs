@@ -1,0 +1,987 @@
+//! `mancala tui`: full-screen play (ratatui) of every preset, against the computer or between
+//! two people at one keyboard, with an animated sowing, the move list, hints, undo/redo,
+//! records and a replay mode.
+//!
+//! [`App`] holds the whole state and reacts to keys ([`App::on_key`]) and to time
+//! ([`App::tick`]); [`view`] draws it. Engine work (the computer's moves, hints) runs on a
+//! background thread so the screen stays live; tests set [`App::sync`] to run it inline.
+//! The terminal is restored on exit, on Ctrl-C (a key in raw mode) and on panic (ratatui's
+//! panic hook, plus a guard for early returns).
+
+mod anim;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use mancala_core::notation::{self, Notation};
+use mancala_core::record::Players;
+use mancala_core::{Game, Position, Preset, Record, Rules, Side};
+use mancala_engine::{search, Level, Limits, SearchResult};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+pub use anim::Frame;
+
+use crate::RulesArgs;
+
+#[derive(Args, Debug)]
+pub struct TuiArgs {
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Who plays South (the first player): `human` or a computer level 1-8.
+    #[arg(long, default_value = "human")]
+    pub south: String,
+    /// Who plays North: `human` or a computer level 1-8.
+    #[arg(long, default_value = "3")]
+    pub north: String,
+    /// Start from this position string instead of the start.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Open this record (text or JSON) at the start.
+    #[arg(long)]
+    pub load: Option<String>,
+    /// Seed for the computer's random choices (lower levels).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Milliseconds per piece in the sowing animation (0: no animation).
+    #[arg(long, default_value_t = 90)]
+    pub speed: u64,
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Human,
+    Computer(Level),
+}
+
+impl Player {
+    pub fn parse(s: &str) -> Result<Player> {
+        let t = s.trim();
+        if t.eq_ignore_ascii_case("human") {
+            return Ok(Player::Human);
+        }
+        let n: u8 = t
+            .parse()
+            .ok()
+            .with_context(|| format!("player `{t}`: give `human` or a level 1-8"))?;
+        Level::new(n)
+            .map(Player::Computer)
+            .with_context(|| format!("player `{t}`: levels are 1-8"))
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Player::Human => "human".into(),
+            Player::Computer(l) => format!("computer, level {}", l.level),
+        }
+    }
+
+    fn is_human(&self) -> bool {
+        *self == Player::Human
+    }
+
+    /// 0 = human, 1-8 = level: the setup screen's index.
+    fn index(&self) -> usize {
+        match self {
+            Player::Human => 0,
+            Player::Computer(l) => l.level as usize,
+        }
+    }
+
+    fn from_index(i: usize) -> Player {
+        Level::new(i as u8).map_or(Player::Human, Player::Computer)
+    }
+}
+
+/// What a text prompt asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Save,
+    Load,
+    Jump,
+}
+
+/// A window over the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+    Prompt { kind: PromptKind, input: String },
+    Setup(Setup),
+}
+
+/// The new-game screen: a game and both players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// 0: game, 1: South, 2: North, 3: start.
+    pub field: usize,
+    pub choices: Vec<Rules>,
+    pub choice: usize,
+    /// 0 = human, 1-8 = computer level.
+    pub players: [usize; 2],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Analysis {
+    Hint,
+    Value,
+}
+
+enum JobKind {
+    Computer,
+    Analysis(Analysis),
+}
+
+enum Outcome {
+    Move(Option<u8>),
+    Search(Option<SearchResult>),
+}
+
+/// Engine work in flight, for the position it was asked about.
+struct Job {
+    kind: JobKind,
+    position: Position,
+    plies: usize,
+    rx: Receiver<Outcome>,
+}
+
+/// A sowing being shown.
+pub struct Anim {
+    pub frames: Vec<Frame>,
+    pub idx: usize,
+    step: Duration,
+    next: Instant,
+}
+
+pub struct App {
+    pub game: Game,
+    /// Plies taken back, the next to replay last.
+    pub redo: Vec<u8>,
+    pub players: [Player; 2],
+    /// The side drawn at the bottom.
+    pub bottom: Side,
+    /// The pit (of the side to move) a human would sow with Enter.
+    pub cursor: u8,
+    /// Replay mode: the ply shown (0 = start).
+    pub replay: Option<usize>,
+    pub overlay: Option<Overlay>,
+    pub anim: Option<Anim>,
+    pub message: String,
+    pub engine_line: Option<String>,
+    /// A pit the engine suggested, for the side to move.
+    pub hint: Option<u8>,
+    job: Option<Job>,
+    /// Run engine work inline (tests).
+    pub sync: bool,
+    pub speed_ms: u64,
+    /// What a hint or a value may spend.
+    pub analysis_limits: Limits,
+    seed: u64,
+    pub quit: bool,
+    /// The last file saved or loaded, offered again.
+    pub file: Option<String>,
+}
+
+impl App {
+    pub fn new(game: Game, players: [Player; 2], seed: u64) -> App {
+        let mut app = App {
+            game,
+            redo: Vec::new(),
+            players,
+            bottom: Side::South,
+            cursor: 0,
+            replay: None,
+            overlay: None,
+            anim: None,
+            message: String::new(),
+            engine_line: None,
+            hint: None,
+            job: None,
+            sync: false,
+            speed_ms: 90,
+            analysis_limits: Limits {
+                depth: Some(14),
+                time: Some(Duration::from_millis(1500)),
+                nodes: None,
+            },
+            seed,
+            quit: false,
+            file: None,
+        };
+        app.bottom = app.natural_bottom();
+        app.fix_cursor();
+        app.message = format!(
+            "{}: {}. Press ? for the keys.",
+            app.game.rules(),
+            app.game.rules().preset.summary()
+        );
+        app
+    }
+
+    /// A lone human sits at the bottom; otherwise South does.
+    fn natural_bottom(&self) -> Side {
+        match self.players {
+            [Player::Computer(_), Player::Human] => Side::North,
+            _ => Side::South,
+        }
+    }
+
+    pub fn notation(&self) -> Notation {
+        Notation::for_rules(self.game.rules())
+    }
+
+    /// The position shown: the replayed ply, or now.
+    pub fn shown_position(&self) -> &Position {
+        match self.replay {
+            Some(k) => self.game.position_at(k).unwrap_or(self.game.position()),
+            None => self.game.position(),
+        }
+    }
+
+    /// A human may sow now (live game, his turn, nothing in the way).
+    pub fn human_to_move(&self) -> bool {
+        !self.game.is_over()
+            && self.replay.is_none()
+            && self.players[self.game.to_move().index()].is_human()
+    }
+
+    fn computer_to_move(&self) -> bool {
+        !self.game.is_over()
+            && self.replay.is_none()
+            && self.overlay.is_none()
+            && !self.players[self.game.to_move().index()].is_human()
+    }
+
+    pub fn thinking(&self) -> Option<&'static str> {
+        self.job.as_ref().map(|j| match j.kind {
+            JobKind::Computer => "thinking",
+            JobKind::Analysis(_) => "analysing",
+        })
+    }
+
+    pub fn player_label(&self, side: Side) -> String {
+        match self.players[side.index()] {
+            Player::Human if self.players.iter().all(|p| p.is_human()) => {
+                format!("{side} (human)")
+            }
+            Player::Human => format!("{side} (you)"),
+            p => format!("{side} ({})", p.name()),
+        }
+    }
+
+    /// Keeps the cursor on a legal pit of the side to move.
+    fn fix_cursor(&mut self) {
+        let legal = self.game.legal_moves();
+        if !legal.contains(self.cursor) {
+            if let Some(&p) = legal.as_slice().first() {
+                self.cursor = p;
+            }
+        }
+    }
+
+    /// Moves the cursor to the next legal pit to the left (`dir` = -1) or right on screen.
+    fn move_cursor(&mut self, dir: i32) {
+        let legal = self.game.legal_moves();
+        if legal.is_empty() {
+            return;
+        }
+        // The bottom row reads pit 0 at the left; the top row is turned round.
+        let dir = if self.game.to_move() == self.bottom {
+            dir
+        } else {
+            -dir
+        };
+        let m = self.game.position().pits() as i32;
+        let mut p = self.cursor as i32;
+        for _ in 0..m {
+            p += dir;
+            if p < 0 || p >= m {
+                return;
+            }
+            if legal.contains(p as u8) {
+                self.cursor = p as u8;
+                return;
+            }
+        }
+    }
+
+    fn next_seed(&mut self) -> u64 {
+        self.seed = self
+            .seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.seed
+    }
+
+    /// Plays `pit` for the side to move, animated.
+    fn play(&mut self, pit: u8) -> Result<()> {
+        let before = *self.game.position();
+        let side = before.to_move();
+        let effect = self.game.play(pit)?;
+        if self.redo.last() == Some(&pit) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        self.hint = None;
+        self.engine_line = None;
+        let text = self.notation().move_text(side, pit);
+        let mut msg = format!("{side} sowed {text}.");
+        if effect.captured > 0 {
+            msg += &format!(" Captured {}.", effect.captured);
+        }
+        if effect.handed > 0 {
+            msg += &format!(" {} to {}.", effect.handed, side.other());
+        }
+        if effect.again && !self.game.is_over() {
+            msg += if self.game.rules().preset == Preset::Kauri {
+                " The opponent has no cowrie and passes."
+            } else {
+                " Last seed in the store: again."
+            };
+        }
+        if self.game.is_over() {
+            msg = format!("{msg} {}", crate::board::result_line(&self.game));
+        }
+        self.message = msg;
+        if self.speed_ms > 0 {
+            let frames = anim::sowing(&before, pit, self.game.position());
+            let step = Duration::from_millis(self.speed_ms.min(2500 / frames.len().max(1) as u64));
+            self.anim = Some(Anim {
+                frames,
+                idx: 0,
+                step,
+                next: Instant::now() + step,
+            });
+        }
+        self.fix_cursor();
+        Ok(())
+    }
+
+    /// The frame to draw while a sowing is shown.
+    pub fn frame(&self) -> Option<&Frame> {
+        self.anim.as_ref().map(|a| &a.frames[a.idx])
+    }
+
+    fn skip_anim(&mut self) -> bool {
+        self.anim.take().is_some()
+    }
+
+    fn cancel_job(&mut self) {
+        self.job = None;
+    }
+
+    /// Takes back to the last human decision (one ply between two people).
+    fn undo(&mut self) {
+        self.skip_anim();
+        self.cancel_job();
+        let any_human = self.players.iter().any(|p| p.is_human());
+        let human_moved = self
+            .game
+            .moves()
+            .iter()
+            .any(|m| self.players[m.side.index()].is_human());
+        if self.game.moves().is_empty() || (any_human && !human_moved) {
+            self.message = "Nothing to undo.".into();
+            return;
+        }
+        let mut n = 0;
+        while let Some(m) = self.game.undo() {
+            self.redo.push(m.pit);
+            n += 1;
+            let human_popped = self.players[m.side.index()].is_human();
+            if !any_human || (human_popped && self.players[self.game.to_move().index()].is_human())
+            {
+                break;
+            }
+        }
+        self.hint = None;
+        self.engine_line = None;
+        self.message = format!(
+            "Took back {n} move{}. r redoes.",
+            if n == 1 { "" } else { "s" }
+        );
+        self.fix_cursor();
+    }
+
+    /// Replays undone plies up to the next human decision.
+    fn redo(&mut self) {
+        self.skip_anim();
+        self.cancel_job();
+        if self.redo.is_empty() {
+            self.message = "Nothing to redo.".into();
+            return;
+        }
+        let mut n = 0;
+        while let Some(pit) = self.redo.pop() {
+            if self.game.play(pit).is_err() {
+                self.redo.clear();
+                break;
+            }
+            n += 1;
+            if self.game.is_over() || self.players[self.game.to_move().index()].is_human() {
+                break;
+            }
+        }
+        self.hint = None;
+        self.engine_line = None;
+        self.message = format!("Replayed {n} move{}.", if n == 1 { "" } else { "s" });
+        self.fix_cursor();
+    }
+
+    fn start_job(&mut self, kind: JobKind) {
+        let position = *self.game.position();
+        let (tx, rx) = channel();
+        let work: Box<dyn FnOnce() -> Outcome + Send> = match kind {
+            JobKind::Computer => {
+                let Player::Computer(level) = self.players[position.to_move().index()] else {
+                    return;
+                };
+                let seed = self.next_seed();
+                Box::new(move || Outcome::Move(level.choose(&position, seed)))
+            }
+            JobKind::Analysis(_) => {
+                let limits = self.analysis_limits;
+                Box::new(move || Outcome::Search(search(&position, limits)))
+            }
+        };
+        let job = Job {
+            kind,
+            position,
+            plies: self.game.moves().len(),
+            rx,
+        };
+        if self.sync {
+            tx.send(work()).ok();
+        } else {
+            std::thread::spawn(move || {
+                tx.send(work()).ok();
+            });
+        }
+        self.job = Some(job);
+        self.poll_job();
+    }
+
+    fn poll_job(&mut self) {
+        let Some(job) = &self.job else { return };
+        let Ok(result) = job.rx.try_recv() else {
+            return;
+        };
+        let job = self.job.take().expect("a job");
+        // Stale: the game moved on (undo, new game) while the engine worked.
+        if job.plies != self.game.moves().len() || job.position != *self.game.position() {
+            return;
+        }
+        match (job.kind, result) {
+            (JobKind::Computer, Outcome::Move(Some(pit))) => {
+                if let Err(e) = self.play(pit) {
+                    self.message = format!("The computer's move failed: {e}");
+                }
+            }
+            (JobKind::Analysis(a), Outcome::Search(Some(r))) => self.show_analysis(a, &r),
+            _ => {}
+        }
+    }
+
+    fn show_analysis(&mut self, a: Analysis, r: &SearchResult) {
+        let pos = *self.game.position();
+        let side = pos.to_move();
+        let n = self.notation();
+        let best = n.move_text(side, r.best);
+        let value = format!("{:+} for {side} (searched {} plies)", r.value, r.depth);
+        match a {
+            Analysis::Hint => {
+                if self.players[side.index()].is_human() {
+                    self.cursor = r.best;
+                }
+                self.hint = Some(r.best);
+                self.engine_line = Some(format!("Hint: sow {best}. Value {value}."));
+            }
+            Analysis::Value => {
+                // The principal variation in the game's notation, turns joined by `-`.
+                let mut p = pos;
+                let mut line = String::new();
+                let mut last: Option<Side> = None;
+                for &pit in r.pv.iter().take(12) {
+                    let s = p.to_move();
+                    if p.play(pit).is_err() {
+                        break;
+                    }
+                    if last == Some(s) {
+                        line.push('-');
+                    } else if last.is_some() {
+                        line.push(' ');
+                    }
+                    line.push(n.move_text(s, pit));
+                    last = Some(s);
+                }
+                self.engine_line = Some(format!("Value {value}. Line: {line}"));
+            }
+        }
+    }
+
+    /// Advances the animation, collects engine results and starts the computer's move.
+    pub fn tick(&mut self, now: Instant) {
+        if let Some(a) = &mut self.anim {
+            while now >= a.next {
+                a.idx += 1;
+                a.next += a.step;
+                if a.idx + 1 >= a.frames.len() {
+                    break;
+                }
+            }
+            if a.idx + 1 >= a.frames.len() {
+                self.anim = None;
+            }
+        }
+        self.poll_job();
+        if self.anim.is_none() && self.job.is_none() && self.computer_to_move() {
+            self.start_job(JobKind::Computer);
+        }
+    }
+
+    /// How long the event loop may wait for a key before [`App::tick`] has work.
+    pub fn wait(&self, now: Instant) -> Duration {
+        if let Some(a) = &self.anim {
+            return a.next.saturating_duration_since(now);
+        }
+        if self.job.is_some() {
+            return Duration::from_millis(20);
+        }
+        if self.computer_to_move() {
+            return Duration::ZERO;
+        }
+        Duration::from_millis(500)
+    }
+
+    pub fn on_key(&mut self, k: KeyEvent) {
+        if k.kind == KeyEventKind::Release {
+            return;
+        }
+        if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        // Any key ends the sowing shown; Space and Esc do only that.
+        if self.skip_anim() && matches!(k.code, KeyCode::Char(' ') | KeyCode::Esc) {
+            return;
+        }
+        match self.overlay.take() {
+            Some(Overlay::Help) => {
+                if !matches!(
+                    k.code,
+                    KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter
+                ) {
+                    self.overlay = Some(Overlay::Help);
+                }
+            }
+            Some(Overlay::Prompt { kind, input }) => self.prompt_key(kind, input, k),
+            Some(Overlay::Setup(s)) => self.setup_key(s, k),
+            None if self.replay.is_some() => self.replay_key(k),
+            None => self.play_key(k),
+        }
+    }
+
+    fn play_key(&mut self, k: KeyEvent) {
+        match k.code {
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help),
+            KeyCode::Left => self.move_cursor(-1),
+            KeyCode::Right => self.move_cursor(1),
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                if self.human_to_move() {
+                    let pit = self.cursor;
+                    if let Err(e) = self.play(pit) {
+                        self.message = e.to_string();
+                    }
+                } else if self.game.is_over() {
+                    self.message = "The game is over: n for a new one.".into();
+                }
+            }
+            KeyCode::Char(c @ '1'..='8') => {
+                let pit = c as u8 - b'1';
+                if !self.human_to_move() {
+                    self.message = "Not your turn.".into();
+                } else if let Err(e) = self.play(pit) {
+                    self.message = e.to_string();
+                } else {
+                    self.cursor = pit;
+                    self.fix_cursor();
+                }
+            }
+            KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('r') => self.redo(),
+            KeyCode::Char('h') | KeyCode::Char('v') => {
+                if self.game.is_over() {
+                    self.message = "The game is over.".into();
+                } else {
+                    let a = if k.code == KeyCode::Char('h') {
+                        Analysis::Hint
+                    } else {
+                        Analysis::Value
+                    };
+                    self.cancel_job();
+                    self.engine_line = Some("The engine is searching...".into());
+                    self.start_job(JobKind::Analysis(a));
+                }
+            }
+            KeyCode::Char('s') => {
+                self.overlay = Some(Overlay::Prompt {
+                    kind: PromptKind::Save,
+                    input: self
+                        .file
+                        .clone()
+                        .unwrap_or_else(|| format!("{}-game.txt", self.game.rules().preset)),
+                })
+            }
+            KeyCode::Char('o') | KeyCode::Char('l') => {
+                self.overlay = Some(Overlay::Prompt {
+                    kind: PromptKind::Load,
+                    input: self.file.clone().unwrap_or_default(),
+                })
+            }
+            KeyCode::Char('p') => {
+                self.cancel_job();
+                self.replay = Some(self.game.moves().len());
+                self.message = "Replay: ←/→ a move, ↑/↓ a turn, Home/End, g jumps, Enter plays on from here, Esc leaves.".into();
+            }
+            KeyCode::Char('n') => self.overlay = Some(Overlay::Setup(self.setup())),
+            KeyCode::Char('f') => self.bottom = self.bottom.other(),
+            KeyCode::Esc => {
+                self.message.clear();
+                self.engine_line = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn replay_key(&mut self, k: KeyEvent) {
+        let len = self.game.moves().len();
+        let Some(at) = self.replay else { return };
+        match k.code {
+            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help),
+            KeyCode::Left => self.replay = Some(at.saturating_sub(1)),
+            KeyCode::Right => self.replay = Some((at + 1).min(len)),
+            KeyCode::Up | KeyCode::PageUp => self.replay = Some(self.turn_start_before(at)),
+            KeyCode::Down | KeyCode::PageDown => self.replay = Some(self.turn_end_after(at)),
+            KeyCode::Home => self.replay = Some(0),
+            KeyCode::End => self.replay = Some(len),
+            KeyCode::Char('g') | KeyCode::Char('j') => {
+                self.overlay = Some(Overlay::Prompt {
+                    kind: PromptKind::Jump,
+                    input: String::new(),
+                })
+            }
+            KeyCode::Enter => {
+                while self.game.moves().len() > at {
+                    if let Some(m) = self.game.undo() {
+                        self.redo.push(m.pit);
+                    }
+                }
+                self.replay = None;
+                self.message = if self.redo.is_empty() {
+                    "Back to the game.".into()
+                } else {
+                    format!(
+                        "Playing on from move {at}; r replays the {} later move(s).",
+                        self.redo.len()
+                    )
+                };
+                self.fix_cursor();
+            }
+            KeyCode::Esc | KeyCode::Char('p') => {
+                self.replay = None;
+                self.message = "Back to the game.".into();
+            }
+            // Save, open, new game and turning the board work here too.
+            KeyCode::Char('s' | 'o' | 'l' | 'n' | 'f') => self.play_key(k),
+            _ => {}
+        }
+    }
+
+    /// Ply boundaries of the turns: the plies at which each turn starts, and the end.
+    fn turn_bounds(&self) -> Vec<usize> {
+        let mut b = vec![0];
+        let mut k = 0;
+        for (_, moves) in self.game.turns() {
+            k += moves.len();
+            b.push(k);
+        }
+        b
+    }
+
+    fn turn_start_before(&self, at: usize) -> usize {
+        self.turn_bounds()
+            .into_iter()
+            .rev()
+            .find(|&b| b < at)
+            .unwrap_or(0)
+    }
+
+    fn turn_end_after(&self, at: usize) -> usize {
+        self.turn_bounds()
+            .into_iter()
+            .find(|&b| b > at)
+            .unwrap_or(self.game.moves().len())
+    }
+
+    fn prompt_key(&mut self, kind: PromptKind, mut input: String, k: KeyEvent) {
+        match k.code {
+            KeyCode::Esc => return,
+            KeyCode::Enter => {
+                let text = input.trim().to_string();
+                match kind {
+                    PromptKind::Save => match self.save(&text) {
+                        Ok(()) => self.message = format!("Saved to {text}."),
+                        Err(e) => self.message = format!("Could not save: {e:#}"),
+                    },
+                    PromptKind::Load => match self.load(&text) {
+                        Ok(()) => {}
+                        Err(e) => self.message = format!("Could not open: {e:#}"),
+                    },
+                    PromptKind::Jump => match text.parse::<usize>() {
+                        Ok(n) if n >= 1 => {
+                            // Move number n: the first player's turn of line n.
+                            let b = self.turn_bounds();
+                            let first_north =
+                                self.game.turns().first().map(|t| t.0) == Some(Side::North);
+                            let turn = (2 * (n - 1)).saturating_sub(first_north as usize);
+                            let at = b.get(turn).copied().unwrap_or(self.game.moves().len());
+                            self.replay = Some(at);
+                        }
+                        _ => self.message = format!("`{text}` is not a move number."),
+                    },
+                }
+                return;
+            }
+            KeyCode::Backspace => {
+                input.pop();
+            }
+            KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => input.push(c),
+            _ => {}
+        }
+        self.overlay = Some(Overlay::Prompt { kind, input });
+    }
+
+    fn setup(&self) -> Setup {
+        let current = *self.game.rules();
+        let mut choices: Vec<Rules> = Preset::ALL.iter().map(|p| p.rules()).collect();
+        if !choices.contains(&current) {
+            choices.insert(0, current);
+        }
+        Setup {
+            field: 0,
+            choice: choices.iter().position(|r| *r == current).unwrap_or(0),
+            choices,
+            players: [self.players[0].index(), self.players[1].index()],
+        }
+    }
+
+    fn setup_key(&mut self, mut s: Setup, k: KeyEvent) {
+        let step = |v: usize, n: usize, d: i32| ((v as i32 + d).rem_euclid(n as i32)) as usize;
+        match k.code {
+            KeyCode::Esc => return,
+            KeyCode::Up => s.field = s.field.saturating_sub(1),
+            KeyCode::Down | KeyCode::Tab => s.field = (s.field + 1).min(3),
+            KeyCode::Left | KeyCode::Right => {
+                let d = if k.code == KeyCode::Left { -1 } else { 1 };
+                match s.field {
+                    0 => s.choice = step(s.choice, s.choices.len(), d),
+                    1 | 2 => s.players[s.field - 1] = step(s.players[s.field - 1], 9, d),
+                    _ => {}
+                }
+            }
+            KeyCode::Enter => {
+                let rules = s.choices[s.choice];
+                match Game::from_rules(&rules) {
+                    Ok(game) => {
+                        let players = s.players.map(Player::from_index);
+                        self.new_game(game, players);
+                    }
+                    Err(e) => self.message = e.to_string(),
+                }
+                return;
+            }
+            KeyCode::Char('q') => {
+                self.quit = true;
+                return;
+            }
+            _ => {}
+        }
+        self.overlay = Some(Overlay::Setup(s));
+    }
+
+    fn new_game(&mut self, game: Game, players: [Player; 2]) {
+        self.cancel_job();
+        self.skip_anim();
+        self.game = game;
+        self.players = players;
+        self.redo.clear();
+        self.replay = None;
+        self.hint = None;
+        self.engine_line = None;
+        self.bottom = self.natural_bottom();
+        self.cursor = 0;
+        self.fix_cursor();
+        self.message = format!(
+            "New game: {}, South {} v North {}.",
+            self.game.rules(),
+            self.players[0].name(),
+            self.players[1].name()
+        );
+    }
+
+    fn record(&self) -> Record {
+        let name = |s: Side| match self.players[s.index()] {
+            Player::Human => "human".to_string(),
+            Player::Computer(l) => format!("computer (level {})", l.level),
+        };
+        Record::from_game(
+            &self.game,
+            Players {
+                south: Some(name(Side::South)),
+                north: Some(name(Side::North)),
+            },
+        )
+    }
+
+    pub fn save(&mut self, path: &str) -> Result<()> {
+        if path.is_empty() {
+            bail!("give a file name");
+        }
+        let rec = self.record();
+        let text = if path.ends_with(".json") {
+            serde_json::to_string_pretty(&rec)? + "\n"
+        } else {
+            rec.to_text()?
+        };
+        std::fs::write(path, text).with_context(|| format!("writing {path}"))?;
+        self.file = Some(path.to_string());
+        Ok(())
+    }
+
+    pub fn load(&mut self, path: &str) -> Result<()> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+        let rec = Record::parse(&text, None).with_context(|| path.to_string())?;
+        let game = rec.replay()?;
+        let players = self.players;
+        self.new_game(game, players);
+        // A loaded game opens at its end, in replay mode, so nobody moves by surprise.
+        self.replay = Some(self.game.moves().len());
+        self.file = Some(path.to_string());
+        self.message = format!(
+            "Opened {path}: {} moves of {}. Replay mode: Home for the start, Enter plays on.",
+            self.game.moves().len(),
+            self.game.rules()
+        );
+        Ok(())
+    }
+
+    /// The game so far, numbered as the notation writes it, one line per move number, and the
+    /// index of the line holding ply `at` (the last ply played before it).
+    pub fn move_lines(&self, at: usize) -> (Vec<String>, Option<usize>) {
+        let n = self.notation();
+        let turns = self.game.turns();
+        let mut lines = Vec::new();
+        let mut current = None;
+        let mut ply = 0;
+        let mut k = 0;
+        let mut number = 1;
+        if turns.first().is_some_and(|t| t.0 == Side::North) {
+            ply += turns[0].1.len();
+            lines.push(format!(
+                "{number:>3}. ...  {}",
+                notation::turn_text(n, Side::North, &turns[0].1)
+            ));
+            if at >= 1 && at <= ply {
+                current = Some(0);
+            }
+            number += 1;
+            k = 1;
+        }
+        while k < turns.len() {
+            let first_start = ply;
+            let a = notation::turn_text(n, turns[k].0, &turns[k].1);
+            ply += turns[k].1.len();
+            let b = turns.get(k + 1).map(|t| {
+                ply += t.1.len();
+                notation::turn_text(n, t.0, &t.1)
+            });
+            if at > first_start && at <= ply {
+                current = Some(lines.len());
+            }
+            lines.push(format!("{number:>3}. {a:<8} {}", b.unwrap_or_default()));
+            number += 1;
+            k += 2;
+        }
+        (lines, current)
+    }
+}
+
+/// Restores the terminal when dropped (early returns and errors; panics have ratatui's hook).
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+pub fn run(a: TuiArgs) -> Result<()> {
+    let players = [Player::parse(&a.south)?, Player::parse(&a.north)?];
+    let start = match &a.position {
+        Some(p) => {
+            let p: Position = p.parse()?;
+            if let Some(r) = a.rules.rules_opt()? {
+                if &r != p.rules() {
+                    bail!("the position plays `{}`, not `{r}`", p.rules());
+                }
+            }
+            p
+        }
+        None => Position::start(&a.rules.rules()?)?,
+    };
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let mut app = App::new(Game::new(start), players, seed);
+    app.speed_ms = a.speed;
+    if let Some(path) = &a.load {
+        app.load(path)?;
+    }
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        bail!("`mancala tui` needs a terminal (use `mancala play` for line-by-line play)");
+    }
+    let mut terminal = ratatui::try_init().context("starting the full-screen terminal")?;
+    let _restore = Restore;
+    // For the terminal-restore test: a panic after the first screen is drawn.
+    let panic_test = std::env::var_os("MANCALA_TUI_TEST_PANIC").is_some();
+    loop {
+        terminal.draw(|f| view::render(&app, f))?;
+        if panic_test {
+            panic!("MANCALA_TUI_TEST_PANIC is set: panicking on purpose");
+        }
+        if app.quit {
+            break;
+        }
+        let now = Instant::now();
+        if event::poll(app.wait(now))? {
+            match event::read()? {
+                Event::Key(k) => app.on_key(k),
+                Event::Resize(_, _) => terminal.autoresize()?,
+                _ => {}
+            }
+        }
+        app.tick(Instant::now());
+    }
+    Ok(())
+}

@@ -1,0 +1,382 @@
+//! The TUI on ratatui's test backend: snapshots of the main screens (`snapshots/`) and key
+//! handling. The snapshots use games between two humans, so they do not change when the
+//! engine does.
+
+use std::time::{Duration, Instant};
+
+use mancala_core::{Game, Position, Side};
+use mancala_engine::{search, Level, Limits};
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+
+use super::{view, App, Overlay, Player};
+
+fn app(rules: &str, players: [Player; 2]) -> App {
+    let game = Game::from_rules(&rules.parse().unwrap()).unwrap();
+    let mut a = App::new(game, players, 42);
+    a.sync = true;
+    a.speed_ms = 0;
+    a.analysis_limits = Limits {
+        depth: Some(4),
+        time: None,
+        nodes: None,
+    };
+    a
+}
+
+const HUMANS: [Player; 2] = [Player::Human, Player::Human];
+
+fn computer(level: u8) -> Player {
+    Player::Computer(Level::new(level).unwrap())
+}
+
+fn key(a: &mut App, code: KeyCode) {
+    a.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+    settle(a);
+}
+
+fn keys(a: &mut App, text: &str) {
+    for c in text.chars() {
+        key(a, KeyCode::Char(c));
+    }
+}
+
+/// Ticks until nothing is left to do now (the computer has moved, animations are over).
+fn settle(a: &mut App) {
+    for _ in 0..1000 {
+        a.tick(Instant::now() + Duration::from_secs(3600));
+        if a.anim.is_none() && !a.computer_to_move() {
+            return;
+        }
+    }
+    panic!("the app did not settle");
+}
+
+fn screen(a: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view::render(a, f)).unwrap();
+    t
+}
+
+fn text(a: &App) -> String {
+    screen(a, 110, 28).backend().to_string()
+}
+
+#[test]
+fn snapshot_start_kalah() {
+    let a = app("kalah", HUMANS);
+    insta::assert_snapshot!(screen(&a, 110, 26).backend());
+}
+
+#[test]
+fn snapshot_kauri_game_in_progress() {
+    let mut a = app("kauri", HUMANS);
+    // The first moves of the source's first game: 1. f D; 2. e F; 3. b (+1) D
+    keys(&mut a, "6452");
+    key(&mut a, KeyCode::Left);
+    key(&mut a, KeyCode::Enter);
+    insta::assert_snapshot!(screen(&a, 110, 26).backend());
+}
+
+#[test]
+fn snapshot_help() {
+    let mut a = app("kalah", HUMANS);
+    key(&mut a, KeyCode::Char('?'));
+    insta::assert_snapshot!(screen(&a, 100, 32).backend());
+}
+
+#[test]
+fn snapshot_replay() {
+    let mut a = app("dracala", HUMANS);
+    for _ in 0..6 {
+        key(&mut a, KeyCode::Enter);
+    }
+    keys(&mut a, "p");
+    key(&mut a, KeyCode::Home);
+    key(&mut a, KeyCode::Right);
+    key(&mut a, KeyCode::Right);
+    insta::assert_snapshot!(screen(&a, 100, 24).backend());
+}
+
+#[test]
+fn snapshot_new_game_screen() {
+    let mut a = app("kalah", HUMANS);
+    keys(&mut a, "n");
+    insta::assert_snapshot!(screen(&a, 100, 24).backend());
+}
+
+#[test]
+fn snapshot_game_over_and_small_terminal() {
+    let mut a = app("vaccean", HUMANS);
+    for _ in 0..200 {
+        if a.game.is_over() {
+            break;
+        }
+        key(&mut a, KeyCode::Enter);
+    }
+    assert!(a.game.is_over());
+    insta::assert_snapshot!("game_over", screen(&a, 90, 24).backend());
+    // Too small: a message instead of a broken board; wide enough but short: no moves panel.
+    insta::assert_snapshot!("too_small", screen(&a, 30, 10).backend());
+    insta::assert_snapshot!("narrow", screen(&a, 50, 17).backend());
+}
+
+#[test]
+fn cursor_walks_legal_pits_in_screen_order() {
+    let mut a = app("kalah,seeds=4", HUMANS);
+    assert_eq!(a.cursor, 0);
+    key(&mut a, KeyCode::Right);
+    key(&mut a, KeyCode::Right);
+    assert_eq!(a.cursor, 2);
+    key(&mut a, KeyCode::Left);
+    assert_eq!(a.cursor, 1);
+    key(&mut a, KeyCode::Left);
+    key(&mut a, KeyCode::Left);
+    assert_eq!(a.cursor, 0, "stops at the edge");
+    // North sits on top, his pit 1 on the right: Left goes to his higher pits.
+    keys(&mut a, "1");
+    assert_eq!(a.game.to_move(), Side::North);
+    let start = a.cursor;
+    key(&mut a, KeyCode::Left);
+    assert_eq!(a.cursor, start + 1);
+}
+
+#[test]
+fn number_keys_sow_and_illegal_moves_are_refused() {
+    let mut a = app("kalah", HUMANS);
+    keys(&mut a, "4");
+    assert_eq!(a.game.moves().len(), 1);
+    assert!(a.message.contains("South sowed D"), "{}", a.message);
+    // The last of D's 3 seeds falls in the store: South moves again.
+    assert_eq!(a.game.to_move(), Side::South);
+    keys(&mut a, "4");
+    assert_eq!(a.game.moves().len(), 1, "pit D is empty now");
+    assert!(a.message.contains("illegal"), "{}", a.message);
+    keys(&mut a, "9");
+    assert_eq!(a.game.moves().len(), 1);
+}
+
+#[test]
+fn undo_and_redo_against_the_computer() {
+    let mut a = app("kalah", [Player::Human, computer(2)]);
+    key(&mut a, KeyCode::Char('1'));
+    let played = a.game.moves().len();
+    assert!(played >= 2, "the computer replied");
+    assert_eq!(a.game.to_move(), Side::South);
+    let after = *a.game.position();
+    keys(&mut a, "u");
+    assert_eq!(a.game.moves().len(), 0, "back to South's decision");
+    assert_eq!(a.redo.len(), played);
+    keys(&mut a, "r");
+    assert_eq!(*a.game.position(), after);
+    assert!(a.redo.is_empty());
+    // Undo, then a different move: the redo list is dropped.
+    keys(&mut a, "u");
+    keys(&mut a, "2");
+    assert!(a.redo.is_empty());
+    keys(&mut a, "uuuu");
+    assert!(a.message.contains("Nothing to undo"));
+}
+
+#[test]
+fn undo_between_two_people_takes_back_one_move() {
+    let mut a = app("kalah", HUMANS);
+    keys(&mut a, "14");
+    assert_eq!(a.game.moves().len(), 2);
+    keys(&mut a, "u");
+    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.game.to_move(), Side::North);
+    keys(&mut a, "r");
+    assert_eq!(a.game.moves().len(), 2);
+}
+
+#[test]
+fn replay_steps_jumps_and_plays_on() {
+    let mut a = app("kauri", HUMANS);
+    keys(&mut a, "64524");
+    let all = a.game.moves().len();
+    keys(&mut a, "p");
+    assert_eq!(a.replay, Some(all));
+    key(&mut a, KeyCode::Home);
+    assert_eq!(a.replay, Some(0));
+    assert_eq!(a.shown_position(), a.game.start());
+    key(&mut a, KeyCode::Right);
+    key(&mut a, KeyCode::Right);
+    assert_eq!(a.replay, Some(2));
+    key(&mut a, KeyCode::Left);
+    assert_eq!(a.replay, Some(1));
+    key(&mut a, KeyCode::End);
+    assert_eq!(a.replay, Some(all));
+    // Move number 2 starts after two turns.
+    keys(&mut a, "g2");
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.replay, Some(2));
+    assert!(text(&a).contains("REPLAY: move 2 of 5"));
+    // Keys that would play do nothing in replay mode.
+    keys(&mut a, "1");
+    assert_eq!(a.game.moves().len(), all);
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.replay, None);
+    assert_eq!(a.game.moves().len(), 2);
+    assert_eq!(a.redo.len(), all - 2);
+    keys(&mut a, "rrr");
+    assert_eq!(a.game.moves().len(), all);
+}
+
+#[test]
+fn save_and_open_records() {
+    let dir = std::env::temp_dir().join(format!("mancala-tui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["g.txt", "g.json"] {
+        let path = dir.join(name).to_string_lossy().into_owned();
+        let mut a = app("dracala", HUMANS);
+        for _ in 0..7 {
+            key(&mut a, KeyCode::Enter);
+        }
+        let pos = *a.game.position();
+        keys(&mut a, "s");
+        assert!(matches!(a.overlay, Some(Overlay::Prompt { .. })));
+        // Replace the offered name.
+        for _ in 0..40 {
+            key(&mut a, KeyCode::Backspace);
+        }
+        keys(&mut a, &path);
+        key(&mut a, KeyCode::Enter);
+        assert!(a.message.starts_with("Saved"), "{}", a.message);
+        let mut b = app("kalah", HUMANS);
+        keys(&mut b, "o");
+        keys(&mut b, &path);
+        key(&mut b, KeyCode::Enter);
+        assert_eq!(*b.game.position(), pos, "{}", b.message);
+        assert_eq!(b.replay, Some(7), "opens in replay mode at the end");
+        keys(&mut b, "o/nonexistent/file");
+        key(&mut b, KeyCode::Enter);
+        assert!(b.message.starts_with("Could not open"), "{}", b.message);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn hint_and_value_use_the_engine() {
+    let mut a = app("kalah,seeds=4", HUMANS);
+    keys(&mut a, "h");
+    let want = search(a.game.position(), a.analysis_limits).unwrap();
+    assert_eq!(a.cursor, want.best);
+    assert_eq!(a.hint, Some(want.best));
+    let line = a.engine_line.clone().unwrap();
+    assert!(line.starts_with("Hint: sow "), "{line}");
+    assert!(
+        line.contains(&format!("{:+} for South", want.value)),
+        "{line}"
+    );
+    keys(&mut a, "v");
+    assert!(a.engine_line.as_deref().unwrap().contains("Line: "));
+    // Playing a move clears it.
+    key(&mut a, KeyCode::Enter);
+    assert!(a.engine_line.is_none());
+}
+
+#[test]
+fn sowing_animation_runs_and_is_skippable() {
+    let mut a = app("kalah,seeds=4", HUMANS);
+    a.speed_ms = 50;
+    a.on_key(KeyEvent::new(KeyCode::Char('1'), KeyModifiers::NONE));
+    let frames = a.anim.as_ref().unwrap().frames.len();
+    assert_eq!(frames, 5, "the emptied pit, then four seeds");
+    // The first frame shows pit A empty and B untouched.
+    let f0 = a.frame().unwrap();
+    assert_eq!(f0.board.seeds[0][0], 0);
+    assert_eq!(f0.board.seeds[0][1], 4);
+    a.tick(Instant::now() + Duration::from_millis(120));
+    assert!(a.anim.as_ref().unwrap().idx >= 2);
+    // Space skips the rest and does nothing else.
+    let before = a.game.moves().len();
+    a.on_key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE));
+    assert!(a.anim.is_none());
+    assert_eq!(a.game.moves().len(), before);
+    // Time alone ends an animation too.
+    a.on_key(KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE));
+    assert!(a.anim.is_some());
+    a.tick(Instant::now() + Duration::from_secs(10));
+    assert!(a.anim.is_none());
+}
+
+#[test]
+fn quit_help_and_ctrl_c() {
+    let mut a = app("kalah", HUMANS);
+    keys(&mut a, "?");
+    assert_eq!(a.overlay, Some(Overlay::Help));
+    keys(&mut a, "q");
+    assert_eq!(a.overlay, None, "q closes the help first");
+    assert!(!a.quit);
+    a.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(a.quit);
+    let mut b = app("kalah", HUMANS);
+    keys(&mut b, "q");
+    assert!(b.quit);
+}
+
+#[test]
+fn help_lists_every_key_the_app_handles() {
+    let help: String = view::HELP
+        .iter()
+        .map(|(k, _)| *k)
+        .collect::<Vec<_>>()
+        .join(" ");
+    for k in [
+        "←", "Enter", "1-8", "u", "r", "h", "v", "s", "o", "p", "n", "f", "Esc", "?", "F1", "q",
+        "Ctrl-C", "↑", "PgUp", "Home", "End", "g",
+    ] {
+        assert!(help.contains(k), "help lacks {k}");
+    }
+}
+
+#[test]
+fn new_game_screen_changes_game_and_players() {
+    let mut a = app("kalah", HUMANS);
+    keys(&mut a, "n");
+    key(&mut a, KeyCode::Right); // kalah -> kalah-brazil
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Right); // North: human -> level 1
+    key(&mut a, KeyCode::Enter);
+    assert_eq!(a.overlay, None);
+    assert_eq!(a.game.rules().preset, mancala_core::Preset::KalahBrazil);
+    assert_eq!(a.players, [Player::Human, computer(1)]);
+    // Esc leaves the screen without a new game.
+    key(&mut a, KeyCode::Enter);
+    let moves = a.game.moves().len();
+    keys(&mut a, "n");
+    key(&mut a, KeyCode::Esc);
+    assert_eq!(a.game.moves().len(), moves);
+}
+
+#[test]
+fn every_preset_plays_to_the_end_against_the_computer() {
+    for preset in mancala_core::Preset::ALL {
+        let game = Game::new(Position::start(&preset.rules()).unwrap());
+        let mut a = App::new(game, [Player::Human, computer(1)], 5);
+        a.sync = true;
+        a.speed_ms = 0;
+        settle(&mut a);
+        for _ in 0..2000 {
+            if a.game.is_over() {
+                break;
+            }
+            key(&mut a, KeyCode::Enter);
+        }
+        assert!(a.game.is_over(), "{preset}");
+        assert!(text(&a).contains("Game over"), "{preset}");
+    }
+}
+
+#[test]
+fn the_human_playing_north_sits_at_the_bottom() {
+    let mut a = app("kalah", [computer(1), Player::Human]);
+    assert_eq!(a.bottom, Side::North);
+    settle(&mut a);
+    assert_eq!(a.game.to_move(), Side::North, "the computer opened");
+    keys(&mut a, "f");
+    assert_eq!(a.bottom, Side::South);
+}

@@ -1,0 +1,481 @@
+//! Drawing the [`App`]: the board, the move list, the status lines, and the windows over them
+//! (help, prompts, new game).
+
+use mancala_core::{Preset, Side};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::anim::{Board, Loc};
+use super::{App, Overlay, Player, PromptKind};
+
+/// Width of the moves panel.
+const MOVES_W: u16 = 28;
+/// Width of a store box.
+const STORE_W: usize = 6;
+
+/// Inner width of a pit cell.
+fn cell_w(b: &Board) -> usize {
+    if b.kauri {
+        5
+    } else {
+        4
+    }
+}
+
+fn board_width(b: &Board) -> u16 {
+    (2 * STORE_W + 1 + b.pits * (cell_w(b) + 1)) as u16
+}
+
+/// Lines the board block needs inside its border.
+fn board_height(b: &Board) -> u16 {
+    if b.kauri {
+        10
+    } else {
+        9
+    }
+}
+
+pub const HELP: &[(&str, &str)] = &[
+    ("", "Play"),
+    ("← →", "choose a pit of the side to move"),
+    ("Enter, Space", "sow the chosen pit"),
+    (
+        "1-8",
+        "sow pit N of the side to move, from its left (a/A = 1)",
+    ),
+    ("u", "undo: back to the last human decision"),
+    ("r", "redo the moves undone"),
+    ("h", "hint: the engine's best move and its value"),
+    ("v", "value: the engine's value and expected line"),
+    ("s", "save the record (FILE.json: JSON, else text)"),
+    ("o, l", "open a record (text or JSON)"),
+    ("p", "replay mode"),
+    ("n", "new game: choose the game and the players"),
+    ("f", "turn the board round"),
+    ("Space, Esc", "skip the sowing animation"),
+    ("? or F1", "this help (Esc closes it)"),
+    ("q, Ctrl-C", "quit"),
+    ("", "Replay"),
+    ("← →", "one move back, forward"),
+    ("↑ ↓, PgUp PgDn", "one turn back, forward"),
+    ("Home, End", "the start, the end"),
+    ("g", "go to move number N (the position before it)"),
+    ("Enter", "play on from here (r replays the later moves)"),
+    ("Esc, p", "back to the game"),
+    (
+        "s, o, n, f",
+        "save, open, new game, turn the board, as in play",
+    ),
+    ("", "New game"),
+    ("↑ ↓, ← →", "choose a line, change it"),
+    ("Enter, Esc", "start, cancel"),
+];
+
+pub fn render(app: &App, f: &mut Frame) {
+    let area = f.area();
+    let (board, hot) = match app.frame() {
+        Some(fr) => (fr.board.clone(), fr.hot),
+        None => (Board::of(app.shown_position()), None),
+    };
+    let need_w = board_width(&board) + 2;
+    let need_h = board_height(&board) + 2 + 3 + 1;
+    if area.width < need_w || area.height < need_h {
+        let msg = format!(
+            "The terminal is {} x {}; this board needs at least {need_w} x {need_h}. Enlarge it, or q to quit.",
+            area.width, area.height
+        );
+        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let [main, keys] = area.layout(&Layout::vertical([
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ]));
+    let with_moves = area.width >= need_w + MOVES_W;
+    let (left, moves_area) = if with_moves {
+        let [l, r] = main.layout(&Layout::horizontal([
+            Constraint::Min(need_w),
+            Constraint::Length(MOVES_W),
+        ]));
+        (l, Some(r))
+    } else {
+        (main, None)
+    };
+    let [board_area, info] = left.layout(&Layout::vertical([
+        Constraint::Length(board_height(&board) + 2),
+        Constraint::Min(3),
+    ]));
+    render_board(app, f, board_area, &board, hot);
+    render_info(app, f, info);
+    if let Some(r) = moves_area {
+        render_moves(app, f, r);
+    }
+    render_keys(app, f, keys);
+    match &app.overlay {
+        Some(Overlay::Help) => render_help(f, area),
+        Some(Overlay::Prompt { kind, input }) => render_prompt(f, area, *kind, input),
+        Some(Overlay::Setup(s)) => render_setup(f, area, s),
+        None => {}
+    }
+}
+
+fn centered(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n >= w {
+        return s.to_string();
+    }
+    let left = (w - n) / 2;
+    format!("{}{}{}", " ".repeat(left), s, " ".repeat(w - n - left))
+}
+
+fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc>) {
+    let pos = app.shown_position();
+    let m = b.pits;
+    let cw = cell_w(b);
+    let bottom = app.bottom;
+    let top = bottom.other();
+    let notation = app.notation();
+    let live = !pos.is_over() && app.frame().is_none();
+    let mover = pos.to_move();
+    let legal = pos.legal_moves();
+    let human = app.human_to_move() && app.frame().is_none();
+    let shown_ply = app.replay.unwrap_or(app.game.moves().len());
+    let last = shown_ply
+        .checked_sub(1)
+        .and_then(|k| app.game.moves().get(k))
+        .map(|mv| (mv.side, mv.pit as usize));
+    let cols = |side: Side| -> Vec<usize> {
+        if side == bottom {
+            (0..m).collect()
+        } else {
+            (0..m).rev().collect()
+        }
+    };
+    let cell_style = |side: Side, i: usize| -> Style {
+        let mut st = Style::default();
+        if hot == Some(Loc::Pit(side, i)) {
+            return st
+                .bg(Color::Green)
+                .fg(Color::Black)
+                .add_modifier(Modifier::BOLD);
+        }
+        if human && side == mover && i as u8 == app.cursor {
+            return st.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        }
+        if last == Some((side, i)) {
+            st = st.fg(Color::Yellow).add_modifier(Modifier::BOLD);
+        } else if live && side == mover && !legal.contains(i as u8) {
+            st = st.fg(Color::DarkGray);
+        }
+        if app.hint == Some(i as u8) && side == mover && app.replay.is_none() {
+            st = st.fg(Color::Cyan).add_modifier(Modifier::UNDERLINED);
+        }
+        st
+    };
+    let cell_text = |side: Side, i: usize| -> String {
+        let s = b.seeds[side.index()][i];
+        let t = if b.kauri {
+            match b.cowries[side.index()][i] {
+                0 => s.to_string(),
+                c => format!("{s}c{c}"),
+            }
+        } else {
+            s.to_string()
+        };
+        centered(&t, cw)
+    };
+    let store_style = |side: Side| -> Style {
+        if hot == Some(Loc::Store(side)) {
+            Style::default()
+                .bg(Color::Green)
+                .fg(Color::Black)
+                .add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().add_modifier(Modifier::BOLD)
+        }
+    };
+    let pad = " ".repeat(STORE_W);
+    let label_line = |side: Side| -> Line {
+        let mut spans = vec![Span::raw(format!("{pad} "))];
+        for i in cols(side) {
+            let text = centered(&notation.move_text(side, i as u8).to_string(), cw);
+            let st = if last == Some((side, i)) {
+                Style::default().fg(Color::Yellow)
+            } else {
+                Style::default().fg(Color::Gray)
+            };
+            spans.push(Span::styled(text, st));
+            spans.push(Span::raw(" "));
+        }
+        Line::from(spans)
+    };
+    let row_line = |side: Side, left: &str, right: &str| -> Line {
+        let mut spans = vec![Span::raw(left.to_string()), Span::raw("│")];
+        for i in cols(side) {
+            spans.push(Span::styled(cell_text(side, i), cell_style(side, i)));
+            spans.push(Span::raw("│"));
+        }
+        spans.push(Span::raw(right.to_string()));
+        Line::from(spans)
+    };
+    let rule = |l: &str, mid: &str, r: &str| -> String {
+        let seg = "─".repeat(cw);
+        format!("{l}{}{r}", vec![seg; m].join(mid))
+    };
+    let name_line = |side: Side| -> Line {
+        let to_move = live && side == mover;
+        let mut spans = vec![Span::styled(
+            format!(" {}", app.player_label(side)),
+            if to_move {
+                Style::default().add_modifier(Modifier::BOLD)
+            } else {
+                Style::default().fg(Color::Gray)
+            },
+        )];
+        spans.push(Span::raw(format!(" · store {}", b.stores[side.index()])));
+        if to_move {
+            spans.push(Span::styled(
+                "  ◀ to move",
+                Style::default()
+                    .fg(Color::Green)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        }
+        Line::from(spans)
+    };
+    let bar = "─".repeat(STORE_W - 2);
+    let store_num = |side: Side| format!("{:^w$}", b.stores[side.index()], w = STORE_W - 2);
+    let mut lines = vec![
+        name_line(top),
+        label_line(top),
+        Line::raw(format!("{pad}{}", rule("╭", "┬", "╮"))),
+        row_line(top, &format!("╭{bar}╮"), &format!("╭{bar}╮")),
+        Line::from(vec![
+            Span::raw("│"),
+            Span::styled(store_num(top), store_style(top)),
+            Span::raw(format!("│{}│", rule("├", "┼", "┤"))),
+            Span::styled(store_num(bottom), store_style(bottom)),
+            Span::raw("│"),
+        ]),
+        row_line(bottom, &format!("╰{bar}╯"), &format!("╰{bar}╯")),
+        Line::raw(format!("{pad}{}", rule("╰", "┴", "╯"))),
+        label_line(bottom),
+        name_line(bottom),
+    ];
+    if b.kauri {
+        lines.push(Line::styled(
+            " 5c1 = 5 seeds and 1 cowrie; only a pit with a cowrie can be sown",
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
+    // Centre the board in its block; the lines below it stay at the left edge.
+    let indent = (area.width.saturating_sub(2 + board_width(b)) / 2) as usize;
+    for l in lines.iter_mut().take(9) {
+        l.spans.insert(0, Span::raw(" ".repeat(indent)));
+    }
+    let title = format!(" mancala · {} ", pos.rules());
+    let block = Block::bordered().title(title);
+    f.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn render_info(app: &App, f: &mut Frame, area: Rect) {
+    let pos = app.shown_position();
+    let status = if let Some(k) = app.replay {
+        let len = app.game.moves().len();
+        let what = match k.checked_sub(1).and_then(|i| app.game.moves().get(i)) {
+            Some(mv) => format!(
+                ", after {} {}",
+                mv.side,
+                app.notation().move_text(mv.side, mv.pit)
+            ),
+            None => ", the start".into(),
+        };
+        Line::styled(
+            format!(" REPLAY: move {k} of {len}{what}"),
+            Style::default()
+                .fg(Color::Magenta)
+                .add_modifier(Modifier::BOLD),
+        )
+    } else if app.game.is_over() {
+        Line::styled(
+            format!(" Game over. {}", crate::board::result_line(&app.game)),
+            Style::default()
+                .fg(Color::Green)
+                .add_modifier(Modifier::BOLD),
+        )
+    } else {
+        let side = pos.to_move();
+        let who = app.player_label(side);
+        let text = match (app.thinking(), app.players[side.index()]) {
+            (Some("thinking"), _) => format!(" {who} is thinking..."),
+            (_, Player::Human) => format!(
+                " {who} to move: ← → and Enter, or a pit number 1-{}",
+                pos.pits()
+            ),
+            (_, _) => format!(" {who} to move"),
+        };
+        Line::styled(text, Style::default().add_modifier(Modifier::BOLD))
+    };
+    let mut lines = vec![status];
+    if !app.message.is_empty() {
+        lines.push(Line::styled(
+            format!(" {}", app.message),
+            Style::default().fg(Color::Yellow),
+        ));
+    }
+    if let Some(e) = &app.engine_line {
+        lines.push(Line::styled(
+            format!(" {e}"),
+            Style::default().fg(Color::Cyan),
+        ));
+    }
+    f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
+fn render_moves(app: &App, f: &mut Frame, area: Rect) {
+    let at = app.replay.unwrap_or(app.game.moves().len());
+    let (lines, current) = app.move_lines(at);
+    let height = area.height.saturating_sub(2) as usize;
+    let focus = current.unwrap_or(lines.len().saturating_sub(1));
+    let offset = (focus + 1).saturating_sub(height);
+    let text: Vec<Line> = lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if Some(i) == current {
+                Line::styled(
+                    l,
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
+                )
+            } else {
+                Line::raw(l)
+            }
+        })
+        .collect();
+    let block = Block::bordered().title(" Moves ");
+    f.render_widget(
+        Paragraph::new(text).block(block).scroll((offset as u16, 0)),
+        area,
+    );
+}
+
+fn render_keys(app: &App, f: &mut Frame, area: Rect) {
+    let text = if app.replay.is_some() {
+        " ←→ move  ↑↓ turn  Home End  g go to  Enter play from here  Esc back  ? help  q quit"
+    } else {
+        " ←→ pit  Enter sow  u undo  r redo  h hint  v value  s save  o open  p replay  n new  ? help  q quit"
+    };
+    f.render_widget(
+        Paragraph::new(Line::styled(text, Style::default().fg(Color::DarkGray))),
+        area,
+    );
+}
+
+fn popup(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+fn render_help(f: &mut Frame, area: Rect) {
+    let mut lines = Vec::new();
+    for (k, what) in HELP {
+        if k.is_empty() {
+            lines.push(Line::styled(
+                format!(" {what}"),
+                Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            ));
+        } else {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {k:<16}"), Style::default().fg(Color::Cyan)),
+                Span::raw(*what),
+            ]));
+        }
+    }
+    let r = popup(area, 72, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" Keys (Esc closes) ")),
+        r,
+    );
+}
+
+fn render_prompt(f: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
+    let title = match kind {
+        PromptKind::Save => " Save the record to (Enter saves, Esc cancels) ",
+        PromptKind::Load => " Open the record (Enter opens, Esc cancels) ",
+        PromptKind::Jump => " Go to move number (Enter goes, Esc cancels) ",
+    };
+    let r = popup(area, 60, 3);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::raw(format!(" {input}")),
+            Span::styled(" ", Style::default().add_modifier(Modifier::REVERSED)),
+        ]))
+        .block(Block::bordered().title(title)),
+        r,
+    );
+}
+
+fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
+    let player = |i: usize| match i {
+        0 => "human".to_string(),
+        l => format!("computer, level {l}"),
+    };
+    let rules = &s.choices[s.choice];
+    let rows = [
+        ("Game", rules.to_string()),
+        ("South (first)", player(s.players[0])),
+        ("North", player(s.players[1])),
+    ];
+    let mut lines = Vec::new();
+    for (i, (k, v)) in rows.iter().enumerate() {
+        let st = if s.field == i {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::from(vec![
+            Span::raw(format!("  {k:<15}")),
+            Span::styled(format!("◀ {v} ▶"), st),
+        ]));
+    }
+    let summary = if rules.preset == Preset::Kalah && rules.seeds != 3 {
+        format!("Kalah({},{})", rules.pits, rules.seeds)
+    } else {
+        rules.preset.summary().to_string()
+    };
+    lines.push(Line::styled(
+        format!("  {summary}"),
+        Style::default().fg(Color::DarkGray),
+    ));
+    lines.push(Line::raw(""));
+    let st = if s.field == 3 {
+        Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    } else {
+        Style::default().add_modifier(Modifier::BOLD)
+    };
+    lines.push(Line::from(vec![
+        Span::raw("  "),
+        Span::styled("[ Start ]", st),
+    ]));
+    let r = popup(area, 64, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::bordered().title(" New game (↑↓ ←→, Enter starts, Esc cancels) ")),
+        r,
+    );
+}
