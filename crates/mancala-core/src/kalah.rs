@@ -252,6 +252,13 @@ impl KalahPos {
     pub fn board_seeds(&self) -> u32 {
         self.row_seeds(Side::South) + self.row_seeds(Side::North)
     }
+    /// The row of `side` as one little-endian word (pit 1 in the low byte), for hashing.
+    #[inline]
+    pub fn row_word(&self, side: Side) -> u64 {
+        let s = self.row_start(side);
+        u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask
+    }
+
     #[inline]
     fn row_is_empty(&self, side: Side) -> bool {
         let s = self.row_start(side);

@@ -185,6 +185,12 @@ impl KauriPos {
         let j = side.index() * self.pits() + i;
         (self.seeds[j], self.cowries[j])
     }
+    /// The ring of seed counts and of cowrie counts (`2m` pits each, see the module docs).
+    pub fn ring(&self) -> (&[u8], &[u8]) {
+        let n = 2 * self.pits();
+        (&self.seeds[..n], &self.cowries[..n])
+    }
+
     /// Captured seeds of `side`.
     pub fn store(&self, side: Side) -> u8 {
         self.stores[side.index()]

@@ -1,23 +1,34 @@
-//! Search and playing levels.
+//! Search, exact solving and playing levels for every game of `mancala-core`.
 //!
-//! Negamax alpha-beta with iterative deepening over any [`GameState`]. A move that gives the
-//! same player another move (extra turn, Kauri pass) keeps the sign; values are in seeds, from
-//! the view of the side to move, and already account for misère scoring (Dracala: fewer seeds
-//! is better). Leaves at the depth limit are valued by the store difference.
+//! - [`Engine::search`]: iterative deepening alpha-beta with aspiration windows, a shared
+//!   lock-free transposition table and lazy SMP threads, within depth, time and node limits.
+//! - [`Engine::solve`]: the exact value by MTD(f) null-window searches to the end of the game.
+//! - [`Level`]: playing levels 1 (beginner) to 8 (strongest).
 //!
-//! The repetition rule of Cross-Kalah and Kauri is not seen by the search (a repeated position
-//! is searched again to the depth limit).
+//! Values are in seeds from the side to move's view: the final seed margin the search expects
+//! (own minus opponent's). In Dracala (misère) the engine plays for the lowest margin; in Kauri
+//! a tie decided by the cowrie rule counts one seed. See [`game`] for how the search values
+//! positions internally, [`search`] for the algorithms.
+//!
+//! The repetition rule of Cross-Kalah and Kauri is applied along each searched line and to the
+//! game's history before the root (pass it to [`Engine::search`]).
 
+pub mod game;
+pub mod search;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mancala_core::position::State;
-use mancala_core::{GameState, Outcome, Position, Side};
+use mancala_core::{Position, Side};
 
-/// A value beyond any seed margin: a Kauri tie-break win.
-const TIE_BREAK: i32 = 1;
+use game::{SearchGame, Weights};
+use search::{Shared, Worker, FULL_DEPTH};
+use tt::Table;
 
-/// What the search may spend. The search stops at whichever comes first; with none it searches
-/// to depth 64.
+/// What the search may spend; it stops at whichever comes first. With no limit at all,
+/// [`Engine::search`] searches to depth 64.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
@@ -25,266 +36,300 @@ pub struct Limits {
     pub nodes: Option<u64>,
 }
 
-/// Result of a search from the side to move's view.
+/// Result of a search, from the side to move's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
     /// Own pit, 0-based from the mover's left.
     pub best: u8,
-    /// Value in seeds for the side to move (misère already inverted).
+    /// Expected final seed margin for the side to move (misère: the engine wants it low).
     pub value: i32,
     /// Last completed depth in plies.
     pub depth: u32,
+    /// The value is proven to the end of the game (no leaf was cut off by the depth).
+    pub exact: bool,
     pub nodes: u64,
-    /// Principal variation: the best move and the expected replies, as own pits of each mover.
+    /// Principal variation: the best move and the expected continuation, own pits of each mover.
     pub pv: Vec<u8>,
-    /// Value of each root move at the last completed depth, `(pit, value)`.
-    pub root: Vec<(u8, i32)>,
+    pub elapsed: Duration,
 }
 
-/// Value of a finished game for `me`: the final margin (misère: negated); a Kauri tie decided
-/// by the cowrie rule counts one seed.
-fn terminal<P: GameState>(pos: &P, me: Side, misere: bool) -> i32 {
-    let s = pos.scores();
-    let margin = s[me.index()] as i32 - s[me.other().index()] as i32;
-    if margin == 0 {
-        return match pos.outcome() {
-            Some(Outcome::Win(w)) if w == me => TIE_BREAK,
-            Some(Outcome::Win(_)) => -TIE_BREAK,
-            _ => 0,
-        };
-    }
-    if misere {
-        -margin
-    } else {
-        margin
-    }
+/// Result of [`Engine::solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    /// Exact final seed margin for the side to move with perfect play from both sides.
+    pub value: i32,
+    pub best: u8,
+    pub pv: Vec<u8>,
+    pub nodes: u64,
+    pub elapsed: Duration,
 }
 
-struct Searcher {
-    nodes: u64,
-    deadline: Option<Instant>,
-    max_nodes: u64,
-    stopped: bool,
-    misere: bool,
+/// A search engine: a transposition table kept between searches, and a thread count.
+pub struct Engine {
+    tt: Table,
+    threads: usize,
+    pub weights: Weights,
+    /// Enhanced transposition cutoffs within this many plies of the root.
+    pub etc_max_ply: u32,
+    /// The solver's first guess comes from MTD(f) searches to these depths (0: guess 0).
+    pub guess_depth: u8,
 }
 
-impl Searcher {
-    fn out_of_budget(&mut self) -> bool {
-        if self.stopped {
-            return true;
+impl Engine {
+    /// An engine with a table of `tt_mb` MiB and `threads` search threads (at least 1).
+    pub fn new(tt_mb: usize, threads: usize) -> Engine {
+        Engine {
+            tt: Table::new(tt_mb),
+            threads: threads.max(1),
+            weights: Weights::default(),
+            etc_max_ply: 12,
+            guess_depth: 0,
         }
-        if self.nodes >= self.max_nodes {
-            self.stopped = true;
-        } else if self.nodes % 1024 == 0 {
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.stopped = true;
+    }
+
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Forgets every stored result (between unrelated games).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    fn shared(&self, limits: Limits, history: &[Position]) -> Shared<'_> {
+        Shared {
+            tt: &self.tt,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: limits.time.map(|t| Instant::now() + t),
+            max_nodes: limits.nodes.unwrap_or(u64::MAX),
+            weights: self.weights,
+            history: history.iter().map(full_key).collect(),
+            etc_max_ply: self.etc_max_ply,
+        }
+    }
+
+    /// Searches `pos` within `limits`. `history` holds the game's positions before `pos`
+    /// (for the repetition rule; may be empty). `None` when the game is over.
+    pub fn search(
+        &self,
+        pos: &Position,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<SearchResult> {
+        match pos.state() {
+            State::Kalah(p) => self.search_state(p, limits, history),
+            State::Kauri(p) => self.search_state(p, limits, history),
+        }
+    }
+
+    fn search_state<P: SearchGame>(
+        &self,
+        pos: &P,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<SearchResult> {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return None;
+        }
+        let start = Instant::now();
+        let shared = self.shared(limits, history);
+        let max_depth = limits.depth.unwrap_or(64).clamp(1, FULL_DEPTH as u32) as u8;
+        let me = pos.to_move();
+        let banked = pos.banked(me);
+        let misere = pos.misere();
+        let drive = |w: &mut Worker| {
+            let mut last: Option<search::RootResult> = None;
+            for depth in 1..=max_depth {
+                let r = search::root(w, pos, depth, last.as_ref().map(|r| r.value));
+                if !r.complete {
+                    break;
+                }
+                let exact = r.exact;
+                last = Some(r);
+                if exact {
+                    break;
                 }
             }
-        }
-        self.stopped
-    }
-
-    /// Negamax value of `pos` for its side to move, with its principal variation.
-    fn negamax<P: GameState>(
-        &mut self,
-        pos: &P,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        pv: &mut Vec<u8>,
-    ) -> i32 {
-        self.nodes += 1;
-        let me = pos.to_move();
-        if depth == 0 {
-            let s = pos.scores();
-            let diff = s[me.index()] as i32 - s[me.other().index()] as i32;
-            return if self.misere { -diff } else { diff };
-        }
-        let mut best = i32::MIN;
-        let mut line = Vec::new();
-        for mv in order(pos) {
-            if self.out_of_budget() {
-                break;
-            }
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            line.clear();
-            let v = if child.is_over() {
-                self.nodes += 1;
-                terminal(&child, me, self.misere)
-            } else if child.to_move() == me {
-                self.negamax(&child, depth - 1, alpha, beta, &mut line)
-            } else {
-                -self.negamax(&child, depth - 1, -beta, -alpha, &mut line)
-            };
-            if v > best {
-                best = v;
-                pv.clear();
-                pv.push(mv);
-                pv.extend_from_slice(&line);
-            }
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
-}
-
-/// Legal moves, those that end in the own store first (rightmost first), then the rest.
-fn order<P: GameState>(pos: &P) -> Vec<u8> {
-    let legal = pos.legal_moves();
-    let mut scored: Vec<(i32, u8)> = legal
-        .as_slice()
-        .iter()
-        .map(|&mv| {
-            let mut c = *pos;
-            let e = c.play_unchecked(mv);
-            let key = if e.again {
-                1000 + mv as i32
-            } else {
-                e.gain as i32 * 10 + e.captured as i32
-            };
-            (-key, mv)
-        })
-        .collect();
-    scored.sort();
-    scored.into_iter().map(|(_, m)| m).collect()
-}
-
-fn search_state<P: GameState>(pos: &P, limits: Limits, misere: bool) -> Option<SearchResult> {
-    let legal = pos.legal_moves();
-    if legal.is_empty() {
-        return None;
-    }
-    let start = Instant::now();
-    let mut s = Searcher {
-        nodes: 0,
-        deadline: limits.time.map(|t| start + t),
-        max_nodes: limits.nodes.unwrap_or(u64::MAX),
-        stopped: false,
-        misere,
-    };
-    let max_depth = limits.depth.unwrap_or(64).max(1);
-    let me = pos.to_move();
-    let mut result: Option<SearchResult> = None;
-    for depth in 1..=max_depth {
-        let mut root = Vec::new();
-        let mut best: Option<(i32, u8, Vec<u8>)> = None;
-        let mut moves = order(pos);
-        if let Some(prev) = &result {
-            moves.retain(|&m| m != prev.best);
-            moves.insert(0, prev.best);
-        }
-        let mut complete = true;
-        for mv in moves {
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            let mut line = Vec::new();
-            let alpha = best.as_ref().map_or(-10_000, |b| b.0);
-            let v = if child.is_over() {
-                terminal(&child, me, misere)
-            } else if child.to_move() == me {
-                s.negamax(&child, depth - 1, alpha, 10_000, &mut line)
-            } else {
-                -s.negamax(&child, depth - 1, -10_000, -alpha, &mut line)
-            };
-            if s.stopped {
-                complete = false;
-                break;
-            }
-            root.push((mv, v));
-            if best.as_ref().is_none_or(|b| v > b.0) {
-                let mut pv = vec![mv];
-                pv.extend(line);
-                best = Some((v, mv, pv));
-            }
-        }
-        if !complete && result.is_some() {
-            break;
-        }
-        if let Some((value, mv, pv)) = best {
-            // Root values other than the best are bounds (alpha-beta); re-search would give
-            // exact ones. Keep them as an ordering hint.
-            result = Some(SearchResult {
-                best: mv,
-                value,
-                depth,
-                nodes: s.nodes,
-                pv,
-                root,
-            });
-        }
-        if !complete {
-            break;
-        }
-        // A proven result: every line ended before the depth limit.
-        if s.nodes < depth as u64 && depth > 2 {
-            break;
-        }
-    }
-    if let Some(r) = result.as_mut() {
-        r.nodes = s.nodes;
-    }
-    result
-}
-
-/// Searches `pos` within `limits`. `None` when the game is over.
-pub fn search(pos: &Position, limits: Limits) -> Option<SearchResult> {
-    let misere = pos.rules().misere();
-    match pos.state() {
-        State::Kalah(p) => search_state(p, limits, misere),
-        State::Kauri(p) => search_state(p, limits, misere),
-    }
-}
-
-/// Exact values of every legal move of `pos` at `depth` plies (full-window searches), for
-/// analysis and for the noisy lower levels. Values from the side to move's view.
-pub fn root_values(pos: &Position, depth: u32) -> Vec<(u8, i32)> {
-    let misere = pos.rules().misere();
-    fn go<P: GameState>(pos: &P, depth: u32, misere: bool) -> Vec<(u8, i32)> {
-        let me = pos.to_move();
-        let mut s = Searcher {
-            nodes: 0,
-            deadline: None,
-            max_nodes: u64::MAX,
-            stopped: false,
-            misere,
+            last
         };
-        pos.legal_moves()
-            .as_slice()
-            .iter()
-            .map(|&mv| {
-                let mut child = *pos;
-                child.play_unchecked(mv);
-                let mut line = Vec::new();
-                let v = if child.is_over() {
-                    terminal(&child, me, misere)
-                } else if child.to_move() == me {
-                    s.negamax(&child, depth.saturating_sub(1), -10_000, 10_000, &mut line)
-                } else {
-                    -s.negamax(&child, depth.saturating_sub(1), -10_000, 10_000, &mut line)
-                };
-                (mv, v)
-            })
-            .collect()
+        let result = std::thread::scope(|s| {
+            for t in 1..self.threads {
+                let shared = &shared;
+                s.spawn(move || {
+                    let mut w = Worker::new(shared, t);
+                    drive(&mut w);
+                    w.flush();
+                });
+            }
+            let mut w = Worker::new(&shared, 0);
+            let r = drive(&mut w);
+            w.flush();
+            shared.stop.store(true, Ordering::Relaxed);
+            let pv = r.as_ref().map(|r| {
+                let mut pv = w.pv(pos, 64);
+                if pv.first() != Some(&r.best) {
+                    pv = vec![r.best];
+                }
+                pv
+            });
+            (r, pv)
+        });
+        let (r, pv) = result;
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        let (best, value, depth, exact) = match r {
+            Some(r) => (r.best, r.value, r.depth as u32, r.exact),
+            // Not even depth 1 finished: any legal move, valued by the evaluation.
+            None => (legal.as_slice()[0], 0, 0, false),
+        };
+        let utility = banked + value;
+        Some(SearchResult {
+            best,
+            value: if misere { -utility } else { utility },
+            depth,
+            exact,
+            nodes,
+            pv: pv.unwrap_or_else(|| vec![best]),
+            elapsed: start.elapsed(),
+        })
     }
-    match pos.state() {
-        State::Kalah(p) => go(p, depth, misere),
-        State::Kauri(p) => go(p, depth, misere),
+
+    /// Proves the exact value of `pos` (MTD(f) to the end of the game). `None` when the game
+    /// is over or a limit stopped the proof.
+    pub fn solve(
+        &self,
+        pos: &Position,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<SolveResult> {
+        match pos.state() {
+            State::Kalah(p) => self.solve_state(p, limits, history),
+            State::Kauri(p) => self.solve_state(p, limits, history),
+        }
     }
+
+    fn solve_state<P: SearchGame>(
+        &self,
+        pos: &P,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<SolveResult> {
+        if pos.legal_moves().is_empty() {
+            return None;
+        }
+        let start = Instant::now();
+        let shared = self.shared(limits, history);
+        let me = pos.to_move();
+        let banked = pos.banked(me);
+        // A first guess, and move ordering in the table, from shallower searches.
+        let guess = {
+            let mut w = Worker::new(&shared, 0);
+            let mut g = 0;
+            for d in 1..=self.guess_depth {
+                g = search::mtdf_depth(&mut w, pos, d, g).unwrap_or(g);
+            }
+            w.flush();
+            g
+        };
+        let value = std::thread::scope(|s| {
+            for t in 1..self.threads {
+                let shared = &shared;
+                s.spawn(move || {
+                    let mut w = Worker::new(shared, t);
+                    let r = search::mtdf(&mut w, pos, guess);
+                    w.flush();
+                    if r.is_some() {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                    r
+                });
+            }
+            let mut w = Worker::new(&shared, 0);
+            let r = search::mtdf(&mut w, pos, guess);
+            w.flush();
+            shared.stop.store(true, Ordering::Relaxed);
+            r
+        });
+        // The main thread may have been stopped by a helper that finished first: the table
+        // then holds the proof; one more null-window pair reads the value back.
+        let value = match value {
+            Some(v) => v,
+            None if shared.nodes.load(Ordering::Relaxed) < shared.max_nodes
+                && shared.deadline.is_none_or(|d| Instant::now() < d) =>
+            {
+                let again = self.shared(Limits::default(), history);
+                let mut w = Worker::new(&again, 0);
+                let v = search::mtdf(&mut w, pos, guess)?;
+                w.flush();
+                shared
+                    .nodes
+                    .fetch_add(again.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
+                v
+            }
+            None => return None,
+        };
+        let w = Worker::new(&shared, 0);
+        let pv = w.pv(pos, 200);
+        let best = pv
+            .first()
+            .copied()
+            .unwrap_or(pos.legal_moves().as_slice()[0]);
+        let utility = banked + value;
+        Some(SolveResult {
+            value: if pos.misere() { -utility } else { utility },
+            best,
+            pv,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// The value of every legal move of `pos` searched to `depth` plies with a full window,
+    /// `(pit, final margin for the side to move)`. For analysis and the noisy levels.
+    pub fn move_values(&self, pos: &Position, depth: u32, history: &[Position]) -> Vec<(u8, i32)> {
+        let shared = self.shared(Limits::default(), history);
+        let depth = depth.clamp(1, FULL_DEPTH as u32) as u8;
+        fn go<P: SearchGame>(shared: &Shared, pos: &P, depth: u8) -> Vec<(u8, i32)> {
+            let mut w = Worker::new(shared, 0);
+            let me = pos.to_move();
+            let banked = pos.banked(me);
+            let misere = pos.misere();
+            search::move_values(&mut w, pos, depth)
+                .into_iter()
+                .map(|(m, v)| (m, if misere { -(banked + v) } else { banked + v }))
+                .collect()
+        }
+        match pos.state() {
+            State::Kalah(p) => go(&shared, p, depth),
+            State::Kauri(p) => go(&shared, p, depth),
+        }
+    }
+}
+
+fn full_key(p: &Position) -> u64 {
+    match p.state() {
+        State::Kalah(k) => k.full_key(),
+        State::Kauri(k) => k.full_key(),
+    }
+}
+
+/// Searches `pos` within `limits` with a fresh 16 MiB table and one thread. `None` when the
+/// game is over.
+pub fn search(pos: &Position, limits: Limits) -> Option<SearchResult> {
+    Engine::new(16, 1).search(pos, limits, &[])
 }
 
 /// A playing level: how deep and how long the computer thinks, and how much it errs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub level: u8,
-    pub depth: u32,
+    /// Plies searched (`None`: to the time limit).
+    pub depth: Option<u32>,
     pub time: Option<Duration>,
     /// Moves within this many seeds of the best may be picked at random (human mistakes).
     pub noise: i32,
+    pub threads: usize,
 }
 
 /// Lowest and highest level.
@@ -293,15 +338,15 @@ pub const LEVELS: core::ops::RangeInclusive<u8> = 1..=8;
 impl Level {
     /// The documented settings of each level (README, "Levels").
     pub fn new(level: u8) -> Option<Level> {
-        let (depth, time, noise) = match level {
-            1 => (1, None, 4),
-            2 => (2, None, 3),
-            3 => (3, None, 2),
-            4 => (4, None, 1),
-            5 => (6, None, 0),
-            6 => (8, Some(500), 0),
-            7 => (12, Some(1000), 0),
-            8 => (64, Some(2000), 0),
+        let (depth, time, noise, threads) = match level {
+            1 => (Some(1), None, 4, 1),
+            2 => (Some(2), None, 3, 1),
+            3 => (Some(3), None, 2, 1),
+            4 => (Some(4), None, 1, 1),
+            5 => (Some(6), None, 0, 1),
+            6 => (Some(10), None, 0, 1),
+            7 => (Some(16), Some(1000), 0, 1),
+            8 => (None, Some(3000), 0, 2),
             _ => return None,
         };
         Some(Level {
@@ -309,12 +354,25 @@ impl Level {
             depth,
             time: time.map(Duration::from_millis),
             noise,
+            threads,
         })
     }
 
-    /// Chooses a move for the side to move; `seed` drives the level's randomness.
-    /// `None` when the game is over. Always a legal move.
+    /// Chooses a move for the side to move, with a fresh engine. `seed` drives the level's
+    /// randomness. `None` when the game is over. Always a legal move.
     pub fn choose(&self, pos: &Position, seed: u64) -> Option<u8> {
+        let engine = Engine::new(if self.level >= 6 { 64 } else { 4 }, self.threads);
+        self.choose_with(&engine, pos, &[], seed)
+    }
+
+    /// As [`Level::choose`], with an engine kept across moves and the game's history.
+    pub fn choose_with(
+        &self,
+        engine: &Engine,
+        pos: &Position,
+        history: &[Position],
+        seed: u64,
+    ) -> Option<u8> {
         let legal = pos.legal_moves();
         if legal.is_empty() {
             return None;
@@ -323,100 +381,42 @@ impl Level {
             return Some(legal.as_slice()[0]);
         }
         if self.noise > 0 {
-            let values = root_values(pos, self.depth);
-            let best = values.iter().map(|v| v.1).max()?;
+            let values = engine.move_values(pos, self.depth.unwrap_or(1), history);
+            let sign = if pos.rules().misere() { -1 } else { 1 };
+            let best = values.iter().map(|v| v.1 * sign).max()?;
             let near: Vec<u8> = values
                 .iter()
-                .filter(|v| v.1 >= best - self.noise)
+                .filter(|v| v.1 * sign >= best - self.noise)
                 .map(|v| v.0)
                 .collect();
-            let mut x = seed ^ 0x9E37_79B9_7F4A_7C15;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            return Some(near[(x % near.len() as u64) as usize]);
+            return Some(near[(mix(seed) % near.len() as u64) as usize]);
         }
-        search(
-            pos,
-            Limits {
-                depth: Some(self.depth),
-                time: self.time,
-                nodes: None,
-            },
-        )
-        .map(|r| r.best)
+        engine
+            .search(
+                pos,
+                Limits {
+                    depth: self.depth,
+                    time: self.time,
+                    nodes: None,
+                },
+                history,
+            )
+            .map(|r| r.best)
     }
+}
+
+fn mix(seed: u64) -> u64 {
+    let mut x = seed ^ 0x9E37_79B9_7F4A_7C15;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// `side`'s seeds minus the other's, for a finished position.
+pub fn margin(pos: &Position, side: Side) -> i32 {
+    let s = pos.scores();
+    s[side.index()] as i32 - s[side.other().index()] as i32
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn takes_a_free_capture() {
-        // South pit 1 (1 seed) lands in empty pit 2 facing 9 seeds.
-        let p: Position = "kalah,seeds=4/1-0-4-4-4-4/0/4-5-6-0-9-0/7/s"
-            .parse()
-            .unwrap();
-        let r = search(
-            &p,
-            Limits {
-                depth: Some(1),
-                ..Limits::default()
-            },
-        )
-        .unwrap();
-        assert_eq!(r.best, 0);
-        assert_eq!(r.value, 10 - 7, "South takes 10, North has 7");
-    }
-
-    #[test]
-    fn every_level_plays_a_legal_move() {
-        for preset in mancala_core::Preset::ALL {
-            let p = Position::start(&preset.rules()).unwrap();
-            for level in [1, 3, 5] {
-                let mv = Level::new(level).unwrap().choose(&p, 7).unwrap();
-                assert!(p.legal_moves().contains(mv), "{preset} level {level}");
-            }
-        }
-    }
-
-    #[test]
-    fn solves_a_tiny_kalah_exactly() {
-        // Kalah(6,3) is +2 for the first player (shared/cases); the search to the end proves
-        // smaller boards quickly: Kalah(3,2) by brute force in the test.
-        let rules = "kalah,pits=3,seeds=2".parse().unwrap();
-        let p = Position::start(&rules).unwrap();
-        let r = search(
-            &p,
-            Limits {
-                depth: Some(40),
-                ..Limits::default()
-            },
-        )
-        .unwrap();
-        let exact = brute(&p);
-        assert_eq!(r.value, exact);
-    }
-
-    fn brute(p: &Position) -> i32 {
-        let me = p.to_move();
-        p.legal_moves()
-            .as_slice()
-            .iter()
-            .map(|&mv| {
-                let mut c = *p;
-                c.play(mv).unwrap();
-                if c.is_over() {
-                    let s = c.scores();
-                    s[me.index()] as i32 - s[me.other().index()] as i32
-                } else if c.to_move() == me {
-                    brute(&c)
-                } else {
-                    -brute(&c)
-                }
-            })
-            .max()
-            .unwrap()
-    }
-}
+mod tests;

@@ -1,0 +1,196 @@
+//! What the search needs of a rule family beyond [`GameState`]: keys, bounds and evaluation.
+//!
+//! # Values
+//! The search values a position by the **future net gain** of the side to move: the final seed
+//! margin it will reach minus the store difference it already has (misère: both negated). A
+//! position's value thus depends only on what is still on the board, so positions that differ
+//! only in their stores share transposition-table entries (unless a rule reads the stores:
+//! `stop-when-decided`, Dracala, Kauri), and the value lies within plus or minus the seeds left
+//! on the board.
+
+use mancala_core::{GameState, KalahPos, KauriPos, Leftovers, Outcome, Side};
+
+/// Weights of the leaf evaluation, in sixteenths of a seed per unit (see [`SearchGame::eval`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Seeds in the mover's row minus seeds in the opponent's row.
+    pub row: i32,
+    /// Moves that end in the mover's store (an extra turn) now.
+    pub extra: i32,
+    /// Kauri: cowries in the mover's row minus the opponent's.
+    pub cowries: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        // Tuned by self-play (README "Engine"): a quarter seed per seed of row advantage.
+        Weights {
+            row: 4,
+            extra: 8,
+            cowries: 8,
+        }
+    }
+}
+
+#[inline]
+fn fmix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+pub trait SearchGame: GameState + Send + Sync {
+    /// Hash of everything the rest of the game depends on, seen from the side to move.
+    fn tt_key(&self) -> u64;
+    /// Hash of the whole position including stores and side (for the repetition rule).
+    fn full_key(&self) -> u64;
+    /// No line changes the future net gain by more than this.
+    fn gain_bound(&self) -> i32;
+    /// Estimate of the future net gain for the side to move, in seeds (leaf evaluation).
+    fn eval(&self, w: &Weights) -> i32;
+    fn misere(&self) -> bool;
+    fn can_repeat(&self) -> bool;
+    /// Extra value of a finished game for `me` beyond its margin (Kauri's tie-break win).
+    fn terminal_bonus(&self, _me: Side) -> i32 {
+        0
+    }
+    /// Store difference already banked by `me` (misère: negated).
+    fn banked(&self, me: Side) -> i32 {
+        let s = self.scores();
+        let d = s[me.index()] as i32 - s[me.other().index()] as i32;
+        if self.misere() {
+            -d
+        } else {
+            d
+        }
+    }
+}
+
+impl SearchGame for KalahPos {
+    #[inline]
+    fn tt_key(&self) -> u64 {
+        let me = self.to_move();
+        let a = self.row_word(me);
+        let b = self.row_word(me.other());
+        let r = self.rules();
+        let mut extra = 0;
+        if r.decided_above != u8::MAX {
+            extra = self.store(me) as u64 | (self.store(me.other()) as u64) << 8;
+        }
+        if r.leftovers == Leftovers::LastCapturer {
+            extra |= match self.last_capturer() {
+                None => 1 << 16,
+                Some(s) if s == me => 2 << 16,
+                Some(_) => 3 << 16,
+            };
+        }
+        fmix(a ^ fmix(b.wrapping_add(extra.wrapping_mul(0x9e37_79b9_7f4a_7c15))))
+    }
+
+    fn full_key(&self) -> u64 {
+        let s = self.scores();
+        let extra = s[0] as u64 | (s[1] as u64) << 8 | (self.to_move() as u64) << 16;
+        fmix(
+            self.row_word(Side::South)
+                ^ fmix(self.row_word(Side::North) ^ fmix(extra.wrapping_add(1))),
+        )
+    }
+
+    #[inline]
+    fn gain_bound(&self) -> i32 {
+        self.board_seeds() as i32
+    }
+
+    #[inline]
+    fn eval(&self, w: &Weights) -> i32 {
+        let me = self.to_move();
+        let mut v = w.row * (self.row_seeds(me) as i32 - self.row_seeds(me.other()) as i32);
+        if w.extra != 0 {
+            let m = self.pits();
+            let extras = (0..m)
+                .filter(|&i| self.pit(me, i) as usize == m - i)
+                .count() as i32;
+            v += w.extra * extras;
+        }
+        let v = v / 16;
+        if self.misere() {
+            -v
+        } else {
+            v
+        }
+    }
+
+    #[inline]
+    fn misere(&self) -> bool {
+        self.rules().misere
+    }
+
+    fn can_repeat(&self) -> bool {
+        self.rules().cross
+    }
+}
+
+impl SearchGame for KauriPos {
+    fn tt_key(&self) -> u64 {
+        let me = self.to_move();
+        let m = self.pits();
+        let (seeds, cowries) = self.ring();
+        let mut h = self.store(me) as u64 | (self.store(me.other()) as u64) << 8;
+        for k in 0..2 * m {
+            // Mover's row first.
+            let i = (k + me.index() * m) % (2 * m);
+            h = fmix(
+                h ^ ((seeds[i] as u64) << 8 | cowries[i] as u64).wrapping_add(k as u64 * 0x1_0000),
+            );
+        }
+        h
+    }
+
+    fn full_key(&self) -> u64 {
+        let (seeds, cowries) = self.ring();
+        let s = self.scores();
+        let mut h = s[0] as u64 | (s[1] as u64) << 8 | (self.to_move() as u64) << 16;
+        for i in 0..seeds.len() {
+            h = fmix(
+                h ^ ((seeds[i] as u64) << 8 | cowries[i] as u64).wrapping_add(i as u64 * 0x1_0000),
+            );
+        }
+        h
+    }
+
+    fn gain_bound(&self) -> i32 {
+        self.board_seeds() as i32 + 1
+    }
+
+    fn eval(&self, w: &Weights) -> i32 {
+        let me = self.to_move();
+        let m = self.pits();
+        let mut own = 0i32;
+        for i in 0..m {
+            own += self.pit(me, i).1 as i32 - self.pit(me.other(), i).1 as i32;
+        }
+        w.cowries * own / 16
+    }
+
+    fn misere(&self) -> bool {
+        false
+    }
+
+    fn can_repeat(&self) -> bool {
+        true
+    }
+
+    fn terminal_bonus(&self, me: Side) -> i32 {
+        let s = self.scores();
+        if s[0] != s[1] {
+            return 0;
+        }
+        match self.outcome() {
+            Some(Outcome::Win(w)) if w == me => 1,
+            Some(Outcome::Win(_)) => -1,
+            _ => 0,
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! Alpha-beta search over [`SearchGame`]: negamax that keeps the sign across extra moves,
+//! fail-soft, with a shared transposition table, move ordering, enhanced transposition cutoffs
+//! and the seed bound. Drivers: iterative deepening with aspiration windows (play, analysis)
+//! and MTD(f) to the end of the game (the solver). Several threads share the table (lazy SMP).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use mancala_core::MAX_PITS;
+
+use crate::game::{SearchGame, Weights};
+use crate::tt::{Entry, Table, NO_MOVE, SOLVED};
+
+/// Depth used to search to the end of the game.
+pub const FULL_DEPTH: u8 = SOLVED - 1;
+const INF: i32 = 10_000;
+
+/// State shared by the threads of one search.
+pub struct Shared<'t> {
+    pub tt: &'t Table,
+    pub stop: AtomicBool,
+    pub nodes: AtomicU64,
+    pub deadline: Option<Instant>,
+    pub max_nodes: u64,
+    pub weights: Weights,
+    /// Full keys of the game's positions before the root (repetition rule).
+    pub history: Vec<u64>,
+    /// Enhanced transposition cutoffs only this many plies from the root (each costs a table
+    /// probe per child: worth it only high in the tree).
+    pub etc_max_ply: u32,
+}
+
+impl Shared<'_> {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+pub struct Worker<'s, 't> {
+    pub shared: &'s Shared<'t>,
+    pub nodes: u64,
+    /// Count of values that came from the horizon (evaluation or a shallow table entry); a
+    /// subtree whose search left it unchanged is proven to the end.
+    pub horizon: u64,
+    /// Full keys along the current line (repetition rule).
+    path: Vec<u64>,
+    /// Lazy SMP: helpers perturb their move order.
+    pub thread: usize,
+    flushed: u64,
+    /// Plies from the root.
+    ply: u32,
+}
+
+impl<'s, 't> Worker<'s, 't> {
+    pub fn new(shared: &'s Shared<'t>, thread: usize) -> Self {
+        Worker {
+            shared,
+            nodes: 0,
+            horizon: 0,
+            path: Vec::new(),
+            thread,
+            flushed: 0,
+            ply: 0,
+        }
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+            + (self.nodes - self.flushed);
+        self.flushed = self.nodes;
+        if total >= self.shared.max_nodes
+            || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Occurrences of `key` in the game before the root and on the current line.
+    fn occurrences(&self, key: u64) -> usize {
+        self.shared.history.iter().filter(|&&k| k == key).count()
+            + self.path.iter().filter(|&&k| k == key).count()
+    }
+
+    /// Value of the move `mv` from `pos` (already played into `child` with net `gain`).
+    #[inline]
+    fn child_value<P: SearchGame>(
+        &mut self,
+        pos: &P,
+        child: &P,
+        gain: i32,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let me = pos.to_move();
+        if child.is_over() {
+            return gain + child.terminal_bonus(me);
+        }
+        if pos.can_repeat() {
+            let k = child.full_key();
+            if self.occurrences(k) >= 2 {
+                // Third occurrence: a draw, final margin 0.
+                return -pos.banked(me);
+            }
+            self.path.push(k);
+            let v = self.recurse(child, me, gain, depth, alpha, beta);
+            self.path.pop();
+            return v;
+        }
+        self.recurse(child, me, gain, depth, alpha, beta)
+    }
+
+    #[inline]
+    fn recurse<P: SearchGame>(
+        &mut self,
+        child: &P,
+        me: mancala_core::Side,
+        gain: i32,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.ply += 1;
+        let v = if child.to_move() == me {
+            gain + self.ab(child, depth - 1, alpha - gain, beta - gain)
+        } else {
+            gain - self.ab(child, depth - 1, gain - beta, gain - alpha)
+        };
+        self.ply -= 1;
+        v
+    }
+
+    /// Fail-soft alpha-beta: the future net gain of `pos` for its side to move.
+    pub fn ab<P: SearchGame>(&mut self, pos: &P, depth: u8, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 {
+            self.check_limits();
+        }
+        if self.shared.stopped() {
+            return 0;
+        }
+        let bound = pos.gain_bound();
+        if bound <= alpha {
+            return bound;
+        }
+        if -bound >= beta {
+            return -bound;
+        }
+        let key = pos.tt_key();
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.best;
+            if e.depth >= depth {
+                let (lo, up) = (e.lower as i32, e.upper as i32);
+                let cut = if lo >= beta {
+                    Some(lo)
+                } else if up <= alpha {
+                    Some(up)
+                } else if lo == up {
+                    Some(lo)
+                } else {
+                    None
+                };
+                if let Some(v) = cut {
+                    if e.depth != SOLVED {
+                        self.horizon += 1;
+                    }
+                    return v;
+                }
+            }
+        }
+        if depth == 0 {
+            self.horizon += 1;
+            return pos.eval(&self.shared.weights).clamp(-bound, bound);
+        }
+        let horizon_before = self.horizon;
+        let nodes_before = self.nodes;
+        let me = pos.to_move();
+        let before = pos.banked(me);
+
+        // Play every move once: its gain, and an ordering key.
+        let legal = pos.legal_moves();
+        let n = legal.len();
+        let mut kids = [*pos; MAX_PITS];
+        let mut gains = [0i32; MAX_PITS];
+        let mut order = [(0i32, 0u8); MAX_PITS];
+        for (k, mv) in legal.as_slice().iter().copied().enumerate() {
+            let e = kids[k].play_unchecked(mv);
+            if !kids[k].is_over() {
+                self.shared.tt.prefetch(kids[k].tt_key());
+            }
+            gains[k] = kids[k].banked(me) - before;
+            let key = if mv == tt_move {
+                1 << 20
+            } else if e.again {
+                (1 << 16) + mv as i32
+            } else {
+                (gains[k] << 8) + ((mv as i32 + self.thread as i32 * 3) & 7)
+            };
+            order[k] = (key, k as u8);
+        }
+        order[..n].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+
+        // Enhanced transposition cutoff: a child's stored bound may already refute.
+        if depth >= 3 && beta < INF && self.ply < self.shared.etc_max_ply {
+            for &(_, k) in &order[..n] {
+                let c = &kids[k as usize];
+                if c.is_over() || pos.can_repeat() {
+                    continue;
+                }
+                if let Some(e) = self.shared.tt.probe(c.tt_key()) {
+                    if e.depth >= depth - 1 {
+                        let v = if c.to_move() == me {
+                            gains[k as usize] + e.lower as i32
+                        } else {
+                            gains[k as usize] - e.upper as i32
+                        };
+                        if v >= beta {
+                            if e.depth != SOLVED {
+                                self.horizon += 1;
+                            }
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = NO_MOVE;
+        for &(_, k) in &order[..n] {
+            let k = k as usize;
+            let v = self.child_value(pos, &kids[k], gains[k], depth, alpha, beta);
+            if self.shared.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_mv = legal.as_slice()[k];
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let exact = self.horizon == horizon_before;
+        let (lower, upper) = if best >= beta {
+            (best, bound)
+        } else if best <= alpha0 {
+            // Every move failed low: the old best move is the better guess.
+            if tt_move != NO_MOVE {
+                best_mv = tt_move;
+            }
+            (-bound, best)
+        } else {
+            (best, best)
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                lower: lower as i16,
+                upper: upper as i16,
+                best: best_mv,
+                depth: if exact { SOLVED } else { depth },
+                work: (64 - (self.nodes - nodes_before).leading_zeros()) as u8,
+            },
+        );
+        best
+    }
+
+    /// The best line from `pos` as stored in the table (at most `max` moves).
+    pub fn pv<P: SearchGame>(&self, pos: &P, max: usize) -> Vec<u8> {
+        let mut line = Vec::new();
+        let mut p = *pos;
+        let mut seen = Vec::new();
+        while line.len() < max && !p.is_over() {
+            let Some(e) = self.shared.tt.probe(p.tt_key()) else {
+                break;
+            };
+            if e.best == NO_MOVE || !p.legal_moves().contains(e.best) {
+                break;
+            }
+            let k = p.full_key();
+            if seen.contains(&k) {
+                break;
+            }
+            seen.push(k);
+            line.push(e.best);
+            p.play_unchecked(e.best);
+        }
+        line
+    }
+}
+
+/// Result of a root search, values in future net gain for the side to move at the root.
+#[derive(Clone, Debug)]
+pub struct RootResult {
+    pub best: u8,
+    pub value: i32,
+    pub depth: u8,
+    /// The value is proven to the end of the game.
+    pub exact: bool,
+    pub complete: bool,
+}
+
+/// Value of each root move at `depth` with a full window (exact at that depth). Gains are
+/// included; values are future net gain for the mover.
+pub fn move_values<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8) -> Vec<(u8, i32)> {
+    let me = pos.to_move();
+    let before = pos.banked(me);
+    pos.legal_moves()
+        .as_slice()
+        .iter()
+        .map(|&mv| {
+            let mut c = *pos;
+            c.play_unchecked(mv);
+            let v = w.child_value(pos, &c, c.banked(me) - before, depth.max(1), -INF, INF);
+            (mv, v)
+        })
+        .collect()
+}
+
+/// One iteration at `depth` with an aspiration window around `guess`.
+pub fn root<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: Option<i32>) -> RootResult {
+    let horizon = w.horizon;
+    let mut value = match guess {
+        Some(g) => {
+            let (a, b) = (g - 2, g + 2);
+            let v = w.ab(pos, depth, a, b);
+            if v <= a || v >= b {
+                w.ab(pos, depth, -INF, INF)
+            } else {
+                v
+            }
+        }
+        None => w.ab(pos, depth, -INF, INF),
+    };
+    let complete = !w.shared.stopped();
+    let best = w
+        .shared
+        .tt
+        .probe(pos.tt_key())
+        .map(|e| e.best)
+        .filter(|&m| pos.legal_moves().contains(m))
+        .unwrap_or(pos.legal_moves().as_slice()[0]);
+    if !complete {
+        value = 0;
+    }
+    RootResult {
+        best,
+        value,
+        depth,
+        exact: complete && w.horizon == horizon,
+        complete,
+    }
+}
+
+/// MTD(f) to the end of the game from a first guess: a sequence of null-window searches that
+/// closes on the exact value. Returns `None` when stopped by a limit.
+pub fn mtdf<P: SearchGame>(w: &mut Worker, pos: &P, guess: i32) -> Option<i32> {
+    mtdf_depth(w, pos, FULL_DEPTH, guess)
+}
+
+/// MTD(f) to `depth` plies.
+pub fn mtdf_depth<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: i32) -> Option<i32> {
+    let bound = pos.gain_bound();
+    let (mut lower, mut upper) = (-bound - 1, bound + 1);
+    let mut g = guess.clamp(-bound, bound);
+    while lower < upper {
+        let beta = if g == lower { g + 1 } else { g };
+        g = w.ab(pos, depth, beta - 1, beta);
+        if w.shared.stopped() {
+            return None;
+        }
+        if g < beta {
+            upper = g;
+        } else {
+            lower = g;
+        }
+    }
+    Some(g)
+}

@@ -1,0 +1,269 @@
+//! Engine tests: a separate brute-force solver written here, independently of the search.
+
+use std::collections::HashMap;
+
+use mancala_core::{Game, Position, Rules};
+
+use super::*;
+
+/// A small multiplicative hasher for the memo (std's SipHash is slow for millions of keys).
+#[derive(Default)]
+struct Fx(u64);
+impl std::hash::Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7cc1_b727_220a_95);
+        }
+    }
+}
+type Memo = HashMap<Position, i32, std::hash::BuildHasherDefault<Fx>>;
+
+/// Exact final margin (misère: negated) for the side to move by plain minimax, memoised.
+/// Games that can repeat (Cross-Kalah) go through `Game`, which applies the repetition rule,
+/// unmemoised.
+fn brute(game: &mut Game, memo: &mut Memo) -> i32 {
+    if game.rules().can_repeat() {
+        return brute_repeat(game);
+    }
+    brute_pos(game.position(), memo)
+}
+
+fn final_value(p: &Position, me: mancala_core::Side) -> i32 {
+    let s = p.scores();
+    let sign = if p.rules().misere() { -1 } else { 1 };
+    sign * (s[me.index()] as i32 - s[me.other().index()] as i32)
+}
+
+fn brute_pos(pos: &Position, memo: &mut Memo) -> i32 {
+    if let Some(&v) = memo.get(pos) {
+        return v;
+    }
+    let me = pos.to_move();
+    let mut best = i32::MIN;
+    for mv in pos.legal_moves().as_slice() {
+        let mut c = *pos;
+        c.play(*mv).unwrap();
+        let v = if c.is_over() {
+            final_value(&c, me)
+        } else if c.to_move() == me {
+            brute_pos(&c, memo)
+        } else {
+            -brute_pos(&c, memo)
+        };
+        best = best.max(v);
+    }
+    memo.insert(*pos, best);
+    best
+}
+
+fn brute_repeat(game: &mut Game) -> i32 {
+    let me = game.to_move();
+    let mut best = i32::MIN;
+    for mv in game.legal_moves().as_slice().to_vec() {
+        game.play(mv).unwrap();
+        let v = if game.is_repetition_draw() {
+            0
+        } else if game.is_over() {
+            final_value(game.position(), me)
+        } else if game.to_move() == me {
+            brute_repeat(game)
+        } else {
+            -brute_repeat(game)
+        };
+        game.undo();
+        best = best.max(v);
+    }
+    best
+}
+
+fn solve_value(pos: &Position, threads: usize) -> i32 {
+    let r = Engine::new(1, threads)
+        .solve(pos, Limits::default(), &[])
+        .unwrap();
+    if pos.rules().misere() {
+        -r.value
+    } else {
+        r.value
+    }
+}
+
+/// A few positions reached by seeded random play from the start.
+fn positions(rules: &Rules, n: usize) -> Vec<Position> {
+    let mut out = vec![Position::start(rules).unwrap()];
+    let mut x = 0x1234_5678_9abc_def1u64;
+    for _ in 0..n {
+        let mut p = Position::start(rules).unwrap();
+        let plies = (mix(x) % 8) as usize;
+        for _ in 0..plies {
+            x = mix(x);
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            p.play(moves.as_slice()[(x % moves.len() as u64) as usize])
+                .unwrap();
+        }
+        x = mix(x);
+        if !p.is_over() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn solver_and_search_agree_with_brute_force_on_small_boards() {
+    agree_with_brute_force(small_variants());
+}
+
+/// The largest board of the check: 5 million positions for the brute force (about 15 s).
+#[test]
+#[ignore = "about 15 s"]
+fn solver_and_search_agree_with_brute_force_on_4_pits_3_seeds() {
+    agree_with_brute_force(vec![
+        "kalah,pits=4,seeds=3".into(),
+        "dracala,pits=4,seeds=3".into(),
+    ]);
+}
+
+fn small_variants() -> Vec<String> {
+    let mut variants = Vec::new();
+    for base in ["kalah", "vaccean", "dracala", "kalah-brazil"] {
+        for (pits, seeds) in [(3, 2), (3, 3), (4, 2)] {
+            variants.push(format!("{base},pits={pits},seeds={seeds}"));
+        }
+    }
+    for opt in [
+        "capture=empty",
+        "capture=opposite-only",
+        "end=mover-empty",
+        "leftovers=not-counted",
+        "leftovers=last-mover",
+        "leftovers=last-capturer",
+        "stop-when-decided",
+    ] {
+        variants.push(format!("kalah,pits=4,seeds=2,{opt}"));
+        variants.push(format!("kalah,pits=3,seeds=3,{opt}"));
+    }
+    variants.push("kalah-brazil,pits=4,seeds=2,stage=basic".into());
+    variants.push("kalah-brazil,pits=4,seeds=2,stage=extra-turn".into());
+    variants.push("cross-kalah,pits=2,seeds=2".into());
+    variants.push("cross-kalah,pits=3,seeds=1".into());
+    variants
+}
+
+fn agree_with_brute_force(variants: Vec<String>) {
+    for v in &variants {
+        let rules: Rules = v.parse().unwrap();
+        let mut memo = Memo::default();
+        for pos in positions(&rules, 6) {
+            let mut g = Game::new(pos);
+            let exact = brute(&mut g, &mut memo);
+            assert_eq!(solve_value(&pos, 1), exact, "{v}: solve {pos}");
+            assert_eq!(solve_value(&pos, 2), exact, "{v}: solve, 2 threads {pos}");
+            let r = search(
+                &pos,
+                Limits {
+                    depth: Some(200),
+                    ..Limits::default()
+                },
+            )
+            .unwrap();
+            let sign = if rules.misere() { -1 } else { 1 };
+            assert!(r.exact, "{v}: a deep search proves small boards");
+            assert_eq!(sign * r.value, exact, "{v}: search {pos}");
+            // The best move really achieves the value.
+            let mut g = Game::new(pos);
+            g.play(r.best).unwrap();
+            let after = if g.is_repetition_draw() {
+                0
+            } else if g.is_over() {
+                final_value(g.position(), pos.to_move())
+            } else if g.to_move() == pos.to_move() {
+                brute(&mut g, &mut memo)
+            } else {
+                -brute(&mut g, &mut memo)
+            };
+            assert_eq!(after, exact, "{v}: best move {} of {pos}", r.best);
+        }
+    }
+}
+
+#[test]
+fn kalah_6_3_is_plus_2() {
+    let p = Position::start(&"kalah".parse().unwrap()).unwrap();
+    let r = Engine::new(64, 2)
+        .solve(&p, Limits::default(), &[])
+        .unwrap();
+    assert_eq!(r.value, 2);
+}
+
+#[test]
+#[ignore = "about ten seconds in release"]
+fn kalah_6_4_is_plus_8_and_plus_10_with_empty_capture() {
+    for (v, want) in [("kalah,seeds=4", 8), ("kalah,seeds=4,capture=empty", 10)] {
+        let p = Position::start(&v.parse().unwrap()).unwrap();
+        let r = Engine::new(1024, 2)
+            .solve(&p, Limits::default(), &[])
+            .unwrap();
+        assert_eq!(r.value, want, "{v}");
+    }
+}
+
+#[test]
+fn every_level_plays_a_legal_move_everywhere() {
+    for preset in mancala_core::Preset::ALL {
+        let rules = preset.rules();
+        for pos in positions(&rules, 4) {
+            for level in [1, 2, 5] {
+                let mv = Level::new(level).unwrap().choose(&pos, 7).unwrap();
+                assert!(
+                    pos.legal_moves().contains(mv),
+                    "{preset} level {level} at {pos}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn search_respects_its_time_limit() {
+    let p = Position::start(&"kalah,seeds=6".parse().unwrap()).unwrap();
+    let t = std::time::Instant::now();
+    let r = Engine::new(16, 2)
+        .search(
+            &p,
+            Limits {
+                time: Some(Duration::from_millis(200)),
+                ..Limits::default()
+            },
+            &[],
+        )
+        .unwrap();
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(p.legal_moves().contains(r.best));
+}
+
+#[test]
+fn takes_a_free_capture() {
+    // South pit 1 (1 seed) lands in empty pit 2 facing 9 seeds.
+    let p: Position = "kalah,seeds=4/1-0-4-4-4-4/0/4-5-6-0-9-0/7/s"
+        .parse()
+        .unwrap();
+    let r = search(
+        &p,
+        Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(r.best, 0);
+}

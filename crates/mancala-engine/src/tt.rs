@@ -1,0 +1,226 @@
+//! A lock-free transposition table shared by every search thread.
+//!
+//! Each slot is two `AtomicU64`: `key ^ data` and `data` (Hyatt and Mann's lockless hashing):
+//! a slot torn by two writers fails the key check and reads as empty, never as a wrong entry.
+//! Buckets hold two slots: the first keeps the entry of greater depth, then of more work
+//! (log2 of the nodes below it), the second always takes the newest. Keys are 64-bit hashes of the position (a collision is possible in principle, about
+//! one in 2^64 per probe).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Depth stored for a value proven to the end of the game (no horizon below it).
+pub const SOLVED: u8 = u8::MAX;
+
+/// A stored search result: bounds on the value for the side to move, in the search's units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub lower: i16,
+    pub upper: i16,
+    /// Best move (own pit), or `NO_MOVE`.
+    pub best: u8,
+    /// Plies searched below this position, or [`SOLVED`].
+    pub depth: u8,
+    /// log2 of the nodes the search below this position took (replacement priority).
+    pub work: u8,
+}
+
+pub const NO_MOVE: u8 = u8::MAX;
+
+impl Entry {
+    fn pack(self) -> u64 {
+        (self.lower as u16 as u64)
+            | (self.upper as u16 as u64) << 16
+            | (self.best as u64) << 32
+            | (self.depth as u64) << 40
+            | (self.work as u64) << 48
+    }
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            lower: d as u16 as i16,
+            upper: (d >> 16) as u16 as i16,
+            best: (d >> 32) as u8,
+            depth: (d >> 40) as u8,
+            work: (d >> 48) as u8,
+        }
+    }
+}
+
+pub struct Table {
+    slots: Slots,
+    mask: usize,
+}
+
+/// The slots, in zeroed memory aligned to 2 MiB and, on Linux, backed by huge pages where the
+/// kernel allows (a large table is otherwise dominated by TLB misses).
+struct Slots {
+    ptr: *mut [AtomicU64; 2],
+    len: usize,
+}
+
+// SAFETY: the slots are atomics; the pointer is owned and freed once, in `drop`.
+unsafe impl Send for Slots {}
+unsafe impl Sync for Slots {}
+
+const ALIGN: usize = 2 << 20;
+
+impl Slots {
+    fn new(len: usize) -> Slots {
+        let layout = std::alloc::Layout::from_size_align(len * 16, ALIGN).expect("table layout");
+        // SAFETY: the layout has a non-zero size; all-zero bits are valid `AtomicU64`s.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut [AtomicU64; 2];
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        #[cfg(target_os = "linux")]
+        // SAFETY: the range is the allocation just made; the advice only affects paging.
+        unsafe {
+            libc::madvise(ptr as *mut libc::c_void, len * 16, libc::MADV_HUGEPAGE);
+        }
+        Slots { ptr, len }
+    }
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [[AtomicU64; 2]];
+    fn deref(&self) -> &Self::Target {
+        // SAFETY: `ptr` points to `len` initialised slots that live as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        let layout = std::alloc::Layout::from_size_align(self.len * 16, ALIGN).unwrap();
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) }
+    }
+}
+
+impl Table {
+    /// A table of about `mb` mebibytes (rounded down to a power of two of buckets, at least 1024).
+    pub fn new(mb: usize) -> Table {
+        let bytes = mb.max(1) << 20;
+        let buckets = (bytes / 32).next_power_of_two() / 2;
+        let buckets = buckets.max(1024);
+        Table {
+            slots: Slots::new(buckets * 2),
+            mask: buckets - 1,
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 16
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize & self.mask) * 2
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        for slot in &self.slots[b..b + 2] {
+            let k = slot[0].load(Ordering::Relaxed);
+            let d = slot[1].load(Ordering::Relaxed);
+            if k ^ d == key && d != 0 {
+                return Some(Entry::unpack(d));
+            }
+        }
+        None
+    }
+
+    /// Asks the processor to bring `key`'s bucket into cache ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            // SAFETY: a prefetch is a hint; the address is inside `slots`.
+            let p = self.slots.as_ptr().add(self.bucket(key)) as *const i8;
+            core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Stores `e` for `key`. An entry for the same key and depth keeps the tighter of each
+    /// bound (the null-window searches of MTD(f) prove one side at a time).
+    #[inline]
+    pub fn store(&self, key: u64, mut e: Entry) {
+        let b = self.bucket(key);
+        for slot in &self.slots[b..b + 2] {
+            let k = slot[0].load(Ordering::Relaxed);
+            let d = slot[1].load(Ordering::Relaxed);
+            if k ^ d == key && d != 0 {
+                let old = Entry::unpack(d);
+                if old.depth == e.depth && e.depth == SOLVED {
+                    e.lower = e.lower.max(old.lower);
+                    e.upper = e.upper.min(old.upper);
+                    e.work = e.work.max(old.work);
+                    if e.lower > e.upper {
+                        // Bounds from different threads' inexact searches: keep the new one.
+                        e = Entry {
+                            lower: e.upper.min(e.lower),
+                            upper: e.upper.max(e.lower),
+                            ..e
+                        };
+                    }
+                }
+                slot[0].store(key ^ e.pack(), Ordering::Relaxed);
+                slot[1].store(e.pack(), Ordering::Relaxed);
+                return;
+            }
+        }
+        let d = e.pack();
+        let first = &self.slots[b];
+        let fk = first[0].load(Ordering::Relaxed);
+        let fd = first[1].load(Ordering::Relaxed);
+        let same = fk ^ fd == key;
+        let keep = |o: Entry| (o.depth, o.work) > (e.depth, e.work);
+        let slot = if same || fd == 0 || !keep(Entry::unpack(fd)) {
+            first
+        } else {
+            &self.slots[b + 1]
+        };
+        slot[0].store(key ^ d, Ordering::Relaxed);
+        slot[1].store(d, Ordering::Relaxed);
+    }
+
+    pub fn clear(&self) {
+        for s in self.slots.iter() {
+            s[0].store(0, Ordering::Relaxed);
+            s[1].store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Permille of the first slots in use (a sample), for statistics.
+    pub fn fill_permille(&self) -> u32 {
+        let n = self.slots.len().min(2000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| s[1].load(Ordering::Relaxed) != 0)
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        let t = Table::new(1);
+        let e = Entry {
+            lower: -37,
+            upper: 120,
+            best: 5,
+            depth: SOLVED,
+            work: 17,
+        };
+        t.store(0xdead_beef, e);
+        assert_eq!(t.probe(0xdead_beef), Some(e));
+        assert_eq!(t.probe(0xdead_beee), None);
+    }
+}
