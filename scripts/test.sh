@@ -19,6 +19,8 @@ else
   echo "skipped: the wasm32-unknown-unknown target could not be installed here"
 fi
 
+bash scripts/browser-tests.sh
+
 if [ -n "${FUZZ_SECONDS:-}" ]; then
   echo "== fuzz targets, ${FUZZ_SECONDS}s each"
   bash fuzz/run.sh "$FUZZ_SECONDS"

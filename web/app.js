@@ -264,7 +264,7 @@ async function gameScreen(id) {
 
   board.layout(g.rules.pits, bottom, g.rules.notation, { south: whoIs(g, 'south', you), north: whoIs(g, 'north', you) });
 
-  function drawInfo(st) {
+  function drawInfo(st, sowing = null) {
     const top = other(bottom);
     const who = { south: whoIs(st, 'south', you), north: whoIs(st, 'north', you) };
     board.names = who;
@@ -278,7 +278,10 @@ async function gameScreen(id) {
     scoreTop.classList.toggle('turn', !st.over && st.to_move === top);
     scoreBottom.classList.toggle('turn', !st.over && st.to_move === bottom);
     let text;
-    if (st.over) {
+    if (sowing) {
+      const w = sowing.side === you ? 'You' : who[sowing.side];
+      text = `${w} ${sowing.side === you ? 'play' : 'plays'} ${sowing.text}…`;
+    } else if (st.over) {
       const r = st.result;
       const w = r.winner;
       const score = `${r.south} : ${r.north}`;
@@ -291,8 +294,9 @@ async function gameScreen(id) {
     else if (you) text = `${who[st.to_move]} to move…`;
     else text = `${sideName(st.to_move)} to move.`;
     status.textContent = text;
-    status.classList.toggle('over', st.over);
-    status.classList.toggle('yours', !st.over && st.to_move === you);
+    status.classList.toggle('over', !sowing && st.over);
+    status.classList.toggle('yours', !sowing && !st.over && st.to_move === you);
+    moves.dataset.ply = sowing ? sowing.ply : st.ply;
     // Move list: numbered lines of the first player's turn and the reply.
     moves.replaceChildren();
     let li = null;
@@ -311,6 +315,7 @@ async function gameScreen(id) {
     hintBtn.disabled = busy || st.over || st.to_move !== you;
     resignBtn.disabled = busy || st.over;
     // Invitation link while the friend's seat is free.
+    if (st.invite) sessionStorage.setItem(`mancala.invite.${id}`, st.invite);
     const code = sessionStorage.getItem(`mancala.invite.${id}`);
     if (you && st.waiting_for_opponent && code) {
       const link = `${location.origin}${location.pathname}#/join/${id}/${code}`;
@@ -341,14 +346,14 @@ async function gameScreen(id) {
         if (shown && target.ply > from && target.recent.length && target.recent[0].ply <= from) {
           for (const mv of target.recent.filter((x) => x.ply >= from)) {
             const after = target.recent.find((x) => x.ply === mv.ply + 1);
-            drawInfo({ ...target, board: mv.before, turns: target.turns, over: false, to_move: mv.side, thinking: false });
+            drawInfo({ ...target, board: mv.before, over: false, to_move: mv.side, thinking: false }, mv);
             await board.animate(mv, mv.before, after ? after.before : target.board);
             announce(describeMove(mv, target));
             if (latest !== target && latest.ply <= mv.ply) break; // undone meanwhile
           }
         }
         shown = target;
-        board.render(shown.board, shown.legal, you);
+        board.render(shown.board, !shown.over && shown.to_move === you ? shown.legal : [], you);
         const lastMv = shown.recent[shown.recent.length - 1];
         board.markMove(lastMv || null);
         board.hint(null);
@@ -493,13 +498,13 @@ function drawReplay(view, r) {
     ? `Result: ${r.result.south} : ${r.result.north}, ${r.result.winner ? `${names[r.result.winner]} wins` : 'draw'}.`
     : `${n} moves, game not finished.`;
   view.replaceChildren(
-    h('p', { class: 'summary', text: `${r.rules.name}: ${r.rules.summary}. ${summary}` }),
+    h('p', { class: 'summary', text: `${r.rules.name === r.rules.preset ? `${r.rules.name}: ${r.rules.summary}` : r.rules.name}. ${summary}` }),
     h('div', { class: 'game' },
       h('div', { class: 'play' }, boardEl, caption,
         h('div', { class: 'controls replay-controls' },
-          b('first', 'First position', '⏮', () => go(0)), b('prev', 'Previous move', '◀', () => go(k - 1)),
-          b('next', 'Next move', '▶', () => go(k + 1)), b('last', 'Last position', '⏭', () => go(n)),
-          b('flip', 'Turn the board', '⇅', () => { bottom = other(bottom); relayout(); go(k, true); })),
+          b('first', 'First position', '«', () => go(0)), b('prev', 'Previous move', '‹', () => go(k - 1)),
+          b('next', 'Next move', '›', () => go(k + 1)), b('last', 'Last position', '»', () => go(n)),
+          b('flip', 'Turn the board', '↻', () => { bottom = other(bottom); relayout(); go(k, true); })),
         slider,
         h('p', { class: 'keys', text: 'Keys: ← → step, Home/End jump.' })),
       h('aside', { class: 'side card' }, table)));

@@ -268,6 +268,8 @@ impl Live {
             "turns": view::turns(g),
             "recent": recent,
             "you": you.map(side_str),
+            // The invitation, to a seat holder only, while the other seat is free.
+            "invite": if you.is_some() { self.row.invite.clone() } else { None },
         })
     }
 

@@ -202,6 +202,11 @@ async fn every_bad_input_is_a_4xx_with_a_json_error() {
         .await;
     let invite = v["invite"].as_str().unwrap().to_string();
     let moves = format!("/api/games/{id}/moves");
+    // The invitation is shown to the seat holder only.
+    let mine = c.get(&format!("/api/games/{id}"), Some(&token)).await.ok();
+    assert_eq!(mine["invite"], invite.as_str());
+    let public = c.get(&format!("/api/games/{id}"), None).await.ok();
+    assert!(public["invite"].is_null() && !public.to_string().contains(&invite));
 
     // Malformed JSON, wrong shapes, unknown fields, empty body.
     c.send("POST", &moves, Some("{\"pit\": ".into()), Some(&token))

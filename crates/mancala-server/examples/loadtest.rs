@@ -1,0 +1,299 @@
+//! Load test on loopback: N games against the computer at once for a bounded time.
+//!
+//!     cargo run --release -p mancala-server --example loadtest -- --games 50 --seconds 20 --level 5
+//!
+//! Starts a server in this process on 127.0.0.1 (a fresh database in a temporary folder),
+//! unless `--url http://127.0.0.1:PORT` names one already running (loopback only). Each game
+//! watches its WebSocket, plays a random legal move when it is South's turn and starts a new
+//! game when one ends. Prints moves a second and the 50th/99th percentile latency of a human
+//! move's acknowledgement (POST to reply) and of the computer's answer (acknowledgement to
+//! the state in which South is to move again).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+struct Opts {
+    games: usize,
+    seconds: u64,
+    level: u8,
+    rules: String,
+    url: Option<String>,
+    ai_time_ms: u64,
+}
+
+fn opts() -> Result<Opts, String> {
+    let mut o = Opts {
+        games: 50,
+        seconds: 20,
+        level: 5,
+        rules: "kalah,seeds=4".into(),
+        url: None,
+        ai_time_ms: 2000,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let v = args
+            .get(i + 1)
+            .cloned()
+            .ok_or(format!("{} needs a value", args[i]))?;
+        match args[i].as_str() {
+            "--games" => o.games = v.parse().map_err(|_| "--games: a number")?,
+            "--seconds" => o.seconds = v.parse().map_err(|_| "--seconds: a number")?,
+            "--level" => o.level = v.parse().map_err(|_| "--level: 1-8")?,
+            "--rules" => o.rules = v,
+            "--url" => o.url = Some(v),
+            "--ai-time-ms" => o.ai_time_ms = v.parse().map_err(|_| "--ai-time-ms: a number")?,
+            a => return Err(format!("unknown option {a}")),
+        }
+        i += 2;
+    }
+    if !(1..=500).contains(&o.games) || !(1..=300).contains(&o.seconds) {
+        return Err("bounded: --games 1-500, --seconds 1-300".into());
+    }
+    if let Some(u) = &o.url {
+        let host = u.trim_start_matches("http://");
+        if !(host.starts_with("127.") || host.starts_with("localhost") || host.starts_with("[::1]"))
+        {
+            return Err("--url must be a loopback address".into());
+        }
+    }
+    Ok(o)
+}
+
+#[derive(Default)]
+struct Stats {
+    ack_ms: Vec<f64>,
+    ai_ms: Vec<f64>,
+    human_moves: u64,
+    ai_moves: u64,
+    games_done: u64,
+    errors: u64,
+}
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let k = ((p / 100.0) * (v.len() - 1) as f64).round() as usize;
+    v[k.min(v.len() - 1)]
+}
+
+async fn one_game_loop(
+    http: reqwest::Client,
+    base: String,
+    o: Arc<Opts>,
+    stats: Arc<Mutex<Stats>>,
+    deadline: Instant,
+    g: usize,
+) {
+    let mut k = g;
+    while Instant::now() < deadline {
+        let created = http
+            .post(format!("{base}/api/games"))
+            .json(&json!({"rules": o.rules, "level": o.level, "side": "south"}))
+            .send()
+            .await;
+        let Ok(created) = created else {
+            stats.lock().unwrap().errors += 1;
+            return;
+        };
+        let v: Value = match created.json().await {
+            Ok(v) => v,
+            Err(_) => {
+                stats.lock().unwrap().errors += 1;
+                return;
+            }
+        };
+        let id = v["game"]["id"].as_str().unwrap_or_default().to_string();
+        let token = v["token"].as_str().unwrap_or_default().to_string();
+        let ws_url = format!("{}/api/games/{id}/ws", base.replacen("http", "ws", 1));
+        let Ok((mut ws, _)) = tokio_tungstenite::connect_async(&ws_url).await else {
+            stats.lock().unwrap().errors += 1;
+            return;
+        };
+        let mut state = v["game"].clone();
+        let mut last_ply = state["ply"].as_u64().unwrap_or(0);
+        loop {
+            if Instant::now() >= deadline {
+                return;
+            }
+            if state["over"] == true {
+                stats.lock().unwrap().games_done += 1;
+                break;
+            }
+            if state["to_move"] != "south" {
+                // Wait for the computer's answer on the socket.
+                let msg = tokio::time::timeout(Duration::from_secs(30), ws.next()).await;
+                match msg {
+                    Ok(Some(Ok(Message::Text(t)))) => {
+                        if let Ok(m) = serde_json::from_str::<Value>(t.as_str()) {
+                            if m["game"]["ply"].as_u64().unwrap_or(0) >= last_ply {
+                                state = m["game"].clone();
+                            }
+                        }
+                    }
+                    Ok(Some(Ok(_))) => {}
+                    _ => {
+                        stats.lock().unwrap().errors += 1;
+                        break;
+                    }
+                }
+                continue;
+            }
+            let legal: Vec<u64> = state["legal"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_u64()).collect())
+                .unwrap_or_default();
+            if legal.is_empty() {
+                break;
+            }
+            k = k
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pit = legal[(k >> 33) % legal.len()];
+            let t0 = Instant::now();
+            let r = http
+                .post(format!("{base}/api/games/{id}/moves"))
+                .bearer_auth(&token)
+                .json(&json!({"pit": pit}))
+                .send()
+                .await;
+            let ack = t0.elapsed();
+            let Ok(r) = r else {
+                stats.lock().unwrap().errors += 1;
+                break;
+            };
+            if !r.status().is_success() {
+                stats.lock().unwrap().errors += 1;
+                break;
+            }
+            let Ok(s) = r.json::<Value>().await else {
+                break;
+            };
+            let t_ack = Instant::now();
+            {
+                let mut st = stats.lock().unwrap();
+                st.ack_ms.push(ack.as_secs_f64() * 1000.0);
+                st.human_moves += 1;
+            }
+            state = s;
+            last_ply = state["ply"].as_u64().unwrap_or(last_ply);
+            if state["over"] == true || state["to_move"] == "south" {
+                continue; // an extra turn, or the end: no answer to time
+            }
+            // Time the computer's answer: until South is to move again (or the game ends).
+            let before = last_ply;
+            loop {
+                let msg = tokio::time::timeout(Duration::from_secs(30), ws.next()).await;
+                let Ok(Some(Ok(Message::Text(t)))) = msg else {
+                    if Instant::now() < deadline {
+                        stats.lock().unwrap().errors += 1;
+                    }
+                    return;
+                };
+                let Ok(m) = serde_json::from_str::<Value>(t.as_str()) else {
+                    continue;
+                };
+                let g = &m["game"];
+                let ply = g["ply"].as_u64().unwrap_or(0);
+                if ply > before && (g["to_move"] == "south" || g["over"] == true) {
+                    let mut st = stats.lock().unwrap();
+                    st.ai_ms.push(t_ack.elapsed().as_secs_f64() * 1000.0);
+                    st.ai_moves += ply - before;
+                    drop(st);
+                    state = g.clone();
+                    last_ply = ply;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+fn main() {
+    let o = match opts() {
+        Ok(o) => Arc::new(o),
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let dir = tempfile::tempdir().unwrap();
+        let (base, stop) = match &o.url {
+            Some(u) => (u.trim_end_matches('/').to_string(), None),
+            None => {
+                let store = mancala_server::Store::open(&dir.path().join("load.db")).unwrap();
+                let mut cfg = mancala_server::Config::default();
+                cfg.rate = 0.0;
+                cfg.ai_time = Duration::from_millis(o.ai_time_ms);
+                let app = Arc::new(mancala_server::App::new(store, cfg));
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                let addr = listener.local_addr().unwrap();
+                let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+                tokio::spawn(mancala_server::serve_on(listener, app, async {
+                    let _ = rx.await;
+                }));
+                (format!("http://{addr}"), Some(tx))
+            }
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        println!(
+            "load test: {} games against the computer (level {}, {}) for {} s on {base}, {cores} cores",
+            o.games, o.level, o.rules, o.seconds
+        );
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(o.games)
+            .timeout(Duration::from_secs(30))
+            .build()
+            .unwrap();
+        let stats = Arc::new(Mutex::new(Stats::default()));
+        let t0 = Instant::now();
+        let deadline = t0 + Duration::from_secs(o.seconds);
+        let tasks: Vec<_> = (0..o.games)
+            .map(|g| {
+                tokio::spawn(one_game_loop(
+                    http.clone(),
+                    base.clone(),
+                    o.clone(),
+                    stats.clone(),
+                    deadline,
+                    g,
+                ))
+            })
+            .collect();
+        for t in tasks {
+            let _ = tokio::time::timeout(Duration::from_secs(o.seconds + 40), t).await;
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        let mut st = stats.lock().unwrap();
+        let total = st.human_moves + st.ai_moves;
+        println!(
+            "{:.1} s: {} moves ({} human, {} computer), {:.0} moves/s, {} games finished, {} errors",
+            secs,
+            total,
+            st.human_moves,
+            st.ai_moves,
+            total as f64 / secs,
+            st.games_done,
+            st.errors
+        );
+        let (a50, a99, amax) = (pct(&mut st.ack_ms, 50.0), pct(&mut st.ack_ms, 99.0), pct(&mut st.ack_ms, 100.0));
+        let (c50, c99, cmax) = (pct(&mut st.ai_ms, 50.0), pct(&mut st.ai_ms, 99.0), pct(&mut st.ai_ms, 100.0));
+        println!("human move acknowledged: p50 {a50:.1} ms, p99 {a99:.1} ms, max {amax:.1} ms ({} samples)", st.ack_ms.len());
+        println!("computer's answer:       p50 {c50:.1} ms, p99 {c99:.1} ms, max {cmax:.1} ms ({} samples)", st.ai_ms.len());
+        if let Some(s) = stop {
+            let _ = s.send(());
+        }
+    });
+}

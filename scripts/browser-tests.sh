@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Browser end-to-end tests of the web client: installs Debian's Chromium (only if missing) and
+# playwright-core (npm ci, no browser download), builds `mancala`, starts `mancala serve` on a
+# free loopback port with a temporary database, runs web/tests with node's test runner and
+# stops the server. Screenshots and downloaded records land in test-output/browser/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing chromium (Debian package)"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+fi
+
+echo "== npm ci (playwright-core)"
+(cd web/tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+
+echo "== building mancala"
+cargo build --locked --bin mancala
+bin="${CARGO_TARGET_DIR:-$root/target}/debug/mancala"
+
+tmp=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+"$bin" serve --addr 127.0.0.1:0 --db "$tmp/games.db" --ai-time-ms 500 >"$tmp/server.log" 2>&1 &
+server_pid=$!
+url=""
+for _ in $(seq 1 100); do
+  url=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$tmp/server.log" | head -1)
+  [ -n "$url" ] && break
+  if ! kill -0 "$server_pid" 2>/dev/null; then cat "$tmp/server.log"; echo "the server did not start"; exit 1; fi
+  sleep 0.1
+done
+[ -n "$url" ] || { cat "$tmp/server.log"; echo "the server did not print its address"; exit 1; }
+echo "== browser tests against $url"
+mkdir -p test-output/browser
+status=0
+(cd web/tests && MANCALA_URL="$url" TEST_OUTPUT="$root/test-output/browser" \
+  timeout 600 node --test --test-concurrency=1 e2e.test.js) || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "== server log"; tail -50 "$tmp/server.log"
+fi
+exit "$status"

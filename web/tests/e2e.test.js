@@ -1,0 +1,248 @@
+// End-to-end tests of the browser client: playwright-core drives Debian's Chromium against a
+// running `mancala serve` (MANCALA_URL). Screenshots go to test-output/browser/.
+// Run with scripts/browser-tests.sh, which builds and starts the server.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.MANCALA_URL;
+if (!BASE) throw new Error('set MANCALA_URL to a running `mancala serve` (scripts/browser-tests.sh does)');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const OUT = process.env.TEST_OUTPUT || path.resolve(here, '../../test-output/browser');
+mkdirSync(OUT, { recursive: true });
+const shot = (page, name) => page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+let browser;
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+});
+after(async () => { if (browser) await browser.close(); });
+
+async function newPage(viewport = DESKTOP) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true, reducedMotion: 'no-preference' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.setDefaultTimeout(20000);
+  return { context, page, errors };
+}
+
+// Seeds on the board, place by place in ring order (both rows and stores).
+async function boardCounts(page, root = '#board') {
+  return page.$$eval(`${root} [data-ring], ${root} .store`, (els) => els.map((e) => e.querySelector('.count').textContent));
+}
+
+async function waitForMyTurn(page) {
+  await page.waitForSelector('#status.yours, #status.over');
+}
+// Moves played so far, as the page shows them.
+const plies = (page) => page.$eval('#moves', (e) => Number(e.dataset.ply || 0));
+async function waitForPlies(page, n) {
+  await page.waitForFunction((k) => Number(document.querySelector('#moves').dataset.ply || 0) > k, n);
+}
+
+// Plays the first playable pit until the computer has answered at least once.
+async function playUntilAnswered(page, minNorth) {
+  for (let k = 0; k < 20; k++) {
+    const north = await page.locator('.moves .mv.north').count();
+    if (north >= minNorth) return;
+    await waitForMyTurn(page);
+    if (await page.locator('.status.over').count()) return;
+    const n = await plies(page);
+    await page.locator('button.pit.playable').first().click();
+    await waitForPlies(page, n);
+  }
+}
+
+test('a game against the computer: menus, moves, answer, hint, reload, keyboard, download and replay', async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  // The menus come from the rules data: every preset, and its options.
+  const presets = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
+  assert.deepEqual(presets, ['kalah', 'kalah-brazil', 'vaccean', 'cross-kalah', 'dracala', 'kauri']);
+  await page.click('details.more > summary');
+  await page.selectOption('#preset', 'kalah-brazil');
+  await page.waitForSelector('#opt-stage');
+  await page.selectOption('#preset', 'kalah');
+  await page.fill('#opt-seeds', '4');
+  await page.locator('#opt-seeds').dispatchEvent('change');
+  await page.click('details.rules > summary');
+  await page.waitForFunction(() => document.querySelector('.rules-text').textContent.includes('48 in all'));
+  await page.selectOption('#level', '2');
+  await shot(page, '01-new-game');
+
+  await page.click('#start');
+  await page.waitForURL(/#\/game\//);
+  await page.waitForSelector('button.pit.playable');
+  const id = page.url().split('/').pop();
+  // Seen from South: my pits A-F along the bottom, my store at the right.
+  const bottomRings = await page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
+  assert.deepEqual(bottomRings, [0, 1, 2, 3, 4, 5]);
+  assert.match(await page.getAttribute('#board .row-bottom .pit >> nth=0', 'aria-label'), /Your pit A: 4 seeds/);
+  assert.match(await page.textContent('#board .store-right .label'), /You/);
+  await shot(page, '02-game-start');
+
+  // A click sows; the computer answers.
+  await playUntilAnswered(page, 1);
+  await waitForMyTurn(page);
+  assert.ok(await page.locator('.moves .mv.north').count() >= 1, 'the computer answered');
+  assert.ok(await page.locator('#board .mark-last').count() >= 1, 'the last move is marked');
+  // Hint marks a pit.
+  await page.click('#hint');
+  await page.waitForSelector('#board .mark-hint');
+  await shot(page, '03-game-hint');
+
+  // Reload: the same game, same board, and play goes on.
+  const beforeReload = await boardCounts(page);
+  const movesBefore = await page.locator('.moves .mv').count();
+  await page.reload();
+  await page.waitForSelector('button.pit.playable');
+  await waitForMyTurn(page);
+  assert.deepEqual(await boardCounts(page), beforeReload);
+  assert.equal(await page.locator('.moves .mv').count(), movesBefore);
+
+  // Keyboard: the digit of a legal pit plays it.
+  const legal = await page.$$eval('button.pit.playable', (els) => els.map((e) => [...e.parentNode.children].indexOf(e) + 1));
+  const n0 = await plies(page);
+  await page.keyboard.press(String(legal[0]));
+  await waitForPlies(page, n0);
+  await playUntilAnswered(page, 2);
+  await waitForMyTurn(page);
+
+  // Undo takes back my last move and the answer.
+  const beforeUndo = await plies(page);
+  await page.click('#undo');
+  await page.waitForFunction((n) => Number(document.querySelector('#moves').dataset.ply) < n, beforeUndo);
+  await waitForMyTurn(page);
+  await playUntilAnswered(page, 2);
+  await waitForMyTurn(page);
+  await shot(page, '04-game-in-progress');
+
+  // Download the record (JSON and text).
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#download-json')]);
+  const jsonPath = path.join(OUT, `record-${id}.json`);
+  await dl.saveAs(jsonPath);
+  const [dlt] = await Promise.all([page.waitForEvent('download'), page.click('#download-text')]);
+  await dlt.saveAs(path.join(OUT, `record-${id}.txt`));
+
+  // Replay it: open the file in the replay viewer, step and jump.
+  await page.click('#nav-replay');
+  await page.waitForSelector('#record-file');
+  await page.setInputFiles('#record-file', jsonPath);
+  await page.waitForSelector('#replay-moves tbody tr');
+  const rows = await page.locator('#replay-moves tbody tr').count();
+  assert.ok(rows >= 3);
+  assert.match(await page.textContent('#replay-status'), /Start position/);
+  await page.click('#next');
+  await page.waitForFunction(() => /Move 1 of/.test(document.querySelector('#replay-status').textContent));
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /Move 2 of/.test(document.querySelector('#replay-status').textContent));
+  await page.click('#last');
+  await page.waitForFunction((n) => new RegExp(`Move ${n} of ${n}`).test(document.querySelector('#replay-status').textContent), rows);
+  // The engine's values are shown for the moves.
+  const values = await page.$$eval('#replay-moves tbody tr td:nth-child(4)', (tds) => tds.map((t) => t.textContent));
+  assert.ok(values.some((v) => /^[+-]?\d+$/.test(v)), `values: ${values}`);
+  await page.click('#replay-moves tbody tr:nth-child(2) button');
+  await page.waitForFunction(() => /Move 2 of/.test(document.querySelector('#replay-status').textContent));
+  await shot(page, '05-replay');
+  // The same game's replay from its page, as a phone sees it.
+  await page.setViewportSize(PHONE);
+  await page.goto(`${BASE}/#/replay/${id}`);
+  await page.waitForSelector('#replay-moves tbody tr');
+  await shot(page, '05-replay-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('two people in two browsers, each seeing his own side at the bottom', async () => {
+  const a = await newPage();
+  const b = await newPage(PHONE);
+  await a.page.goto(`${BASE}/`);
+  await a.page.waitForSelector('#start');
+  await a.page.check('input[name=opponent][value=friend]');
+  await a.page.fill('#name', 'Ann');
+  await a.page.selectOption('#side', 'south');
+  await a.page.click('#start');
+  await a.page.waitForSelector('#invite-link');
+  const link = await a.page.inputValue('#invite-link');
+  assert.match(link, /#\/join\//);
+  assert.match(await a.page.textContent('#status'), /Your move|Waiting/);
+  await shot(a.page, '06-friend-invite');
+
+  await b.page.goto(link);
+  await b.page.waitForURL(/#\/game\//);
+  await b.page.waitForSelector('#board .pit');
+  // B plays North: North's pits along B's bottom row, South's along the top.
+  const bBottom = await b.page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
+  assert.deepEqual(bBottom, [7, 8, 9, 10, 11, 12]);
+  const aBottom = await a.page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
+  assert.deepEqual(aBottom, [0, 1, 2, 3, 4, 5]);
+  // A sees the friend join; the invitation disappears.
+  await a.page.waitForSelector('.invite', { state: 'hidden' });
+
+  // Take turns: whoever's status says "Your move" plays his first playable pit.
+  for (let k = 0; k < 8; k++) {
+    const mine = async (p) => (await p.page.locator('#status.yours').count()) > 0;
+    let mover = null;
+    for (let t = 0; t < 200 && !mover; t++) {
+      if (await mine(a)) mover = a;
+      else if (await mine(b)) mover = b;
+      else await a.page.waitForTimeout(50);
+    }
+    assert.ok(mover, 'one of the two is to move');
+    const other = mover === a ? b : a;
+    const n = await plies(other.page);
+    await mover.page.locator('button.pit.playable').first().click();
+    // The other browser sees the move arrive over its WebSocket.
+    await waitForPlies(other.page, n);
+    await waitForPlies(mover.page, n);
+  }
+  await a.page.waitForTimeout(1200);
+  // Both see the same board, each from his own side.
+  const ra = await a.page.$$eval('#board [data-ring]', (els) => Object.fromEntries(els.map((e) => [e.dataset.ring, e.querySelector('.count').textContent])));
+  const rb = await b.page.$$eval('#board [data-ring]', (els) => Object.fromEntries(els.map((e) => [e.dataset.ring, e.querySelector('.count').textContent])));
+  assert.deepEqual(ra, rb);
+  // Nobody can move for the other: B has no playable pit on A's turn and vice versa.
+  const aTurn = /Your move/.test(await a.page.textContent('#status'));
+  const idle = aTurn ? b : a;
+  assert.equal(await idle.page.locator('button.pit.playable').count(), 0);
+  await shot(a.page, '07-friend-south-desktop');
+  await shot(b.page, '08-friend-north-phone');
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.context.close();
+  await b.context.close();
+});
+
+test('Kauri and Dracala draw and play at phone width', async () => {
+  const { context, page, errors } = await newPage(PHONE);
+  for (const preset of ['kauri', 'dracala']) {
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('#start');
+    await page.selectOption('#preset', preset);
+    await page.selectOption('#level', '1');
+    await page.click('#start');
+    await page.waitForSelector('button.pit.playable');
+    await playUntilAnswered(page, 1);
+    await waitForMyTurn(page);
+    await shot(page, `09-${preset}-phone`);
+  }
+  // Every pit has a label a screen reader reads.
+  const labels = await page.$$eval('#board .pit', (els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.ok(labels.every((l) => /pit \d: \d+ seeds?/.test(l)), labels.join(' | '));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
