@@ -534,40 +534,15 @@ fn pct(r: &Rate) -> String {
 
 /// The text report. Depends only on the games, never on time or threads.
 pub fn report(s: &Summary, rules: &Rules) -> String {
-    let mut out = String::new();
-    let push = |out: &mut String, l: String| {
-        out.push_str(&l);
-        out.push('\n');
-    };
-    push(
-        &mut out,
-        format!(
-            "{}: {} games, South {} v North {}, seed {}{}",
-            s.variant,
-            s.games,
-            s.players[0],
-            s.players[1],
-            s.seed,
-            if s.opening > 0 {
-                format!(", first {} plies random", s.opening)
-            } else {
-                String::new()
-            }
-        ),
-    );
-    push(
-        &mut out,
-        format!("game length, plies:   {}", dist_line(&s.plies)),
-    );
-    push(
-        &mut out,
-        format!("game length, turns:   {}", dist_line(&s.turns)),
-    );
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut row = |label: &str, text: String| rows.push((label.to_string(), text));
     let b = &s.branching_per_ply;
-    push(
-        &mut out,
+    row("game length, plies", dist_line(&s.plies));
+    row("game length, turns", dist_line(&s.turns));
+    row(
+        "branching per ply",
         format!(
-            "branching per ply:    {:.2} legal moves (sd {:.2}, ± {:.3}) over {} plies; {:.1} % forced, {:.2} without them",
+            "{:.2} legal moves (sd {:.2}, ± {:.3}) over {} plies; {:.1} % forced, {:.2} without them",
             b.mean,
             b.sd,
             b.standard_error,
@@ -577,10 +552,10 @@ pub fn report(s: &Summary, rules: &Rules) -> String {
         ),
     );
     if let Some(t) = &s.branching_per_turn {
-        push(
-            &mut out,
+        row(
+            "branching per turn",
             format!(
-                "branching per turn:   {:.2} distinct turns (sd {:.2}, ± {:.3}) over {} turns{}",
+                "{:.2} distinct turns (sd {:.2}, ± {:.3}) over {} turns{}",
                 t.mean,
                 t.sd,
                 t.standard_error,
@@ -593,46 +568,37 @@ pub fn report(s: &Summary, rules: &Rules) -> String {
             ),
         );
     }
-    let c = &s.complexity_by_ply;
-    push(
-        &mut out,
+    let complexity = |b: f64, d: &Distribution, c: &Complexity| {
         format!(
-            "complexity by ply:    {:.2}^{:.1} = {} (95 % range {} - {})",
-            b.mean,
-            s.plies.mean,
+            "{b:.2}^{:.1} = {} (95 % range {} to {}); with the median length {}: {}",
+            d.mean,
             sci(c.log10),
             sci(c.log10_low),
-            sci(c.log10_high)
-        ),
+            sci(c.log10_high),
+            d.median,
+            sci(d.median as f64 * b.log10())
+        )
+    };
+    row(
+        "complexity by ply",
+        complexity(b.mean, &s.plies, &s.complexity_by_ply),
     );
     if let (Some(t), Some(c)) = (&s.branching_per_turn, &s.complexity_by_turn) {
-        push(
-            &mut out,
-            format!(
-                "complexity by turn:   {:.2}^{:.1} = {} (95 % range {} - {})",
-                t.mean,
-                s.turns.mean,
-                sci(c.log10),
-                sci(c.log10_low),
-                sci(c.log10_high)
-            ),
-        );
+        row("complexity by turn", complexity(t.mean, &s.turns, c));
     }
-    push(
-        &mut out,
+    row(
+        &format!("first player ({})", s.first_player),
         format!(
-            "first player ({}):    wins {}, draws {}, losses {} (± standard error)",
-            s.first_player,
+            "wins {}, draws {}, losses {} (± standard error)",
             pct(&s.first_wins),
             pct(&s.draws),
             pct(&s.first_losses)
         ),
     );
-    push(
-        &mut out,
+    row(
+        "final margin",
         format!(
-            "final margin:         {:+.2} seeds for the first player{} ({})",
-            s.margin.mean,
+            "first player's seeds minus the second's{}: {}",
             if rules.misere() {
                 " (misère: fewer wins)"
             } else {
@@ -641,13 +607,29 @@ pub fn report(s: &Summary, rules: &Rules) -> String {
             dist_line(&s.margin)
         ),
     );
-    push(
-        &mut out,
+    row(
+        "endings",
         format!(
-            "endings:              {} by the rules, {} by repetition, {} unfinished",
+            "{} by the rules, {} by repetition, {} unfinished",
             s.ended_by_rules, s.ended_by_repetition, s.unfinished
         ),
     );
+    let mut out = format!(
+        "{}: {} games, South {} v North {}, seed {}{}\n",
+        s.variant,
+        s.games,
+        s.players[0],
+        s.players[1],
+        s.seed,
+        if s.opening > 0 {
+            format!(", first {} plies random", s.opening)
+        } else {
+            String::new()
+        }
+    );
+    for (label, text) in rows {
+        out += &format!("{:<20} {text}\n", format!("{label}:"));
+    }
     out
 }
 
@@ -709,24 +691,22 @@ pub fn run(a: StatsArgs) -> Result<()> {
     } else {
         print!("{}", report(&summary, &rules));
         if let Some(path) = &a.plot {
-            println!("plot:                 {path}");
+            println!("{:<20} {path}", "plot:");
         }
     }
     Ok(())
 }
 
-/// Bins integer values into at most `max_bins` bins: (bin start, width, counts).
-fn bins(values: &[i64], max_bins: i64) -> (i64, i64, Vec<u32>) {
+/// Bins integer values into at most `max_bins` bins of equal width: (first bin's start, width,
+/// counts). Values above `cap` go into the last bin.
+fn bins(values: &[i64], max_bins: i64, cap: i64) -> (i64, i64, Vec<u32>) {
     let lo = values.iter().copied().min().unwrap_or(0);
-    let hi = values.iter().copied().max().unwrap_or(0);
+    let hi = values.iter().copied().max().unwrap_or(0).min(cap).max(lo);
     let span = hi - lo + 1;
     let width = ((span + max_bins - 1) / max_bins).max(1);
-    let mut counts = vec![0u32; (span / width + 1) as usize];
+    let mut counts = vec![0u32; ((span + width - 1) / width) as usize];
     for &v in values {
-        counts[((v - lo) / width) as usize] += 1;
-    }
-    while counts.last() == Some(&0) {
-        counts.pop();
+        counts[((v.min(hi) - lo) / width) as usize] += 1;
     }
     (lo, width, counts)
 }
@@ -795,12 +775,34 @@ fn draw<DB: plotters::prelude::DrawingBackend>(
             &s.margin,
         ),
     ] {
-        let (lo, bin, counts) = bins(values, 60);
+        // A long tail (random players wandering in an endgame) would squash the rest: the
+        // last bar holds every game past the 99th percentile.
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable();
+        let p99 = sorted
+            .get((sorted.len() * 99).div_ceil(100).saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
+        let cap = if d.max > p99 + (p99 - d.min) / 4 {
+            p99
+        } else {
+            d.max
+        };
+        let (lo, bin, counts) = bins(values, 120, cap);
         let top = counts.iter().copied().max().unwrap_or(1).max(1);
         let x_hi = lo + bin * counts.len() as i64;
+        let tail = values.iter().filter(|&&v| v > cap).count();
         let caption = format!(
-            "{what}: mean {:.1}, median {}, range {} to {}",
-            d.mean, d.median, d.min, d.max
+            "{what}: mean {:.1}, median {}, range {} to {}{}",
+            d.mean,
+            d.median,
+            d.min,
+            d.max,
+            if tail > 0 {
+                format!(" ({tail} over {cap} in the last bar)")
+            } else {
+                String::new()
+            }
         );
         let mut chart = ChartBuilder::on(area)
             .caption(caption, ("sans-serif", 16))
@@ -813,6 +815,7 @@ fn draw<DB: plotters::prelude::DrawingBackend>(
             .configure_mesh()
             .x_desc(axis)
             .y_desc("games")
+            .x_label_formatter(&|x| format!("{x:.0}"))
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 14))
             .disable_x_mesh()

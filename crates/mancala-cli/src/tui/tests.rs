@@ -72,7 +72,8 @@ fn snapshot_start_kalah() {
 #[test]
 fn snapshot_kauri_game_in_progress() {
     let mut a = app("kauri", HUMANS);
-    // The first moves of the source's first game: 1. f D; 2. e F; 3. b (+1) D
+    // f D e B by number, then the cursor's neighbour to the left: a Kauri board with
+    // cowries moved about.
     keys(&mut a, "6452");
     key(&mut a, KeyCode::Left);
     key(&mut a, KeyCode::Enter);
@@ -379,4 +380,42 @@ fn the_human_playing_north_sits_at_the_bottom() {
     assert_eq!(a.game.to_move(), Side::North, "the computer opened");
     keys(&mut a, "f");
     assert_eq!(a.bottom, Side::South);
+}
+
+/// Column of the first cell on row `y` whose symbol is `s`.
+fn find_x(t: &Terminal<TestBackend>, y: u16, s: &str) -> u16 {
+    let buf = t.backend().buffer();
+    (0..buf.area.width)
+        .find(|&x| buf[(x, y)].symbol() == s)
+        .unwrap_or_else(|| panic!("`{s}` not on row {y}"))
+}
+
+#[test]
+fn highlights_last_move_cursor_and_sowing() {
+    use ratatui::style::{Color, Modifier};
+    // Rows of the board block: 2 top labels, 4 top pits, 5 stores, 6 bottom pits, 8 labels.
+    let mut a = app("kalah,seeds=4", HUMANS);
+    keys(&mut a, "1");
+    let t = screen(&a, 110, 26);
+    let buf = t.backend().buffer();
+    let x = find_x(&t, 8, "A");
+    assert_eq!(buf[(x, 8)].fg, Color::Yellow, "label of the last move");
+    assert_eq!(buf[(x, 6)].fg, Color::Yellow, "pit of the last move");
+    // North to move: his cursor pit is drawn reversed, under its letter.
+    let cursor_letter = a.notation().move_text(Side::North, a.cursor).to_string();
+    let x = find_x(&t, 2, &cursor_letter);
+    assert!(buf[(x, 4)].modifier.contains(Modifier::REVERSED));
+    // The top row is North's, pit a at the right: b is to the left of a.
+    assert!(find_x(&t, 2, "b") < find_x(&t, 2, "a"));
+    // A sowing in progress: the pit the last seed fell in is green.
+    a.speed_ms = 50;
+    a.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    a.tick(Instant::now() + Duration::from_millis(60));
+    let t = screen(&a, 110, 26);
+    let buf = t.backend().buffer();
+    let green = (0..buf.area.width)
+        .flat_map(|x| (0..buf.area.height).map(move |y| (x, y)))
+        .filter(|&p| buf[p].bg == Color::Green)
+        .count();
+    assert!(green > 0, "no pit lit during the sowing");
 }

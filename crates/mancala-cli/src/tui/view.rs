@@ -44,7 +44,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("Enter, Space", "sow the chosen pit"),
     (
         "1-8",
-        "sow pit N of the side to move, from its left (a/A = 1)",
+        "sow pit N of the mover, counted from his left (a = 1)",
     ),
     ("u", "undo: back to the last human decision"),
     ("r", "redo the moves undone"),
@@ -402,7 +402,7 @@ fn render_help(f: &mut Frame, area: Rect) {
             ]));
         }
     }
-    let r = popup(area, 72, lines.len() as u16 + 2);
+    let r = popup(area, 76, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(" Keys (Esc closes) ")),

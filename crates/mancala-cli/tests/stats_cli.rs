@@ -1,0 +1,119 @@
+//! `mancala stats` end to end: seeded runs are reproducible, JSON, plots and errors.
+
+use std::process::{Command, Output};
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = mancala(args);
+    assert!(o.status.success(), "{args:?}: {o:?}");
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn same_seed_same_report_whatever_the_threads() {
+    let base = [
+        "stats",
+        "--variant",
+        "kauri",
+        "--games",
+        "300",
+        "--seed",
+        "9",
+    ];
+    let one = ok(&[&base[..], &["--threads", "1"]].concat());
+    let two = ok(&[&base[..], &["--threads", "2"]].concat());
+    assert_eq!(one, two);
+    assert!(one.starts_with("kauri: 300 games, South random v North random, seed 9"));
+    for label in [
+        "game length, plies:",
+        "game length, turns:",
+        "branching per ply:",
+        "branching per turn:",
+        "complexity by ply:",
+        "first player (South):",
+        "final margin:",
+    ] {
+        assert!(one.contains(label), "{label} missing:\n{one}");
+    }
+    let other = ok(&[
+        "stats",
+        "--variant",
+        "kauri",
+        "--games",
+        "300",
+        "--seed",
+        "10",
+    ]);
+    assert_ne!(one, other);
+}
+
+#[test]
+fn json_and_engine_players() {
+    let text = ok(&[
+        "stats",
+        "--variant",
+        "kalah,seeds=4",
+        "--games",
+        "20",
+        "--players",
+        "random,2",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["games"], 20);
+    assert_eq!(v["variant"], "kalah,seeds=4");
+    assert_eq!(v["players"][1], "level 2");
+    let rates = ["first_wins", "draws", "first_losses"]
+        .iter()
+        .map(|k| v[k]["rate"].as_f64().unwrap())
+        .sum::<f64>();
+    assert!((rates - 1.0).abs() < 1e-9);
+    let b = v["branching_per_ply"]["mean"].as_f64().unwrap();
+    assert!(b > 1.0 && b <= 6.0, "{b}");
+    assert!(v["plies"]["min"].as_i64().unwrap() <= v["plies"]["median"].as_i64().unwrap());
+}
+
+#[test]
+fn writes_a_plot() {
+    let path = std::env::temp_dir().join(format!("mancala-stats-cli-{}.svg", std::process::id()));
+    let p = path.to_string_lossy().into_owned();
+    let out = ok(&[
+        "stats",
+        "--variant",
+        "vaccean",
+        "--games",
+        "50",
+        "--plot",
+        &p,
+    ]);
+    assert!(out.contains(&p));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.contains("final margin"));
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn bad_arguments_are_one_line_errors() {
+    for (args, needle) in [
+        (vec!["stats", "--players", "9"], "levels are 1-8"),
+        (
+            vec!["stats", "--players", "random,3,4"],
+            "one player or two",
+        ),
+        (vec!["stats", "--games", "0"], "at least 1"),
+        (vec!["stats", "--plot", "x.pdf"], ".svg or .png"),
+        (vec!["stats", "--variant", "nope"], "nope"),
+    ] {
+        let o = mancala(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
