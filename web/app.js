@@ -250,6 +250,7 @@ async function gameScreen(id) {
   const dlJson = h('a', { class: 'button', href: `/api/games/${id}/record?format=json`, download: `mancala-${id}.json`, id: 'download-json', text: 'Record (JSON)' });
   const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: 'Record (text)' });
   const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
+  const rulesText = h('div', { class: 'rules-text' });
   const keys = h('p', { class: 'keys', text: you ? 'Keys: 1–8 or the pit letter plays a pit; arrows move between your pits; U undo, H hint.' : 'You are watching this game.' });
   s.append(title,
     h('div', { class: 'game' },
@@ -259,8 +260,8 @@ async function gameScreen(id) {
       h('aside', { class: 'side card' },
         h('h2', { text: 'Moves' }), moves,
         h('div', { class: 'downloads' }, replayBtn, dlJson, dlText), conn,
-        h('details', { class: 'rules' }, h('summary', { text: 'Rules' }), h('div', { class: 'rules-text' },
-          g.rules.text.trim().split('\n\n').map((p) => h('p', { text: p })))))));
+        h('details', { class: 'rules' }, h('summary', { text: 'Rules' }), rulesText))));
+  api.rules(g.rules.name).then((r) => rulesText.replaceChildren(...r.text.trim().split('\n\n').map((p) => h('p', { text: p })))).catch(() => {});
 
   board.layout(g.rules.pits, bottom, g.rules.notation, { south: whoIs(g, 'south', you), north: whoIs(g, 'north', you) });
 

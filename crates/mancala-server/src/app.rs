@@ -345,6 +345,13 @@ impl App {
             .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))
     }
 
+    /// Waits for a queued write to be committed.
+    async fn wrote(&self, p: crate::store::Pending) -> ApiResult<()> {
+        p.done()
+            .await
+            .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))
+    }
+
     fn cached(&self, id: &str) -> Option<Arc<Entry>> {
         self.games
             .lock()
@@ -443,7 +450,7 @@ impl App {
             seed,
         };
         let r = row.clone();
-        self.db(move |s| s.create_game(&r)).await?;
+        self.wrote(self.store.create_game(&r)).await?;
         let (tx, _) = broadcast::channel(64);
         let entry = self.insert(
             &id,
@@ -495,8 +502,11 @@ impl App {
         };
         let token = random_hex(16);
         let (gid, t, n) = (id.to_string(), token.clone(), name.clone());
-        self.db(move |s| s.claim_seat(&gid, side.index() as u8, &t, n.as_deref()))
-            .await?;
+        self.wrote(
+            self.store
+                .claim_seat(&gid, side.index() as u8, &t, n.as_deref()),
+        )
+        .await?;
         live.row.tokens[side.index()] = Some(token.clone());
         live.row.names[side.index()] = name;
         live.row.invite = None;
@@ -563,7 +573,7 @@ impl App {
             time_ms: None,
         };
         let gid = id.to_string();
-        self.db(move |s| s.add_move(&gid, &row)).await?;
+        self.wrote(self.store.add_move(&gid, &row)).await?;
         live.game
             .play(pit0)
             .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
@@ -595,7 +605,7 @@ impl App {
             ));
         };
         let gid = id.to_string();
-        self.db(move |s| s.truncate(&gid, k as u32)).await?;
+        self.wrote(self.store.truncate(&gid, k as u32)).await?;
         while live.game.moves().len() > k {
             live.game.undo();
         }
@@ -613,7 +623,7 @@ impl App {
         }
         let gid = id.to_string();
         let k = side.index() as u8;
-        self.db(move |s| s.set_resigned(&gid, k)).await?;
+        self.wrote(self.store.set_resigned(&gid, k)).await?;
         live.row.resigned = Some(k);
         self.changed(&entry, &mut live);
         Ok(live.view(Some(side)))
@@ -771,7 +781,7 @@ impl App {
                 time_ms: Some(choice.time_ms),
             };
             let gid = id.to_string();
-            if self.db(move |s| s.add_move(&gid, &row)).await.is_err() {
+            if self.wrote(self.store.add_move(&gid, &row)).await.is_err() {
                 failures += 1;
                 drop(live);
                 tokio::time::sleep(Duration::from_millis(200)).await;

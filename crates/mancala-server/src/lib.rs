@@ -143,7 +143,11 @@ pub async fn serve_on(
     app: Arc<App>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    app.resume().await;
+    // Resume the computer's turns of stored games in the background.
+    {
+        let app = app.clone();
+        tokio::spawn(async move { app.resume().await });
+    }
     let evictor = {
         let app = app.clone();
         tokio::spawn(async move {

@@ -3,8 +3,13 @@
 //! Schema versions live in `PRAGMA user_version`; [`MIGRATIONS`] are applied in order, each in
 //! its own transaction, on every open. A database written by a newer server is refused.
 //! A move is committed here before the server acknowledges it.
+//!
+//! Writes go to one writer thread that commits whatever is queued in one transaction (group
+//! commit: each write in its own savepoint, one fsync for the batch) and then answers each
+//! caller; reads use their own connection (WAL lets them run beside the writer).
 
 use std::path::Path;
+use std::sync::mpsc;
 use std::sync::Mutex;
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -68,8 +73,78 @@ pub struct MoveRow {
     pub time_ms: Option<u64>,
 }
 
+type Job = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
+
+struct WriteReq {
+    job: Job,
+    done: tokio::sync::oneshot::Sender<anyhow::Result<()>>,
+}
+
+/// A queued write: [`Pending::done`] (async) or [`Pending::wait`] (blocking) once committed.
+pub struct Pending(tokio::sync::oneshot::Receiver<anyhow::Result<()>>);
+
+impl Pending {
+    /// Waits for the commit (never call it inside an async task).
+    pub fn wait(self) -> anyhow::Result<()> {
+        self.0
+            .blocking_recv()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the database writer stopped")))
+    }
+    pub async fn done(self) -> anyhow::Result<()> {
+        self.0
+            .await
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the database writer stopped")))
+    }
+}
+
 pub struct Store {
-    conn: Mutex<Connection>,
+    read: Mutex<Connection>,
+    writer: Mutex<mpsc::Sender<WriteReq>>,
+}
+
+/// Most writes committed in one transaction.
+const BATCH: usize = 256;
+
+fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<WriteReq>) {
+    while let Ok(first) = rx.recv() {
+        let mut batch = vec![first];
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(r) => batch.push(r),
+                Err(_) => break,
+            }
+        }
+        let mut jobs = Vec::with_capacity(batch.len());
+        let mut dones = Vec::with_capacity(batch.len());
+        for r in batch {
+            jobs.push(r.job);
+            dones.push(r.done);
+        }
+        let mut results: Vec<anyhow::Result<()>> = (0..jobs.len()).map(|_| Ok(())).collect();
+        let outcome = (|| -> rusqlite::Result<()> {
+            let tx = conn.transaction()?;
+            for (k, job) in jobs.into_iter().enumerate() {
+                tx.execute_batch("SAVEPOINT w")?;
+                match job(&tx) {
+                    Ok(()) => tx.execute_batch("RELEASE w")?,
+                    Err(e) => {
+                        tx.execute_batch("ROLLBACK TO w; RELEASE w")?;
+                        results[k] = Err(e.into());
+                    }
+                }
+            }
+            tx.commit()
+        })();
+        if let Err(e) = outcome {
+            for r in results.iter_mut() {
+                *r = Err(anyhow::anyhow!("commit failed: {e}"));
+            }
+        }
+        // Answer only now: the batch is on disk.
+        for (done, r) in dones.into_iter().zip(results) {
+            let _ = done.send(r);
+        }
+    }
 }
 
 pub fn now_ms() -> i64 {
@@ -103,40 +178,62 @@ impl Store {
                 std::fs::create_dir_all(dir)?;
             }
         }
-        let conn = Connection::open(path)?;
-        Self::init(conn)
-    }
-
-    /// A private in-memory database (tests).
-    pub fn in_memory() -> anyhow::Result<Store> {
-        Self::init(Connection::open_in_memory()?)
-    }
-
-    fn init(mut conn: Connection) -> anyhow::Result<Store> {
+        let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         // WAL: readers never block the writer; FULL: a commit is on disk before it returns.
         let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
-        if mode != "wal" && mode != "memory" {
+        if mode != "wal" {
             anyhow::bail!("the database refused WAL mode (journal mode {mode})");
         }
         conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")?;
         migrate(&mut conn)?;
+        let read = Connection::open(path)?;
+        read.busy_timeout(std::time::Duration::from_secs(5))?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("mancala-db-writer".into())
+            .spawn(move || writer_loop(conn, rx))?;
         Ok(Store {
-            conn: Mutex::new(conn),
+            read: Mutex::new(read),
+            writer: Mutex::new(tx),
         })
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> anyhow::Result<T> {
-        let mut c = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut c = self.read.lock().unwrap_or_else(|e| e.into_inner());
         Ok(f(&mut c)?)
+    }
+
+    /// Queues a write for the writer thread.
+    fn write(
+        &self,
+        job: impl FnOnce(&Connection) -> rusqlite::Result<()> + Send + 'static,
+    ) -> Pending {
+        let (done, rx) = tokio::sync::oneshot::channel();
+        let req = WriteReq {
+            job: Box::new(job),
+            done,
+        };
+        if let Err(mpsc::SendError(req)) = self
+            .writer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(req)
+        {
+            let _ = req
+                .done
+                .send(Err(anyhow::anyhow!("the database writer stopped")));
+        }
+        Pending(rx)
     }
 
     pub fn schema_version(&self) -> anyhow::Result<u32> {
         self.with(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)))
     }
 
-    pub fn create_game(&self, g: &GameRow) -> anyhow::Result<()> {
-        self.with(|c| {
+    pub fn create_game(&self, g: &GameRow) -> Pending {
+        let g = g.clone();
+        self.write(move |c| {
             c.execute(
                 "INSERT INTO games (id, start, created_ms, updated_ms, south_kind, north_kind,
                     ai_level, south_token, north_token, invite, resigned, seed, south_name, north_name)
@@ -211,9 +308,9 @@ impl Store {
     }
 
     /// Appends a move; its ply must be the next one (the primary key refuses a duplicate).
-    pub fn add_move(&self, id: &str, m: &MoveRow) -> anyhow::Result<()> {
-        self.with(|c| {
-            let tx = c.transaction()?;
+    pub fn add_move(&self, id: &str, m: &MoveRow) -> Pending {
+        let (id, m) = (id.to_string(), *m);
+        self.write(move |tx| {
             tx.execute(
                 "INSERT INTO moves (game_id, ply, pit, eval, depth, time_ms, created_ms)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -230,14 +327,15 @@ impl Store {
             tx.execute(
                 "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
                 params![id, now_ms()],
-            )?;
-            tx.commit()
+            )
+            .map(|_| ())
         })
     }
 
     /// Deletes the moves from ply `from` on (undo).
-    pub fn truncate(&self, id: &str, from: u32) -> anyhow::Result<()> {
-        self.with(|c| {
+    pub fn truncate(&self, id: &str, from: u32) -> Pending {
+        let id = id.to_string();
+        self.write(move |c| {
             c.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 params![id, from],
@@ -246,8 +344,9 @@ impl Store {
         })
     }
 
-    pub fn set_resigned(&self, id: &str, side: u8) -> anyhow::Result<()> {
-        self.with(|c| {
+    pub fn set_resigned(&self, id: &str, side: u8) -> Pending {
+        let id = id.to_string();
+        self.write(move |c| {
             c.execute(
                 "UPDATE games SET resigned = ?2, updated_ms = ?3 WHERE id = ?1",
                 params![id, side_name(side), now_ms()],
@@ -257,31 +356,28 @@ impl Store {
     }
 
     /// Gives the open seat `side` its token and name, and spends the invitation.
-    pub fn claim_seat(
-        &self,
-        id: &str,
-        side: u8,
-        token: &str,
-        name: Option<&str>,
-    ) -> anyhow::Result<()> {
+    pub fn claim_seat(&self, id: &str, side: u8, token: &str, name: Option<&str>) -> Pending {
         let sql = if side == 0 {
             "UPDATE games SET south_token = ?2, south_name = ?3, invite = NULL WHERE id = ?1"
         } else {
             "UPDATE games SET north_token = ?2, north_name = ?3, invite = NULL WHERE id = ?1"
         };
-        self.with(|c| c.execute(sql, params![id, token, name]).map(|_| ()))
+        let (id, token, name) = (id.to_string(), token.to_string(), name.map(str::to_string));
+        self.write(move |c| c.execute(sql, params![id, token, name]).map(|_| ()))
     }
 
-    /// Ids of games (not resigned) where the computer plays, for resuming after a restart.
+    /// Ids of games (not resigned, changed in the last week) where the computer plays, for
+    /// resuming after a restart.
     pub fn ai_games(&self) -> anyhow::Result<Vec<String>> {
         self.with(|c| {
             let mut st = c.prepare(
                 "SELECT id FROM games WHERE resigned IS NULL
-                 AND (south_kind = 'ai' OR north_kind = 'ai')
+                 AND (south_kind = 'ai' OR north_kind = 'ai') AND updated_ms > ?1
                  ORDER BY updated_ms DESC LIMIT 1000",
             )?;
+            let week = 7 * 24 * 3600 * 1000;
             let ids = st
-                .query_map([], |r| r.get(0))?
+                .query_map([now_ms() - week], |r| r.get(0))?
                 .collect::<rusqlite::Result<Vec<String>>>();
             ids
         })
@@ -327,7 +423,7 @@ mod tests {
             resigned: None,
             seed: 9,
         };
-        s.create_game(&g).unwrap();
+        s.create_game(&g).wait().unwrap();
         let m = MoveRow {
             ply: 0,
             pit: 2,
@@ -335,14 +431,22 @@ mod tests {
             depth: None,
             time_ms: None,
         };
-        s.add_move("abc", &m).unwrap();
-        assert!(s.add_move("abc", &m).is_err(), "a ply is stored once");
+        s.add_move("abc", &m).wait().unwrap();
+        assert!(
+            s.add_move("abc", &m).wait().is_err(),
+            "a ply is stored once"
+        );
+        // A failed write leaves the others of its batch alone.
+        let a = s.add_move("abc", &m);
+        let b = s.add_move("abc", &MoveRow { ply: 1, ..m });
+        assert!(a.wait().is_err());
+        b.wait().unwrap();
         drop(s);
         let s = Store::open(&path).unwrap();
         let (row, moves) = s.load_game("abc").unwrap().unwrap();
         assert_eq!(row, g);
-        assert_eq!(moves, vec![m]);
-        s.truncate("abc", 0).unwrap();
+        assert_eq!(moves, vec![m, MoveRow { ply: 1, ..m }]);
+        s.truncate("abc", 0).wait().unwrap();
         assert!(s.load_game("abc").unwrap().unwrap().1.is_empty());
         assert!(s.load_game("nope").unwrap().is_none());
     }

@@ -191,7 +191,7 @@ pub fn result(game: &Game, resigned: Option<Side>) -> Value {
     }
 }
 
-/// Rules facts the client draws with.
+/// Rules facts the client draws with (the rules text is at `/api/rules`).
 pub fn rules_view(game: &Game) -> Value {
     let r = game.rules();
     json!({
@@ -203,7 +203,6 @@ pub fn rules_view(game: &Game) -> Value {
         "notation": notation_str(Notation::for_rules(r)),
         "misere": r.misere(),
         "kauri": r.preset == Preset::Kauri,
-        "text": r.describe(),
     })
 }
 
