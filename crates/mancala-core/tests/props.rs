@@ -343,7 +343,7 @@ fn check_records(game: &Game) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     /// Every variant plays a game from the same picks; every position and move is checked.
     #[test]
