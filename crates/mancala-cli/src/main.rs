@@ -2,6 +2,7 @@
 //! is 0 on success and 2 on bad usage or bad input, with a one-line error on stderr.
 
 mod board;
+mod engine_cmds;
 mod play;
 mod stats;
 mod tui;
@@ -43,6 +44,12 @@ enum Command {
     Rules(RulesCmdArgs),
     /// List the presets and their options.
     Variants(JsonArg),
+    /// Analyse a position (best move, value, principal variation) or every move of a record.
+    Analyze(engine_cmds::AnalyzeArgs),
+    /// Prove the exact value of a position (the start by default) with perfect play.
+    Solve(engine_cmds::SolveArgs),
+    /// Play two levels against each other, both colours, and estimate their Elo difference.
+    Match(engine_cmds::MatchArgs),
     /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
     Serve(mancala_server::ServeArgs),
     /// Play many games and report length, branching factor, complexity and results.
@@ -180,6 +187,9 @@ fn main() -> ExitCode {
         Command::Perft(a) => perft_cmd(a),
         Command::Rules(a) => rules_cmd(a),
         Command::Variants(a) => variants(a.json),
+        Command::Analyze(a) => engine_cmds::analyze(a),
+        Command::Solve(a) => engine_cmds::solve(a),
+        Command::Match(a) => engine_cmds::match_cmd(a),
         Command::Serve(a) => mancala_server::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Tui(a) => tui::run(a),

@@ -54,12 +54,31 @@ fn perft_prints_the_count_last() {
     let out = stdout(&o);
     assert_eq!(out.lines().last(), Some("563055"));
     assert!(out.contains("depth  5: 4690"));
-    let o = mancala(&["perft", "--variant", "kalah", "--seeds", "4", "-d", "6", "--json", "--stats"]);
+    let o = mancala(&[
+        "perft",
+        "--variant",
+        "kalah",
+        "--seeds",
+        "4",
+        "-d",
+        "6",
+        "--json",
+        "--stats",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["leaves"], 23233);
     assert_eq!(v["counts"][2], 185);
     assert!(v["leaves_per_second"].as_f64().unwrap() > 0.0);
-    let o = mancala(&["perft", "--variant", "kalah,seeds=4", "-d", "10", "--full-depth", "--threads", "2"]);
+    let o = mancala(&[
+        "perft",
+        "--variant",
+        "kalah,seeds=4",
+        "-d",
+        "10",
+        "--full-depth",
+        "--threads",
+        "2",
+    ]);
     assert_eq!(stdout(&o).lines().last(), Some("13519607"));
     let o = mancala(&["perft", "--variant", "kalah,seeds=4", "-d", "1", "--turns"]);
     assert_eq!(stdout(&o).lines().last(), Some("10"));
@@ -80,13 +99,21 @@ fn replay_reaches_the_published_scores() {
     // The first Kauri game's printed (+1) is a known slip: strict replay says where.
     let o = mancala(&["replay", "examples/records/kauri-sandler-gering-1.txt"]);
     assert_bad_input(&o, "turn 10 (North) `C`");
-    let o = mancala(&["replay", "examples/records/kauri-sandler-gering-1.txt", "--lenient"]);
+    let o = mancala(&[
+        "replay",
+        "examples/records/kauri-sandler-gering-1.txt",
+        "--lenient",
+    ]);
     assert!(stdout(&o).contains("South 8 : North 31"));
 }
 
 #[test]
 fn replay_json_round_trips() {
-    let o = mancala(&["replay", "examples/records/dracala-tavares-gering.txt", "--json"]);
+    let o = mancala(&[
+        "replay",
+        "examples/records/dracala-tavares-gering.txt",
+        "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["turns"].as_array().unwrap().len(), 27);
     assert_eq!(v["result"]["south"], 38);
@@ -97,12 +124,38 @@ fn replay_json_round_trips() {
 
 #[test]
 fn bad_input_gets_one_line_and_exit_2() {
-    assert_bad_input(&mancala(&["perft", "--variant", "chess", "-d", "2"]), "unknown preset");
-    assert_bad_input(&mancala(&["perft", "--variant", "kalah", "--seeds", "0", "-d", "2"]), "seeds");
-    assert_bad_input(&mancala(&["perft", "--variant", "kauri", "--capture", "empty", "-d", "2"]), "does not apply");
-    assert_bad_input(&mancala(&["perft", "--position", "kalah/1-2/0/0/0/s", "-d", "2"]), "position");
-    assert_bad_input(&mancala(&["replay", "no-such-file.txt"]), "no-such-file.txt");
-    assert_bad_input(&with_stdin(&["replay", "-", "--variant", "kalah"], "1. A z"), "unexpected `z`");
+    assert_bad_input(
+        &mancala(&["perft", "--variant", "chess", "-d", "2"]),
+        "unknown preset",
+    );
+    assert_bad_input(
+        &mancala(&["perft", "--variant", "kalah", "--seeds", "0", "-d", "2"]),
+        "seeds",
+    );
+    assert_bad_input(
+        &mancala(&[
+            "perft",
+            "--variant",
+            "kauri",
+            "--capture",
+            "empty",
+            "-d",
+            "2",
+        ]),
+        "does not apply",
+    );
+    assert_bad_input(
+        &mancala(&["perft", "--position", "kalah/1-2/0/0/0/s", "-d", "2"]),
+        "position",
+    );
+    assert_bad_input(
+        &mancala(&["replay", "no-such-file.txt"]),
+        "no-such-file.txt",
+    );
+    assert_bad_input(
+        &with_stdin(&["replay", "-", "--variant", "kalah"], "1. A z"),
+        "unexpected `z`",
+    );
     assert_bad_input(&with_stdin(&["replay", "-"], "1. A b"), "names no variant");
     assert_bad_input(&with_stdin(&["replay", "-"], "{\"rules\": 3}"), "JSON");
     assert_bad_input(&mancala(&["play", "--level", "99"]), "level 99");
@@ -127,25 +180,137 @@ fn rules_and_variants() {
 fn play_a_whole_game_from_stdin_and_save_it() {
     let dir = std::env::temp_dir().join(format!("mancala-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (variant, record) in [("kalah", "game.txt"), ("kauri", "game.json"), ("dracala", "d.txt")] {
+    for (variant, record) in [
+        ("kalah", "game.txt"),
+        ("kauri", "game.json"),
+        ("dracala", "d.txt"),
+    ] {
         let path = dir.join(record);
         // Cycle through every pit; illegal ones are refused with a message and play goes on.
-        let moves: String = (0..400).map(|k| format!("{}\n", (b'a' + (k % 6) as u8) as char)).collect();
+        let moves: String = (0..400)
+            .map(|k| format!("{}\n", (b'a' + (k % 6) as u8) as char))
+            .collect();
         let input = format!("undo\nhint\n{moves}");
         let o = with_stdin(
-            &["play", "--variant", variant, "--level", "1", "--seed", "5", "--save", path.to_str().unwrap()],
+            &[
+                "play",
+                "--variant",
+                variant,
+                "--level",
+                "1",
+                "--seed",
+                "5",
+                "--save",
+                path.to_str().unwrap(),
+            ],
             &input,
         );
         let out = stdout(&o);
         assert!(o.status.success(), "{variant}: {}", stderr(&o));
         assert!(out.contains("Nothing to undo."), "{variant}");
         assert!(out.contains("Hint:"), "{variant}");
-        assert!(out.contains("wins") || out.contains("Draw"), "{variant}: the game ends\n{out}");
+        assert!(
+            out.contains("wins") || out.contains("Draw"),
+            "{variant}: the game ends\n{out}"
+        );
         let replayed = mancala(&["replay", path.to_str().unwrap()]);
-        assert!(replayed.status.success(), "{variant}: {}", stderr(&replayed));
-        let last = out.lines().rev().find(|l| l.contains(" : North ")).unwrap().to_string();
+        assert!(
+            replayed.status.success(),
+            "{variant}: {}",
+            stderr(&replayed)
+        );
+        let last = out
+            .lines()
+            .rev()
+            .find(|l| l.contains(" : North "))
+            .unwrap()
+            .to_string();
         let score = &last[last.find("South").unwrap()..];
         assert!(stdout(&replayed).contains(score), "{variant}: {score}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn solve_proves_kalah_6_3() {
+    let o = mancala(&[
+        "solve",
+        "--variant",
+        "kalah",
+        "--json",
+        "--stats",
+        "--tt-mb",
+        "64",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["value"], 2);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    // A small board from a position, North to move.
+    let o = mancala(&[
+        "solve",
+        "--position",
+        "kalah,pits=3,seeds=2/0-1-1/5/2-0-3/0/n",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["value_is"].as_str().unwrap().contains("North"));
+}
+
+#[test]
+fn analyze_a_position_and_a_record() {
+    let o = mancala(&[
+        "analyze",
+        "kalah,seeds=4/1-0-4-4-4-4/0/4-5-6-0-9-0/7/s",
+        "--depth",
+        "6",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // C ends in the store, then A captures the 9 seeds opposite: both in one turn.
+    assert_eq!(v["best"], "C");
+    assert!(v["pv"].as_str().unwrap().starts_with("C-A"), "{}", v["pv"]);
+    assert_eq!(v["depth"], 6);
+    let o = mancala(&[
+        "analyze",
+        "examples/records/kauri-gering-van-patten.txt",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 15);
+    for m in v["moves"].as_array().unwrap() {
+        assert!(m["loss"].as_i64().unwrap() >= 0, "{m}");
+    }
+    assert_bad_input(&mancala(&["analyze", "kalah/0/0"]), "position");
+}
+
+#[test]
+fn match_reports_results_and_elo() {
+    let o = mancala(&[
+        "match",
+        "--variant",
+        "kalah,pits=4,seeds=3",
+        "--a",
+        "5",
+        "--b",
+        "1",
+        "--games",
+        "8",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"], 8);
+    let (w, d, l) = (
+        v["wins"].as_u64().unwrap(),
+        v["draws"].as_u64().unwrap(),
+        v["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 8);
+    assert!(w > l, "level 5 beats level 1: +{w} ={d} -{l}");
+    assert_bad_input(&mancala(&["match", "--a", "0", "--b", "1"]), "level 0");
 }

@@ -71,6 +71,8 @@ pub struct Engine {
     pub weights: Weights,
     /// Enhanced transposition cutoffs within this many plies of the root.
     pub etc_max_ply: u32,
+    /// Positions with fewer seeds on the board skip the transposition table.
+    pub tt_min_seeds: i32,
     /// The solver's first guess comes from MTD(f) searches to these depths (0: guess 0).
     pub guess_depth: u8,
 }
@@ -83,6 +85,7 @@ impl Engine {
             threads: threads.max(1),
             weights: Weights::default(),
             etc_max_ply: 12,
+            tt_min_seeds: 0,
             guess_depth: 0,
         }
     }
@@ -106,6 +109,10 @@ impl Engine {
             weights: self.weights,
             history: history.iter().map(full_key).collect(),
             etc_max_ply: self.etc_max_ply,
+            tt_min_seeds: std::env::var("TTMIN")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(self.tt_min_seeds),
         }
     }
 

@@ -28,6 +28,9 @@ pub struct Shared<'t> {
     /// Enhanced transposition cutoffs only this many plies from the root (each costs a table
     /// probe per child: worth it only high in the tree).
     pub etc_max_ply: u32,
+    /// Positions with fewer seeds on the board are searched without the table (their
+    /// subtrees are cheaper than a probe's cache miss).
+    pub tt_min_seeds: i32,
 }
 
 impl Shared<'_> {
@@ -49,6 +52,8 @@ pub struct Worker<'s, 't> {
     flushed: u64,
     /// Plies from the root.
     ply: u32,
+    /// History heuristic: cutoffs caused by each own pit, by side.
+    history: [[u32; MAX_PITS]; 2],
 }
 
 impl<'s, 't> Worker<'s, 't> {
@@ -61,6 +66,7 @@ impl<'s, 't> Worker<'s, 't> {
             thread,
             flushed: 0,
             ply: 0,
+            history: [[0; MAX_PITS]; 2],
         }
     }
 
@@ -157,9 +163,10 @@ impl<'s, 't> Worker<'s, 't> {
         if -bound >= beta {
             return -bound;
         }
-        let key = pos.tt_key();
+        let use_tt = bound >= self.shared.tt_min_seeds;
+        let key = if use_tt { pos.tt_key() } else { 0 };
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.shared.tt.probe(key) {
+        if let Some(e) = use_tt.then(|| self.shared.tt.probe(key)).flatten() {
             tt_move = e.best;
             if e.depth >= depth {
                 let (lo, up) = (e.lower as i32, e.upper as i32);
@@ -197,23 +204,24 @@ impl<'s, 't> Worker<'s, 't> {
         let mut order = [(0i32, 0u8); MAX_PITS];
         for (k, mv) in legal.as_slice().iter().copied().enumerate() {
             let e = kids[k].play_unchecked(mv);
-            if !kids[k].is_over() {
+            if use_tt && !kids[k].is_over() {
                 self.shared.tt.prefetch(kids[k].tt_key());
             }
             gains[k] = kids[k].banked(me) - before;
+            let hist = self.history[me.index()][mv as usize].min((1 << 16) - 1) as i32;
             let key = if mv == tt_move {
-                1 << 20
+                1 << 30
             } else if e.again {
-                (1 << 16) + mv as i32
+                (1 << 28) + mv as i32
             } else {
-                (gains[k] << 8) + ((mv as i32 + self.thread as i32 * 3) & 7)
+                ((gains[k] + 128) << 17) + (hist << 1) + ((mv as i32 + self.thread as i32) & 1)
             };
             order[k] = (key, k as u8);
         }
         order[..n].sort_unstable_by(|a, b| b.0.cmp(&a.0));
 
         // Enhanced transposition cutoff: a child's stored bound may already refute.
-        if depth >= 3 && beta < INF && self.ply < self.shared.etc_max_ply {
+        if use_tt && depth >= 3 && beta < INF && self.ply < self.shared.etc_max_ply {
             for &(_, k) in &order[..n] {
                 let c = &kids[k as usize];
                 if c.is_over() || pos.can_repeat() {
@@ -252,12 +260,17 @@ impl<'s, 't> Worker<'s, 't> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
+                        let h = &mut self.history[me.index()][best_mv as usize];
+                        *h = h.saturating_add(bound as u32 + 1);
                         break;
                     }
                 }
             }
         }
         let exact = self.horizon == horizon_before;
+        if !use_tt {
+            return best;
+        }
         let (lower, upper) = if best >= beta {
             (best, bound)
         } else if best <= alpha0 {

@@ -1,0 +1,449 @@
+//! `mancala analyze`, `mancala solve` and `mancala match`: the engine's commands.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use mancala_core::notation::{Check, Notation};
+use mancala_core::{Game, Position, Record, Side};
+use mancala_engine::{Engine, Level, Limits, LEVELS};
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::RulesArgs;
+
+/// A line of own pits from `pos` written in the game's notation, turns separated by spaces.
+pub fn line_text(pos: &Position, pits: &[u8]) -> String {
+    let notation = Notation::for_rules(pos.rules());
+    let mut p = *pos;
+    let mut out = String::new();
+    let mut prev: Option<Side> = None;
+    for &mv in pits {
+        if p.is_over() || !p.legal_moves().contains(mv) {
+            break;
+        }
+        let side = p.to_move();
+        if prev.is_some() {
+            out.push(if prev == Some(side) { '-' } else { ' ' });
+        }
+        out.push(notation.move_text(side, mv));
+        prev = Some(side);
+        p.play(mv).expect("legal");
+    }
+    out
+}
+
+fn side_word(s: Side) -> &'static str {
+    match s {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// A position string, or a record file (text or JSON; `-` for stdin).
+    input: String,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Search depth in plies.
+    #[arg(long, conflicts_with = "time")]
+    depth: Option<u32>,
+    /// Search time in milliseconds (default 1000 for a position, 200 a move for a record).
+    #[arg(long)]
+    time: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    tt_mb: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn analyze(a: AnalyzeArgs) -> Result<()> {
+    let engine = Engine::new(a.tt_mb, a.threads);
+    if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
+        let pos: Position = a.input.parse()?;
+        if let Some(r) = a.rules.rules_opt()? {
+            if &r != pos.rules() {
+                bail!("the position plays `{}`, not `{r}`", pos.rules());
+            }
+        }
+        if pos.is_over() {
+            bail!("the game is over in this position: nothing to analyse");
+        }
+        let limits = Limits {
+            depth: a.depth,
+            time: Some(Duration::from_millis(a.time.unwrap_or(1000))).filter(|_| a.depth.is_none()),
+            nodes: None,
+        };
+        let r = engine.search(&pos, limits, &[]).context("no legal move")?;
+        let side = pos.to_move();
+        let notation = Notation::for_rules(pos.rules());
+        let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+        if a.json {
+            println!(
+                "{}",
+                json!({
+                    "position": pos.to_string(),
+                    "side_to_move": side,
+                    "best": notation.move_text(side, r.best).to_string(),
+                    "best_pit": r.best + 1,
+                    "value": r.value,
+                    "value_is": format!("final seed margin for {} (the side to move){}", side_word(side), if pos.rules().misere() { "; misere: lower is better" } else { "" }),
+                    "exact": r.exact,
+                    "pv": line_text(&pos, &r.pv),
+                    "depth": r.depth,
+                    "nodes": r.nodes,
+                    "nodes_per_second": nps,
+                    "seconds": r.elapsed.as_secs_f64(),
+                })
+            );
+        } else {
+            println!("{pos}");
+            println!(
+                "best move {}, value {:+} seeds for {} (to move){}{}",
+                notation.move_text(side, r.best),
+                r.value,
+                side_word(side),
+                if r.exact { ", proven" } else { "" },
+                if pos.rules().misere() {
+                    "; misere: lower is better"
+                } else {
+                    ""
+                }
+            );
+            println!("principal variation: {}", line_text(&pos, &r.pv));
+            println!(
+                "depth {}, {} nodes, {:.2} s, {:.1} M nodes/s",
+                r.depth,
+                r.nodes,
+                r.elapsed.as_secs_f64(),
+                nps / 1e6
+            );
+        }
+        return Ok(());
+    }
+    // A record: each move's value against the best move's.
+    let text = crate::read_input(&a.input)?;
+    let rules = a.rules.rules_opt()?;
+    let (_, game) = if text.trim_start().starts_with('{') {
+        let rec = Record::parse(&text, rules)?;
+        let g = rec.replay()?;
+        (rec, g)
+    } else {
+        Record::parse_text(&text, rules, Check::MovesOnly)?
+    };
+    let notation = Notation::for_rules(game.rules());
+    let depth = a.depth;
+    let mut rows = Vec::new();
+    let mut history: Vec<Position> = Vec::new();
+    let mut total_loss = [0i64; 2];
+    for (k, mv) in game.moves().iter().enumerate() {
+        let pos = *game.position_at(k).expect("replayed");
+        let values = match depth {
+            Some(d) => engine.move_values(&pos, d, &history),
+            None => {
+                // Time-limited: search for the best value, then value the played move alone.
+                let lim = Limits {
+                    time: Some(Duration::from_millis(a.time.unwrap_or(200))),
+                    ..Limits::default()
+                };
+                let r = engine
+                    .search(&pos, lim, &history)
+                    .context("no legal move")?;
+                let d = r.depth.max(1);
+                engine.move_values(&pos, d, &history)
+            }
+        };
+        let sign = if pos.rules().misere() { -1 } else { 1 };
+        let best = values.iter().max_by_key(|v| v.1 * sign).copied().unwrap();
+        let played = values.iter().find(|v| v.0 == mv.pit).copied().unwrap();
+        let loss = (best.1 - played.1) * sign;
+        total_loss[mv.side.index()] += loss as i64;
+        rows.push(json!({
+            "move": k + 1,
+            "side": mv.side,
+            "played": notation.move_text(mv.side, mv.pit).to_string(),
+            "value": played.1,
+            "best": notation.move_text(mv.side, best.0).to_string(),
+            "best_value": best.1,
+            "loss": loss,
+        }));
+        if !a.json {
+            println!(
+                "{:>3}. {} {}  value {:+}  best {} {:+}{}",
+                k + 1,
+                side_word(mv.side),
+                notation.move_text(mv.side, mv.pit),
+                played.1,
+                notation.move_text(mv.side, best.0),
+                best.1,
+                if loss > 0 {
+                    format!("  loses {loss}")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        history.push(pos);
+    }
+    if a.json {
+        println!(
+            "{}",
+            json!({"rules": game.rules().to_string(), "values_are": "final seed margin for the mover", "moves": rows, "seeds_lost": {"south": total_loss[0], "north": total_loss[1]}})
+        );
+    } else {
+        println!(
+            "seeds lost against the engine's choice: South {}, North {}",
+            total_loss[0], total_loss[1]
+        );
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Solve this position instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Search threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 1024)]
+    tt_mb: usize,
+    /// Give up after this many seconds.
+    #[arg(long)]
+    time: Option<u64>,
+    /// Print nodes, nodes a second and time.
+    #[arg(long)]
+    stats: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn solve(a: SolveArgs) -> Result<()> {
+    let pos = match &a.position {
+        Some(p) => p.parse::<Position>()?,
+        None => Position::start(&a.rules.rules()?)?,
+    };
+    if pos.is_over() {
+        bail!("the game is over in this position");
+    }
+    let engine = Engine::new(a.tt_mb, a.threads);
+    let limits = Limits {
+        time: a.time.map(Duration::from_secs),
+        ..Limits::default()
+    };
+    let r = engine
+        .solve(&pos, limits, &[])
+        .context("the proof did not finish within the time limit")?;
+    let side = pos.to_move();
+    let notation = Notation::for_rules(pos.rules());
+    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    if a.json {
+        let mut v = json!({
+            "variant": pos.rules().to_string(),
+            "position": pos.to_string(),
+            "value": r.value,
+            "value_is": format!("final seed margin for {} (the side to move) with perfect play", side_word(side)),
+            "best": notation.move_text(side, r.best).to_string(),
+            "pv": line_text(&pos, &r.pv),
+            "nodes": r.nodes,
+        });
+        if a.stats {
+            v["seconds"] = json!(r.elapsed.as_secs_f64());
+            v["nodes_per_second"] = json!(nps);
+            v["threads"] = json!(a.threads);
+            v["tt_bytes"] = json!(engine.table_bytes());
+        }
+        println!("{v}");
+        return Ok(());
+    }
+    println!(
+        "{}: value {:+} for {} (to move), best move {}",
+        pos.rules(),
+        r.value,
+        side_word(side),
+        notation.move_text(side, r.best)
+    );
+    println!("perfect play: {}", line_text(&pos, &r.pv));
+    println!("proof: {} nodes", r.nodes);
+    if a.stats {
+        println!(
+            "time {:.2} s, {:.1} M nodes/s, {} threads, table {} MiB",
+            r.elapsed.as_secs_f64(),
+            nps / 1e6,
+            a.threads,
+            engine.table_bytes() >> 20
+        );
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Level of player A.
+    #[arg(long)]
+    a: u8,
+    /// Level of player B.
+    #[arg(long)]
+    b: u8,
+    /// Games to play (rounded up to an even number: each opening with both colours).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Random plies before the players take over (pairs after the first use openings of
+    /// 1 to this many plies).
+    #[arg(long, default_value_t = 4)]
+    openings: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long)]
+    json: bool,
+}
+
+/// One game's result for player A: 1, 0.5 or 0.
+fn play_game(start: &Position, a: Level, b: Level, a_side: Side, seed: u64) -> Result<f64> {
+    let mut game = Game::new(*start);
+    let ea = Engine::new(if a.level >= 6 { 64 } else { 4 }, 1);
+    let eb = Engine::new(if b.level >= 6 { 64 } else { 4 }, 1);
+    let mut k = seed;
+    while !game.is_over() {
+        let (lvl, eng) = if game.to_move() == a_side {
+            (&a, &ea)
+        } else {
+            (&b, &eb)
+        };
+        let history: Vec<Position> = (0..game.moves().len())
+            .filter_map(|i| game.position_at(i).copied())
+            .collect();
+        let mut l = *lvl;
+        l.threads = 1;
+        k = k
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mv = l
+            .choose_with(eng, game.position(), &history, k)
+            .context("no move")?;
+        game.play(mv)?;
+        if game.moves().len() > 2000 {
+            bail!("a game ran past 2000 plies");
+        }
+    }
+    Ok(match game.outcome().and_then(|o| o.winner()) {
+        Some(w) if w == a_side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    })
+}
+
+/// Elo difference for score fraction `s`.
+fn elo(s: f64) -> f64 {
+    let s = s.clamp(1e-3, 1.0 - 1e-3);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+pub fn match_cmd(m: MatchArgs) -> Result<()> {
+    let rules = m.rules.rules()?;
+    let la = Level::new(m.a).with_context(|| {
+        format!(
+            "level {} does not exist (levels {}-{})",
+            m.a,
+            LEVELS.start(),
+            LEVELS.end()
+        )
+    })?;
+    let lb = Level::new(m.b).with_context(|| {
+        format!(
+            "level {} does not exist (levels {}-{})",
+            m.b,
+            LEVELS.start(),
+            LEVELS.end()
+        )
+    })?;
+    if m.games == 0 || m.threads == 0 {
+        bail!("--games and --threads must be at least 1");
+    }
+    let pairs = m.games.div_ceil(2);
+    // Openings: pair 0 from the start; the others after 1..=openings random plies.
+    let mut starts = Vec::new();
+    let mut x = m.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for pair in 0..pairs {
+        let mut p = Position::start(&rules)?;
+        let plies = if pair == 0 || m.openings == 0 {
+            0
+        } else {
+            1 + pair % m.openings
+        };
+        for _ in 0..plies {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            p.play(moves.as_slice()[(x % moves.len() as u64) as usize])?;
+        }
+        if p.is_over() {
+            p = Position::start(&rules)?;
+        }
+        starts.push(p);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(m.threads)
+        .build()?;
+    let jobs: Vec<(usize, Side)> = (0..pairs)
+        .flat_map(|i| [(i, Side::South), (i, Side::North)])
+        .collect();
+    let results: Vec<f64> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(i, side)| {
+                play_game(
+                    &starts[i],
+                    la,
+                    lb,
+                    side,
+                    m.seed ^ (i as u64 * 31 + side as u64),
+                )
+            })
+            .collect::<Result<Vec<f64>>>()
+    })?;
+    let n = results.len() as f64;
+    let wins = results.iter().filter(|&&r| r == 1.0).count();
+    let draws = results.iter().filter(|&&r| r == 0.5).count();
+    let losses = results.len() - wins - draws;
+    let score = results.iter().sum::<f64>() / n;
+    let var = results.iter().map(|r| (r - score).powi(2)).sum::<f64>() / n;
+    let se = (var / n).sqrt();
+    let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
+    let d = elo(score);
+    if m.json {
+        println!(
+            "{}",
+            json!({"variant": rules.to_string(), "a": m.a, "b": m.b, "games": results.len(),
+                   "wins": wins, "draws": draws, "losses": losses, "score": score,
+                   "elo": d, "elo_95": [lo, hi]})
+        );
+    } else {
+        println!(
+            "{rules}: level {} vs level {}, {} games: +{wins} ={draws} -{losses}, score {:.1}%",
+            m.a,
+            m.b,
+            results.len(),
+            score * 100.0
+        );
+        println!("Elo difference (A - B): {d:+.0} (95%: {lo:+.0} to {hi:+.0})");
+    }
+    Ok(())
+}
