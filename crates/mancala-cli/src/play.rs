@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, PlayedMove, Position, Record, Side};
-use mancala_engine::{search, Level, Limits, LEVELS};
+use mancala_engine::{Engine, Level, Limits, LEVELS};
 
 use crate::board;
 use crate::RulesArgs;
@@ -57,6 +57,8 @@ struct Session {
     game: Game,
     human: Side,
     level: Level,
+    /// Kept across moves: its transposition table carries over.
+    engine: Engine,
     seed: u64,
     players: Players,
 }
@@ -112,6 +114,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         game: Game::new(start),
         human,
         level,
+        engine: Engine::new(if a.level >= 6 { 256 } else { 16 }, level.threads),
         seed,
         players,
     };
@@ -200,13 +203,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 }
             }
             "hint" => {
-                let r = search(
+                let r = s.engine.search(
                     s.game.position(),
                     Limits {
-                        depth: Some(12),
+                        depth: Some(20),
                         time: Some(Duration::from_millis(1500)),
                         nodes: None,
                     },
+                    &s.history(),
                 );
                 if let Some(r) = r {
                     println!(
@@ -314,12 +318,24 @@ impl Session {
                 .wrapping_add(1442695040888963407);
             let pit = self
                 .level
-                .choose(self.game.position(), self.seed)
+                .choose_with(
+                    &self.engine,
+                    self.game.position(),
+                    &self.history(),
+                    self.seed,
+                )
                 .context("the computer found no move")?;
             self.game.play(pit)?;
             moves.push(*self.game.moves().last().expect("just played"));
         }
         Ok(moves)
+    }
+
+    /// The positions before the current one (for the repetition rule).
+    fn history(&self) -> Vec<Position> {
+        (0..self.game.moves().len())
+            .filter_map(|k| self.game.position_at(k).copied())
+            .collect()
     }
 
     /// Takes back the human's last turn and the computer's turns after it.
