@@ -200,8 +200,13 @@ async function setupScreen() {
 async function joinGame(id, invite) {
   const mine = seatOf(id);
   if (!mine) {
-    const r = await api.join(id, invite);
-    saveSeat(id, r.seat, r.token);
+    try {
+      const r = await api.join(id, invite);
+      saveSeat(id, r.seat, r.token);
+    } catch (e) {
+      if (e.status !== 409 && e.status !== 403) throw e;
+      toast(`${e.message}. You are watching the game.`, 'error');
+    }
   }
   history.replaceState(null, '', `#/game/${id}`);
   await gameScreen(id);

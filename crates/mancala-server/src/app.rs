@@ -632,12 +632,18 @@ impl App {
     /// The state, with `you` when the token holds a seat.
     pub async fn state(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
         let entry = self.entry(id).await?;
-        let live = entry.live.lock().await;
-        let you = match token {
-            Some(_) => Some(live.seat(token)?),
-            None => None,
+        let view = {
+            let live = entry.live.lock().await;
+            let you = match token {
+                Some(_) => Some(live.seat(token)?),
+                None => None,
+            };
+            live.view(you)
         };
-        Ok(live.view(you))
+        // Should the computer's turn have stopped (a storage error), a look at the game
+        // starts it again.
+        self.kick_ai(id, &entry).await;
+        Ok(view)
     }
 
     /// The engine's suggestion for the asker (games against the computer, on his turn).
