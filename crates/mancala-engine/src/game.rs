@@ -56,6 +56,11 @@ pub trait SearchGame: GameState + Send + Sync {
     fn terminal_bonus(&self, _me: Side) -> i32 {
         0
     }
+    /// The future net gain for the side to move from the endgame databases, where they cover
+    /// this position and these rules.
+    fn probe(&self, _oracle: &dyn crate::Oracle) -> Option<i32> {
+        None
+    }
     /// Store difference already banked by `me` (misère: negated).
     fn banked(&self, me: Side) -> i32 {
         let s = self.scores();
@@ -129,6 +134,18 @@ impl SearchGame for KalahPos {
 
     fn can_repeat(&self) -> bool {
         self.rules().cross
+    }
+
+    #[inline]
+    fn probe(&self, oracle: &dyn crate::Oracle) -> Option<i32> {
+        let s = self.board_seeds();
+        if s > oracle.max_seeds() {
+            return None;
+        }
+        // The mover ends with `own` of the `s` seeds left; the opponent with the rest.
+        let own = oracle.kalah(self)? as i32;
+        let v = 2 * own - s as i32;
+        Some(if self.misere() { -v } else { v })
     }
 }
 

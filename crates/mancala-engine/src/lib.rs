@@ -27,6 +27,15 @@ use game::{SearchGame, Weights};
 use search::{Shared, Worker, FULL_DEPTH};
 use tt::Table;
 
+/// Endgame databases as the search sees them (implemented by `mancala-egdb`).
+pub trait Oracle: Sync {
+    /// Most seeds on the board of any position the databases cover.
+    fn max_seeds(&self) -> u32;
+    /// The number of the seeds left on the board that the side to move ends with under perfect
+    /// play, if the databases cover this position and its rules; `None` otherwise.
+    fn kalah(&self, pos: &mancala_core::KalahPos) -> Option<u8>;
+}
+
 /// What the search may spend; it stops at whichever comes first. With no limit at all,
 /// [`Engine::search`] searches to depth 64.
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,6 +70,8 @@ pub struct SolveResult {
     pub best: u8,
     pub pv: Vec<u8>,
     pub nodes: u64,
+    /// Positions valued by the endgame databases.
+    pub oracle_hits: u64,
     pub elapsed: Duration,
 }
 
@@ -73,6 +84,8 @@ pub struct Engine {
     pub etc_max_ply: u32,
     /// Positions with fewer seeds on the board skip the transposition table.
     pub tt_min_seeds: i32,
+    /// Endgame databases the search probes (see [`Oracle`]).
+    pub oracle: Option<std::sync::Arc<dyn Oracle + Send>>,
     /// The solver's first guess comes from MTD(f) searches to these depths (0: guess 0).
     pub guess_depth: u8,
 }
@@ -86,6 +99,7 @@ impl Engine {
             weights: Weights::default(),
             etc_max_ply: 12,
             tt_min_seeds: 0,
+            oracle: None,
             guess_depth: 0,
         }
     }
@@ -109,10 +123,9 @@ impl Engine {
             weights: self.weights,
             history: history.iter().map(full_key).collect(),
             etc_max_ply: self.etc_max_ply,
-            tt_min_seeds: std::env::var("TTMIN")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(self.tt_min_seeds),
+            tt_min_seeds: self.tt_min_seeds,
+            oracle: self.oracle.as_deref().map(|o| o as &dyn Oracle),
+            oracle_hits: AtomicU64::new(0),
         }
     }
 
@@ -288,6 +301,7 @@ impl Engine {
             best,
             pv,
             nodes: shared.nodes.load(Ordering::Relaxed),
+            oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
             elapsed: start.elapsed(),
         })
     }

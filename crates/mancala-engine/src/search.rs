@@ -31,6 +31,10 @@ pub struct Shared<'t> {
     /// Positions with fewer seeds on the board are searched without the table (their
     /// subtrees are cheaper than a probe's cache miss).
     pub tt_min_seeds: i32,
+    /// Endgame databases, probed where they cover the position.
+    pub oracle: Option<&'t dyn crate::Oracle>,
+    /// Positions valued by the databases, all threads (added at each flush).
+    pub oracle_hits: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -52,6 +56,8 @@ pub struct Worker<'s, 't> {
     flushed: u64,
     /// Plies from the root.
     ply: u32,
+    /// Positions valued by the endgame databases.
+    pub oracle_hits: u64,
 }
 
 impl<'s, 't> Worker<'s, 't> {
@@ -64,6 +70,7 @@ impl<'s, 't> Worker<'s, 't> {
             thread,
             flushed: 0,
             ply: 0,
+            oracle_hits: 0,
         }
     }
 
@@ -87,6 +94,9 @@ impl<'s, 't> Worker<'s, 't> {
             .nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
+        self.shared
+            .oracle_hits
+            .fetch_add(std::mem::take(&mut self.oracle_hits), Ordering::Relaxed);
     }
 
     /// Occurrences of `key` in the game before the root and on the current line.
@@ -159,6 +169,12 @@ impl<'s, 't> Worker<'s, 't> {
         }
         if -bound >= beta {
             return -bound;
+        }
+        if let Some(o) = self.shared.oracle {
+            if let Some(v) = pos.probe(o) {
+                self.oracle_hits += 1;
+                return v;
+            }
         }
         let use_tt = bound >= self.shared.tt_min_seeds;
         let key = if use_tt { pos.tt_key() } else { 0 };
