@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 echo "== cargo test (workspace)"
 cargo test --workspace --locked
 
-echo "== long cases (perft of Kalah(6,4) to depth 12)"
+echo "== long cases (perft of Kalah(6,4) to depth 12, brute force on 4 pits x 3 seeds)"
 cargo test --locked -p mancala-core --test cases -- --ignored
+cargo test --locked -p mancala-engine --lib brute_force_on_4_pits -- --ignored
 
 echo "== mancala-core for wasm32-unknown-unknown"
 if rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \

@@ -100,8 +100,8 @@ impl Table {
     /// A table of about `mb` mebibytes (rounded down to a power of two of buckets, at least 1024).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
-        let buckets = (bytes / 32).next_power_of_two() / 2;
-        let buckets = buckets.max(1024);
+        // The largest power of two of 32-byte buckets that fits.
+        let buckets = (1usize << (usize::BITS - 1 - (bytes / 32).leading_zeros())).max(1024);
         Table {
             slots: Slots::new(buckets * 2),
             mask: buckets - 1,
