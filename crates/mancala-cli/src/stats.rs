@@ -42,7 +42,7 @@ pub struct StatsArgs {
     #[arg(long, short = 'n', default_value_t = 1000)]
     pub games: u64,
     /// Players: `random` or a level 1-8, one for both or `SOUTH,NORTH` (`random,5`).
-    /// Levels 6-8 have time limits, so their games are not exactly reproducible.
+    /// Levels with a time limit (7 and 8) give games that are not exactly reproducible.
     #[arg(long, default_value = "random")]
     pub players: String,
     /// Seed of every random choice; the same seed gives the same output.
