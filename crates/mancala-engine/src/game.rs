@@ -142,9 +142,8 @@ impl SearchGame for KalahPos {
         if s > oracle.max_seeds() {
             return None;
         }
-        // The mover ends with `own` of the `s` seeds left; the opponent with the rest.
-        let own = oracle.kalah(self)? as i32;
-        let v = 2 * own - s as i32;
+        // The mover's future store growth minus the opponent's (see `Oracle::net`).
+        let v = oracle.net(self)?;
         Some(if self.misere() { -v } else { v })
     }
 }

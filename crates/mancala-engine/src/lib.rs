@@ -34,6 +34,15 @@ pub trait Oracle: Sync {
     /// The number of the seeds left on the board that the side to move ends with under perfect
     /// play, if the databases cover this position and its rules; `None` otherwise.
     fn kalah(&self, pos: &mancala_core::KalahPos) -> Option<u8>;
+    /// The future net gain of the side to move under perfect play (his future store growth
+    /// minus the opponent's), if covered. The search uses this; the default derives it from
+    /// [`Oracle::kalah`] as `2 * own - seeds_on_board`, which holds when every seed on the
+    /// board ends in a store. Rules whose leftovers count for nobody (`not-counted`) must
+    /// override it (the two shares need not add up to the board there).
+    fn net(&self, pos: &mancala_core::KalahPos) -> Option<i32> {
+        let own = self.kalah(pos)? as i32;
+        Some(2 * own - pos.board_seeds() as i32)
+    }
 }
 
 /// What the search may spend; it stops at whichever comes first. With no limit at all,

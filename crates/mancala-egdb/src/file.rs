@@ -1,0 +1,289 @@
+//! The file format and reading the tables.
+//!
+//! One file a level, `kalah-<rules>-s<seeds>.egdb`. Little-endian header:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `MANCEGDB` |
+//! | 8 | 4 | format version (1) |
+//! | 12 | 1 | pits a row |
+//! | 13 | 1 | reserved (0) |
+//! | 14 | 2 | seeds on the board (the level) |
+//! | 16 | 1 | bits per entry |
+//! | 17 | 3 | reserved (0) |
+//! | 20 | 4 | CRC-32 of the payload |
+//! | 24 | 8 | entry count |
+//! | 32 | 8 | payload length in bytes |
+//! | 40 | 2 | length `L` of the rules string |
+//! | 42 | L | rules string (`p6-standard-any-row-empty-to-owner`) |
+//! | 42+L | | payload: entries packed little-endian, `bits` each, entry `i` at bit `i*bits`, one padding byte |
+
+use crate::rank::Binomials;
+use crate::{cells, Error, TableRules};
+use mancala_core::KalahPos;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: &[u8; 8] = b"MANCEGDB";
+pub const VERSION: u32 = 1;
+const FIXED: usize = 42;
+
+fn payload_len(count: u64, bits: u32) -> u64 {
+    (count * bits as u64).div_ceil(8) + 1
+}
+
+/// Writes level `s` (`D + s` per rank) atomically.
+pub(crate) fn write_level(path: &Path, r: &TableRules, s: u32, v: &[u8]) -> Result<(), Error> {
+    let bits = r.bits(s);
+    let count = v.len() as u64;
+    let plen = payload_len(count, bits);
+    let mut payload = vec![0u8; plen as usize];
+    let counted = r.counted();
+    for (i, &e) in v.iter().enumerate() {
+        let code = if counted { e / 2 } else { e } as u16;
+        let bit = i * bits as usize;
+        let (byte, sh) = (bit / 8, bit % 8);
+        let w = code << sh;
+        payload[byte] |= w as u8;
+        payload[byte + 1] |= (w >> 8) as u8;
+    }
+    let name = r.name();
+    let mut h = Vec::with_capacity(FIXED + name.len());
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.push(r.pits);
+    h.push(0);
+    h.extend_from_slice(&(s as u16).to_le_bytes());
+    h.push(bits as u8);
+    h.extend_from_slice(&[0, 0, 0]);
+    h.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    h.extend_from_slice(&count.to_le_bytes());
+    h.extend_from_slice(&plen.to_le_bytes());
+    h.extend_from_slice(&(name.len() as u16).to_le_bytes());
+    h.extend_from_slice(name.as_bytes());
+    let tmp = path.with_extension("egdb.tmp");
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&h)?;
+        f.write_all(&payload)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| Error::io(path, e))
+}
+
+/// One level, memory-mapped and checked.
+pub struct Table {
+    pub path: PathBuf,
+    pub rules_name: String,
+    pub pits: u8,
+    pub seeds: u32,
+    pub bits: u32,
+    pub count: u64,
+    pub crc: u32,
+    map: memmap2::Mmap,
+    offset: usize,
+}
+
+fn u16_at(b: &[u8], o: usize) -> u16 {
+    u16::from_le_bytes(b[o..o + 2].try_into().unwrap())
+}
+fn u32_at(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes(b[o..o + 4].try_into().unwrap())
+}
+fn u64_at(b: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(b[o..o + 8].try_into().unwrap())
+}
+
+impl Table {
+    /// Opens and checks a table file: header, sizes, checksum; refuses anything else.
+    pub fn open(path: &Path) -> Result<Table, Error> {
+        let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        // SAFETY: the file is only read; a concurrent writer would replace it by rename.
+        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(path, e))?;
+        let b = &map[..];
+        if b.len() < FIXED {
+            return Err(Error::file(path, format!("truncated: {} bytes, shorter than the header", b.len())));
+        }
+        if &b[..8] != MAGIC {
+            return Err(Error::file(path, "not an endgame table (bad magic)"));
+        }
+        let version = u32_at(b, 8);
+        if version != VERSION {
+            return Err(Error::file(path, format!("format version {version}, this program reads {VERSION}")));
+        }
+        let pits = b[12];
+        let seeds = u16_at(b, 14) as u32;
+        let bits = b[16] as u32;
+        let crc = u32_at(b, 20);
+        let count = u64_at(b, 24);
+        let plen = u64_at(b, 32);
+        let nlen = u16_at(b, 40) as usize;
+        if b.len() < FIXED + nlen {
+            return Err(Error::file(path, "truncated inside the header"));
+        }
+        let rules_name = std::str::from_utf8(&b[FIXED..FIXED + nlen])
+            .map_err(|_| Error::file(path, "corrupt header: the rules string is not UTF-8"))?
+            .to_string();
+        if !(1..=8).contains(&bits) {
+            return Err(Error::file(path, format!("corrupt header: {bits} bits an entry")));
+        }
+        if pits == 0 || pits > 8 {
+            return Err(Error::file(path, format!("corrupt header: {pits} pits")));
+        }
+        let bin = Binomials::new();
+        if seeds as usize + 2 * pits as usize >= crate::rank::MAX_N {
+            return Err(Error::file(path, format!("corrupt header: {seeds} seeds")));
+        }
+        let expect = bin.count(seeds, 2 * pits as usize);
+        if count != expect {
+            return Err(Error::file(path, format!("corrupt header: {count} entries, a level of {seeds} seeds over {} pits has {expect}", 2 * pits)));
+        }
+        if plen != payload_len(count, bits) {
+            return Err(Error::file(path, "corrupt header: payload length does not match the entry count"));
+        }
+        let offset = FIXED + nlen;
+        let have = (b.len() - offset) as u64;
+        if have < plen {
+            return Err(Error::file(path, format!("truncated: payload of {have} bytes, the header says {plen}")));
+        }
+        if have > plen {
+            return Err(Error::file(path, format!("{} bytes of trailing garbage after the payload", have - plen)));
+        }
+        if crc32fast::hash(&b[offset..]) != crc {
+            return Err(Error::file(path, "checksum mismatch: the entries are corrupt"));
+        }
+        Ok(Table { path: path.to_path_buf(), rules_name, pits, seeds, bits, count, crc, map, offset })
+    }
+
+    /// Checks that this table is level `s` of rules `r`.
+    pub fn expect(&self, r: &TableRules, s: u32) -> Result<(), Error> {
+        let fault = if self.rules_name != r.name() {
+            Some(format!("holds rules `{}`, expected `{}`", self.rules_name, r.name()))
+        } else if self.seeds != s {
+            Some(format!("holds level {} seeds, expected {s}", self.seeds))
+        } else if self.pits != r.pits {
+            Some(format!("holds {} pits, expected {}", self.pits, r.pits))
+        } else if self.bits != r.bits(s) {
+            Some(format!("{} bits an entry, expected {}", self.bits, r.bits(s)))
+        } else {
+            None
+        };
+        fault.map_or(Ok(()), |f| Err(Error::file(&self.path, format!("mismatched table: {f}"))))
+    }
+
+    /// The raw entry (file encoding) of rank `i`.
+    #[inline]
+    pub fn get(&self, i: u64) -> u8 {
+        let bit = i * self.bits as u64;
+        let p = &self.map[self.offset + (bit / 8) as usize..];
+        let w = p[0] as u16 | (p[1] as u16) << 8;
+        ((w >> (bit % 8)) & ((1u16 << self.bits) - 1)) as u8
+    }
+
+    pub fn file_bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+}
+
+/// Reads level `s` into memory as `D + s` per rank (to resume a build).
+pub(crate) fn read_level(path: &Path, r: &TableRules, s: u32) -> Result<Vec<u8>, Error> {
+    let t = Table::open(path)?;
+    t.expect(r, s)?;
+    let counted = r.counted();
+    Ok((0..t.count)
+        .map(|i| {
+            let c = t.get(i);
+            if counted {
+                2 * c
+            } else {
+                c
+            }
+        })
+        .collect())
+}
+
+/// All the tables of a directory, by rules; the engine's [`mancala_engine::Oracle`].
+pub struct Egdb {
+    pub dir: PathBuf,
+    /// By rules name: tables by level.
+    tables: HashMap<String, Vec<Option<Table>>>,
+    max_seeds: u32,
+    bin: Binomials,
+}
+
+impl Egdb {
+    /// Opens every `*.egdb` file in `dir`; any bad file refuses the whole directory.
+    pub fn open(dir: &Path) -> Result<Egdb, Error> {
+        let mut tables: HashMap<String, Vec<Option<Table>>> = HashMap::new();
+        let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+        let mut paths: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "egdb"))
+            .collect();
+        paths.sort();
+        let mut max_seeds = 0;
+        for p in paths {
+            let t = Table::open(&p)?;
+            let s = t.seeds as usize;
+            let v = tables.entry(t.rules_name.clone()).or_default();
+            if v.len() <= s {
+                v.resize_with(s + 1, || None);
+            }
+            if let Some(old) = &v[s] {
+                return Err(Error::file(&p, format!("a second table of level {s} (also in {})", old.path.display())));
+            }
+            max_seeds = max_seeds.max(t.seeds);
+            v[s] = Some(t);
+        }
+        Ok(Egdb { dir: dir.to_path_buf(), tables, max_seeds, bin: Binomials::new() })
+    }
+
+    /// Every table, by rules name and level.
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        let mut v: Vec<&Table> = self.tables.values().flatten().flatten().collect();
+        v.sort_by(|a, b| (&a.rules_name, a.seeds).cmp(&(&b.rules_name, b.seeds)));
+        v.into_iter()
+    }
+
+    fn lookup(&self, pos: &KalahPos) -> Option<(TableRules, u32, u8)> {
+        if pos.is_over() {
+            return None;
+        }
+        let r = TableRules::new(pos.rules()).ok()?;
+        let s = pos.board_seeds();
+        let t = self.tables.get(&r.name())?.get(s as usize)?.as_ref()?;
+        let (c, m) = cells(pos);
+        let mine: u32 = c[..m].iter().map(|&x| x as u32).sum();
+        if !r.live(mine, s - mine) {
+            return None;
+        }
+        Some((r, s, t.get(self.bin.rank(&c, 2 * m, s))))
+    }
+
+    /// The future net gain of the side to move (own minus the opponent's future store
+    /// growth) under perfect play, if tabled.
+    pub fn net(&self, pos: &KalahPos) -> Option<i32> {
+        let (r, s, code) = self.lookup(pos)?;
+        Some(if r.counted() { 2 * code as i32 - s as i32 } else { code as i32 - s as i32 })
+    }
+
+    /// The seeds of the board the side to move ends with (leftovers counted only).
+    pub fn own(&self, pos: &KalahPos) -> Option<u8> {
+        let (r, _, code) = self.lookup(pos)?;
+        r.counted().then_some(code)
+    }
+}
+
+impl mancala_engine::Oracle for Egdb {
+    fn max_seeds(&self) -> u32 {
+        self.max_seeds
+    }
+    fn kalah(&self, pos: &KalahPos) -> Option<u8> {
+        self.own(pos)
+    }
+    fn net(&self, pos: &KalahPos) -> Option<i32> {
+        Egdb::net(self, pos)
+    }
+}

@@ -1,0 +1,121 @@
+//! Combinatorial ranking of the distributions of `s` seeds over `k` pits (compositions into
+//! `k` non-negative parts), in lexicographic order of `(c0, c1, ..., c(k-1))`.
+
+/// Largest `n` in the binomial table.
+pub const MAX_N: usize = 160;
+const MAX_K: usize = 17;
+
+/// `C(n, k)` for `n < MAX_N`, `k < 17`.
+pub struct Binomials([[u64; MAX_K]; MAX_N]);
+
+impl Binomials {
+    pub fn new() -> Binomials {
+        let mut t = [[0u64; MAX_K]; MAX_N];
+        for n in 0..MAX_N {
+            t[n][0] = 1;
+            for k in 1..MAX_K.min(n + 1) {
+                t[n][k] = t[n - 1][k - 1].saturating_add(if k < n { t[n - 1][k] } else { 0 });
+            }
+        }
+        Binomials(t)
+    }
+
+    #[inline]
+    pub fn c(&self, n: usize, k: usize) -> u64 {
+        self.0[n][k]
+    }
+
+    /// Number of distributions of `s` seeds over `k >= 1` pits.
+    #[inline]
+    pub fn count(&self, s: u32, k: usize) -> u64 {
+        self.c(s as usize + k - 1, k - 1)
+    }
+
+    /// Rank of `c[..k]` among the distributions of its seeds over `k` pits.
+    #[inline]
+    pub fn rank(&self, c: &[u8], k: usize, s: u32) -> u64 {
+        let mut r = s as usize;
+        let mut rank = 0;
+        for (i, &ci) in c[..k - 1].iter().enumerate() {
+            if r == 0 {
+                break;
+            }
+            let j = k - 1 - i;
+            let ci = ci as usize;
+            // Distributions with a smaller pit i: sum over v < ci of count(r - v, j parts).
+            rank += self.c(r + j, j) - self.c(r - ci + j, j);
+            r -= ci;
+        }
+        rank
+    }
+
+    /// The distribution of rank `rank` of `s` seeds over `k` pits.
+    pub fn unrank(&self, mut rank: u64, k: usize, s: u32, c: &mut [u8]) {
+        let mut r = s as usize;
+        for i in 0..k - 1 {
+            let j = k - 1 - i;
+            // Find the largest v with C(r+j,j) - C(r-v+j,j) <= rank.
+            let total = self.c(r + j, j);
+            let mut v = 0;
+            while v < r && total - self.c(r - (v + 1) + j, j) <= rank {
+                v += 1;
+            }
+            rank -= total - self.c(r - v + j, j);
+            c[i] = v as u8;
+            r -= v;
+        }
+        c[k - 1] = r as u8;
+    }
+}
+
+impl Default for Binomials {
+    fn default() -> Self {
+        Binomials::new()
+    }
+}
+
+/// The next distribution in rank order; false after the last.
+#[inline]
+pub fn next(c: &mut [u8], k: usize) -> bool {
+    // Rightmost i < k-1 with seeds after it: move one seed from the tail to pit i.
+    let mut tail = c[k - 1] as u32;
+    let mut i = k - 1;
+    while i > 0 {
+        i -= 1;
+        if tail > 0 {
+            c[i] += 1;
+            for x in &mut c[i + 1..k] {
+                *x = 0;
+            }
+            c[k - 1] = (tail - 1) as u8;
+            return true;
+        }
+        tail += c[i] as u32;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_unrank_next_agree() {
+        let b = Binomials::new();
+        for k in 1..=8 {
+            for s in 0..=7u32 {
+                let n = b.count(s, k);
+                let mut c = [0u8; 16];
+                c[k - 1] = s as u8;
+                let mut u = [0u8; 16];
+                for r in 0..n {
+                    assert_eq!(b.rank(&c, k, s), r, "{k} {s} {:?}", &c[..k]);
+                    b.unrank(r, k, s, &mut u);
+                    assert_eq!(u[..k], c[..k]);
+                    let more = next(&mut c, k);
+                    assert_eq!(more, r + 1 < n);
+                }
+            }
+        }
+    }
+}
