@@ -1,0 +1,127 @@
+//! Bad files are refused with the file and the fault; the engine agrees with and without
+//! the oracle.
+
+use mancala_core::{KalahRules, Position, Rules};
+use mancala_egdb::{build, BuildOptions, Egdb, Table, TableRules};
+use mancala_engine::{Engine, Limits};
+use std::path::Path;
+use std::sync::Arc;
+
+fn build_dir(spec: &str, max: u32, dir: &Path) -> TableRules {
+    let r: Rules = spec.parse().unwrap();
+    let tr = TableRules::new(&KalahRules::new(&r).unwrap()).unwrap();
+    let opts = BuildOptions {
+        dir: dir.to_path_buf(),
+        max_seeds: max,
+        progress: false,
+        memory_limit: None,
+    };
+    build(tr, &opts).unwrap();
+    tr
+}
+
+fn err_of(p: &Path) -> String {
+    match Table::open(p) {
+        Ok(_) => panic!("{} accepted", p.display()),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn truncated_corrupt_and_mismatched_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tr = build_dir("kalah,pits=4", 8, dir.path());
+    let p = tr.path(dir.path(), 8);
+    let good = std::fs::read(&p).unwrap();
+    assert!(Table::open(&p).is_ok());
+    let name = p.display().to_string();
+
+    std::fs::write(&p, &good[..good.len() - 10]).unwrap();
+    let e = err_of(&p);
+    assert!(e.contains(&name) && e.contains("truncated"), "{e}");
+    std::fs::write(&p, &good[..20]).unwrap();
+    let e = err_of(&p);
+    assert!(e.contains(&name) && e.contains("truncated"), "{e}");
+
+    let mut bad = good.clone();
+    let n = bad.len();
+    bad[n - 100] ^= 0x10;
+    std::fs::write(&p, &bad).unwrap();
+    let e = err_of(&p);
+    assert!(e.contains(&name) && e.contains("checksum"), "{e}");
+    // And the directory is refused as a whole.
+    let e = Egdb::open(dir.path()).err().expect("refused").to_string();
+    assert!(e.contains("checksum"), "{e}");
+
+    let mut bad = good.clone();
+    bad[0] = b'X';
+    std::fs::write(&p, &bad).unwrap();
+    assert!(err_of(&p).contains("magic"));
+    let mut bad = good.clone();
+    bad[8] = 9;
+    std::fs::write(&p, &bad).unwrap();
+    assert!(err_of(&p).contains("version"));
+    let mut bad = good.clone();
+    bad[24] ^= 1;
+    std::fs::write(&p, &bad).unwrap();
+    assert!(err_of(&p).contains("entries"));
+
+    // A valid table of another level under this level's name: mismatched.
+    std::fs::write(&p, std::fs::read(tr.path(dir.path(), 7)).unwrap()).unwrap();
+    let t = Table::open(&p).unwrap();
+    let e = t.expect(&tr, 8).unwrap_err().to_string();
+    assert!(e.contains(&name) && e.contains("mismatched"), "{e}");
+    // Resuming rebuilds the bad level and keeps the good ones.
+    let rep = build(
+        tr,
+        &BuildOptions { dir: dir.path().to_path_buf(), max_seeds: 8, progress: false, memory_limit: None },
+    )
+    .unwrap();
+    assert_eq!(rep.reused, (0..8).collect::<Vec<_>>());
+    assert_eq!(rep.built.len(), 1);
+    assert_eq!(std::fs::read(&p).unwrap(), good);
+}
+
+#[test]
+fn too_little_memory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let r: Rules = "kalah".parse().unwrap();
+    let tr = TableRules::new(&KalahRules::new(&r).unwrap()).unwrap();
+    let e = build(
+        tr,
+        &BuildOptions { dir: dir.path().to_path_buf(), max_seeds: 40, progress: false, memory_limit: Some(1 << 30) },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("needs") && e.contains("GiB"), "{e}");
+}
+
+fn solve(spec: &str, db: Option<Arc<Egdb>>) -> (i32, u64, u64) {
+    let r: Rules = spec.parse().unwrap();
+    let mut e = Engine::new(16, 1);
+    e.oracle = db.map(|d| d as Arc<dyn mancala_engine::Oracle + Send>);
+    let s = e.solve(&Position::start(&r).unwrap(), Limits::default(), &[]).unwrap();
+    (s.value, s.nodes, s.oracle_hits)
+}
+
+#[test]
+fn solving_with_the_tables_gives_the_same_values() {
+    for spec in [
+        "kalah,pits=4,seeds=3",
+        "kalah,pits=4,seeds=3,capture=empty",
+        "kalah,pits=4,seeds=2,leftovers=not-counted,end=mover-empty",
+        "vaccean,seeds=2",
+        "kalah,pits=5,seeds=2,capture=opposite-only,leftovers=last-mover",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let r: Rules = spec.parse().unwrap();
+        let pits = r.pits as u32;
+        build_dir(spec, if pits == 5 { 8 } else { 12 }, dir.path());
+        let db = Arc::new(Egdb::open(dir.path()).unwrap());
+        let (v0, n0, h0) = solve(spec, None);
+        let (v1, n1, h1) = solve(spec, Some(db));
+        assert_eq!(h0, 0);
+        assert!(h1 > 0, "{spec}: no oracle hits");
+        assert_eq!(v0, v1, "{spec}: nodes {n0} vs {n1}");
+    }
+}
