@@ -267,7 +267,7 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
     ];
     if b.kauri {
         lines.push(Line::styled(
-            " 5c1 = 5 seeds and 1 cowrie; only a pit with a cowrie can be sown",
+            " 5c1 = 5 seeds + 1 cowrie; only cowrie pits move",
             Style::default().fg(Color::DarkGray),
         ));
     }
@@ -366,9 +366,9 @@ fn render_moves(app: &App, f: &mut Frame, area: Rect) {
 
 fn render_keys(app: &App, f: &mut Frame, area: Rect) {
     let text = if app.replay.is_some() {
-        " ←→ move  ↑↓ turn  Home End  g go to  Enter play from here  Esc back  ? help  q quit"
+        " ? help  q quit  ←→ move  ↑↓ turn  Home End  g go to  Enter play from here  Esc back"
     } else {
-        " ←→ pit  Enter sow  u undo  r redo  h hint  v value  s save  o open  p replay  n new  ? help  q quit"
+        " ? help  q quit  ←→ Enter sow  u r undo redo  h hint  v value  s o save open  p replay  n new"
     };
     f.render_widget(
         Paragraph::new(Line::styled(text, Style::default().fg(Color::DarkGray))),
