@@ -70,6 +70,8 @@ pub struct App {
     games: Mutex<HashMap<String, Arc<Entry>>>,
     /// One permit per search at a time (at most one a core).
     pub pool: Arc<Semaphore>,
+    /// Computations waiting for the pool or running in it.
+    demand: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// Versions start from the clock (milliseconds) when a game is loaded, so they keep growing
@@ -331,6 +333,7 @@ impl App {
             cfg,
             games: Mutex::new(HashMap::new()),
             pool: Arc::new(Semaphore::new(threads)),
+            demand: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
         }
     }
 
@@ -693,6 +696,15 @@ impl App {
         &self,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> ApiResult<T> {
+        use std::sync::atomic::Ordering;
+        struct Demand(Arc<std::sync::atomic::AtomicUsize>);
+        impl Drop for Demand {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+        self.demand.fetch_add(1, Ordering::Relaxed);
+        let demand = Demand(self.demand.clone());
         let permit = self
             .pool
             .clone()
@@ -701,10 +713,28 @@ impl App {
             .map_err(ApiError::internal)?;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
+            let _demand = demand;
             f()
         })
         .await
         .map_err(ApiError::internal)
+    }
+
+    /// The time one computer move may take now: `--ai-time-ms`, shared out when more searches
+    /// want the pool than it has threads (never below 50 ms), so that a crowd of games at the
+    /// strongest levels keeps moving instead of queueing for seconds each.
+    pub fn ai_time_now(&self) -> Duration {
+        let threads = self.cfg.ai_threads.max(1);
+        let want = self
+            .demand
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .max(1);
+        let cap = self.cfg.ai_time;
+        if want <= threads {
+            cap
+        } else {
+            (cap * threads as u32 / want as u32).max(Duration::from_millis(50).min(cap))
+        }
     }
 
     /// The replay view of a game with the engine's values of its moves.
@@ -766,8 +796,12 @@ impl App {
                     (live.row.seed as u64) ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 )
             };
-            let cap = self.cfg.ai_time;
-            let choice = match self.compute(move || ai_move(&pos, level, seed, cap)).await {
+            // The time limit is taken when the search starts, from the queue then.
+            let app = self.clone();
+            let choice = match self
+                .compute(move || ai_move(&pos, level, seed, app.ai_time_now()))
+                .await
+            {
                 Ok(Some(c)) => c,
                 _ => {
                     failures += 1;
