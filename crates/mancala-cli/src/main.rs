@@ -2,6 +2,7 @@
 //! is 0 on success and 2 on bad usage or bad input, with a one-line error on stderr.
 
 mod board;
+mod egdb_cmd;
 mod engine_cmds;
 mod play;
 mod stats;
@@ -56,6 +57,8 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Play full-screen in the terminal: against the computer or two people at one keyboard.
     Tui(tui::TuiArgs),
+    /// Endgame databases: build, info, probe.
+    Egdb(egdb_cmd::EgdbArgs),
 }
 
 /// The game and its options; every option defaults to the preset's value.
@@ -193,6 +196,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => mancala_server::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Tui(a) => tui::run(a),
+        Command::Egdb(a) => egdb_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

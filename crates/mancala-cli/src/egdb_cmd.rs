@@ -1,0 +1,159 @@
+//! `mancala egdb build|info|probe`: the endgame databases (crate `mancala-egdb`).
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use mancala_core::position::State;
+use mancala_core::{KalahRules, Position};
+use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
+
+use crate::RulesArgs;
+
+#[derive(Args)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    cmd: EgdbCmd,
+}
+
+#[derive(Subcommand)]
+enum EgdbCmd {
+    /// Build (or complete) the tables of a rule set, level by level up to --max-seeds.
+    Build(BuildArgs),
+    /// List the tables of a directory (checks every header and checksum).
+    Info {
+        /// The tables' directory.
+        dir: PathBuf,
+    },
+    /// The tables' value of a position.
+    Probe {
+        #[arg(long)]
+        dir: PathBuf,
+        /// A position string (`kalah,seeds=4/0-0-1-2-0-0/30/1-0-0-0-3-1/10/s`).
+        position: String,
+    },
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Build every level up to this many seeds on the board.
+    #[arg(long)]
+    max_seeds: u32,
+    /// Directory of the table files (created if missing).
+    #[arg(long)]
+    dir: PathBuf,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(a: EgdbArgs) -> Result<()> {
+    match a.cmd {
+        EgdbCmd::Build(b) => build_cmd(b),
+        EgdbCmd::Info { dir } => info(dir),
+        EgdbCmd::Probe { dir, position } => probe(dir, &position),
+    }
+}
+
+fn build_cmd(a: BuildArgs) -> Result<()> {
+    let rules = a.rules.rules()?;
+    let tr = TableRules::new(&KalahRules::new(&rules)?)?;
+    let need = mancala_egdb::build::memory_needed(&tr, a.max_seeds);
+    eprintln!(
+        "{}: tables {} up to {} seeds in {}; memory needed {:.1} MiB",
+        rules,
+        tr.name(),
+        a.max_seeds,
+        a.dir.display(),
+        need as f64 / (1u64 << 20) as f64
+    );
+    let run = || {
+        build(
+            tr,
+            &BuildOptions {
+                dir: a.dir.clone(),
+                max_seeds: a.max_seeds,
+                progress: !a.quiet,
+                memory_limit: None,
+            },
+        )
+    };
+    let report = match a.threads {
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build()
+            .context("thread pool")?
+            .install(run)?,
+        None => run()?,
+    };
+    let n: u64 = report.built.iter().map(|b| b.1).sum();
+    let secs: f64 = report.built.iter().map(|b| b.2).sum();
+    println!(
+        "built {} levels ({} positions in {:.1} s, {:.1} M positions/s), reused {} levels",
+        report.built.len(),
+        n,
+        secs,
+        n as f64 / secs.max(1e-9) / 1e6,
+        report.reused.len()
+    );
+    Ok(())
+}
+
+fn info(dir: PathBuf) -> Result<()> {
+    let db = Egdb::open(&dir)?;
+    let mut total = 0;
+    println!("{:<44} {:>5} {:>14} {:>4} {:>12}  crc32", "rules", "seeds", "entries", "bits", "bytes");
+    for t in db.tables() {
+        println!(
+            "{:<44} {:>5} {:>14} {:>4} {:>12}  {:08x}",
+            t.rules_name,
+            t.seeds,
+            t.count,
+            t.bits,
+            t.file_bytes(),
+            t.crc
+        );
+        total += t.file_bytes();
+    }
+    println!("{} tables, {} bytes, every checksum verified", db.tables().count(), total);
+    Ok(())
+}
+
+fn probe(dir: PathBuf, position: &str) -> Result<()> {
+    let pos: Position = position.parse()?;
+    let State::Kalah(p) = pos.state() else {
+        bail!("the tables cover Kalah-family games only");
+    };
+    if p.is_over() {
+        bail!("the game is over in this position");
+    }
+    TableRules::new(p.rules())?;
+    let db = Egdb::open(&dir)?;
+    let s = p.board_seeds();
+    let Some(net) = db.net(p) else {
+        bail!(
+            "no table in {} holds this position ({s} seeds on the board, rules {})",
+            dir.display(),
+            TableRules::new(p.rules())?.name()
+        );
+    };
+    let me = p.to_move();
+    let banked = p.store(me) as i32 - p.store(me.other()) as i32;
+    match db.own(p) {
+        Some(own) => println!(
+            "{me} to move ends with {own} of the {s} seeds on the board (the opponent with {}): future net gain {net:+}, final margin {:+}",
+            s - own as u32,
+            banked + net
+        ),
+        None => println!(
+            "{me} to move: future net gain {net:+} of the {s} seeds on the board (leftovers count for nobody), final margin {:+}",
+            banked + net
+        ),
+    }
+    Ok(())
+}
