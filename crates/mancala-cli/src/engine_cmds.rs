@@ -58,12 +58,25 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     tt_mb: usize,
+    /// Probe the endgame databases in this directory (`mancala egdb build`).
+    #[arg(long)]
+    egdb: Option<std::path::PathBuf>,
     #[arg(long)]
     json: bool,
 }
 
+/// The endgame databases of `dir` as the engine's oracle.
+pub fn open_egdb(
+    dir: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<dyn mancala_engine::Oracle + Send>>> {
+    let Some(dir) = dir else { return Ok(None) };
+    let db = mancala_egdb::Egdb::open(dir)?;
+    Ok(Some(std::sync::Arc::new(db)))
+}
+
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
-    let engine = Engine::new(a.tt_mb, a.threads);
+    let mut engine = Engine::new(a.tt_mb, a.threads);
+    engine.oracle = open_egdb(a.egdb.as_deref())?;
     if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
         let pos: Position = a.input.parse()?;
         if let Some(r) = a.rules.rules_opt()? {
@@ -223,8 +236,54 @@ pub struct SolveArgs {
     /// Print nodes, nodes a second and time.
     #[arg(long)]
     stats: bool,
+    /// Probe the endgame databases in this directory (`mancala egdb build`).
+    #[arg(long)]
+    egdb: Option<std::path::PathBuf>,
+    /// Also prove the value of every first turn (each sequence of moves of the side to move
+    /// up to the opponent's turn).
+    #[arg(long)]
+    openings: bool,
     #[arg(long)]
     json: bool,
+}
+
+/// Every complete turn of the side to move from `pos`: the moves and the position after.
+fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
+    let mut out = Vec::new();
+    let me = pos.to_move();
+    for &mv in pos.legal_moves().as_slice() {
+        let mut q = *pos;
+        q.play(mv).expect("legal");
+        if !q.is_over() && q.to_move() == me {
+            for (mut line, r) in turns(&q) {
+                line.insert(0, mv);
+                out.push((line, r));
+            }
+        } else {
+            out.push((vec![mv], q));
+        }
+    }
+    out
+}
+
+/// The value of every first turn for the side to move, best first.
+fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(String, i32, u64)>> {
+    let me = pos.to_move();
+    let mut v = Vec::new();
+    for (line, q) in turns(pos) {
+        let (value, nodes) = if q.is_over() {
+            let s = q.scores();
+            (s[me.index()] as i32 - s[me.other().index()] as i32, 0)
+        } else {
+            let r = engine
+                .solve(&q, limits, &[])
+                .context("the proof did not finish within the time limit")?;
+            (if q.to_move() == me { r.value } else { -r.value }, r.nodes)
+        };
+        v.push((line_text(pos, &line), value, nodes));
+    }
+    v.sort_by_key(|x| -x.1);
+    Ok(v)
 }
 
 pub fn solve(a: SolveArgs) -> Result<()> {
@@ -235,10 +294,16 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     if pos.is_over() {
         bail!("the game is over in this position");
     }
-    let engine = Engine::new(a.tt_mb, a.threads);
+    let mut engine = Engine::new(a.tt_mb, a.threads);
+    engine.oracle = open_egdb(a.egdb.as_deref())?;
     let limits = Limits {
         time: a.time.map(Duration::from_secs),
         ..Limits::default()
+    };
+    let opening_values = if a.openings {
+        Some(openings(&engine, &pos, limits)?)
+    } else {
+        None
     };
     let r = engine
         .solve(&pos, limits, &[])
@@ -256,6 +321,15 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             "pv": line_text(&pos, &r.pv),
             "nodes": r.nodes,
         });
+        if a.egdb.is_some() {
+            v["oracle_hits"] = json!(r.oracle_hits);
+        }
+        if let Some(o) = &opening_values {
+            v["openings"] = o
+                .iter()
+                .map(|(line, value, nodes)| json!({"turn": line, "value": value, "nodes": nodes}))
+                .collect();
+        }
         if a.stats {
             v["seconds"] = json!(r.elapsed.as_secs_f64());
             v["nodes_per_second"] = json!(nps);
@@ -273,7 +347,17 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         notation.move_text(side, r.best)
     );
     println!("perfect play: {}", line_text(&pos, &r.pv));
-    println!("proof: {} nodes", r.nodes);
+    if a.egdb.is_some() {
+        println!("proof: {} nodes, {} valued by the endgame databases", r.nodes, r.oracle_hits);
+    } else {
+        println!("proof: {} nodes", r.nodes);
+    }
+    if let Some(o) = &opening_values {
+        println!("first turns of {} (final margin for {} with perfect play after it):", side_word(side), side_word(side));
+        for (line, value, nodes) in o {
+            println!("  {line:<12} {value:+4}   ({nodes} nodes)");
+        }
+    }
     if a.stats {
         println!(
             "time {:.2} s, {:.1} M nodes/s, {} threads, table {} MiB",
@@ -290,12 +374,12 @@ pub fn solve(a: SolveArgs) -> Result<()> {
 pub struct MatchArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Level of player A.
+    /// Player A: a level 1-8, or `mcts:N` (Monte Carlo tree search, N playouts a move).
     #[arg(long)]
-    a: u8,
-    /// Level of player B.
+    a: String,
+    /// Player B, as for A.
     #[arg(long)]
-    b: u8,
+    b: String,
     /// Games to play (rounded up to an even number: each opening with both colours).
     #[arg(long, default_value_t = 20)]
     games: usize,
@@ -312,29 +396,73 @@ pub struct MatchArgs {
     json: bool,
 }
 
+/// A player of `mancala match`.
+#[derive(Clone, Copy, Debug)]
+enum Player {
+    Level(Level),
+    Mcts(u32),
+}
+
+impl Player {
+    fn parse(s: &str) -> Result<Player> {
+        if let Some(n) = s.strip_prefix("mcts:") {
+            let n: u32 = n
+                .parse()
+                .with_context(|| format!("`{s}`: mcts:N needs a number of playouts"))?;
+            if n == 0 {
+                bail!("`{s}`: at least one playout");
+            }
+            return Ok(Player::Mcts(n));
+        }
+        let level: u8 = s
+            .parse()
+            .with_context(|| format!("`{s}` is not a level (1-8) or mcts:N"))?;
+        Level::new(level).map(Player::Level).with_context(|| {
+            format!(
+                "level {level} does not exist (levels {}-{})",
+                LEVELS.start(),
+                LEVELS.end()
+            )
+        })
+    }
+
+    fn engine(&self) -> Option<Engine> {
+        match self {
+            Player::Level(l) => Some(Engine::new(if l.level >= 6 { 64 } else { 4 }, 1)),
+            Player::Mcts(_) => None,
+        }
+    }
+
+    fn choose(&self, engine: Option<&Engine>, game: &Game, seed: u64) -> Option<u8> {
+        match self {
+            Player::Level(l) => {
+                let history: Vec<Position> = (0..game.moves().len())
+                    .filter_map(|i| game.position_at(i).copied())
+                    .collect();
+                let mut l = *l;
+                l.threads = 1;
+                l.choose_with(engine?, game.position(), &history, seed)
+            }
+            Player::Mcts(n) => mancala_engine::mcts::choose(game.position(), *n, seed),
+        }
+    }
+}
+
 /// One game's result for player A: 1, 0.5 or 0.
-fn play_game(start: &Position, a: Level, b: Level, a_side: Side, seed: u64) -> Result<f64> {
+fn play_game(start: &Position, a: Player, b: Player, a_side: Side, seed: u64) -> Result<f64> {
     let mut game = Game::new(*start);
-    let ea = Engine::new(if a.level >= 6 { 64 } else { 4 }, 1);
-    let eb = Engine::new(if b.level >= 6 { 64 } else { 4 }, 1);
+    let (ea, eb) = (a.engine(), b.engine());
     let mut k = seed;
     while !game.is_over() {
-        let (lvl, eng) = if game.to_move() == a_side {
+        let (player, eng) = if game.to_move() == a_side {
             (&a, &ea)
         } else {
             (&b, &eb)
         };
-        let history: Vec<Position> = (0..game.moves().len())
-            .filter_map(|i| game.position_at(i).copied())
-            .collect();
-        let mut l = *lvl;
-        l.threads = 1;
         k = k
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let mv = l
-            .choose_with(eng, game.position(), &history, k)
-            .context("no move")?;
+        let mv = player.choose(eng.as_ref(), &game, k).context("no move")?;
         game.play(mv)?;
         if game.moves().len() > 2000 {
             bail!("a game ran past 2000 plies");
@@ -355,22 +483,8 @@ fn elo(s: f64) -> f64 {
 
 pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let rules = m.rules.rules()?;
-    let la = Level::new(m.a).with_context(|| {
-        format!(
-            "level {} does not exist (levels {}-{})",
-            m.a,
-            LEVELS.start(),
-            LEVELS.end()
-        )
-    })?;
-    let lb = Level::new(m.b).with_context(|| {
-        format!(
-            "level {} does not exist (levels {}-{})",
-            m.b,
-            LEVELS.start(),
-            LEVELS.end()
-        )
-    })?;
+    let la = Player::parse(&m.a)?;
+    let lb = Player::parse(&m.b)?;
     if m.games == 0 || m.threads == 0 {
         bail!("--games and --threads must be at least 1");
     }
@@ -437,7 +551,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
         );
     } else {
         println!(
-            "{rules}: level {} vs level {}, {} games: +{wins} ={draws} -{losses}, score {:.1}%",
+            "{rules}: {} vs {}, {} games: +{wins} ={draws} -{losses}, score {:.1}%",
             m.a,
             m.b,
             results.len(),

@@ -313,4 +313,21 @@ fn match_reports_results_and_elo() {
     assert_eq!(w + d + l, 8);
     assert!(w > l, "level 5 beats level 1: +{w} ={d} -{l}");
     assert_bad_input(&mancala(&["match", "--a", "0", "--b", "1"]), "level 0");
+    assert_bad_input(&mancala(&["match", "--a", "mcts:x", "--b", "1"]), "mcts:N");
+    // Monte Carlo tree search as a player (Kauri: it beats the shallow levels).
+    let o = mancala(&[
+        "match",
+        "--variant",
+        "kauri",
+        "--a",
+        "mcts:1500",
+        "--b",
+        "2",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["score"].as_f64().unwrap() > 0.5, "{v}");
 }

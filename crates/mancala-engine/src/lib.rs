@@ -14,6 +14,7 @@
 //! game's history before the root (pass it to [`Engine::search`]).
 
 pub mod game;
+pub mod mcts;
 pub mod search;
 pub mod tt;
 
