@@ -300,14 +300,14 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         time: a.time.map(Duration::from_secs),
         ..Limits::default()
     };
+    let r = engine
+        .solve(&pos, limits, &[])
+        .context("the proof did not finish within the time limit")?;
     let opening_values = if a.openings {
         Some(openings(&engine, &pos, limits)?)
     } else {
         None
     };
-    let r = engine
-        .solve(&pos, limits, &[])
-        .context("the proof did not finish within the time limit")?;
     let side = pos.to_move();
     let notation = Notation::for_rules(pos.rules());
     let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);

@@ -38,6 +38,9 @@ pub struct PlayArgs {
     /// Seed for the computer's random choices (lower levels).
     #[arg(long)]
     seed: Option<u64>,
+    /// The computer probes the endgame databases in this directory (`mancala egdb build`).
+    #[arg(long)]
+    egdb: Option<std::path::PathBuf>,
 }
 
 const HELP: &str = "\
@@ -118,6 +121,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         seed,
         players,
     };
+    s.engine.oracle = crate::engine_cmds::open_egdb(a.egdb.as_deref())?;
     let rules = *s.game.rules();
     println!("{}: {}", rules, rules.preset.summary());
     println!(
