@@ -775,15 +775,15 @@ fn draw<DB: plotters::prelude::DrawingBackend>(
             &s.margin,
         ),
     ] {
-        // A long tail (random players wandering in an endgame) would squash the rest: the
-        // last bar holds every game past the 99th percentile.
+        // A long tail (random players wandering in an endgame) would squash the rest: when the
+        // tail past the 99th percentile is over half as wide as the body, the last bar holds it.
         let mut sorted = values.to_vec();
         sorted.sort_unstable();
         let p99 = sorted
             .get((sorted.len() * 99).div_ceil(100).saturating_sub(1))
             .copied()
             .unwrap_or(0);
-        let cap = if d.max > p99 + (p99 - d.min) / 4 {
+        let cap = if d.max > p99 + (p99 - d.min) / 2 {
             p99
         } else {
             d.max
