@@ -857,22 +857,23 @@ mod tests {
 
     #[test]
     fn same_seed_same_games_on_any_number_of_threads() {
-        for (rules, players) in [
-            ("kauri", [Player::Random; 2]),
+        for (rules, players, games) in [
+            ("kauri", [Player::Random; 2], 40),
             (
                 "kalah",
                 [Player::Engine(Level::new(2).unwrap()), Player::Random],
+                10,
             ),
         ] {
             let c = cfg(rules, players, 7);
-            let a = run_with_threads(&c, 40, 1);
-            let b = run_with_threads(&c, 40, 2);
+            let a = run_with_threads(&c, games, 1);
+            let b = run_with_threads(&c, games, 2);
             assert_eq!(a, b, "{rules}");
             assert_eq!(
                 report(&summarize(&c, &a), c.start.rules()),
                 report(&summarize(&c, &b), c.start.rules())
             );
-            let other = run_with_threads(&cfg(rules, players, 8), 40, 2);
+            let other = run_with_threads(&cfg(rules, players, 8), games, 2);
             assert_ne!(a, other, "{rules}: another seed gives other games");
         }
     }
