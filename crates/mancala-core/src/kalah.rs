@@ -329,7 +329,7 @@ impl KalahPos {
             u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
         // One bit per non-zero byte.
         let nz =
-            ((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f | word) & 0x8080_8080_8080_8080;
+            (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word) & 0x8080_8080_8080_8080;
         nz.count_ones() as u64
     }
 

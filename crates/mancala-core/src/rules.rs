@@ -448,7 +448,7 @@ impl Rules {
     /// Seeds in the start position of pit `i` (0-based from the owner's left).
     pub fn start_seeds(&self, i: usize) -> u8 {
         let m = self.pits as usize;
-        let central = if m % 2 == 0 {
+        let central = if m.is_multiple_of(2) {
             i + 1 == m / 2 || i == m / 2
         } else {
             i == m / 2

@@ -233,7 +233,7 @@ impl<'s, 't> Worker<'s, 't> {
             };
             order[k] = (key, k as u8);
         }
-        order[..n].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        order[..n].sort_unstable_by_key(|o| core::cmp::Reverse(o.0));
 
         // Enhanced transposition cutoff: a child's stored bound may already refute.
         if use_tt && depth >= 3 && beta < INF && self.ply < self.shared.etc_max_ply {
