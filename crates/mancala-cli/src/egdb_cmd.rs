@@ -107,7 +107,10 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
 fn info(dir: PathBuf) -> Result<()> {
     let db = Egdb::open(&dir)?;
     let mut total = 0;
-    println!("{:<44} {:>5} {:>14} {:>4} {:>12}  crc32", "rules", "seeds", "entries", "bits", "bytes");
+    println!(
+        "{:<44} {:>5} {:>14} {:>4} {:>12}  crc32",
+        "rules", "seeds", "entries", "bits", "bytes"
+    );
     for t in db.tables() {
         println!(
             "{:<44} {:>5} {:>14} {:>4} {:>12}  {:08x}",
@@ -120,7 +123,11 @@ fn info(dir: PathBuf) -> Result<()> {
         );
         total += t.file_bytes();
     }
-    println!("{} tables, {} bytes, every checksum verified", db.tables().count(), total);
+    println!(
+        "{} tables, {} bytes, every checksum verified",
+        db.tables().count(),
+        total
+    );
     Ok(())
 }
 

@@ -104,14 +104,20 @@ impl Table {
         let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(path, e))?;
         let b = &map[..];
         if b.len() < FIXED {
-            return Err(Error::file(path, format!("truncated: {} bytes, shorter than the header", b.len())));
+            return Err(Error::file(
+                path,
+                format!("truncated: {} bytes, shorter than the header", b.len()),
+            ));
         }
         if &b[..8] != MAGIC {
             return Err(Error::file(path, "not an endgame table (bad magic)"));
         }
         let version = u32_at(b, 8);
         if version != VERSION {
-            return Err(Error::file(path, format!("format version {version}, this program reads {VERSION}")));
+            return Err(Error::file(
+                path,
+                format!("format version {version}, this program reads {VERSION}"),
+            ));
         }
         let pits = b[12];
         let seeds = u16_at(b, 14) as u32;
@@ -127,7 +133,10 @@ impl Table {
             .map_err(|_| Error::file(path, "corrupt header: the rules string is not UTF-8"))?
             .to_string();
         if !(1..=8).contains(&bits) {
-            return Err(Error::file(path, format!("corrupt header: {bits} bits an entry")));
+            return Err(Error::file(
+                path,
+                format!("corrupt header: {bits} bits an entry"),
+            ));
         }
         if pits == 0 || pits > 8 {
             return Err(Error::file(path, format!("corrupt header: {pits} pits")));
@@ -141,36 +150,71 @@ impl Table {
             return Err(Error::file(path, format!("corrupt header: {count} entries, a level of {seeds} seeds over {} pits has {expect}", 2 * pits)));
         }
         if plen != payload_len(count, bits) {
-            return Err(Error::file(path, "corrupt header: payload length does not match the entry count"));
+            return Err(Error::file(
+                path,
+                "corrupt header: payload length does not match the entry count",
+            ));
         }
         let offset = FIXED + nlen;
         let have = (b.len() - offset) as u64;
         if have < plen {
-            return Err(Error::file(path, format!("truncated: payload of {have} bytes, the header says {plen}")));
+            return Err(Error::file(
+                path,
+                format!("truncated: payload of {have} bytes, the header says {plen}"),
+            ));
         }
         if have > plen {
-            return Err(Error::file(path, format!("{} bytes of trailing garbage after the payload", have - plen)));
+            return Err(Error::file(
+                path,
+                format!(
+                    "{} bytes of trailing garbage after the payload",
+                    have - plen
+                ),
+            ));
         }
         if crc32fast::hash(&b[offset..]) != crc {
-            return Err(Error::file(path, "checksum mismatch: the entries are corrupt"));
+            return Err(Error::file(
+                path,
+                "checksum mismatch: the entries are corrupt",
+            ));
         }
-        Ok(Table { path: path.to_path_buf(), rules_name, pits, seeds, bits, count, crc, map, offset })
+        Ok(Table {
+            path: path.to_path_buf(),
+            rules_name,
+            pits,
+            seeds,
+            bits,
+            count,
+            crc,
+            map,
+            offset,
+        })
     }
 
     /// Checks that this table is level `s` of rules `r`.
     pub fn expect(&self, r: &TableRules, s: u32) -> Result<(), Error> {
         let fault = if self.rules_name != r.name() {
-            Some(format!("holds rules `{}`, expected `{}`", self.rules_name, r.name()))
+            Some(format!(
+                "holds rules `{}`, expected `{}`",
+                self.rules_name,
+                r.name()
+            ))
         } else if self.seeds != s {
             Some(format!("holds level {} seeds, expected {s}", self.seeds))
         } else if self.pits != r.pits {
             Some(format!("holds {} pits, expected {}", self.pits, r.pits))
         } else if self.bits != r.bits(s) {
-            Some(format!("{} bits an entry, expected {}", self.bits, r.bits(s)))
+            Some(format!(
+                "{} bits an entry, expected {}",
+                self.bits,
+                r.bits(s)
+            ))
         } else {
             None
         };
-        fault.map_or(Ok(()), |f| Err(Error::file(&self.path, format!("mismatched table: {f}"))))
+        fault.map_or(Ok(()), |f| {
+            Err(Error::file(&self.path, format!("mismatched table: {f}")))
+        })
     }
 
     /// The raw entry (file encoding) of rank `i`.
@@ -232,12 +276,23 @@ impl Egdb {
                 v.resize_with(s + 1, || None);
             }
             if let Some(old) = &v[s] {
-                return Err(Error::file(&p, format!("a second table of level {s} (also in {})", old.path.display())));
+                return Err(Error::file(
+                    &p,
+                    format!(
+                        "a second table of level {s} (also in {})",
+                        old.path.display()
+                    ),
+                ));
             }
             max_seeds = max_seeds.max(t.seeds);
             v[s] = Some(t);
         }
-        Ok(Egdb { dir: dir.to_path_buf(), tables, max_seeds, bin: Binomials::new() })
+        Ok(Egdb {
+            dir: dir.to_path_buf(),
+            tables,
+            max_seeds,
+            bin: Binomials::new(),
+        })
     }
 
     /// Every table, by rules name and level.
@@ -266,7 +321,11 @@ impl Egdb {
     /// growth) under perfect play, if tabled.
     pub fn net(&self, pos: &KalahPos) -> Option<i32> {
         let (r, s, code) = self.lookup(pos)?;
-        Some(if r.counted() { 2 * code as i32 - s as i32 } else { code as i32 - s as i32 })
+        Some(if r.counted() {
+            2 * code as i32 - s as i32
+        } else {
+            code as i32 - s as i32
+        })
     }
 
     /// The seeds of the board the side to move ends with (leftovers counted only).

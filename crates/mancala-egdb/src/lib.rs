@@ -87,7 +87,9 @@ impl TableRules {
             None
         };
         if let Some(why) = why {
-            return Err(Error::Rules(format!("no endgame tables for these rules: {why}")));
+            return Err(Error::Rules(format!(
+                "no endgame tables for these rules: {why}"
+            )));
         }
         Ok(TableRules {
             pits: r.pits,
@@ -106,7 +108,11 @@ impl TableRules {
             self.capture.map_or("no-capture", |c| c.name()),
             self.end,
             self.leftovers,
-            if self.extra_turn { "" } else { "-no-extra-turn" }
+            if self.extra_turn {
+                ""
+            } else {
+                "-no-extra-turn"
+            }
         )
     }
 

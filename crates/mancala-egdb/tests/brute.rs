@@ -103,7 +103,11 @@ fn four_pits_every_rule_combination_matches_brute_force() {
         for end in ["any-row-empty", "mover-empty"] {
             for left in ["to-owner", "not-counted", "last-mover"] {
                 let spec = format!("kalah,pits=4,capture={capture},end={end},leftovers={left}");
-                let max = if left == "to-owner" && end == "any-row-empty" { 12 } else { 8 };
+                let max = if left == "to-owner" && end == "any-row-empty" {
+                    12
+                } else {
+                    8
+                };
                 total += check(&spec, max);
             }
         }

@@ -74,7 +74,12 @@ fn truncated_corrupt_and_mismatched_files_are_refused() {
     // Resuming rebuilds the bad level and keeps the good ones.
     let rep = build(
         tr,
-        &BuildOptions { dir: dir.path().to_path_buf(), max_seeds: 8, progress: false, memory_limit: None },
+        &BuildOptions {
+            dir: dir.path().to_path_buf(),
+            max_seeds: 8,
+            progress: false,
+            memory_limit: None,
+        },
     )
     .unwrap();
     assert_eq!(rep.reused, (0..8).collect::<Vec<_>>());
@@ -89,7 +94,12 @@ fn too_little_memory_is_refused() {
     let tr = TableRules::new(&KalahRules::new(&r).unwrap()).unwrap();
     let e = build(
         tr,
-        &BuildOptions { dir: dir.path().to_path_buf(), max_seeds: 40, progress: false, memory_limit: Some(1 << 30) },
+        &BuildOptions {
+            dir: dir.path().to_path_buf(),
+            max_seeds: 40,
+            progress: false,
+            memory_limit: Some(1 << 30),
+        },
     )
     .unwrap_err()
     .to_string();
@@ -100,7 +110,9 @@ fn solve(spec: &str, db: Option<Arc<Egdb>>) -> (i32, u64, u64) {
     let r: Rules = spec.parse().unwrap();
     let mut e = Engine::new(16, 1);
     e.oracle = db.map(|d| d as Arc<dyn mancala_engine::Oracle + Send>);
-    let s = e.solve(&Position::start(&r).unwrap(), Limits::default(), &[]).unwrap();
+    let s = e
+        .solve(&Position::start(&r).unwrap(), Limits::default(), &[])
+        .unwrap();
     (s.value, s.nodes, s.oracle_hits)
 }
 
