@@ -391,9 +391,37 @@ impl Level {
 
     /// Chooses a move for the side to move, with a fresh engine. `seed` drives the level's
     /// randomness. `None` when the game is over. Always a legal move.
+    ///
+    /// Each thread keeps one engine per table size and reuses it while the rules stay the
+    /// same (entries of one game's rules are valid for another game with those rules), so
+    /// repeated calls do not allocate a table each time.
     pub fn choose(&self, pos: &Position, seed: u64) -> Option<u8> {
-        let engine = Engine::new(if self.level >= 6 { 64 } else { 4 }, self.threads);
-        self.choose_with(&engine, pos, &[], seed)
+        use std::cell::RefCell;
+        thread_local! {
+            static CACHE: RefCell<Vec<(mancala_core::Rules, usize, usize, Engine)>> =
+                const { RefCell::new(Vec::new()) };
+        }
+        let mb = if self.level >= 6 { 64 } else { 4 };
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            let k = match c.iter().position(|e| e.1 == mb && e.2 == self.threads) {
+                Some(k) => k,
+                None => {
+                    c.push((
+                        *pos.rules(),
+                        mb,
+                        self.threads,
+                        Engine::new(mb, self.threads),
+                    ));
+                    c.len() - 1
+                }
+            };
+            if c[k].0 != *pos.rules() {
+                c[k].3.clear();
+                c[k].0 = *pos.rules();
+            }
+            self.choose_with(&c[k].3, pos, &[], seed)
+        })
     }
 
     /// As [`Level::choose`], with an engine kept across moves and the game's history.
