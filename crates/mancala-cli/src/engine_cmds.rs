@@ -74,6 +74,28 @@ pub fn open_egdb(
     Ok(Some(std::sync::Arc::new(db)))
 }
 
+/// `pv` continued to the end of the game by the tables' best moves where they cover it.
+fn extend_pv(pos: &Position, pv: &[u8], dir: Option<&std::path::Path>) -> Vec<u8> {
+    let mut line = pv.to_vec();
+    let Some(db) = dir.and_then(|d| mancala_egdb::Egdb::open(d).ok()) else {
+        return line;
+    };
+    let mut p = *pos;
+    for &mv in pv {
+        if p.play(mv).is_err() {
+            return line;
+        }
+    }
+    while let mancala_core::position::State::Kalah(k) = p.state() {
+        let Some((mv, _)) = (!p.is_over()).then(|| db.best_move(k)).flatten() else {
+            break;
+        };
+        line.push(mv);
+        p.play(mv).expect("legal");
+    }
+    line
+}
+
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     let mut engine = Engine::new(a.tt_mb, a.threads);
     engine.oracle = open_egdb(a.egdb.as_deref())?;
@@ -300,9 +322,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         time: a.time.map(Duration::from_secs),
         ..Limits::default()
     };
-    let r = engine
+    let mut r = engine
         .solve(&pos, limits, &[])
         .context("the proof did not finish within the time limit")?;
+    r.pv = extend_pv(&pos, &r.pv, a.egdb.as_deref());
     let opening_values = if a.openings {
         Some(openings(&engine, &pos, limits)?)
     } else {

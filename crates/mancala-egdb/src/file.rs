@@ -328,6 +328,30 @@ impl Egdb {
         })
     }
 
+    /// A best move by the tables and its future net gain for the side to move, if every
+    /// move's outcome is tabled (or ends the game).
+    pub fn best_move(&self, pos: &KalahPos) -> Option<(u8, i32)> {
+        let me = pos.to_move();
+        let mut best: Option<(u8, i32)> = None;
+        for &mv in pos.legal_moves().as_slice() {
+            let mut q = *pos;
+            q.play(mv).ok()?;
+            let d = (q.store(me) as i32 - pos.store(me) as i32)
+                - (q.store(me.other()) as i32 - pos.store(me.other()) as i32);
+            let v = if q.is_over() {
+                d
+            } else if q.to_move() == me {
+                d + self.net(&q)?
+            } else {
+                d - self.net(&q)?
+            };
+            if best.is_none() || best.is_some_and(|b| v > b.1) {
+                best = Some((mv, v));
+            }
+        }
+        best
+    }
+
     /// The seeds of the board the side to move ends with (leftovers counted only).
     pub fn own(&self, pos: &KalahPos) -> Option<u8> {
         let (r, _, code) = self.lookup(pos)?;
