@@ -371,12 +371,19 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     );
     println!("perfect play: {}", line_text(&pos, &r.pv));
     if a.egdb.is_some() {
-        println!("proof: {} nodes, {} valued by the endgame databases", r.nodes, r.oracle_hits);
+        println!(
+            "proof: {} nodes, {} valued by the endgame databases",
+            r.nodes, r.oracle_hits
+        );
     } else {
         println!("proof: {} nodes", r.nodes);
     }
     if let Some(o) = &opening_values {
-        println!("first turns of {} (final margin for {} with perfect play after it):", side_word(side), side_word(side));
+        println!(
+            "first turns of {} (final margin for {} with perfect play after it):",
+            side_word(side),
+            side_word(side)
+        );
         for (line, value, nodes) in o {
             println!("  {line:<12} {value:+4}   ({nodes} nodes)");
         }
