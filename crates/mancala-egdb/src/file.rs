@@ -253,6 +253,8 @@ pub struct Egdb {
     pub dir: PathBuf,
     /// By rules name: tables by level.
     tables: HashMap<String, Vec<Option<Table>>>,
+    /// The rules of each name in `tables` (a probe compares these, allocating nothing).
+    keys: Vec<(TableRules, String)>,
     max_seeds: u32,
     bin: Binomials,
 }
@@ -287,9 +289,18 @@ impl Egdb {
             max_seeds = max_seeds.max(t.seeds);
             v[s] = Some(t);
         }
+        let mut keys = Vec::new();
+        for (name, levels) in &tables {
+            let t = levels.iter().flatten().next().expect("a table");
+            match TableRules::parse(t.pits, name) {
+                Some(r) => keys.push((r, name.clone())),
+                None => return Err(Error::file(&t.path, format!("unknown rules `{name}`"))),
+            }
+        }
         Ok(Egdb {
             dir: dir.to_path_buf(),
             tables,
+            keys,
             max_seeds,
             bin: Binomials::new(),
         })
@@ -308,7 +319,8 @@ impl Egdb {
         }
         let r = TableRules::new(pos.rules()).ok()?;
         let s = pos.board_seeds();
-        let t = self.tables.get(&r.name())?.get(s as usize)?.as_ref()?;
+        let name = &self.keys.iter().find(|k| k.0 == r)?.1;
+        let t = self.tables.get(name)?.get(s as usize)?.as_ref()?;
         let (c, m) = cells(pos);
         let mine: u32 = c[..m].iter().map(|&x| x as u32).sum();
         if !r.live(mine, s - mine) {

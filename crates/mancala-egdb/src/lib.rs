@@ -116,6 +116,32 @@ impl TableRules {
         )
     }
 
+    /// The table rules of `pits` pits whose [`TableRules::name`] is `name`.
+    pub fn parse(pits: u8, name: &str) -> Option<TableRules> {
+        let captures = [None]
+            .into_iter()
+            .chain(Capture::ALL.iter().copied().map(Some));
+        for capture in captures {
+            for &end in EndCheck::ALL {
+                for &leftovers in Leftovers::ALL {
+                    for extra_turn in [true, false] {
+                        let r = TableRules {
+                            pits,
+                            capture,
+                            extra_turn,
+                            end,
+                            leftovers,
+                        };
+                        if r.name() == name {
+                            return Some(r);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The file of level `seeds` in `dir`.
     pub fn path(&self, dir: &Path, seeds: u32) -> PathBuf {
         dir.join(format!("kalah-{}-s{seeds}.egdb", self.name()))
