@@ -25,7 +25,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mancala_core::position::State;
 use mancala_core::{Game, GameState, Outcome, Position, Rules, Side};
-use mancala_engine::Level;
+use mancala_engine::{Engine, Level};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -230,6 +230,33 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     r.next_u64()
 }
 
+/// Runs `f` with this thread's engine for `side` at `level` (its table size and threads as
+/// `Level::choose` picks them), cleared first when `fresh`. Each game clears its engines
+/// before its first engine move, so a game depends on its seed alone, never on the games the
+/// thread played before (the table is kept from move to move within a game, as a player
+/// keeps what he has worked out).
+fn with_engine<R>(side: usize, level: &Level, fresh: bool, f: impl FnOnce(&Engine) -> R) -> R {
+    type Engines = Vec<((usize, usize, usize), Engine)>;
+    thread_local! {
+        static ENGINES: std::cell::RefCell<Engines> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let key = (side, if level.level >= 6 { 64 } else { 4 }, level.threads);
+    ENGINES.with(|c| {
+        let mut c = c.borrow_mut();
+        let k = match c.iter().position(|e| e.0 == key) {
+            Some(k) => k,
+            None => {
+                c.push((key, Engine::new(key.1, key.2)));
+                c.len() - 1
+            }
+        };
+        if fresh {
+            c[k].1.clear();
+        }
+        f(&c[k].1)
+    })
+}
+
 /// Plays game number `index` of a run.
 pub fn play_game(cfg: &Config, index: u64) -> Sample {
     let mut rng = Rng::new(game_seed(cfg.seed, index));
@@ -251,6 +278,9 @@ pub fn play_game(cfg: &Config, index: u64) -> Sample {
         moves: Vec::new(),
     };
     let mut turn_starts = true;
+    // The positions before the current one, for the engine's repetition rule.
+    let mut history: Vec<Position> = Vec::new();
+    let mut engine_used = [false; 2];
     while !game.is_over() {
         if s.plies >= cfg.max_plies {
             s.ending = Ending::Unfinished;
@@ -277,10 +307,18 @@ pub fn play_game(cfg: &Config, index: u64) -> Sample {
             legal.as_slice()[(r % n) as usize]
         } else {
             match player {
-                Player::Engine(level) => level.choose(&pos, r).expect("a live position"),
+                Player::Engine(level) => {
+                    let side = pos.to_move().index();
+                    let fresh = !std::mem::replace(&mut engine_used[side], true);
+                    with_engine(side, &level, fresh, |e| {
+                        level.choose_with(e, &pos, &history, r)
+                    })
+                    .expect("a live position")
+                }
                 Player::Random => unreachable!(),
             }
         };
+        history.push(pos);
         let effect = game.play(pit).expect("a legal move");
         s.moves.push(pit);
         s.plies += 1;
@@ -864,6 +902,7 @@ mod tests {
                 [Player::Engine(Level::new(2).unwrap()), Player::Random],
                 10,
             ),
+            ("kauri", [Player::Engine(Level::new(5).unwrap()), Player::Random], 8),
         ] {
             let c = cfg(rules, players, 7);
             let a = run_with_threads(&c, games, 1);
@@ -872,6 +911,19 @@ mod tests {
             assert_eq!(
                 report(&summarize(&c, &a), c.start.rules()),
                 report(&summarize(&c, &b), c.start.rules())
+            );
+            // A game played alone on a fresh thread, and again on that thread, is the same game
+            // as in the run: nothing leaks from one game to the next (an engine's table, say).
+            let k = games as usize / 2;
+            let c2 = c.clone();
+            let [once, twice] =
+                std::thread::spawn(move || [play_game(&c2, k as u64), play_game(&c2, k as u64)])
+                    .join()
+                    .unwrap();
+            assert_eq!(once, a[k], "{rules}");
+            assert_eq!(
+                twice, a[k],
+                "{rules}: the same game again on a thread that knows it"
             );
             let other = run_with_threads(&cfg(rules, players, 8), games, 2);
             assert_ne!(a, other, "{rules}: another seed gives other games");
