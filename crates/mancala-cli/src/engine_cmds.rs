@@ -378,6 +378,19 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     } else {
         println!("proof: {} nodes", r.nodes);
     }
+    if let (Some(dir), mancala_core::position::State::Kalah(k)) = (&a.egdb, pos.state()) {
+        let db = mancala_egdb::Egdb::open(dir)?;
+        let total = k.rules().total as u32;
+        if let Ok(tr) = mancala_egdb::TableRules::new(k.rules()) {
+            if db.complete_to(&tr).is_some_and(|n| n >= total) {
+                println!(
+                    "strongly solved: the tables in {} value every position of this game (levels 0-{total} of {})",
+                    dir.display(),
+                    tr.name()
+                );
+            }
+        }
+    }
     if let Some(o) = &opening_values {
         println!(
             "first turns of {} (final margin for {} with perfect play after it):",

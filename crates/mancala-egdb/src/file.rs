@@ -329,6 +329,14 @@ impl Egdb {
         Some((r, s, t.get(self.bin.rank(&c, 2 * m, s))))
     }
 
+    /// The highest level `s` such that levels `0..=s` of `r` are all present.
+    pub fn complete_to(&self, r: &TableRules) -> Option<u32> {
+        let name = &self.keys.iter().find(|k| k.0 == *r)?.1;
+        let levels = self.tables.get(name)?;
+        let n = levels.iter().take_while(|t| t.is_some()).count();
+        (n > 0).then(|| n as u32 - 1)
+    }
+
     /// The future net gain of the side to move (own minus the opponent's future store
     /// growth) under perfect play, if tabled.
     pub fn net(&self, pos: &KalahPos) -> Option<i32> {

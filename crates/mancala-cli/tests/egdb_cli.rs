@@ -1,0 +1,128 @@
+//! `mancala egdb build|info|probe` and `solve --egdb --openings` end to end.
+
+use std::process::{Command, Output};
+
+fn mancala(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .output()
+        .expect("run mancala")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn build_info_probe_and_solve_with_tables() {
+    let path = std::env::temp_dir().join(format!("mancala-egdb-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let d = path.to_str().unwrap();
+    let o = mancala(&[
+        "egdb",
+        "build",
+        "--variant",
+        "kalah",
+        "--pits",
+        "4",
+        "--capture",
+        "empty",
+        "--max-seeds",
+        "10",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("built 11 levels"), "{}", text(&o));
+    // A second build reuses everything.
+    let o = mancala(&[
+        "egdb",
+        "build",
+        "--variant",
+        "kalah,pits=4,capture=empty",
+        "--max-seeds",
+        "10",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+    assert!(text(&o).contains("reused 11 levels"), "{}", text(&o));
+    let o = mancala(&["egdb", "info", d]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("p4-empty-any-row-empty-to-owner"),
+        "{}",
+        text(&o)
+    );
+    // 2 seeds facing 0 and 1: South sows pit 3 into pit 4 ... the tables know.
+    let o = mancala(&[
+        "egdb",
+        "probe",
+        "--dir",
+        d,
+        "kalah,pits=4,capture=empty/0-0-1-1/10/1-0-0-0/11/s",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("of the 3 seeds on the board"),
+        "{}",
+        text(&o)
+    );
+    let o = mancala(&[
+        "solve",
+        "--variant",
+        "kalah,pits=4,seeds=2,capture=empty",
+        "--egdb",
+        d,
+        "--openings",
+        "--tt-mb",
+        "16",
+    ]);
+    let plain = mancala(&[
+        "solve",
+        "--variant",
+        "kalah,pits=4,seeds=2,capture=empty",
+        "--tt-mb",
+        "16",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let value = |s: &str| {
+        s.split("value ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(value(&text(&o)), value(&text(&plain)));
+    assert!(
+        text(&o).contains("valued by the endgame databases"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("first turns of South"), "{}", text(&o));
+    // A corrupt table is refused, naming the file.
+    let f = std::fs::read_dir(&path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("-s10.egdb"))
+        .unwrap();
+    let mut b = std::fs::read(&f).unwrap();
+    let n = b.len();
+    b.truncate(n - 3);
+    std::fs::write(&f, b).unwrap();
+    let o = mancala(&["egdb", "info", d]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("-s10.egdb") && text(&o).contains("truncated"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_dir_all(&path);
+}
