@@ -902,7 +902,11 @@ mod tests {
                 [Player::Engine(Level::new(2).unwrap()), Player::Random],
                 10,
             ),
-            ("kauri", [Player::Engine(Level::new(5).unwrap()), Player::Random], 8),
+            (
+                "kauri",
+                [Player::Engine(Level::new(5).unwrap()), Player::Random],
+                8,
+            ),
         ] {
             let c = cfg(rules, players, 7);
             let a = run_with_threads(&c, games, 1);
