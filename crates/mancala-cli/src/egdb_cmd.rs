@@ -92,7 +92,7 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
         None => run()?,
     };
     let n: u64 = report.built.iter().map(|b| b.1).sum();
-    let secs: f64 = report.built.iter().map(|b| b.2).sum();
+    let secs = report.built.iter().fold(0.0, |t, b| t + b.2);
     println!(
         "built {} levels ({} positions in {:.1} s, {:.1} M positions/s), reused {} levels",
         report.built.len(),

@@ -52,7 +52,7 @@ impl Binomials {
     /// The distribution of rank `rank` of `s` seeds over `k` pits.
     pub fn unrank(&self, mut rank: u64, k: usize, s: u32, c: &mut [u8]) {
         let mut r = s as usize;
-        for i in 0..k - 1 {
+        for (i, ci) in c[..k - 1].iter_mut().enumerate() {
             let j = k - 1 - i;
             // Find the largest v with C(r+j,j) - C(r-v+j,j) <= rank.
             let total = self.c(r + j, j);
@@ -61,7 +61,7 @@ impl Binomials {
                 v += 1;
             }
             rank -= total - self.c(r - v + j, j);
-            c[i] = v as u8;
+            *ci = v as u8;
             r -= v;
         }
         c[k - 1] = r as u8;

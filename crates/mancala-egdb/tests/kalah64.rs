@@ -28,7 +28,7 @@ fn prove(spec: &str, want: i32) {
         },
     )
     .unwrap();
-    let built: f64 = rep.built.iter().map(|b| b.2).sum();
+    let built = rep.built.iter().fold(0.0, |t, b| t + b.2);
     let mut e = Engine::new(512, 2);
     e.oracle = Some(Arc::new(Egdb::open(&dir).unwrap()));
     let s = e
