@@ -53,11 +53,11 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     time: Option<u64>,
     /// Search threads.
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
-    tt_mb: usize,
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    tt_mb: u32,
     /// Probe the endgame databases in this directory (`mancala egdb build`).
     #[arg(long)]
     egdb: Option<std::path::PathBuf>,
@@ -97,7 +97,8 @@ fn extend_pv(pos: &Position, pv: &[u8], dir: Option<&std::path::Path>) -> Vec<u8
 }
 
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
-    let mut engine = Engine::new(a.tt_mb, a.threads);
+    let mut engine =
+        Engine::try_new(a.tt_mb as usize, a.threads as usize).map_err(anyhow::Error::msg)?;
     engine.oracle = open_egdb(a.egdb.as_deref())?;
     if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
         let pos: Position = a.input.parse()?;
@@ -247,11 +248,11 @@ pub struct SolveArgs {
     #[arg(long)]
     position: Option<String>,
     /// Search threads.
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 1024)]
-    tt_mb: usize,
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    tt_mb: u32,
     /// Give up after this many seconds.
     #[arg(long)]
     time: Option<u64>,
@@ -310,13 +311,22 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
 
 pub fn solve(a: SolveArgs) -> Result<()> {
     let pos = match &a.position {
-        Some(p) => p.parse::<Position>()?,
+        Some(p) => {
+            let p: Position = p.parse()?;
+            if let Some(r) = a.rules.rules_opt()? {
+                if &r != p.rules() {
+                    bail!("the position plays `{}`, not `{r}`", p.rules());
+                }
+            }
+            p
+        }
         None => Position::start(&a.rules.rules()?)?,
     };
     if pos.is_over() {
         bail!("the game is over in this position");
     }
-    let mut engine = Engine::new(a.tt_mb, a.threads);
+    let mut engine =
+        Engine::try_new(a.tt_mb as usize, a.threads as usize).map_err(anyhow::Error::msg)?;
     engine.oracle = open_egdb(a.egdb.as_deref())?;
     let limits = Limits {
         time: a.time.map(Duration::from_secs),
@@ -427,8 +437,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 20)]
     games: usize,
     /// Games played at once.
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// Random plies before the players take over (pairs after the first use openings of
     /// 1 to this many plies).
     #[arg(long, default_value_t = 4)]
@@ -558,7 +568,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
         starts.push(p);
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(m.threads)
+        .num_threads(m.threads as usize)
         .build()?;
     let jobs: Vec<(usize, Side)> = (0..pairs)
         .flat_map(|i| [(i, Side::South), (i, Side::North)])
@@ -585,6 +595,12 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let se = (var / n).sqrt();
     let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
     let d = elo(score);
+    if results.len() != m.games {
+        eprintln!(
+            "note: {} games played (each opening with both colours)",
+            results.len()
+        );
+    }
     if m.json {
         println!(
             "{}",
@@ -600,7 +616,14 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
             results.len(),
             score * 100.0
         );
-        println!("Elo difference (A - B): {d:+.0} (95%: {lo:+.0} to {hi:+.0})");
+        if wins == results.len() || losses == results.len() {
+            println!(
+                "Elo difference (A - B): {} (one side won every game: more games are needed to measure it)",
+                if wins > 0 { "above +500" } else { "below -500" }
+            );
+        } else {
+            println!("Elo difference (A - B): {d:+.0} (95%: {lo:+.0} to {hi:+.0})");
+        }
     }
     Ok(())
 }

@@ -328,8 +328,8 @@ impl KalahPos {
         let word =
             u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
         // One bit per non-zero byte.
-        let nz =
-            (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word) & 0x8080_8080_8080_8080;
+        let nz = (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word)
+            & 0x8080_8080_8080_8080;
         nz.count_ones() as u64
     }
 

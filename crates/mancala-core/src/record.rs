@@ -191,6 +191,7 @@ impl Record {
     /// Parses a record: JSON if it starts with `{`, else text. `rules` is used when the text
     /// has no `Variant` tag (and must agree with it when it has one).
     pub fn parse(text: &str, rules: Option<Rules>) -> Result<Record, Error> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim_start().starts_with('{') {
             let rec: Record =
                 serde_json::from_str(text).map_err(|e| Error::Record(format!("JSON: {e}")))?;
@@ -214,6 +215,8 @@ impl Record {
         rules: Option<Rules>,
         check: Check,
     ) -> Result<(Record, Game), Error> {
+        // A byte-order mark (files saved on Windows) is not part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;

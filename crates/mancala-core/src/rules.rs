@@ -61,11 +61,11 @@ impl Preset {
     /// One line: what the game is and where its rules come from.
     pub fn summary(self) -> &'static str {
         match self {
-            Preset::Kalah => "Kalah, 6 pits a side, 3 seeds a pit (Italian Kalah page, source 004)",
+            Preset::Kalah => "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
             Preset::KalahBrazil => {
-                "Kalah as taught in Brazilian classrooms, 3 3 4 4 3 3, staged rules (source 002)"
+                "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)"
             }
-            Preset::Vaccean => "the 4 x 2 Vaccean-inspired mancala, 5 seeds a pit (source 001)",
+            Preset::Vaccean => "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
             Preset::CrossKalah => {
                 "Cross-Kalah: odd pits sow clockwise, even counter-clockwise (source 004)"
             }
@@ -627,8 +627,16 @@ impl FromStr for Rules {
             preset: Some(preset),
             ..RulesSpec::default()
         };
+        let mut seen: Vec<&str> = Vec::new();
         for part in parts {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            if seen.contains(&k.trim()) {
+                return Err(Error::Rules(format!(
+                    "option `{}` is given twice",
+                    k.trim()
+                )));
+            }
+            seen.push(k.trim());
             spec.set(k, v)?;
         }
         Rules::try_from(spec)

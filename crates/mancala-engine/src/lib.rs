@@ -102,16 +102,23 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with a table of `tt_mb` MiB and `threads` search threads (at least 1).
+    ///
+    /// Panics if the table cannot be allocated; see [`Engine::try_new`].
     pub fn new(tt_mb: usize, threads: usize) -> Engine {
-        Engine {
-            tt: Table::new(tt_mb),
+        Engine::try_new(tt_mb, threads).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`Engine::new`], with an error when the table's memory cannot be had.
+    pub fn try_new(tt_mb: usize, threads: usize) -> Result<Engine, String> {
+        Ok(Engine {
+            tt: Table::try_new(tt_mb)?,
             threads: threads.max(1),
             weights: Weights::default(),
             etc_max_ply: 12,
             tt_min_seeds: 0,
             oracle: None,
             guess_depth: 0,
-        }
+        })
     }
 
     pub fn table_bytes(&self) -> usize {

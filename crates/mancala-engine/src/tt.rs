@@ -64,19 +64,20 @@ unsafe impl Sync for Slots {}
 const ALIGN: usize = 2 << 20;
 
 impl Slots {
-    fn new(len: usize) -> Slots {
-        let layout = std::alloc::Layout::from_size_align(len * 16, ALIGN).expect("table layout");
+    /// `None` when the memory cannot be had.
+    fn new(len: usize) -> Option<Slots> {
+        let layout = std::alloc::Layout::from_size_align(len.checked_mul(16)?, ALIGN).ok()?;
         // SAFETY: the layout has a non-zero size; all-zero bits are valid `AtomicU64`s.
         let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut [AtomicU64; 2];
         if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return None;
         }
         #[cfg(target_os = "linux")]
         // SAFETY: the range is the allocation just made; the advice only affects paging.
         unsafe {
             libc::madvise(ptr as *mut libc::c_void, len * 16, libc::MADV_HUGEPAGE);
         }
-        Slots { ptr, len }
+        Some(Slots { ptr, len })
     }
 }
 
@@ -98,14 +99,24 @@ impl Drop for Slots {
 
 impl Table {
     /// A table of about `mb` mebibytes (rounded down to a power of two of buckets, at least 1024).
+    ///
+    /// Panics if the memory cannot be had; see [`Table::try_new`].
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) << 20;
+        Table::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`Table::new`], with an error when the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Table, String> {
+        let bytes = mb.clamp(1, 1 << 30).saturating_mul(1 << 20);
         // The largest power of two of 32-byte buckets that fits.
         let buckets = (1usize << (usize::BITS - 1 - (bytes / 32).leading_zeros())).max(1024);
-        Table {
-            slots: Slots::new(buckets * 2),
+        let slots = Slots::new(buckets * 2).ok_or_else(|| {
+            format!("cannot allocate a transposition table of {mb} MiB: not enough memory")
+        })?;
+        Ok(Table {
+            slots,
             mask: buckets - 1,
-        }
+        })
     }
 
     /// Size in bytes.
