@@ -81,24 +81,22 @@ pub(crate) struct Level {
     pub t: Buf,
 }
 
-/// The two halves of the rank of a position of `2m` pits (see the module comment).
+/// The two halves of the rank of a position of `2M` pits (see the module comment).
 #[derive(Clone, Copy)]
-struct Ranker<'a> {
+struct Ranker<'a, const M: usize> {
     b: &'a Binomials,
-    m: usize,
 }
 
-impl Ranker<'_> {
-    /// The first `m` terms of the rank of `(x, y)` among the positions of `s` seeds: where
+impl<const M: usize> Ranker<'_, M> {
+    /// The first `M` terms of the rank of `(x, y)` among the positions of `s` seeds: where
     /// the block of `x` starts.
     #[inline(always)]
     fn head(&self, x: &[u8], s: u32) -> u64 {
-        let k = 2 * self.m;
         let mut r = s as usize;
         let mut rank = 0;
-        for (i, &xi) in x[..self.m].iter().enumerate() {
-            let j = k - 1 - i;
-            let xi = xi as usize;
+        for i in 0..M {
+            let j = 2 * M - 1 - i;
+            let xi = x[i] as usize;
             rank += self.b.c(r + j, j) - self.b.c(r - xi + j, j);
             r -= xi;
         }
@@ -108,12 +106,14 @@ impl Ranker<'_> {
     /// The rank of `y` among the rows of its seeds.
     #[inline(always)]
     fn tail(&self, y: &[u8]) -> u64 {
-        let m = self.m;
-        let mut r: usize = y[..m].iter().map(|&v| v as usize).sum();
+        let mut r = 0usize;
+        for &v in &y[..M] {
+            r += v as usize;
+        }
         let mut rank = 0;
-        for (i, &yi) in y[..m - 1].iter().enumerate() {
-            let j = m - 1 - i;
-            let yi = yi as usize;
+        for i in 0..M - 1 {
+            let j = M - 1 - i;
+            let yi = y[i] as usize;
             rank += self.b.c(r + j, j) - self.b.c(r - yi + j, j);
             r -= yi;
         }
@@ -121,10 +121,10 @@ impl Ranker<'_> {
     }
 }
 
-/// The values of one level during the build.
-pub(crate) struct Solver<'a> {
+/// The values of one level during the build, for `M` pits a row.
+pub(crate) struct Solver<'a, const M: usize> {
     r: TableRules,
-    rk: Ranker<'a>,
+    rk: Ranker<'a, M>,
     s: u32,
     /// Complete lower levels, `D + s'` per rank: (`M`, `T`).
     lower: Vec<(&'a [u8], &'a [u8])>,
@@ -132,17 +132,18 @@ pub(crate) struct Solver<'a> {
     cur_t: &'a [AtomicU8],
 }
 
-impl Solver<'_> {
+impl<const M: usize> Solver<'_, M> {
     /// Future net gain for the mover of playing `pit` in `cells` (mover's row, opponent's
     /// row); `outer`: whether the mover's row derives from the outer row of the sweep.
-    #[inline]
+    #[inline(always)]
     fn move_value(&self, cells: &[u8; 16], pit: usize, outer: bool) -> i32 {
-        let m = self.r.pits as usize;
-        let len = 2 * m + 1;
-        // Ring: mover pits 0..m, mover store m, opponent pits m+1..=2m.
+        let len = 2 * M + 1;
+        // Ring: mover pits 0..M, mover store M, opponent pits M+1..=2M.
         let mut c = [0u8; 17];
-        c[..m].copy_from_slice(&cells[..m]);
-        c[m + 1..len].copy_from_slice(&cells[m..2 * m]);
+        for i in 0..M {
+            c[i] = cells[i];
+            c[M + 1 + i] = cells[M + i];
+        }
         let mut n = c[pit] as usize;
         c[pit] = 0;
         if n >= len {
@@ -152,19 +153,25 @@ impl Solver<'_> {
             }
             n %= len;
         }
-        let mut idx = pit;
-        for _ in 0..n {
-            idx += 1;
-            if idx == len {
-                idx = 0;
-            }
-            c[idx] += 1;
+        // Sow the remaining `n < len` seeds into pits pit+1 ..= pit+n (mod len), branch-free.
+        for (j, x) in c[..len].iter_mut().enumerate() {
+            let d = if j > pit {
+                j - pit - 1
+            } else {
+                j + len - pit - 1
+            };
+            *x += (d < n) as u8;
         }
-        let mut gain = c[m] as i32;
-        let in_store = idx == m;
-        if idx < m && c[idx] == 1 {
+        let idx = if pit + n >= len {
+            pit + n - len
+        } else {
+            pit + n
+        };
+        let mut gain = c[M] as i32;
+        let in_store = idx == M;
+        if idx < M && c[idx] == 1 {
             if let Some(cap) = self.r.capture {
-                let opp = 2 * m - idx;
+                let opp = 2 * M - idx;
                 let o = c[opp];
                 let taken = match cap {
                     Capture::Standard if o > 0 => o + 1,
@@ -182,8 +189,12 @@ impl Solver<'_> {
             }
         }
         let again = in_store && self.r.extra_turn;
-        let mine: u32 = c[..m].iter().map(|&x| x as u32).sum();
-        let theirs: u32 = c[m + 1..len].iter().map(|&x| x as u32).sum();
+        let mut mine = 0u32;
+        let mut theirs = 0u32;
+        for i in 0..M {
+            mine += c[i] as u32;
+            theirs += c[M + 1 + i] as u32;
+        }
         let over = match self.r.end {
             EndCheck::AnyRowEmpty => mine == 0 || theirs == 0,
             EndCheck::MoverEmpty => (if again { mine } else { theirs }) == 0,
@@ -198,18 +209,20 @@ impl Solver<'_> {
         }
         let s2 = mine + theirs;
         let mut succ = [0u8; 16];
-        if again {
-            succ[..m].copy_from_slice(&c[..m]);
-            succ[m..2 * m].copy_from_slice(&c[m + 1..len]);
-        } else {
-            succ[..m].copy_from_slice(&c[m + 1..len]);
-            succ[m..2 * m].copy_from_slice(&c[..m]);
+        for i in 0..M {
+            if again {
+                succ[i] = c[i];
+                succ[M + i] = c[M + 1 + i];
+            } else {
+                succ[i] = c[M + 1 + i];
+                succ[M + i] = c[i];
+            }
         }
         // The successor's row derived from the outer row: its mover's after an extra turn.
         let succ_outer = outer == again;
         let d = if s2 < self.s {
             let (mt, tt) = self.lower[s2 as usize];
-            let (x, y) = (&succ[..m], &succ[m..2 * m]);
+            let (x, y) = (&succ[..M], &succ[M..2 * M]);
             let e = if succ_outer {
                 mt[(self.rk.head(x, s2) + self.rk.tail(y)) as usize]
             } else {
@@ -228,11 +241,10 @@ impl Solver<'_> {
     }
 
     /// The best future net gain of the live position `cells` (all its moves).
-    #[inline]
+    #[inline(always)]
     fn best(&self, cells: &[u8; 16], outer: bool) -> i32 {
-        let m = self.r.pits as usize;
         let mut best = i32::MIN;
-        for pit in 0..m {
+        for pit in 0..M {
             if cells[pit] != 0 {
                 best = best.max(self.move_value(cells, pit, outer));
             }
@@ -241,10 +253,10 @@ impl Solver<'_> {
     }
 
     /// The future net gain of the live position `cells` of this level, memoised.
+    #[inline(never)]
     fn value(&self, cells: &[u8; 16], outer: bool) -> i32 {
-        let m = self.r.pits as usize;
         let s = self.s;
-        let (x, y) = (&cells[..m], &cells[m..2 * m]);
+        let (x, y) = (&cells[..M], &cells[M..2 * M]);
         // Look up in the copy where the outer row is the block (the one near the sweep).
         let (near, far, ni) = if outer {
             (self.cur_m, self.cur_t, self.rk.head(x, s) + self.rk.tail(y))
@@ -266,39 +278,234 @@ impl Solver<'_> {
         far[fi as usize].store(code, Relaxed);
         v
     }
+
+    /// Sweeps one tile: every position `(x, y)` with `x` in `xs`, `y` in `ys` (rows with
+    /// their ranks among the rows of their seeds). Same-level successors lie in tiles done
+    /// before; the common moves use the outer row's precomputed blocks.
+    fn tile(&self, xs: &[([u8; 8], u32)], ys: &[([u8; 8], u32)], tails: &Tails) -> u64 {
+        let (s, rk) = (self.s, self.rk);
+        let (Some(&(x0, _)), false) = (xs.first(), ys.is_empty()) else {
+            return 0;
+        };
+        let p: u32 = x0[..M].iter().map(|&v| v as u32).sum();
+        let q = s - p;
+        let live = self.r.live(p, q);
+        let (m1, t1) = if s > 0 {
+            self.lower[s as usize - 1]
+        } else {
+            (&[][..], &[][..])
+        };
+        for (x, rx) in xs {
+            let hx = rk.head(x, s);
+            let mut plan = [Plan::Empty; 8];
+            if live {
+                for (i, pl) in plan[..M].iter_mut().enumerate() {
+                    *pl = self.plan(x, i, p, q);
+                }
+            }
+            let mut cells = [0u8; 16];
+            cells[..M].copy_from_slice(&x[..M]);
+            for (y, ry) in ys {
+                let mi = (hx + *ry as u64) as usize;
+                let ti = (rk.head(y, s) + *rx as u64) as usize;
+                if !live {
+                    // Never probed; the file holds `s` there.
+                    self.cur_m[mi].store(s as u8, Relaxed);
+                    continue;
+                }
+                cells[M..2 * M].copy_from_slice(&y[..M]);
+                let lo = s as i32 - 1;
+                let mut best = i32::MIN;
+                for (i, pl) in plan[..M].iter().enumerate() {
+                    let v = match *pl {
+                        Plan::Empty => continue,
+                        Plan::InRow { h, cap } => {
+                            if cap < M as u8
+                                && (self.r.capture == Some(Capture::Empty) || y[cap as usize] > 0)
+                            {
+                                self.move_value(&cells, i, true)
+                            } else {
+                                let e = self.cur_t[(h + *ry as u64) as usize].load(Relaxed);
+                                if e == UNKNOWN {
+                                    self.move_value(&cells, i, true)
+                                } else {
+                                    s as i32 - e as i32
+                                }
+                            }
+                        }
+                        Plan::Again { h } => 1 + m1[(h + *ry as u64) as usize] as i32 - lo,
+                        Plan::Pass { h } => 1 - (t1[(h + *ry as u64) as usize] as i32 - lo),
+                        Plan::Past { h, l } => {
+                            let mut y2 = *y;
+                            for v in &mut y2[..l as usize] {
+                                *v += 1;
+                            }
+                            1 - (t1[(h + tails.tail::<M>(&y2)) as usize] as i32 - lo)
+                        }
+                        Plan::General => self.move_value(&cells, i, true),
+                    };
+                    best = best.max(v);
+                }
+                let code = (best + s as i32) as u8;
+                self.cur_m[mi].store(code, Relaxed);
+                self.cur_t[ti].store(code, Relaxed);
+            }
+        }
+        (xs.len() * ys.len()) as u64
+    }
+
+    /// How playing pit `i` of the outer row `x` (`p` seeds; `q` in the opponent's row) is
+    /// valued in a tile: the common moves need no sowing per position.
+    fn plan(&self, x: &[u8; 8], i: usize, p: u32, q: u32) -> Plan {
+        let n = x[i] as usize;
+        if n == 0 {
+            return Plan::Empty;
+        }
+        if i + n > 2 * M || q == 0 {
+            return Plan::General;
+        }
+        let mut x2 = *x;
+        x2[i] = 0;
+        for v in &mut x2[i + 1..M.min(i + n + 1)] {
+            *v += 1;
+        }
+        let s = self.s;
+        if i + n < M {
+            let l = i + n;
+            let cap = if self.r.capture.is_some() && x[l] == 0 {
+                (M - 1 - l) as u8
+            } else {
+                u8::MAX
+            };
+            return Plan::InRow {
+                h: self.rk.head(&x2, s),
+                cap,
+            };
+        }
+        let mine = p - n as u32 + (M - 1 - i) as u32;
+        if mine == 0 {
+            return Plan::General;
+        }
+        let h = self.rk.head(&x2, s - 1);
+        if i + n == M {
+            if self.r.extra_turn {
+                Plan::Again { h }
+            } else {
+                Plan::Pass { h }
+            }
+        } else {
+            Plan::Past {
+                h,
+                l: (i + n - M) as u8,
+            }
+        }
+    }
 }
 
-/// Every row of `m` pits holding at most `s` seeds, by decreasing potential (sum of seeds x
-/// pit index), grouped: the ranges of equal potential.
-fn rows_by_potential(
-    b: &Binomials,
-    m: usize,
-    s: u32,
-) -> (Vec<[u8; 8]>, Vec<std::ops::Range<usize>>) {
-    let mut rows: Vec<(u32, [u8; 8])> = Vec::new();
-    for p in 0..=s {
-        let mut x = [0u8; 8];
-        x[m - 1] = p as u8;
-        for _ in 0..b.count(p, m) {
-            let pot: u32 = x[..m]
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| i as u32 * v as u32)
-                .sum();
-            rows.push((pot, x));
-            next(&mut x, m);
+/// How a pit of an outer row is valued in a tile (`h`: the block of the mover's row after
+/// the move in the successor's level).
+#[derive(Clone, Copy)]
+enum Plan {
+    Empty,
+    /// Sown within the own row: `(y, x')` on this level (in `T`); `cap`: the opponent's pit
+    /// a capture would take from (the last seed lands in an empty pit), `u8::MAX` if none.
+    InRow {
+        h: u64,
+        cap: u8,
+    },
+    /// Last seed in the store, extra turn: `(x', y)` a level down (in `M`).
+    Again {
+        h: u64,
+    },
+    /// Last seed in the store, no extra turn: `(y, x')` a level down (in `T`).
+    Pass {
+        h: u64,
+    },
+    /// `l` seeds into the opponent's row: `(y + 1^l, x')` a level down (in `T`).
+    Past {
+        h: u64,
+        l: u8,
+    },
+    /// Anything else (laps, captures, the game ending): sown in full.
+    General,
+}
+
+/// `tail` by one table lookup a pit: `term[i][y_i][seeds right of i]`.
+pub(crate) struct Tails {
+    n: usize,
+    term: Vec<u64>,
+}
+
+impl Tails {
+    fn new(b: &Binomials, m: usize, max: u32) -> Tails {
+        let n = max as usize + 1;
+        let mut term = vec![0u64; m * n * n];
+        for i in 0..m.saturating_sub(1) {
+            let j = m - 1 - i;
+            for v in 0..n {
+                for r in 0..n - v {
+                    term[(i * n + v) * n + r] = b.c(v + r + j, j) - b.c(r + j, j);
+                }
+            }
+        }
+        Tails { n, term }
+    }
+
+    #[inline(always)]
+    fn tail<const M: usize>(&self, y: &[u8; 8]) -> u64 {
+        let n = self.n;
+        let mut r = y[M - 1] as usize;
+        let mut rank = 0;
+        for i in (0..M - 1).rev() {
+            let v = y[i] as usize;
+            rank += self.term[(i * n + v) * n + r];
+            r += v;
+        }
+        rank
+    }
+}
+
+/// Every row of `m` pits holding at most `max` seeds with its rank among the rows of its
+/// seeds, grouped by seeds and potential (sum of seeds x pit index): `groups[p][pot]`.
+struct Rows {
+    rows: Vec<([u8; 8], u32)>,
+    groups: Vec<Vec<std::ops::Range<usize>>>,
+}
+
+impl Rows {
+    fn new(b: &Binomials, m: usize, max: u32) -> Rows {
+        let mut rows = Vec::new();
+        let mut groups = Vec::new();
+        for p in 0..=max {
+            let maxpot = (m - 1) * p as usize;
+            let mut by: Vec<Vec<([u8; 8], u32)>> = vec![Vec::new(); maxpot + 1];
+            let mut x = [0u8; 8];
+            x[m - 1] = p as u8;
+            for r in 0..b.count(p, m) {
+                let pot: usize = x[..m]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| i * v as usize)
+                    .sum();
+                by[pot].push((x, r as u32));
+                next(&mut x, m);
+            }
+            let mut g = Vec::new();
+            for v in by {
+                g.push(rows.len()..rows.len() + v.len());
+                rows.extend(v);
+            }
+            groups.push(g);
+        }
+        Rows { rows, groups }
+    }
+
+    fn get(&self, p: u32, pot: usize) -> &[([u8; 8], u32)] {
+        match self.groups[p as usize].get(pot) {
+            Some(r) => &self.rows[r.clone()],
+            None => &[],
         }
     }
-    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
-    let mut groups = Vec::new();
-    let mut start = 0;
-    for i in 1..=rows.len() {
-        if i == rows.len() || rows[i].0 != rows[start].0 {
-            groups.push(start..i);
-            start = i;
-        }
-    }
-    (rows.into_iter().map(|r| r.1).collect(), groups)
 }
 
 /// Computes level `s` given the complete lower levels.
@@ -316,54 +523,68 @@ pub(crate) fn compute_level(
         m: Buf::new(n, UNKNOWN)?,
         t: Buf::new(n, UNKNOWN)?,
     };
-    let rk = Ranker { b, m };
-    let solver = Solver {
+    match m {
+        1 => sweep_level::<1>(r, b, lower, s, &level, progress),
+        2 => sweep_level::<2>(r, b, lower, s, &level, progress),
+        3 => sweep_level::<3>(r, b, lower, s, &level, progress),
+        4 => sweep_level::<4>(r, b, lower, s, &level, progress),
+        5 => sweep_level::<5>(r, b, lower, s, &level, progress),
+        6 => sweep_level::<6>(r, b, lower, s, &level, progress),
+        7 => sweep_level::<7>(r, b, lower, s, &level, progress),
+        8 => sweep_level::<8>(r, b, lower, s, &level, progress),
+        _ => unreachable!("at most 8 pits a row"),
+    }
+    Ok(level)
+}
+
+/// Sweeps level `s` tile by tile: a tile is the positions whose rows have potentials
+/// `(px, py)`; a same-level move raises the mover's potential and hands the move over, so
+/// the successors of tile `(px, py)` lie in tiles `(py, px')`, `px' > px`: the tiles go by
+/// decreasing `px + py`, those of one sum in parallel.
+fn sweep_level<const M: usize>(
+    r: TableRules,
+    b: &Binomials,
+    lower: &[Level],
+    s: u32,
+    level: &Level,
+    progress: &(dyn Fn(u64) + Sync),
+) {
+    let solver = Solver::<M> {
         r,
-        rk,
+        rk: Ranker { b },
         s,
         lower: lower.iter().map(|l| (l.m.bytes(), l.t.bytes())).collect(),
         cur_m: level.m.cells(),
         cur_t: level.t.cells(),
     };
-    let (rows, groups) = rows_by_potential(b, m, s);
-    for g in groups {
-        rows[g].par_iter().for_each(|x| {
-            let p: u32 = x[..m].iter().map(|&v| v as u32).sum();
+    let rows = Rows::new(b, M, s);
+    let tails = Tails::new(b, M, s);
+    let maxpot = (M - 1) * s as usize;
+    const CHUNK: usize = 16;
+    for sum in (0..=2 * maxpot).rev() {
+        let mut work = Vec::new();
+        for p in 0..=s {
             let q = s - p;
-            let base = rk.head(x, s);
-            let tx = rk.tail(x);
-            let count = b.count(q, m);
-            let live = r.live(p, q);
-            let mut cells = [0u8; 16];
-            cells[..m].copy_from_slice(&x[..m]);
-            let mut y = [0u8; 8];
-            y[m - 1] = q as u8;
-            for ry in 0..count {
-                let mi = (base + ry) as usize;
-                if solver.cur_m[mi].load(Relaxed) == UNKNOWN {
-                    if live {
-                        cells[m..k].copy_from_slice(&y[..m]);
-                        let code = (solver.best(&cells, true) + s as i32) as u8;
-                        solver.cur_m[mi].store(code, Relaxed);
-                        solver.cur_t[(rk.head(&y, s) + tx) as usize].store(code, Relaxed);
-                    } else {
-                        // Never probed; the file holds `s` there.
-                        solver.cur_m[mi].store(s as u8, Relaxed);
-                    }
+            for px in sum.saturating_sub(maxpot)..=sum.min(maxpot) {
+                let xs = rows.get(p, px);
+                let ys = rows.get(q, sum - px);
+                if ys.is_empty() {
+                    continue;
                 }
-                next(&mut y, m);
+                for c in xs.chunks(CHUNK) {
+                    work.push((c, ys));
+                }
             }
-            progress(count);
-        });
+        }
+        work.par_iter()
+            .for_each(|(xs, ys)| progress(solver.tile(xs, ys, &tails)));
     }
-    drop(solver);
-    Ok(level)
 }
 
 /// Fills the transposed copy of a level read from a file.
 fn transpose(r: &TableRules, b: &Binomials, s: u32, mv: &[u8]) -> std::io::Result<Level> {
     let m = r.pits as usize;
-    let rk = Ranker { b, m };
+    let k = 2 * m;
     let n = mv.len();
     let mb = Buf::new(n, 0)?;
     mb.cells()
@@ -372,16 +593,22 @@ fn transpose(r: &TableRules, b: &Binomials, s: u32, mv: &[u8]) -> std::io::Resul
         .for_each(|(a, &v)| a.store(v, Relaxed));
     let t = Buf::new(n, 0)?;
     let tc = t.cells();
-    let (rows, _) = rows_by_potential(b, m, s);
-    rows.par_iter().for_each(|x| {
+    let rows = Rows::new(b, m, s);
+    rows.rows.par_iter().for_each(|(x, _)| {
         let p: u32 = x[..m].iter().map(|&v| v as u32).sum();
         let q = s - p;
-        let base = rk.head(x, s) as usize;
-        let tx = rk.tail(x);
+        // `x` then `y` for the rank, `y` then `x` for the transposed rank.
+        let mut xy = [0u8; 16];
+        let mut yx = [0u8; 16];
+        xy[..m].copy_from_slice(&x[..m]);
+        yx[m..k].copy_from_slice(&x[..m]);
+        xy[k - 1] = q as u8;
+        let base = b.rank(&xy, k, s) as usize;
         let mut y = [0u8; 8];
         y[m - 1] = q as u8;
         for ry in 0..b.count(q, m) as usize {
-            tc[(rk.head(&y, s) + tx) as usize].store(mv[base + ry], Relaxed);
+            yx[..m].copy_from_slice(&y[..m]);
+            tc[b.rank(&yx, k, s) as usize].store(mv[base + ry], Relaxed);
             next(&mut y, m);
         }
     });
