@@ -12,7 +12,7 @@
 //!
 //! # Text
 //! Optional tag lines `[Variant "dracala"]`, `[South "..."]`, `[North "..."]`,
-//! `[Position "..."]`, then the movetext of [`crate::notation`] (with a final `a : b` score
+//! `[Position "..."]` (each at most once), then the movetext of [`crate::notation`] (with a final `a : b` score
 //! once the game is over).
 
 use serde::{Deserialize, Serialize};
@@ -221,6 +221,9 @@ impl Record {
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;
         let mut body = String::new();
+        // Each tag once: a record naming two variants (or two players for a side) is wrong,
+        // not something to settle by taking the last.
+        let mut tags: Vec<(&str, usize)> = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let l = line.trim();
             if let Some(tag) = l.strip_prefix('[') {
@@ -233,6 +236,13 @@ impl Record {
                     .strip_prefix('"')
                     .and_then(|v| v.strip_suffix('"'))
                     .ok_or_else(bad)?;
+                if let Some((_, first)) = tags.iter().find(|t| t.0 == name) {
+                    return Err(Error::Record(format!(
+                        "line {}: a second {name} tag (the first is on line {first})",
+                        n + 1
+                    )));
+                }
+                tags.push((name, n + 1));
                 let at = |e: Error| Error::Record(format!("line {}: {e}", n + 1));
                 match name {
                     "Variant" => variant = Some(value.parse().map_err(at)?),
@@ -309,5 +319,32 @@ fn winner_text(w: Option<Side>) -> String {
     match w {
         Some(s) => format!("{s} wins"),
         None => "draw".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_given_twice_is_refused_with_its_lines() {
+        let text = "[Variant \"kalah\"]\n[South \"Ann\"]\n[Variant \"kauri\"]\n1. A\n";
+        let e = Record::parse(text, None).unwrap_err().to_string();
+        assert!(
+            e.contains("line 3: a second Variant tag (the first is on line 1)"),
+            "{e}"
+        );
+        let text = "[Variant \"kalah\"]\n[North \"Bo\"]\n\n[North \"Cy\"]\n";
+        let e = Record::parse(text, None).unwrap_err().to_string();
+        assert!(
+            e.contains("line 4: a second North tag (the first is on line 2)"),
+            "{e}"
+        );
+        // Each tag once reads as before.
+        let text = "[Variant \"kalah\"]\n[South \"Ann\"]\n[North \"Bo\"]\n1. A\n";
+        assert_eq!(
+            Record::parse(text, None).unwrap().players.north.as_deref(),
+            Some("Bo")
+        );
     }
 }

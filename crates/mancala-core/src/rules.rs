@@ -17,6 +17,8 @@ use crate::Error;
 pub const MAX_PITS: usize = 8;
 /// Most seeds a position may hold in all (stores are `u8`).
 pub const MAX_TOTAL_SEEDS: u32 = 240;
+/// Most seeds a pit may start with.
+pub const MAX_SEEDS: u8 = 20;
 
 /// A named game. Every Kalah-family preset shares one rules engine ([`crate::kalah`]);
 /// Kauri has its own ([`crate::kauri`]).
@@ -263,9 +265,20 @@ impl RulesSpec {
     /// Sets option `name` from its text form, as written in a rules string or on the command line.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), Error> {
         let num = |v: &str| -> Result<u8, Error> {
-            v.trim()
-                .parse::<u8>()
-                .map_err(|_| Error::Rules(format!("option `{name}` needs a number, got `{v}`")))
+            let v = v.trim();
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(Error::Rules(format!(
+                    "option `{name}` needs a number, got `{v}`"
+                )));
+            }
+            // Too large for a byte: out of every range `validate` allows.
+            v.parse::<u8>().map_err(|_| {
+                let range = match name.trim() {
+                    "pits" => format!("1 to {MAX_PITS}"),
+                    _ => format!("1 to {MAX_SEEDS}"),
+                };
+                Error::Rules(format!("option `{name}`: {v} is too large ({range})"))
+            })
         };
         match name.trim() {
             "pits" => self.pits = Some(num(value)?),
@@ -428,9 +441,9 @@ impl Rules {
                 self.pits
             )));
         }
-        if self.seeds == 0 || self.seeds > 20 {
+        if self.seeds == 0 || self.seeds > MAX_SEEDS {
             return Err(Error::Rules(format!(
-                "seeds must be 1 to 20, got {}",
+                "seeds must be 1 to {MAX_SEEDS}, got {}",
                 self.seeds
             )));
         }
@@ -662,6 +675,25 @@ mod tests {
         assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
         let short: Rules = serde_json::from_str(r#"{"preset":"kalah","seeds":4}"#).unwrap();
         assert_eq!(short.seeds, 4);
+    }
+
+    #[test]
+    fn numbers_too_large_say_so_with_the_range() {
+        let e = "kalah,seeds=300".parse::<Rules>().unwrap_err().to_string();
+        assert!(
+            e.contains("option `seeds`: 300 is too large (1 to 20)"),
+            "{e}"
+        );
+        let e = "kalah,pits=99999999999"
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("option `pits`: 99999999999 is too large (1 to 8)"),
+            "{e}"
+        );
+        let e = "kalah,seeds=x".parse::<Rules>().unwrap_err().to_string();
+        assert!(e.contains("option `seeds` needs a number, got `x`"), "{e}");
     }
 
     #[test]
