@@ -19,7 +19,7 @@ use core::str::FromStr;
 
 use crate::kalah::{KalahPos, KalahRules};
 use crate::kauri::KauriPos;
-use crate::rules::{Leftovers, Rules};
+use crate::rules::{Leftovers, Preset, Rules};
 use crate::{Error, MoveEffect, Moves, Outcome, Side};
 
 /// The position of a game of any preset, with its rules.
@@ -111,6 +111,58 @@ impl Position {
             State::Kalah(p) => p.play(pit),
             State::Kauri(p) => p.play(pit),
         }
+    }
+
+    /// Where sowing own pit `pit` (0-based from the mover's left) drops its pieces, in order,
+    /// as indices of the ring `0..m` South's pits, `m` South's store, `m+1..=2m` North's
+    /// pits, `2m+1` North's store (Kauri, whose stores are never sown into, numbers its pits
+    /// the same way); and the index in that list from which the pieces are Kauri cowries (the
+    /// list's length in the other games). The path follows the rules' direction (Cross-Kalah
+    /// sows an odd count clockwise) and skips the opponent's store; captures and the end
+    /// sweep are not part of it. For what a display animates: [`Position::play`] computes
+    /// the move itself. A pit off the board has an empty path.
+    pub fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
+        let m = self.pits();
+        let side = self.to_move();
+        let pit = pit as usize;
+        if pit >= m {
+            return (Vec::new(), 0);
+        }
+        if let State::Kauri(_) = self.state {
+            let s = self.seeds(side, pit) as usize;
+            let c = self.cowries(side, pit) as usize;
+            let mut idx = side.index() * m + pit;
+            let path = (0..s + c)
+                .map(|_| {
+                    idx = (idx + 1) % (2 * m);
+                    if idx < m {
+                        idx
+                    } else {
+                        idx + 1
+                    }
+                })
+                .collect();
+            return (path, s);
+        }
+        let len = 2 * m + 2;
+        let opp_store = if side == Side::South { 2 * m + 1 } else { m };
+        let n = self.seeds(side, pit) as usize;
+        let step = if self.rules.preset == Preset::CrossKalah && n % 2 == 1 {
+            len - 1 // clockwise
+        } else {
+            1
+        };
+        let mut idx = side.index() * (m + 1) + pit;
+        let path = (0..n)
+            .map(|_| {
+                idx = (idx + step) % len;
+                if idx == opp_store {
+                    idx = (idx + step) % len;
+                }
+                idx
+            })
+            .collect();
+        (path, n)
     }
 
     /// The same position with the seats swapped.
@@ -303,6 +355,48 @@ mod tests {
         for preset in crate::Preset::ALL {
             let p = Position::start(&preset.rules()).unwrap();
             assert_eq!(p.to_string().parse::<Position>().unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn sowing_paths_follow_the_rules() {
+        let path = |s: &str, pit| s.parse::<Position>().unwrap().sowing_path(pit);
+        // Kalah(6,4): South pit 3 (4 seeds) sows pits 4, 5, 6 and the store.
+        let start = "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s";
+        assert_eq!(path(start, 2), (vec![3, 4, 5, 6], 4));
+        // North skips South's store (ring 6) when it wraps.
+        let p = "kalah,seeds=4/4-4-4-4-4-4/0/0-4-4-4-3-9/0/n";
+        assert_eq!(path(p, 5).0, vec![13, 0, 1, 2, 3, 4, 5, 7, 8]);
+        // A full lap and more: every place but the opponent's store, the origin included.
+        let p = "kalah,pits=2,seeds=3/0-9/0/3-0/0/s";
+        assert_eq!(path(p, 1).0, vec![2, 3, 4, 0, 1, 2, 3, 4, 0]);
+        // Cross-Kalah: an odd count sows clockwise, an even one counter-clockwise.
+        let p = "cross-kalah,seeds=3/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s";
+        assert_eq!(path(p, 1).0, vec![0, 12, 11]);
+        let p = "cross-kalah,seeds=3/3-2-3-3-3-4/0/3-3-3-3-3-3/0/s";
+        assert_eq!(path(p, 1).0, vec![2, 3]);
+        // Kauri: seeds, then the cowrie, numbered as the Kalah ring (stores skipped).
+        let p = Position::start(&Preset::Kauri.rules()).unwrap();
+        assert_eq!(p.sowing_path(4), (vec![5, 7, 8, 9, 10, 11], 5));
+        // Off the board: nothing.
+        assert_eq!(p.sowing_path(6), (vec![], 0));
+        // Every legal move of a few games drops as many pieces as its pit holds.
+        for preset in Preset::ALL {
+            let mut p = Position::start(&preset.rules()).unwrap();
+            for k in 0..40 {
+                if p.is_over() {
+                    break;
+                }
+                let moves = p.legal_moves();
+                let mv = moves.as_slice()[k % moves.len()];
+                let side = p.to_move();
+                let pieces = p.seeds(side, mv as usize) + p.cowries(side, mv as usize);
+                let (path, cowries_from) = p.sowing_path(mv);
+                assert_eq!(path.len(), pieces as usize, "{p} {mv}");
+                assert!(cowries_from <= path.len());
+                assert!(path.iter().all(|&i| i < 2 * p.pits() + 2));
+                p.play(mv).unwrap();
+            }
         }
     }
 

@@ -58,56 +58,11 @@ fn ring_counts(p: &Position) -> Vec<i32> {
     v
 }
 
-/// The places a move drops its pieces into, in order (ring indices), and the index in that
-/// list from which the pieces are Kauri cowries (the list's length elsewhere).
-pub fn drops(before: &Position, pit: u8) -> (Vec<usize>, usize) {
-    let m = before.pits();
-    let side = before.to_move();
-    let pit = pit as usize;
-    if pit >= m {
-        return (Vec::new(), 0);
-    }
-    if before.rules().preset == Preset::Kauri {
-        let len = 2 * m;
-        let s = before.seeds(side, pit) as usize;
-        let c = before.cowries(side, pit) as usize;
-        let mut idx = side.index() * m + pit;
-        let mut out = Vec::with_capacity(s + c);
-        for _ in 0..s + c {
-            idx = (idx + 1) % len;
-            out.push(if idx < m { idx } else { idx + 1 });
-        }
-        return (out, s);
-    }
-    let len = 2 * m + 2;
-    let off = if side == Side::South { 0 } else { m + 1 };
-    let opp_store = if side == Side::South { 2 * m + 1 } else { m };
-    let n = before.seeds(side, pit) as usize;
-    let clockwise = before.rules().preset == Preset::CrossKalah && n % 2 == 1;
-    let mut idx = off + pit;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        loop {
-            idx = if clockwise {
-                (idx + len - 1) % len
-            } else {
-                (idx + 1) % len
-            };
-            if idx != opp_store {
-                break;
-            }
-        }
-        out.push(idx);
-    }
-    let k = out.len();
-    (out, k)
-}
-
 /// One move with what the client needs to draw it: its text, the sowing path, and the pits
 /// the move took seeds from (captures, and the end sweep).
 pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> Value {
     let notation = Notation::for_rules(before.rules());
-    let (path, cowries_from) = drops(before, mv.pit);
+    let (path, cowries_from) = before.sowing_path(mv.pit);
     let mut counts = ring_counts(before);
     let m = before.pits();
     let origin = if mv.side == Side::South {
@@ -363,26 +318,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn drops_follow_the_rules() {
-        // Kalah(6,4): South pit 3 (4 seeds) sows pits 4, 5, 6 and the store.
-        let p: Position = "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"
-            .parse()
-            .unwrap();
-        assert_eq!(drops(&p, 2), (vec![3, 4, 5, 6], 4));
-        // North skips South's store (ring 6) when it wraps.
-        let p: Position = "kalah,seeds=4/4-4-4-4-4-4/0/0-4-4-4-3-9/0/n"
-            .parse()
-            .unwrap();
-        let (d, _) = drops(&p, 5);
-        assert_eq!(d, vec![13, 0, 1, 2, 3, 4, 5, 7, 8]);
-        // Cross-Kalah: an odd count sows clockwise.
-        let p: Position = "cross-kalah,seeds=3/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s"
-            .parse()
-            .unwrap();
-        assert_eq!(drops(&p, 1).0, vec![0, 12, 11]);
-        // Kauri: seeds, then the cowrie, skipping the stores.
-        let p = Position::start(&Preset::Kauri.rules()).unwrap();
-        assert_eq!(drops(&p, 4), (vec![5, 7, 8, 9, 10, 11], 5));
+    fn every_move_has_a_sowing_path() {
         for preset in Preset::ALL {
             let mut g = Game::from_rules(&preset.rules()).unwrap();
             while !g.is_over() && g.moves().len() < 40 {
@@ -390,7 +326,7 @@ mod tests {
                 let before = *g.position();
                 g.play(mv).unwrap();
                 let v = move_view(&before, g.position(), g.moves().last().unwrap(), 0);
-                assert!(v["path"].as_array().unwrap().len() > 0, "{preset:?}");
+                assert!(!v["path"].as_array().unwrap().is_empty(), "{preset:?}");
             }
         }
     }

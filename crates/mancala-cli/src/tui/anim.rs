@@ -43,11 +43,52 @@ impl Board {
         b
     }
 
-    fn add_seed(&mut self, loc: Loc) {
-        match loc {
-            Loc::Pit(s, i) => self.seeds[s.index()][i] += 1,
-            Loc::Store(s) => self.stores[s.index()] += 1,
+    /// Drops one piece at `loc`, sown by `mover`: a seed, or in Kauri a seed or a cowrie with
+    /// the captures it makes as it falls (a seed falling on an opponent's pit that holds only
+    /// cowries goes to the opponent; a cowrie falling where the opponent has none takes the
+    /// seeds there).
+    fn drop_piece(&mut self, loc: Loc, mover: Side, cowrie: bool) {
+        let (side, i) = match loc {
+            Loc::Store(s) => {
+                self.stores[s.index()] += 1;
+                return;
+            }
+            Loc::Pit(s, i) => (s, i),
+        };
+        let in_opp = side != mover;
+        let (seeds, cowries) = (
+            &mut self.seeds[side.index()][i],
+            &mut self.cowries[side.index()][i],
+        );
+        if !self.kauri {
+            *seeds += 1;
+        } else if !cowrie {
+            if in_opp && *cowries > 0 && *seeds == 0 {
+                self.stores[side.index()] += 1;
+            } else {
+                *seeds += 1;
+            }
+        } else {
+            if in_opp && *cowries == 0 {
+                self.stores[mover.index()] += *seeds;
+                *seeds = 0;
+            }
+            *cowries += 1;
         }
+    }
+}
+
+/// The place of ring index `i` on a board of `m` pits a side (the ring of
+/// [`Position::sowing_path`]).
+fn loc(m: usize, i: usize) -> Loc {
+    if i < m {
+        Loc::Pit(Side::South, i)
+    } else if i == m {
+        Loc::Store(Side::South)
+    } else if i <= 2 * m {
+        Loc::Pit(Side::North, i - m - 1)
+    } else {
+        Loc::Store(Side::North)
     }
 }
 
@@ -62,105 +103,28 @@ pub struct Frame {
 /// rules produced.
 pub fn sowing(before: &Position, pit: u8, after: &Position) -> Vec<Frame> {
     let mover = before.to_move();
-    let mut frames = if before.rules().preset == Preset::Kauri {
-        kauri_frames(before, mover, pit as usize)
-    } else {
-        kalah_frames(before, mover, pit as usize)
-    };
-    let last_hot = frames.last().and_then(|f| f.hot);
-    let end = Board::of(after);
-    if frames.last().map(|f| &f.board) != Some(&end) {
-        frames.push(Frame {
-            board: end,
-            hot: last_hot,
-        });
-    }
-    frames
-}
-
-fn kalah_frames(pos: &Position, mover: Side, pit: usize) -> Vec<Frame> {
-    let m = pos.pits();
-    let len = 2 * m + 2;
-    let loc = |i: usize| -> Loc {
-        if i < m {
-            Loc::Pit(Side::South, i)
-        } else if i == m {
-            Loc::Store(Side::South)
-        } else if i < 2 * m + 1 {
-            Loc::Pit(Side::North, i - m - 1)
-        } else {
-            Loc::Store(Side::North)
-        }
-    };
-    let off = if mover == Side::South { 0 } else { m + 1 };
-    let opp_store = if mover == Side::South { 2 * m + 1 } else { m };
-    let origin = off + pit;
-    let mut board = Board::of(pos);
-    let n = board.seeds[mover.index()][pit] as usize;
-    board.seeds[mover.index()][pit] = 0;
-    let clockwise = pos.rules().preset == Preset::CrossKalah && n % 2 == 1;
+    let origin = Loc::Pit(mover, pit as usize);
+    let mut board = Board::of(before);
+    board.seeds[mover.index()][pit as usize] = 0;
+    board.cowries[mover.index()][pit as usize] = 0;
     let mut frames = vec![Frame {
         board: board.clone(),
-        hot: Some(loc(origin)),
+        hot: Some(origin),
     }];
-    let mut idx = origin;
-    for _ in 0..n {
-        loop {
-            idx = if clockwise {
-                (idx + len - 1) % len
-            } else {
-                (idx + 1) % len
-            };
-            if idx != opp_store {
-                break;
-            }
-        }
-        board.add_seed(loc(idx));
+    let (path, cowries_from) = before.sowing_path(pit);
+    for (k, &i) in path.iter().enumerate() {
+        let at = loc(before.pits(), i);
+        board.drop_piece(at, mover, k >= cowries_from);
         frames.push(Frame {
             board: board.clone(),
-            hot: Some(loc(idx)),
+            hot: Some(at),
         });
     }
-    frames
-}
-
-fn kauri_frames(pos: &Position, mover: Side, pit: usize) -> Vec<Frame> {
-    let m = pos.pits();
-    let len = 2 * m;
-    let side_of = |i: usize| if i < m { Side::South } else { Side::North };
-    let opp = mover.other();
-    let mut b = Board::of(pos);
-    let origin = mover.index() * m + pit;
-    let s = b.seeds[mover.index()][pit] as usize;
-    let c = b.cowries[mover.index()][pit] as usize;
-    b.seeds[mover.index()][pit] = 0;
-    b.cowries[mover.index()][pit] = 0;
-    let mut frames = vec![Frame {
-        board: b.clone(),
-        hot: Some(Loc::Pit(mover, pit)),
-    }];
-    let mut idx = origin;
-    for k in 0..s + c {
-        idx = (idx + 1) % len;
-        let (side, i) = (side_of(idx), idx % m);
-        let (si, sd) = (side.index(), &mut b);
-        let in_opp = side == opp;
-        if k < s {
-            if in_opp && sd.cowries[si][i] > 0 && sd.seeds[si][i] == 0 {
-                sd.stores[opp.index()] += 1;
-            } else {
-                sd.seeds[si][i] += 1;
-            }
-        } else {
-            if in_opp && sd.cowries[si][i] == 0 {
-                sd.stores[mover.index()] += sd.seeds[si][i];
-                sd.seeds[si][i] = 0;
-            }
-            sd.cowries[si][i] += 1;
-        }
+    let end = Board::of(after);
+    if board != end {
         frames.push(Frame {
-            board: b.clone(),
-            hot: Some(Loc::Pit(side, i)),
+            board: end,
+            hot: frames.last().and_then(|f| f.hot),
         });
     }
     frames
