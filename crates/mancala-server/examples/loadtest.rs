@@ -42,12 +42,18 @@ fn opts() -> Result<Opts, String> {
             .cloned()
             .ok_or(format!("{} needs a value", args[i]))?;
         match args[i].as_str() {
-            "--games" => o.games = v.parse().map_err(|_| "--games: a number")?,
-            "--seconds" => o.seconds = v.parse().map_err(|_| "--seconds: a number")?,
+            "--games" => o.games = v.parse().map_err(|_| "--games: a number, 1-500")?,
+            "--seconds" => o.seconds = v.parse().map_err(|_| "--seconds: a number, 1-300")?,
             "--level" => o.level = v.parse().map_err(|_| "--level: 1-8")?,
             "--rules" => o.rules = v,
             "--url" => o.url = Some(v),
-            "--ai-time-ms" => o.ai_time_ms = v.parse().map_err(|_| "--ai-time-ms: a number")?,
+            "--ai-time-ms" => {
+                o.ai_time_ms = v
+                    .parse()
+                    .ok()
+                    .filter(|t| (1..=600_000).contains(t))
+                    .ok_or("--ai-time-ms: a number, 1-600000")?
+            }
             a => return Err(format!("unknown option {a}")),
         }
         i += 2;
@@ -234,9 +240,11 @@ fn main() {
             Some(u) => (u.trim_end_matches('/').to_string(), None),
             None => {
                 let store = mancala_server::Store::open(&dir.path().join("load.db")).unwrap();
-                let mut cfg = mancala_server::Config::default();
-                cfg.rate = 0.0;
-                cfg.ai_time = Duration::from_millis(o.ai_time_ms);
+                let cfg = mancala_server::Config {
+                    rate: 0.0,
+                    ai_time: Duration::from_millis(o.ai_time_ms),
+                    ..Default::default()
+                };
                 let app = Arc::new(mancala_server::App::new(store, cfg));
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 let addr = listener.local_addr().unwrap();

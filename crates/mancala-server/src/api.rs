@@ -188,7 +188,7 @@ async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> Ap
     };
     let side = match req.side.as_deref().unwrap_or("south") {
         "random" => {
-            if random_hex(1).as_bytes()[0] % 2 == 0 {
+            if random_hex(1).as_bytes()[0].is_multiple_of(2) {
                 Side::South
             } else {
                 Side::North

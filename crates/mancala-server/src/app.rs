@@ -159,6 +159,7 @@ fn ai_move(pos: &Position, level: u8, seed: u64, cap: Duration) -> Option<AiMove
         });
     }
     let time = lv.time.map_or(cap, |t| t.min(cap));
+    #[allow(clippy::useless_conversion)] // on purpose, as the comment below says
     let r = mancala_engine::search(
         pos,
         Limits {

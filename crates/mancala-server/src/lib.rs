@@ -24,7 +24,7 @@ pub mod view;
 pub mod web;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,25 +40,35 @@ pub struct ServeArgs {
     /// Address to listen on (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// SQLite database file (default: mancala/games.db in the user's data directory).
+    /// SQLite database file; its folder must exist (default: mancala/games.db in the user's
+    /// data directory, created when missing).
     #[arg(long)]
     pub db: Option<PathBuf>,
-    /// Searches at once (default: one a core).
-    #[arg(long)]
-    pub ai_threads: Option<usize>,
-    /// Most time the computer spends on one move, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
+    /// Searches at once, 1-256 (default: one a core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub ai_threads: Option<u16>,
+    /// Most time the computer spends on one move, in milliseconds (1 to 600000).
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub ai_time_ms: u64,
-    /// Requests a second allowed from one client address (0: no limit); bursts of three
-    /// times as many pass.
-    #[arg(long, default_value_t = 30.0)]
+    /// Requests a second allowed from one client address, 0 (no limit) to 1000000; bursts
+    /// of three times as many pass.
+    #[arg(long, default_value_t = 30.0, value_parser = parse_rate)]
     pub rate_limit: f64,
-    /// Largest request body in bytes.
-    #[arg(long, default_value_t = 16 * 1024)]
-    pub max_body: usize,
-    /// Serve the browser client from this folder instead of the copy built in.
+    /// Largest request body in bytes (256 to 67108864).
+    #[arg(long, default_value_t = 16 * 1024, value_parser = clap::value_parser!(u32).range(256..=64 << 20))]
+    pub max_body: u32,
+    /// Serve the browser client from this folder (it must exist) instead of the copy built in.
     #[arg(long)]
     pub web_dir: Option<PathBuf>,
+}
+
+/// `--rate-limit`: a number of requests a second, 0 to 1000000.
+fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(r) if (0.0..=1e6).contains(&r) => Ok(r),
+        Ok(_) => Err("requests a second go from 0 (no limit) to 1000000".into()),
+        Err(_) => Err(format!("`{s}` is not a number")),
+    }
 }
 
 impl Default for ServeArgs {
@@ -98,12 +108,12 @@ impl Config {
     pub fn from_args(a: &ServeArgs) -> Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
-            ai_threads: a.ai_threads.unwrap_or(cores).max(1),
+            ai_threads: a.ai_threads.map_or(cores, usize::from).max(1),
             ai_time: Duration::from_millis(a.ai_time_ms.max(1)),
             analysis_time: Duration::from_millis(40),
             rate: a.rate_limit.max(0.0),
             burst: (a.rate_limit * 3.0).max(10.0),
-            max_body: a.max_body.max(256),
+            max_body: (a.max_body as usize).max(256),
             web_dir: a.web_dir.clone(),
         }
     }
@@ -167,10 +177,40 @@ pub async fn serve_on(
     Ok(r?)
 }
 
+/// The database file of `args`: `--db`, whose folder must exist, or the default, whose
+/// folder is created.
+pub fn database_path(args: &ServeArgs) -> anyhow::Result<PathBuf> {
+    let Some(db) = &args.db else {
+        let db = default_db_path();
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating the folder {}", dir.display()))?;
+        }
+        return Ok(db);
+    };
+    let dir = db
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "--db {}: the folder {} does not exist (create it first)",
+            db.display(),
+            dir.display()
+        );
+    }
+    Ok(db.clone())
+}
+
 /// Opens the database, binds the address, prints `listening on http://ADDR` and serves
 /// until Ctrl-C or SIGTERM.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let db = args.db.clone().unwrap_or_else(default_db_path);
+    if let Some(dir) = &args.web_dir {
+        if !dir.is_dir() {
+            anyhow::bail!("--web-dir {}: no such folder", dir.display());
+        }
+    }
+    let db = database_path(&args)?;
     let store =
         Store::open(&db).with_context(|| format!("opening the database {}", db.display()))?;
     let cfg = Config::from_args(&args);

@@ -171,13 +171,9 @@ fn side_name(s: u8) -> &'static str {
 }
 
 impl Store {
-    /// Opens (creating it and its folder if needed) and migrates the database at `path`.
+    /// Opens (creating it if needed) and migrates the database at `path`; its folder must
+    /// exist.
     pub fn open(path: &Path) -> anyhow::Result<Store> {
-        if let Some(dir) = path.parent() {
-            if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir)?;
-            }
-        }
         let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         // WAL: readers never block the writer; FULL: a commit is on disk before it returns.
@@ -408,7 +404,7 @@ mod tests {
     #[test]
     fn migrates_and_round_trips() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sub/games.db");
+        let path = dir.path().join("games.db");
         let s = Store::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
         let g = GameRow {

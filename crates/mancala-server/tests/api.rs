@@ -4,21 +4,12 @@ mod common;
 
 use std::time::Duration;
 
-use common::{test_config, Client, Server};
+use common::{legal, test_config, Client, Server};
 use futures_util::{SinkExt, StreamExt};
 use mancala_core::notation::Check;
 use mancala_core::Record;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-fn legal(state: &Value) -> Vec<u64> {
-    state["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn variants_menus_come_from_the_rules_data() {
@@ -227,31 +218,20 @@ async fn every_bad_input_is_a_4xx_with_a_json_error() {
     c.send("POST", &moves, None, Some(&token))
         .await
         .err(400, "JSON body");
-    c.post("/api/games", json!({"rules": "chess"}), None)
-        .await
-        .err(400, "chess");
-    c.post("/api/games", json!({"rules": "kalah,seeds=0"}), None)
-        .await
-        .err(400, "seeds");
-    c.post("/api/games", json!({"level": 9}), None)
-        .await
-        .err(400, "level");
-    c.post("/api/games", json!({"opponent": "cat"}), None)
-        .await
-        .err(400, "opponent");
-    c.post("/api/games", json!({"side": "east"}), None)
-        .await
-        .err(400, "side");
-    c.post("/api/games", json!({"rules": 7}), None)
-        .await
-        .err(400, "rules");
-    c.post(
-        "/api/games",
-        json!({"rules": "kalah", "position": "kalah/3-3-3/0/3-3-3/0/s"}),
-        None,
-    )
-    .await
-    .err(400, "field 2");
+    for (body, needle) in [
+        (json!({"rules": "chess"}), "chess"),
+        (json!({"rules": "kalah,seeds=0"}), "seeds"),
+        (json!({"level": 9}), "level"),
+        (json!({"opponent": "cat"}), "opponent"),
+        (json!({"side": "east"}), "side"),
+        (json!({"rules": 7}), "rules"),
+        (
+            json!({"rules": "kalah", "position": "kalah/3-3-3/0/3-3-3/0/s"}),
+            "field 2",
+        ),
+    ] {
+        c.post("/api/games", body, None).await.err(400, needle);
+    }
 
     // Unknown game, unknown route, wrong method.
     c.play("0123456789abcdef", &token, 1)
@@ -275,31 +255,12 @@ async fn every_bad_input_is_a_4xx_with_a_json_error() {
         .await
         .err(401, "token");
     c.play(&id, "not-a-real-token", 1).await.err(403, "no seat");
-    let j = c
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": "nope"}),
-            None,
-        )
-        .await;
+    let j = c.join(&id, "nope").await;
     j.err(403, "invitation");
-    let j = c
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": invite}),
-            None,
-        )
-        .await
-        .ok();
+    let j = c.join(&id, &invite).await.ok();
     let north = j["token"].as_str().unwrap().to_string();
     assert_eq!(j["seat"], "north");
-    c.post(
-        &format!("/api/games/{id}/join"),
-        json!({"invite": invite}),
-        None,
-    )
-    .await
-    .err(409, "taken");
+    c.join(&id, &invite).await.err(409, "taken");
     c.play(&id, &north, 1).await.err(409, "not your turn");
 
     // Illegal moves.

@@ -7,22 +7,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Client, Proc};
+use common::{legal, Client, Proc};
 use serde_json::{json, Value};
-
-fn legal(state: &Value) -> Vec<u64> {
-    state["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("data/games.db");
+    let db = dir.path().join("games.db");
     let p = Proc::start(&db);
     let c = Client::new(&p.base);
     let (id, token, _) = c
@@ -56,14 +47,7 @@ async fn games_survive_a_restart() {
     let fafter = c.get(&format!("/api/games/{fid}"), None).await.ok();
     assert_eq!(fafter["board"], fbefore["board"]);
     // The invitation still works after the restart, and play goes on.
-    let j = c
-        .post(
-            &format!("/api/games/{fid}/join"),
-            json!({"invite": invite}),
-            None,
-        )
-        .await
-        .ok();
+    let j = c.join(&fid, &invite).await.ok();
     let north = j["token"].as_str().unwrap();
     let l = legal(&fafter);
     c.play(&fid, north, l[0]).await.ok();
@@ -87,14 +71,7 @@ async fn kill_9_loses_no_acknowledged_move() {
     let (id, south, v) = c
         .create(json!({"rules": "kalah,seeds=6", "opponent": "friend"}))
         .await;
-    let j = c
-        .post(
-            &format!("/api/games/{id}/join"),
-            json!({"invite": v["invite"]}),
-            None,
-        )
-        .await
-        .ok();
+    let j = c.join(&id, v["invite"].as_str().unwrap()).await.ok();
     let north = j["token"].as_str().unwrap().to_string();
     let (aid, atoken, _) = c
         .create(json!({"rules": "kalah,seeds=6", "level": 1}))

@@ -71,6 +71,16 @@ impl Server {
     }
 }
 
+/// The legal pits of a game's state.
+pub fn legal(state: &Value) -> Vec<u64> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect()
+}
+
 /// A reply: status and JSON body.
 #[derive(Debug)]
 pub struct Reply {
@@ -167,6 +177,16 @@ impl Client {
             &format!("/api/games/{id}/moves"),
             json!({ "pit": pit }),
             Some(token),
+        )
+        .await
+    }
+
+    /// Takes the free seat of game `id` with an invitation code.
+    pub async fn join(&self, id: &str, invite: &str) -> Reply {
+        self.post(
+            &format!("/api/games/{id}/join"),
+            json!({ "invite": invite }),
+            None,
         )
         .await
     }
