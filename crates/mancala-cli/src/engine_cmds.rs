@@ -5,8 +5,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::notation::{Check, Notation};
-use mancala_core::{Game, Position, Record, Side};
-use mancala_engine::{Engine, Level, Limits, LEVELS};
+use mancala_core::{Game, Position, Side};
+use mancala_engine::{Engine, Level, Limits};
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -46,11 +46,12 @@ pub struct AnalyzeArgs {
     input: String,
     #[command(flatten)]
     rules: RulesArgs,
-    /// Search depth in plies.
-    #[arg(long, conflicts_with = "time")]
+    /// Search depth in plies, 1-254.
+    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=254))]
     depth: Option<u32>,
-    /// Search time in milliseconds (default 1000 for a position, 200 a move for a record).
-    #[arg(long)]
+    /// Search time in milliseconds, 1 to 86400000 (a day); default 1000 for a position, 200
+    /// a move for a record.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     time: Option<u64>,
     /// Search threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -98,15 +99,15 @@ fn extend_pv(pos: &Position, pv: &[u8], dir: Option<&std::path::Path>) -> Vec<u8
 
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     let mut engine =
-        Engine::try_new(a.tt_mb as usize, a.threads as usize).map_err(anyhow::Error::msg)?;
+        Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.oracle = open_egdb(a.egdb.as_deref())?;
+    // A position string has `/`s; a path that names no file is taken for one.
     if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
-        let pos: Position = a.input.parse()?;
-        if let Some(r) = a.rules.rules_opt()? {
-            if &r != pos.rules() {
-                bail!("the position plays `{}`, not `{r}`", pos.rules());
-            }
-        }
+        let pos: Position = a
+            .input
+            .parse()
+            .with_context(|| format!("`{}`: no such file, and not a position string", a.input))?;
+        let pos = a.rules.check_position(pos)?;
         if pos.is_over() {
             bail!("the game is over in this position: nothing to analyse");
         }
@@ -163,15 +164,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         return Ok(());
     }
     // A record: each move's value against the best move's.
-    let text = crate::read_input(&a.input)?;
-    let rules = a.rules.rules_opt()?;
-    let (_, game) = if text.trim_start().starts_with('{') {
-        let rec = Record::parse(&text, rules)?;
-        let g = rec.replay()?;
-        (rec, g)
-    } else {
-        Record::parse_text(&text, rules, Check::MovesOnly)?
-    };
+    let (_, game) = crate::input::read_record(&a.input, a.rules.rules_opt()?, Check::MovesOnly)?;
     let notation = Notation::for_rules(game.rules());
     let depth = a.depth;
     let mut rows = Vec::new();
@@ -253,8 +246,8 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=65536))]
     tt_mb: u32,
-    /// Give up after this many seconds.
-    #[arg(long)]
+    /// Give up after this many seconds, 1 to 31536000 (a year).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     time: Option<u64>,
     /// Print nodes, nodes a second and time.
     #[arg(long)]
@@ -310,23 +303,12 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
 }
 
 pub fn solve(a: SolveArgs) -> Result<()> {
-    let pos = match &a.position {
-        Some(p) => {
-            let p: Position = p.parse()?;
-            if let Some(r) = a.rules.rules_opt()? {
-                if &r != p.rules() {
-                    bail!("the position plays `{}`, not `{r}`", p.rules());
-                }
-            }
-            p
-        }
-        None => Position::start(&a.rules.rules()?)?,
-    };
+    let pos = a.rules.start_position(a.position.as_deref())?;
     if pos.is_over() {
         bail!("the game is over in this position");
     }
     let mut engine =
-        Engine::try_new(a.tt_mb as usize, a.threads as usize).map_err(anyhow::Error::msg)?;
+        Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.oracle = open_egdb(a.egdb.as_deref())?;
     let limits = Limits {
         time: a.time.map(Duration::from_secs),
@@ -433,16 +415,17 @@ pub struct MatchArgs {
     /// Player B, as for A.
     #[arg(long)]
     b: String,
-    /// Games to play (rounded up to an even number: each opening with both colours).
-    #[arg(long, default_value_t = 20)]
-    games: usize,
+    /// Games to play, 1 to 1000000 (rounded up to an even number: each opening with both
+    /// colours).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games: u32,
     /// Games played at once.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Random plies before the players take over (pairs after the first use openings of
-    /// 1 to this many plies).
-    #[arg(long, default_value_t = 4)]
-    openings: usize,
+    /// Random plies before the players take over, 0-1000 (pairs after the first use openings
+    /// of 1 to this many plies).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(0..=1000))]
+    openings: u16,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[arg(long)]
@@ -458,25 +441,19 @@ enum Player {
 
 impl Player {
     fn parse(s: &str) -> Result<Player> {
-        if let Some(n) = s.strip_prefix("mcts:") {
-            let n: u32 = n
-                .parse()
-                .with_context(|| format!("`{s}`: mcts:N needs a number of playouts"))?;
-            if n == 0 {
-                bail!("`{s}`: at least one playout");
-            }
-            return Ok(Player::Mcts(n));
+        const MAX_PLAYOUTS: u32 = 1_000_000;
+        let Some(n) = s.strip_prefix("mcts:") else {
+            return crate::input::parse_level(s)
+                .map(Player::Level)
+                .map_err(|e| anyhow::anyhow!("{e}, or mcts:N"));
+        };
+        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            bail!("`{s}`: mcts:N needs a number of playouts");
         }
-        let level: u8 = s
-            .parse()
-            .with_context(|| format!("`{s}` is not a level (1-8) or mcts:N"))?;
-        Level::new(level).map(Player::Level).with_context(|| {
-            format!(
-                "level {level} does not exist (levels {}-{})",
-                LEVELS.start(),
-                LEVELS.end()
-            )
-        })
+        match n.parse() {
+            Ok(n @ 1..=MAX_PLAYOUTS) => Ok(Player::Mcts(n)),
+            _ => bail!("`{s}`: mcts:N takes 1 to {MAX_PLAYOUTS} playouts"),
+        }
     }
 
     fn engine(&self) -> Option<Engine> {
@@ -538,10 +515,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let rules = m.rules.rules()?;
     let la = Player::parse(&m.a)?;
     let lb = Player::parse(&m.b)?;
-    if m.games == 0 || m.threads == 0 {
-        bail!("--games and --threads must be at least 1");
-    }
-    let pairs = m.games.div_ceil(2);
+    let pairs = m.games.div_ceil(2) as usize;
     // Openings: pair 0 from the start; the others after 1..=openings random plies.
     let mut starts = Vec::new();
     let mut x = m.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -550,7 +524,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
         let plies = if pair == 0 || m.openings == 0 {
             0
         } else {
-            1 + pair % m.openings
+            1 + pair % usize::from(m.openings)
         };
         for _ in 0..plies {
             x ^= x << 13;
@@ -568,7 +542,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
         starts.push(p);
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(m.threads as usize)
+        .num_threads(usize::from(m.threads))
         .build()?;
     let jobs: Vec<(usize, Side)> = (0..pairs)
         .flat_map(|i| [(i, Side::South), (i, Side::North)])
@@ -595,7 +569,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let se = (var / n).sqrt();
     let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
     let d = elo(score);
-    if results.len() != m.games {
+    if results.len() != m.games as usize {
         eprintln!(
             "note: {} games played (each opening with both colours)",
             results.len()

@@ -4,21 +4,21 @@
 mod board;
 mod egdb_cmd;
 mod engine_cmds;
+mod input;
 mod play;
 mod stats;
 mod tui;
 
-use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use mancala_core::notation::{self, Check, Notation};
 use mancala_core::perft::{perft, perft_full_depth, perft_turns};
 use mancala_core::position::State;
 use mancala_core::rules::{RulesSpec, OPTIONS};
-use mancala_core::{GameState, Position, Preset, Record, Rules};
+use mancala_core::{GameState, Position, Preset, Rules};
 use serde_json::json;
 
 #[derive(Parser)]
@@ -122,6 +122,23 @@ impl RulesArgs {
     pub fn rules(&self) -> Result<Rules> {
         Ok(self.rules_opt()?.unwrap_or_default())
     }
+
+    /// The position string given (it must play the rules named, if any), else the start of
+    /// the rules.
+    pub fn start_position(&self, position: Option<&str>) -> Result<Position> {
+        match position {
+            Some(p) => self.check_position(p.parse()?),
+            None => Ok(Position::start(&self.rules()?)?),
+        }
+    }
+
+    /// `p`, if it plays the rules named (when any are).
+    pub fn check_position(&self, p: Position) -> Result<Position> {
+        match self.rules_opt()? {
+            Some(r) if &r != p.rules() => bail!("the position plays `{}`, not `{r}`", p.rules()),
+            _ => Ok(p),
+        }
+    }
 }
 
 #[derive(Args)]
@@ -149,8 +166,8 @@ struct ReplayArgs {
 struct PerftArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Depth in plies (or turns with --turns).
-    #[arg(long, short = 'd')]
+    /// Depth in plies (or turns with --turns), 1-40.
+    #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=40))]
     depth: u32,
     /// Count whole turns (a move and its extra moves) instead of plies.
     #[arg(long)]
@@ -208,47 +225,29 @@ fn main() -> ExitCode {
     }
 }
 
-pub fn read_input(file: &str) -> Result<String> {
-    if file == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading stdin")?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(file).with_context(|| format!("reading {file}"))
-    }
-}
-
 fn replay(a: ReplayArgs) -> Result<()> {
-    let text = read_input(&a.file)?;
+    let text = input::read_input(&a.file)?;
+    let name = input::input_name(&a.file);
     let rules = a.rules.rules_opt()?;
     let check = if a.lenient {
         Check::MovesOnly
     } else {
         Check::Strict
     };
-    let (record, game) = if text.trim_start().starts_with('{') {
-        let rec = Record::parse(&text, rules).with_context(|| a.file.clone())?;
-        let game = rec.replay()?;
-        (rec, game)
-    } else {
-        match Record::parse_text(&text, rules, check) {
-            Ok(x) => x,
-            Err(e) if a.lenient => bail!("{}: {e}", a.file),
-            // Only a disagreement of annotations or score can be replayed past.
-            Err(e)
-                if e.to_string().contains("the record gives")
-                    || e.to_string().contains("claims a final score") =>
-            {
-                bail!("{}: {e} (use --lenient to replay the moves anyway)", a.file)
-            }
-            Err(e) => bail!("{}: {e}", a.file),
+    let (record, game) = input::parse_record(name, &text, rules, check).map_err(|e| {
+        // Only a text record's disagreement of annotations or score can be replayed past.
+        let cause = e.root_cause().to_string();
+        let annotation =
+            cause.contains("the record gives") || cause.contains("claims a final score");
+        if annotation && !a.lenient && !text.trim_start().starts_with('{') {
+            anyhow!("{e:#} (use --lenient to replay the moves anyway)")
+        } else {
+            e
         }
-    };
+    })?;
     if a.lenient {
-        if let Err(e) = Record::parse_text(&text, rules, Check::Strict) {
-            eprintln!("note: {e}");
+        if let Err(e) = input::parse_record(name, &text, rules, Check::Strict) {
+            eprintln!("note: {e:#}");
         }
     }
     if a.json {
@@ -291,25 +290,9 @@ fn replay(a: ReplayArgs) -> Result<()> {
 }
 
 fn perft_cmd(a: PerftArgs) -> Result<()> {
-    let rules = a.rules.rules()?;
-    let pos = match &a.position {
-        Some(p) => {
-            let p: Position = p.parse()?;
-            if a.rules.rules_opt()?.is_some_and(|r| &r != p.rules()) {
-                bail!("the position plays `{}`, not `{rules}`", p.rules());
-            }
-            p
-        }
-        None => Position::start(&rules)?,
-    };
-    if a.depth > 40 {
-        bail!("depth {} is too deep for perft (at most 40)", a.depth);
-    }
-    if a.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    let pos = a.rules.start_position(a.position.as_deref())?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads as usize)
+        .num_threads(usize::from(a.threads))
         .build()
         .context("starting threads")?;
     let mode = match (a.turns, a.full_depth) {
@@ -335,7 +318,7 @@ fn perft_cmd(a: PerftArgs) -> Result<()> {
     let rate = leaves as f64 / seconds.max(1e-9);
     if a.json {
         let mut v = json!({
-            "variant": rules.to_string(),
+            "variant": pos.rules().to_string(),
             "position": pos.to_string(),
             "by": if a.turns { "turn" } else { "ply" },
             "ended_games": if a.full_depth { "not counted" } else { "counted once" },

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, PlayedMove, Position, Record, Side};
-use mancala_engine::{Engine, Level, Limits, LEVELS};
+use mancala_engine::{Engine, Level, Limits};
 
 use crate::board;
 use crate::RulesArgs;
@@ -24,8 +24,8 @@ pub struct PlayArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// Computer level, 1 (beginner) to 8 (strongest).
-    #[arg(long, short = 'l', default_value_t = 3)]
-    level: u8,
+    #[arg(long, short = 'l', default_value = "3", value_parser = crate::input::parse_level)]
+    level: Level,
     /// Who moves first (the first player is South).
     #[arg(long, value_enum, default_value_t = First::Human)]
     first: First,
@@ -67,26 +67,8 @@ struct Session {
 }
 
 pub fn run(a: PlayArgs) -> Result<()> {
-    let level = Level::new(a.level).with_context(|| {
-        format!(
-            "level {} does not exist (levels {}-{})",
-            a.level,
-            LEVELS.start(),
-            LEVELS.end()
-        )
-    })?;
-    let start = match &a.position {
-        Some(p) => {
-            let p: Position = p.parse()?;
-            if let Some(r) = a.rules.rules_opt()? {
-                if &r != p.rules() {
-                    bail!("the position plays `{}`, not `{r}`", p.rules());
-                }
-            }
-            p
-        }
-        None => Position::start(&a.rules.rules()?)?,
-    };
+    let level = a.level;
+    let start = a.rules.start_position(a.position.as_deref())?;
     if start.is_over() {
         bail!("the game is already over in that position");
     }
@@ -96,7 +78,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     } else {
         first_mover.other()
     };
-    let ai_name = format!("computer (level {})", a.level);
+    let ai_name = format!("computer (level {})", level.level);
     let players = match human {
         Side::South => Players {
             south: Some("you".into()),
@@ -107,17 +89,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
             north: Some("you".into()),
         },
     };
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1)
-    });
+    let seed = crate::input::seed_or_clock(a.seed);
     let mut s = Session {
         game: Game::new(start),
         human,
         level,
-        engine: Engine::new(if a.level >= 6 { 256 } else { 16 }, level.threads),
+        engine: Engine::new(if level.level >= 6 { 256 } else { 16 }, level.threads),
         seed,
         players,
     };
@@ -133,7 +110,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "bottom row, second player"
         },
         human.other(),
-        a.level
+        level.level
     );
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();

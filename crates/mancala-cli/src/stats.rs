@@ -38,8 +38,9 @@ pub const TURN_COUNT_CAP: u64 = 100_000;
 pub struct StatsArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Number of games.
-    #[arg(long, short = 'n', default_value_t = 1000)]
+    /// Number of games, 1 to 10000000.
+    #[arg(long, short = 'n', default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub games: u64,
     /// Players: `random` or a level 1-8, one for both or `SOUTH,NORTH` (`random,5`).
     /// Levels with a time limit (7 and 8) give games that are not exactly reproducible.
@@ -50,14 +51,15 @@ pub struct StatsArgs {
     pub seed: u64,
     /// Plies played at random at the start of every game, whoever the players are (gives
     /// deterministic engine players varied games).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub opening: u32,
-    /// A game still going after this many plies is stopped and counted as unfinished.
-    #[arg(long, default_value_t = 5000)]
+    /// A game still going after this many plies is stopped and counted as unfinished (1 to
+    /// 1000000).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_plies: u32,
-    /// Worker threads (default: every core).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads, 1-256 (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -79,12 +81,9 @@ impl Player {
         if t.eq_ignore_ascii_case("random") {
             return Ok(Player::Random);
         }
-        let n: u8 = t
-            .parse()
-            .with_context(|| format!("player `{t}`: give `random` or a level 1-8"))?;
-        Level::new(n)
+        crate::input::parse_level(t)
             .map(Player::Engine)
-            .with_context(|| format!("player `{t}`: levels are 1-8"))
+            .with_context(|| format!("player `{t}`: give `random` or a level"))
     }
 
     pub fn name(&self) -> String {
@@ -173,7 +172,8 @@ pub struct Sample {
     pub first: Side,
     pub outcome: Option<Outcome>,
     pub ending: Ending,
-    /// The moves (own pits), kept for tests that compare games.
+    /// The moves (own pits), kept in test builds only, for the tests that compare games (a
+    /// run of millions of games does not keep them).
     pub moves: Vec<u8>,
 }
 
@@ -320,7 +320,9 @@ pub fn play_game(cfg: &Config, index: u64) -> Sample {
         };
         history.push(pos);
         let effect = game.play(pit).expect("a legal move");
-        s.moves.push(pit);
+        if cfg!(test) {
+            s.moves.push(pit);
+        }
         s.plies += 1;
         turn_starts = !effect.again;
     }
@@ -674,13 +676,17 @@ pub fn report(s: &Summary, rules: &Rules) -> String {
 pub fn run(a: StatsArgs) -> Result<()> {
     let rules = a.rules.rules()?;
     let players = parse_players(&a.players)?;
-    if a.games == 0 {
-        bail!("--games must be at least 1");
-    }
     if let Some(p) = &a.plot {
         if !(p.ends_with(".svg") || p.ends_with(".png")) {
             bail!("--plot: the file must end in .svg or .png, got `{p}`");
         }
+        // Before the games are played: a plot that cannot be written fails at once.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(p)
+            .with_context(|| format!("--plot {p}: cannot write the file"))?;
     }
     for p in players {
         if !p.reproducible() {
@@ -703,12 +709,10 @@ pub fn run(a: StatsArgs) -> Result<()> {
         max_plies: a.max_plies,
         count_turns: true,
     };
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -784,7 +788,7 @@ fn draw<DB: plotters::prelude::DrawingBackend>(
     samples: &[Sample],
 ) -> Result<()> {
     use plotters::prelude::*;
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e:?}");
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow::anyhow!("{e}");
     root.fill(&WHITE).map_err(e)?;
     let title = format!(
         "{}: {} games, South {} v North {}",

@@ -20,13 +20,15 @@ fn with_stdin(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    // A command that refuses its input stops reading it: a broken pipe is its answer.
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
 }
 
 fn stdout(o: &Output) -> String {
@@ -158,7 +160,6 @@ fn bad_input_gets_one_line_and_exit_2() {
     );
     assert_bad_input(&with_stdin(&["replay", "-"], "1. A b"), "names no variant");
     assert_bad_input(&with_stdin(&["replay", "-"], "{\"rules\": 3}"), "JSON");
-    assert_bad_input(&mancala(&["play", "--level", "99"]), "level 99");
     assert_bad_input(&mancala(&["rules", "tic-tac-toe"]), "unknown preset");
     assert_bad_input(&mancala(&["perft"]), ""); // clap usage error
 }
@@ -330,4 +331,139 @@ fn match_reports_results_and_elo() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v["score"].as_f64().unwrap() > 0.5, "{v}");
+}
+
+/// A clap error: exit code 2, and the first line names the value and its range.
+fn assert_out_of_range(args: &[&str], needle: &str) {
+    let o = mancala(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.contains(needle), "{args:?}: {first}");
+}
+
+#[test]
+fn numeric_flags_have_ranges() {
+    let pos = "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s";
+    for (args, needle) in [
+        (vec!["analyze", pos, "--depth", "0"], "0 is not in 1..=254"),
+        (
+            vec!["analyze", pos, "--time", "0"],
+            "0 is not in 1..=86400000",
+        ),
+        (vec!["analyze", pos, "--threads", "99999"], "not in 1..=256"),
+        (vec!["analyze", pos, "--tt-mb", "0"], "not in 1..=65536"),
+        (vec!["perft", "--depth", "0"], "0 is not in 1..=40"),
+        (vec!["perft", "--depth", "41"], "41 is not in 1..=40"),
+        (
+            vec!["solve", "--time", "99999999999999999"],
+            "not in 1..=31536000",
+        ),
+        (
+            vec!["match", "--a", "1", "--b", "2", "--games", "9999999999"],
+            "not in 1..=1000000",
+        ),
+        (
+            vec!["stats", "--games", "99999999999999999999"],
+            "number too large",
+        ),
+        (
+            vec!["stats", "--games", "18446744073709551615"],
+            "not in 1..=10000000",
+        ),
+        (
+            vec!["match", "--a", "1", "--b", "2", "--openings", "5000"],
+            "not in 0..=1000",
+        ),
+        (
+            vec!["play", "--level", "300"],
+            "level 300 does not exist (levels 1-8)",
+        ),
+        (vec!["tui", "--speed", "999999"], "not in 0..=5000"),
+        (vec!["stats", "--max-plies", "0"], "0 is not in 1..=1000000"),
+        (vec!["stats", "--opening", "99999999999"], "not in 0..=1000"),
+    ] {
+        assert_out_of_range(&args, needle);
+    }
+    // Values too large for their type say so, with the range, in the checks of our own.
+    for (args, needle) in [
+        (
+            vec!["perft", "--seeds", "300", "-d", "1"],
+            "`seeds`: 300 is too large (1 to 20)",
+        ),
+        (
+            vec!["stats", "--players", "300"],
+            "level 300 does not exist (levels 1-8)",
+        ),
+        (
+            vec!["tui", "--north", "99999999999999999999"],
+            "does not exist (levels 1-8)",
+        ),
+        (
+            vec!["match", "--a", "mcts:99999999999", "--b", "1"],
+            "mcts:N takes 1 to 1000000 playouts",
+        ),
+    ] {
+        assert_bad_input(&mancala(&args), needle);
+    }
+}
+
+/// A file in a fresh temporary folder.
+fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn record_file_errors_name_the_file_and_line() {
+    let bad = temp_file("bad.txt", b"[Variant \"kalah\"]\n\n1. A z\n");
+    let p = bad.to_str().unwrap();
+    for cmd in ["replay", "analyze"] {
+        let o = mancala(&[cmd, p, "--depth", "1"][..if cmd == "replay" { 2 } else { 4 }]);
+        assert_bad_input(&o, p);
+        assert!(stderr(&o).contains("line 3"), "{cmd}: {}", stderr(&o));
+    }
+    let twice = temp_file(
+        "twice.txt",
+        b"[Variant \"kalah\"]\n[Variant \"kauri\"]\n1. A\n",
+    );
+    let p = twice.to_str().unwrap();
+    let o = mancala(&["analyze", p, "--depth", "1"]);
+    assert_bad_input(&o, p);
+    assert!(
+        stderr(&o).contains("line 2: a second Variant tag"),
+        "{}",
+        stderr(&o)
+    );
+    let json = temp_file(
+        "bad.json",
+        b"{\"rules\": \"kalah\", \"turns\": [{\"side\": \"north\", \"moves\": [{\"pit\": 1}]}]}",
+    );
+    let p = json.to_str().unwrap();
+    assert_bad_input(&mancala(&["analyze", p, "--depth", "1"]), p);
+    assert_bad_input(&mancala(&["replay", p]), p);
+    // A path naming no file is not taken for a bad position alone.
+    assert_bad_input(
+        &mancala(&["analyze", "no/such/game.txt"]),
+        "`no/such/game.txt`: no such file, and not a position string",
+    );
+    for f in [bad, twice, json] {
+        std::fs::remove_dir_all(f.parent().unwrap()).ok();
+    }
+}
+
+#[test]
+fn input_over_4_mib_is_refused_before_parsing() {
+    let big = vec![b'A'; 5 << 20];
+    let path = temp_file("big.txt", &big);
+    let p = path.to_str().unwrap();
+    for cmd in ["replay", "analyze"] {
+        assert_bad_input(&mancala(&[cmd, p]), &format!("{p}: more than 4 MiB"));
+    }
+    let o = with_stdin(&["replay", "-"], std::str::from_utf8(&big).unwrap());
+    assert_bad_input(&o, "stdin: more than 4 MiB");
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }

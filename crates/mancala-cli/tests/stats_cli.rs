@@ -15,19 +15,15 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// `stats` on `variant` for `games` games, then `more` arguments.
+fn stats(variant: &str, games: &str, more: &[&str]) -> String {
+    ok(&[&["stats", "--variant", variant, "--games", games], more].concat())
+}
+
 #[test]
 fn same_seed_same_report_whatever_the_threads() {
-    let base = [
-        "stats",
-        "--variant",
-        "kauri",
-        "--games",
-        "300",
-        "--seed",
-        "9",
-    ];
-    let one = ok(&[&base[..], &["--threads", "1"]].concat());
-    let two = ok(&[&base[..], &["--threads", "2"]].concat());
+    let one = stats("kauri", "300", &["--seed", "9", "--threads", "1"]);
+    let two = stats("kauri", "300", &["--seed", "9", "--threads", "2"]);
     assert_eq!(one, two);
     assert!(one.starts_with("kauri: 300 games, South random v North random, seed 9"));
     for label in [
@@ -41,30 +37,12 @@ fn same_seed_same_report_whatever_the_threads() {
     ] {
         assert!(one.contains(label), "{label} missing:\n{one}");
     }
-    let other = ok(&[
-        "stats",
-        "--variant",
-        "kauri",
-        "--games",
-        "300",
-        "--seed",
-        "10",
-    ]);
-    assert_ne!(one, other);
+    assert_ne!(one, stats("kauri", "300", &["--seed", "10"]));
 }
 
 #[test]
 fn json_and_engine_players() {
-    let text = ok(&[
-        "stats",
-        "--variant",
-        "kalah,seeds=4",
-        "--games",
-        "20",
-        "--players",
-        "random,2",
-        "--json",
-    ]);
+    let text = stats("kalah,seeds=4", "20", &["--players", "random,2", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["games"], 20);
     assert_eq!(v["variant"], "kalah,seeds=4");
@@ -83,15 +61,7 @@ fn json_and_engine_players() {
 fn writes_a_plot() {
     let path = std::env::temp_dir().join(format!("mancala-stats-cli-{}.svg", std::process::id()));
     let p = path.to_string_lossy().into_owned();
-    let out = ok(&[
-        "stats",
-        "--variant",
-        "vaccean",
-        "--games",
-        "50",
-        "--plot",
-        &p,
-    ]);
+    let out = stats("vaccean", "50", &["--plot", &p]);
     assert!(out.contains(&p));
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.contains("final margin"));
@@ -101,19 +71,42 @@ fn writes_a_plot() {
 #[test]
 fn bad_arguments_are_one_line_errors() {
     for (args, needle) in [
-        (vec!["stats", "--players", "9"], "levels are 1-8"),
         (
-            vec!["stats", "--players", "random,3,4"],
-            "one player or two",
+            vec!["--players", "9"],
+            "level 9 does not exist (levels 1-8)",
         ),
-        (vec!["stats", "--games", "0"], "at least 1"),
-        (vec!["stats", "--plot", "x.pdf"], ".svg or .png"),
-        (vec!["stats", "--variant", "nope"], "nope"),
+        (vec!["--players", "random,3,4"], "one player or two"),
+        (vec!["--plot", "x.pdf"], ".svg or .png"),
+        (vec!["--variant", "nope"], "nope"),
+        // Named with the reason, before any game is played.
+        (
+            vec!["--plot", "/nonexistent/dir/x.svg"],
+            "--plot /nonexistent/dir/x.svg: cannot write the file: No such file or directory",
+        ),
     ] {
-        let o = mancala(&args);
+        let o = mancala(&[&["stats"], &args[..]].concat());
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn games_and_threads_are_bounded() {
+    for (args, needle) in [
+        (["--games", "0"], "0 is not in 1..=10000000"),
+        // Once a capacity overflow: refused before anything is allocated.
+        (["--games", "18446744073709551615"], "not in 1..=10000000"),
+        (["--threads", "0"], "0 is not in 1..=256"),
+        (["--threads", "300"], "300 is not in 1..=256"),
+    ] {
+        let o = mancala(&[&["stats"], &args[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.lines().next().unwrap().contains(needle),
+            "{args:?}: {err}"
+        );
     }
 }

@@ -47,8 +47,8 @@ pub struct TuiArgs {
     /// Seed for the computer's random choices (lower levels).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Milliseconds per piece in the sowing animation (0: no animation).
-    #[arg(long, default_value_t = 90)]
+    /// Milliseconds per piece in the sowing animation, 0 (no animation) to 5000.
+    #[arg(long, default_value_t = 90, value_parser = clap::value_parser!(u64).range(0..=5000))]
     pub speed: u64,
 }
 
@@ -65,13 +65,9 @@ impl Player {
         if t.eq_ignore_ascii_case("human") {
             return Ok(Player::Human);
         }
-        let n: u8 = t
-            .parse()
-            .ok()
-            .with_context(|| format!("player `{t}`: give `human` or a level 1-8"))?;
-        Level::new(n)
+        crate::input::parse_level(t)
             .map(Player::Computer)
-            .with_context(|| format!("player `{t}`: levels are 1-8"))
+            .with_context(|| format!("player `{t}`: give `human` or a level"))
     }
 
     pub fn name(&self) -> String {
@@ -102,6 +98,9 @@ impl Player {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromptKind {
     Save,
+    /// The file to save to exists (its path is the input): y replaces it, n asks for
+    /// another name, Esc cancels.
+    Overwrite,
     Load,
     Jump,
 }
@@ -731,15 +730,21 @@ impl App {
     }
 
     fn prompt_key(&mut self, kind: PromptKind, mut input: String, k: KeyEvent) {
+        if kind == PromptKind::Overwrite {
+            return self.overwrite_key(input, k);
+        }
         match k.code {
             KeyCode::Esc => return,
             KeyCode::Enter => {
                 let text = input.trim().to_string();
                 match kind {
-                    PromptKind::Save => match self.save(&text) {
-                        Ok(()) => self.message = format!("Saved to {text}."),
-                        Err(e) => self.message = format!("Could not save: {e:#}"),
-                    },
+                    PromptKind::Save if std::path::Path::new(&text).exists() => {
+                        self.overlay = Some(Overlay::Prompt {
+                            kind: PromptKind::Overwrite,
+                            input: text,
+                        })
+                    }
+                    PromptKind::Save | PromptKind::Overwrite => self.save_message(&text),
                     PromptKind::Load => match self.load(&text) {
                         Ok(()) => {}
                         Err(e) => self.message = format!("Could not open: {e:#}"),
@@ -766,6 +771,34 @@ impl App {
             _ => {}
         }
         self.overlay = Some(Overlay::Prompt { kind, input });
+    }
+
+    /// The answer to "replace `path`?".
+    fn overwrite_key(&mut self, path: String, k: KeyEvent) {
+        match k.code {
+            KeyCode::Char('y' | 'Y') => self.save_message(&path),
+            KeyCode::Char('n' | 'N') => {
+                self.overlay = Some(Overlay::Prompt {
+                    kind: PromptKind::Save,
+                    input: path,
+                })
+            }
+            KeyCode::Esc => self.message = format!("Not saved: {path} is unchanged."),
+            _ => {
+                self.overlay = Some(Overlay::Prompt {
+                    kind: PromptKind::Overwrite,
+                    input: path,
+                })
+            }
+        }
+    }
+
+    /// Saves to `path` and says how it went.
+    fn save_message(&mut self, path: &str) {
+        self.message = match self.save(path) {
+            Ok(()) => format!("Saved to {path}."),
+            Err(e) => format!("Could not save: {e:#}"),
+        };
     }
 
     fn setup(&self) -> Setup {
@@ -866,9 +899,7 @@ impl App {
     }
 
     pub fn load(&mut self, path: &str) -> Result<()> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-        let rec = Record::parse(&text, None).with_context(|| path.to_string())?;
-        let game = rec.replay()?;
+        let (_, game) = crate::input::read_record(path, None, notation::Check::Strict)?;
         let players = self.players;
         self.new_game(game, players);
         // A loaded game opens at its end, in replay mode, so nobody moves by surprise.
@@ -934,24 +965,8 @@ impl Drop for Restore {
 
 pub fn run(a: TuiArgs) -> Result<()> {
     let players = [Player::parse(&a.south)?, Player::parse(&a.north)?];
-    let start = match &a.position {
-        Some(p) => {
-            let p: Position = p.parse()?;
-            if let Some(r) = a.rules.rules_opt()? {
-                if &r != p.rules() {
-                    bail!("the position plays `{}`, not `{r}`", p.rules());
-                }
-            }
-            p
-        }
-        None => Position::start(&a.rules.rules()?)?,
-    };
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1)
-    });
+    let start = a.rules.start_position(a.position.as_deref())?;
+    let seed = crate::input::seed_or_clock(a.seed);
     let mut app = App::new(Game::new(start), players, seed);
     app.speed_ms = a.speed;
     if let Some(path) = &a.load {

@@ -10,7 +10,7 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
-use super::{view, App, Overlay, Player};
+use super::{view, App, Overlay, Player, PromptKind};
 
 fn app(rules: &str, players: [Player; 2]) -> App {
     let game = Game::from_rules(&rules.parse().unwrap()).unwrap();
@@ -255,6 +255,63 @@ fn save_and_open_records() {
         key(&mut b, KeyCode::Enter);
         assert!(b.message.starts_with("Could not open"), "{}", b.message);
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn saving_over_an_existing_file_asks_first() {
+    let dir = std::env::temp_dir().join(format!("mancala-tui-overwrite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("old.txt").to_string_lossy().into_owned();
+    std::fs::write(&path, "keep me").unwrap();
+    let mut a = app("kalah", HUMANS);
+    key(&mut a, KeyCode::Enter);
+    // The file opened is offered as the name: Enter must not replace it unasked.
+    a.file = Some(path.clone());
+    keys(&mut a, "s");
+    key(&mut a, KeyCode::Enter);
+    let asking = Some(Overlay::Prompt {
+        kind: PromptKind::Overwrite,
+        input: path.clone(),
+    });
+    assert_eq!(a.overlay, asking);
+    // The snapshot shows the path as `PATH`, padded to keep the frame.
+    let asked = format!("{path} exists.");
+    let shown = format!("{:<1$}", "PATH exists.", asked.chars().count());
+    insta::assert_snapshot!(
+        "overwrite",
+        screen(&a, 100, 24)
+            .backend()
+            .to_string()
+            .replace(&asked, &shown)
+    );
+    // Other keys leave the question open; Esc answers no.
+    keys(&mut a, "x");
+    assert_eq!(a.overlay, asking);
+    key(&mut a, KeyCode::Esc);
+    assert_eq!(a.overlay, None);
+    assert!(a.message.starts_with("Not saved"), "{}", a.message);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
+    // n: back to the name, to change it.
+    keys(&mut a, "s");
+    key(&mut a, KeyCode::Enter);
+    keys(&mut a, "n");
+    assert_eq!(
+        a.overlay,
+        Some(Overlay::Prompt {
+            kind: PromptKind::Save,
+            input: path.clone()
+        })
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "keep me");
+    // y: replaced.
+    key(&mut a, KeyCode::Enter);
+    keys(&mut a, "y");
+    assert_eq!(a.overlay, None);
+    assert!(a.message.starts_with("Saved"), "{}", a.message);
+    assert!(std::fs::read_to_string(&path)
+        .unwrap()
+        .contains("[Variant \"kalah\"]"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

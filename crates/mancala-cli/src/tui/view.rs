@@ -413,6 +413,7 @@ fn render_help(f: &mut Frame, area: Rect) {
 fn render_prompt(f: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
     let title = match kind {
         PromptKind::Save => " Save the record to (Enter saves, Esc cancels) ",
+        PromptKind::Overwrite => return render_overwrite(f, area, input),
         PromptKind::Load => " Open the record (Enter opens, Esc cancels) ",
         PromptKind::Jump => " Go to move number (Enter goes, Esc cancels) ",
     };
@@ -424,6 +425,20 @@ fn render_prompt(f: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
             Span::styled(" ", Style::default().add_modifier(Modifier::REVERSED)),
         ]))
         .block(Block::bordered().title(title)),
+        r,
+    );
+}
+
+/// "Replace `path`?", asked before a save overwrites a file.
+fn render_overwrite(f: &mut Frame, area: Rect, path: &str) {
+    let r = popup(area, 60, 4);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(vec![
+            Line::from(format!(" {path} exists.")),
+            Line::from(" y: replace it   n: another name   Esc: do not save"),
+        ])
+        .block(Block::bordered().title(" Replace the file? ")),
         r,
     );
 }

@@ -1,0 +1,121 @@
+//! What the commands read from their arguments and files: record and position files (size
+//! capped, errors naming the file), computer levels, and the default seed.
+
+use std::io::Read;
+
+use anyhow::{bail, Context, Result};
+use mancala_core::notation::Check;
+use mancala_core::{Game, Record, Rules};
+use mancala_engine::{Level, LEVELS};
+
+/// The largest record or position input read (the longest real games are a few KiB); larger
+/// input is refused before it is parsed, so a wrong file cannot take the machine's memory.
+pub const MAX_INPUT_BYTES: u64 = 4 << 20;
+
+/// How an input is named in errors: its path, or `stdin` for `-`.
+pub fn input_name(file: &str) -> &str {
+    if file == "-" {
+        "stdin"
+    } else {
+        file
+    }
+}
+
+/// Reads a record or position file (`-`: stdin), at most [`MAX_INPUT_BYTES`].
+pub fn read_input(file: &str) -> Result<String> {
+    let name = input_name(file);
+    let too_large = || {
+        anyhow::anyhow!(
+            "{name}: more than {} MiB, too large for a record or position",
+            MAX_INPUT_BYTES >> 20
+        )
+    };
+    let mut bytes = Vec::new();
+    if file == "-" {
+        std::io::stdin()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .context("reading stdin")?;
+    } else {
+        let f = std::fs::File::open(file).with_context(|| format!("reading {file}"))?;
+        if f.metadata().is_ok_and(|m| m.len() > MAX_INPUT_BYTES) {
+            return Err(too_large());
+        }
+        f.take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("reading {file}"))?;
+    }
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name}: not UTF-8 text"))
+}
+
+/// Parses and replays `text`, a record (text or JSON) read from `name`, with `check` (JSON
+/// records are always checked whole); every error names `name`.
+pub fn parse_record(
+    name: &str,
+    text: &str,
+    rules: Option<Rules>,
+    check: Check,
+) -> Result<(Record, Game)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let parsed = if text.trim_start().starts_with('{') {
+        Record::parse(text, rules).and_then(|rec| {
+            let game = rec.replay()?;
+            Ok((rec, game))
+        })
+    } else {
+        Record::parse_text(text, rules, check)
+    };
+    parsed.with_context(|| name.to_string())
+}
+
+/// Reads and replays a record file (`-`: stdin) with `check`; every error names the file.
+pub fn read_record(file: &str, rules: Option<Rules>, check: Check) -> Result<(Record, Game)> {
+    parse_record(input_name(file), &read_input(file)?, rules, check)
+}
+
+/// A computer level from its text; the error gives the levels there are.
+pub fn parse_level(s: &str) -> Result<Level> {
+    let t = s.trim();
+    let (lo, hi) = (LEVELS.start(), LEVELS.end());
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        bail!("`{t}` is not a level ({lo}-{hi})");
+    }
+    t.parse()
+        .ok()
+        .and_then(Level::new)
+        .with_context(|| format!("level {t} does not exist (levels {lo}-{hi})"))
+}
+
+/// `seed`, or one from the clock.
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_say_their_range() {
+        assert_eq!(parse_level(" 3 ").unwrap().level, 3);
+        for (s, msg) in [
+            ("0", "level 0 does not exist (levels 1-8)"),
+            ("9", "level 9 does not exist (levels 1-8)"),
+            ("300", "level 300 does not exist (levels 1-8)"),
+            ("99999999999999999999999", "does not exist (levels 1-8)"),
+            ("x", "`x` is not a level (1-8)"),
+            ("-1", "`-1` is not a level (1-8)"),
+        ] {
+            let e = parse_level(s).unwrap_err().to_string();
+            assert!(e.contains(msg), "{s}: {e}");
+        }
+    }
+}
