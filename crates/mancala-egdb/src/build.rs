@@ -88,6 +88,7 @@ struct Ranker<'a, const M: usize> {
 }
 
 impl<const M: usize> Ranker<'_, M> {
+    #[allow(clippy::needless_range_loop)]
     /// The first `M` terms of the rank of `(x, y)` among the positions of `s` seeds: where
     /// the block of `x` starts.
     #[inline(always)]
@@ -105,6 +106,7 @@ impl<const M: usize> Ranker<'_, M> {
 
     /// The rank of `y` among the rows of its seeds.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
     fn tail(&self, y: &[u8]) -> u64 {
         let mut r = 0usize;
         for &v in &y[..M] {
@@ -282,6 +284,8 @@ impl<const M: usize> Solver<'_, M> {
     /// Sweeps one tile: every position `(x, y)` with `x` in `xs`, `y` in `ys` (rows with
     /// their ranks among the rows of their seeds). Same-level successors lie in tiles done
     /// before; the common moves use the outer row's precomputed blocks.
+    #[inline(never)]
+    #[allow(clippy::needless_range_loop)]
     fn tile(&self, xs: &[([u8; 8], u32)], ys: &[([u8; 8], u32)], tails: &Tails) -> u64 {
         let (s, rk) = (self.s, self.rk);
         let (Some(&(x0, _)), false) = (xs.first(), ys.is_empty()) else {
@@ -323,7 +327,7 @@ impl<const M: usize> Solver<'_, M> {
                             if cap < M as u8
                                 && (self.r.capture == Some(Capture::Empty) || y[cap as usize] > 0)
                             {
-                                self.move_value(&cells, i, true)
+                                self.capture(x, i, y, cap as usize, p, q, tails)
                             } else {
                                 let e = self.cur_t[(h + *ry as u64) as usize].load(Relaxed);
                                 if e == UNKNOWN {
@@ -354,8 +358,56 @@ impl<const M: usize> Solver<'_, M> {
         (xs.len() * ys.len()) as u64
     }
 
+    /// The value of playing pit `i` of the outer row `x` (`p` seeds), an in-row move whose
+    /// last seed lands in an empty pit facing `y[o]` (`q` seeds), when it captures.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn capture(
+        &self,
+        x: &[u8; 8],
+        i: usize,
+        y: &[u8; 8],
+        o: usize,
+        p: u32,
+        q: u32,
+        tails: &Tails,
+    ) -> i32 {
+        let l = M - 1 - o;
+        let mut x2 = *x;
+        x2[i] = 0;
+        for v in &mut x2[i + 1..l] {
+            *v += 1;
+        }
+        let opp_only = self.r.capture == Some(Capture::OppositeOnly);
+        let (gain, mine) = if opp_only {
+            x2[l] = 1;
+            (y[o] as i32, p)
+        } else {
+            (y[o] as i32 + 1, p - 1)
+        };
+        let theirs = q - y[o] as u32;
+        let over = match self.r.end {
+            EndCheck::AnyRowEmpty => mine == 0 || theirs == 0,
+            EndCheck::MoverEmpty => theirs == 0,
+        };
+        if over {
+            return gain
+                + match self.r.leftovers {
+                    Leftovers::ToOwner => mine as i32 - theirs as i32,
+                    Leftovers::LastMover => (mine + theirs) as i32,
+                    _ => 0,
+                };
+        }
+        let s2 = mine + theirs;
+        let mut y2 = *y;
+        y2[o] = 0;
+        let e = self.lower[s2 as usize].1[(self.rk.head(&x2, s2) + tails.tail::<M>(&y2)) as usize];
+        gain - (e as i32 - s2 as i32)
+    }
+
     /// How playing pit `i` of the outer row `x` (`p` seeds; `q` in the opponent's row) is
     /// valued in a tile: the common moves need no sowing per position.
+    #[inline(never)]
     fn plan(&self, x: &[u8; 8], i: usize, p: u32, q: u32) -> Plan {
         let n = x[i] as usize;
         if n == 0 {
@@ -582,6 +634,7 @@ fn sweep_level<const M: usize>(
 }
 
 /// Fills the transposed copy of a level read from a file.
+#[inline(never)]
 fn transpose(r: &TableRules, b: &Binomials, s: u32, mv: &[u8]) -> std::io::Result<Level> {
     let m = r.pits as usize;
     let k = 2 * m;
