@@ -641,28 +641,34 @@ fn transpose(r: &TableRules, b: &Binomials, s: u32, mv: &[u8]) -> std::io::Resul
     let n = mv.len();
     let mb = Buf::new(n, 0)?;
     mb.cells()
-        .par_iter()
-        .zip(mv.par_iter())
-        .for_each(|(a, &v)| a.store(v, Relaxed));
+        .par_chunks(1 << 20)
+        .zip(mv.par_chunks(1 << 20))
+        .for_each(|(a, v)| a.iter().zip(v).for_each(|(a, &v)| a.store(v, Relaxed)));
     let t = Buf::new(n, 0)?;
     let tc = t.cells();
-    let rows = Rows::new(b, m, s);
-    rows.rows.par_iter().for_each(|(x, _)| {
-        let p: u32 = x[..m].iter().map(|&v| v as u32).sum();
-        let q = s - p;
-        // `x` then `y` for the rank, `y` then `x` for the transposed rank.
-        let mut xy = [0u8; 16];
-        let mut yx = [0u8; 16];
-        xy[..m].copy_from_slice(&x[..m]);
-        yx[m..k].copy_from_slice(&x[..m]);
-        xy[k - 1] = q as u8;
-        let base = b.rank(&xy, k, s) as usize;
-        let mut y = [0u8; 8];
-        y[m - 1] = q as u8;
-        for ry in 0..b.count(q, m) as usize {
-            yx[..m].copy_from_slice(&y[..m]);
-            tc[b.rank(&yx, k, s) as usize].store(mv[base + ry], Relaxed);
-            next(&mut y, m);
+    // heads[p][rank of x among the rows of p seeds]: where the block of `x` starts.
+    let heads: Vec<Vec<u64>> = (0..=s)
+        .into_par_iter()
+        .map(|p| {
+            let mut xy = [0u8; 16];
+            xy[m - 1] = p as u8;
+            xy[k - 1] = (s - p) as u8;
+            (0..b.count(p, m))
+                .map(|_| {
+                    let h = b.rank(&xy, k, s);
+                    next(&mut xy[..m], m);
+                    h
+                })
+                .collect()
+        })
+        .collect();
+    // Row by row of `y`: `T[head(y) + rank(x)] = M[head(x) + rank(y)]`, written in order.
+    (0..=s).into_par_iter().for_each(|q| {
+        let p = s - q;
+        for (ry, &hy) in heads[q as usize].iter().enumerate() {
+            for (rx, &hx) in heads[p as usize].iter().enumerate() {
+                tc[hy as usize + rx].store(mv[hx as usize + ry], Relaxed);
+            }
         }
     });
     Ok(Level { m: mb, t })

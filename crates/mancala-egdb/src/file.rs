@@ -21,6 +21,7 @@
 use crate::rank::Binomials;
 use crate::{cells, Error, TableRules};
 use mancala_core::KalahPos;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -39,14 +40,28 @@ pub(crate) fn write_level(path: &Path, r: &TableRules, s: u32, v: &[u8]) -> Resu
     let plen = payload_len(count, bits);
     let mut payload = vec![0u8; plen as usize];
     let counted = r.counted();
-    for (i, &e) in v.iter().enumerate() {
-        let code = if counted { e / 2 } else { e } as u16;
-        let bit = i * bits as usize;
-        let (byte, sh) = (bit / 8, bit % 8);
-        let w = code << sh;
-        payload[byte] |= w as u8;
-        payload[byte + 1] |= (w >> 8) as u8;
+    // Eight entries fill `bits` bytes: pack chunks of them in parallel.
+    const K: usize = 1 << 16;
+    let body = (count as usize).div_ceil(8 * K) * bits as usize * K;
+    if payload.len() < body + 1 {
+        payload.resize(body + 1, 0);
     }
+    payload[..body]
+        .par_chunks_mut(bits as usize * K)
+        .zip(v.par_chunks(8 * K))
+        .for_each(|(out, v)| {
+            for (i, &e) in v.iter().enumerate() {
+                let code = if counted { e / 2 } else { e } as u16;
+                let bit = i * bits as usize;
+                let (byte, sh) = (bit / 8, bit % 8);
+                let w = code << sh;
+                out[byte] |= w as u8;
+                if byte + 1 < out.len() {
+                    out[byte + 1] |= (w >> 8) as u8;
+                }
+            }
+        });
+    payload.truncate(plen as usize);
     let name = r.name();
     let mut h = Vec::with_capacity(FIXED + name.len());
     h.extend_from_slice(MAGIC);
@@ -237,6 +252,7 @@ pub(crate) fn read_level(path: &Path, r: &TableRules, s: u32) -> Result<Vec<u8>,
     t.expect(r, s)?;
     let counted = r.counted();
     Ok((0..t.count)
+        .into_par_iter()
         .map(|i| {
             let c = t.get(i);
             if counted {
