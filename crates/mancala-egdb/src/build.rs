@@ -299,6 +299,41 @@ impl<const M: usize> Solver<'_, M> {
         } else {
             (&[][..], &[][..])
         };
+        // Per opponent row, shared by the outer rows of the tile: its block on this level
+        // (where the transposed entry goes) and the rank of `y + 1^l` (`l` seeds sown into
+        // it past the store), `M + 1` numbers a row.
+        TILE_BUF.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.clear();
+            for (y, _) in ys {
+                buf.push(rk.head(y, s));
+                let mut y2 = *y;
+                for l in 0..M {
+                    y2[l] += 1;
+                    buf.push(if live { tails.tail::<M>(&y2) } else { 0 });
+                }
+            }
+            self.tile_rows(xs, ys, &buf, tails, p, q, live, m1, t1);
+        });
+        (xs.len() * ys.len()) as u64
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn tile_rows(
+        &self,
+        xs: &[([u8; 8], u32)],
+        ys: &[([u8; 8], u32)],
+        per_y: &[u64],
+        tails: &Tails,
+        p: u32,
+        q: u32,
+        live: bool,
+        m1: &[u8],
+        t1: &[u8],
+    ) {
+        let (s, rk) = (self.s, self.rk);
+        const AHEAD: usize = 8;
         for (x, rx) in xs {
             let hx = rk.head(x, s);
             let mut plan = [Plan::Empty; 8];
@@ -309,13 +344,27 @@ impl<const M: usize> Solver<'_, M> {
             }
             let mut cells = [0u8; 16];
             cells[..M].copy_from_slice(&x[..M]);
-            for (y, ry) in ys {
+            for (j, (y, ry)) in ys.iter().enumerate() {
                 let mi = (hx + *ry as u64) as usize;
-                let ti = (rk.head(y, s) + *rx as u64) as usize;
+                let ti = (per_y[j * (M + 1)] + *rx as u64) as usize;
                 if !live {
                     // Never probed; the file holds `s` there.
                     self.cur_m[mi].store(s as u8, Relaxed);
                     continue;
+                }
+                // Fetch the entries a few opponent rows ahead will need.
+                if let Some((_, ry2)) = ys.get(j + AHEAD) {
+                    let k = (j + AHEAD) * (M + 1);
+                    prefetch(self.cur_t, per_y[k] + *rx as u64);
+                    for pl in &plan[..M] {
+                        match *pl {
+                            Plan::InRow { h, .. } => prefetch(self.cur_t, h + *ry2 as u64),
+                            Plan::Again { h } => prefetch(m1, h + *ry2 as u64),
+                            Plan::Pass { h } => prefetch(t1, h + *ry2 as u64),
+                            Plan::Past { h, l } => prefetch(t1, h + per_y[k + l as usize]),
+                            _ => {}
+                        }
+                    }
                 }
                 cells[M..2 * M].copy_from_slice(&y[..M]);
                 let lo = s as i32 - 1;
@@ -340,11 +389,8 @@ impl<const M: usize> Solver<'_, M> {
                         Plan::Again { h } => 1 + m1[(h + *ry as u64) as usize] as i32 - lo,
                         Plan::Pass { h } => 1 - (t1[(h + *ry as u64) as usize] as i32 - lo),
                         Plan::Past { h, l } => {
-                            let mut y2 = *y;
-                            for v in &mut y2[..l as usize] {
-                                *v += 1;
-                            }
-                            1 - (t1[(h + tails.tail::<M>(&y2)) as usize] as i32 - lo)
+                            let r2 = per_y[j * (M + 1) + l as usize];
+                            1 - (t1[(h + r2) as usize] as i32 - lo)
                         }
                         Plan::General => self.move_value(&cells, i, true),
                     };
@@ -355,7 +401,6 @@ impl<const M: usize> Solver<'_, M> {
                 self.cur_t[ti].store(code, Relaxed);
             }
         }
-        (xs.len() * ys.len()) as u64
     }
 
     /// The value of playing pit `i` of the outer row `x` (`p` seeds), an in-row move whose
@@ -452,6 +497,27 @@ impl<const M: usize> Solver<'_, M> {
             }
         }
     }
+}
+
+thread_local! {
+    static TILE_BUF: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A hint to fetch `v[i]` into the cache.
+#[inline(always)]
+fn prefetch<T>(v: &[T], i: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(e) = v.get(i as usize) {
+        // SAFETY: a prefetch hint on a valid address; it reads nothing into the program.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                e as *const T as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (v, i);
 }
 
 /// How a pit of an outer row is valued in a tile (`h`: the block of the mover's row after
@@ -610,7 +676,8 @@ fn sweep_level<const M: usize>(
         cur_t: level.t.cells(),
     };
     let rows = Rows::new(b, M, s);
-    let tails = Tails::new(b, M, s);
+    // Room for `y + 1^M` (computed for every tile row, used only when valid).
+    let tails = Tails::new(b, M, s + M as u32);
     let maxpot = (M - 1) * s as usize;
     const CHUNK: usize = 16;
     for sum in (0..=2 * maxpot).rev() {
