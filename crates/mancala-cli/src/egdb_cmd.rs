@@ -50,6 +50,9 @@ struct BuildArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Print time, positions and peak memory at the end (and each level's line).
+    #[arg(long)]
+    stats: bool,
 }
 
 pub fn run(a: EgdbArgs) -> Result<()> {
@@ -72,6 +75,7 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
         a.dir.display(),
         need as f64 / (1u64 << 20) as f64
     );
+    let t0 = std::time::Instant::now();
     let run = || {
         build(
             tr,
@@ -101,6 +105,21 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
         n as f64 / secs.max(1e-9) / 1e6,
         report.reused.len()
     );
+    if a.stats {
+        for (s, n, t) in &report.built {
+            println!(
+                "  level {s:>3}: {n:>13} positions, {t:>8.2} s, {:>6.1} M/s",
+                *n as f64 / t.max(1e-9) / 1e6
+            );
+        }
+        println!(
+            "time {:.2} s (levels read back {:.2} s), {} positions, peak memory {}",
+            t0.elapsed().as_secs_f64(),
+            report.load_secs,
+            n,
+            crate::engine_cmds::peak_text()
+        );
+    }
     Ok(())
 }
 

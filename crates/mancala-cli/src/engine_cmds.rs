@@ -249,7 +249,7 @@ pub struct SolveArgs {
     /// Give up after this many seconds, 1 to 31536000 (a year).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     time: Option<u64>,
-    /// Print nodes, nodes a second and time.
+    /// Print time, nodes, nodes a second, endgame-table hits and peak memory (VmHWM).
     #[arg(long)]
     stats: bool,
     /// Probe the endgame databases in this directory (`mancala egdb build`).
@@ -350,6 +350,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             v["nodes_per_second"] = json!(nps);
             v["threads"] = json!(a.threads);
             v["tt_bytes"] = json!(engine.table_bytes());
+            v["peak_memory_bytes"] = json!(mancala_egdb::build::peak_memory());
         }
         println!("{v}");
         return Ok(());
@@ -395,11 +396,14 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     if a.stats {
         println!(
-            "time {:.2} s, {:.1} M nodes/s, {} threads, table {} MiB",
+            "time {:.2} s, {} nodes ({:.1} M nodes/s), {} table hits, {} threads, table {} MiB, peak memory {}",
             r.elapsed.as_secs_f64(),
+            r.nodes,
             nps / 1e6,
+            r.oracle_hits,
             a.threads,
-            engine.table_bytes() >> 20
+            engine.table_bytes() >> 20,
+            peak_text()
         );
     }
     Ok(())
@@ -600,4 +604,12 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Peak resident memory of this process (`VmHWM`), for `--stats`.
+pub(crate) fn peak_text() -> String {
+    match mancala_egdb::build::peak_memory() {
+        Some(b) => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        None => "unknown".to_string(),
+    }
 }
