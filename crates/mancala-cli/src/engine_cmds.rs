@@ -76,9 +76,9 @@ pub fn open_egdb(
 }
 
 /// `pv` continued to the end of the game by the tables' best moves where they cover it.
-fn extend_pv(pos: &Position, pv: &[u8], dir: Option<&std::path::Path>) -> Vec<u8> {
+fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<u8> {
     let mut line = pv.to_vec();
-    let Some(db) = dir.and_then(|d| mancala_egdb::Egdb::open(d).ok()) else {
+    let Some(db) = db else {
         return line;
     };
     let mut p = *pos;
@@ -309,7 +309,15 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     let mut engine =
         Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
-    engine.oracle = open_egdb(a.egdb.as_deref())?;
+    // Opened once (opening checks every table's checksum): the oracle, the line's end and
+    // the "strongly solved" check share it.
+    let db = match &a.egdb {
+        Some(dir) => Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?)),
+        None => None,
+    };
+    engine.oracle = db
+        .clone()
+        .map(|d| d as std::sync::Arc<dyn mancala_engine::Oracle + Send>);
     let limits = Limits {
         time: a.time.map(Duration::from_secs),
         ..Limits::default()
@@ -317,7 +325,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let mut r = engine
         .solve(&pos, limits, &[])
         .context("the proof did not finish within the time limit")?;
-    r.pv = extend_pv(&pos, &r.pv, a.egdb.as_deref());
+    r.pv = extend_pv(&pos, &r.pv, db.as_deref());
     let opening_values = if a.openings {
         Some(openings(&engine, &pos, limits)?)
     } else {
@@ -371,8 +379,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     } else {
         println!("proof: {} nodes", r.nodes);
     }
-    if let (Some(dir), mancala_core::position::State::Kalah(k)) = (&a.egdb, pos.state()) {
-        let db = mancala_egdb::Egdb::open(dir)?;
+    if let (Some(dir), Some(db), mancala_core::position::State::Kalah(k)) =
+        (&a.egdb, &db, pos.state())
+    {
         let total = k.rules().total as u32;
         if let Ok(tr) = mancala_egdb::TableRules::new(k.rules()) {
             if db.complete_to(&tr).is_some_and(|n| n >= total) {
