@@ -41,6 +41,13 @@ fn fmix(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// Table key of a Kalah-family position from the mover's row word `a`, the opponent's `b` and
+/// what else the rules read (`extra`); shared by [`KalahPos`] and the solver's fast path.
+#[inline]
+pub(crate) fn row_key(a: u64, b: u64, extra: u64) -> u64 {
+    fmix(a ^ fmix(b.wrapping_add(extra.wrapping_mul(0x9e37_79b9_7f4a_7c15))))
+}
+
 pub trait SearchGame: GameState + Send + Sync {
     /// Hash of everything the rest of the game depends on, seen from the side to move.
     fn tt_key(&self) -> u64;
@@ -91,7 +98,7 @@ impl SearchGame for KalahPos {
                 Some(_) => 3 << 16,
             };
         }
-        fmix(a ^ fmix(b.wrapping_add(extra.wrapping_mul(0x9e37_79b9_7f4a_7c15))))
+        row_key(a, b, extra)
     }
 
     fn full_key(&self) -> u64 {

@@ -13,6 +13,7 @@
 //! The repetition rule of Cross-Kalah and Kauri is applied along each searched line and to the
 //! game's history before the root (pass it to [`Engine::search`]).
 
+pub mod fast;
 pub mod game;
 pub mod mcts;
 pub mod search;
@@ -241,16 +242,43 @@ impl Engine {
         history: &[Position],
     ) -> Option<SolveResult> {
         match pos.state() {
-            State::Kalah(p) => self.solve_state(p, limits, history),
-            State::Kauri(p) => self.solve_state(p, limits, history),
+            State::Kalah(p) => match fast::FastRules::new(p.rules()) {
+                Some(rules) => {
+                    let b = rules.board(p);
+                    self.solve_state(p, limits, history, |shared, t, guess| {
+                        let mut w = fast::FastWorker::new(shared, &rules, t);
+                        let r = w.mtdf(&b, guess);
+                        w.flush();
+                        r
+                    })
+                }
+                None => self.solve_generic(p, limits, history),
+            },
+            State::Kauri(p) => self.solve_generic(p, limits, history),
         }
     }
 
+    fn solve_generic<P: SearchGame>(
+        &self,
+        pos: &P,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<SolveResult> {
+        self.solve_state(pos, limits, history, |shared, t, guess| {
+            let mut w = Worker::new(shared, t);
+            let r = search::mtdf(&mut w, pos, guess);
+            w.flush();
+            r
+        })
+    }
+
+    /// Proves the value of `pos` with `mtdf(shared, thread, guess)` on every thread (lazy SMP).
     fn solve_state<P: SearchGame>(
         &self,
         pos: &P,
         limits: Limits,
         history: &[Position],
+        mtdf: impl Fn(&Shared, usize, i32) -> Option<i32> + Sync,
     ) -> Option<SolveResult> {
         if pos.legal_moves().is_empty() {
             return None;
@@ -271,20 +299,16 @@ impl Engine {
         };
         let value = std::thread::scope(|s| {
             for t in 1..self.threads {
-                let shared = &shared;
+                let (shared, mtdf) = (&shared, &mtdf);
                 s.spawn(move || {
-                    let mut w = Worker::new(shared, t);
-                    let r = search::mtdf(&mut w, pos, guess);
-                    w.flush();
+                    let r = mtdf(shared, t, guess);
                     if r.is_some() {
                         shared.stop.store(true, Ordering::Relaxed);
                     }
                     r
                 });
             }
-            let mut w = Worker::new(&shared, 0);
-            let r = search::mtdf(&mut w, pos, guess);
-            w.flush();
+            let r = mtdf(&shared, 0, guess);
             shared.stop.store(true, Ordering::Relaxed);
             r
         });
@@ -296,9 +320,7 @@ impl Engine {
                 && shared.deadline.is_none_or(|d| Instant::now() < d) =>
             {
                 let again = self.shared(Limits::default(), history);
-                let mut w = Worker::new(&again, 0);
-                let v = search::mtdf(&mut w, pos, guess)?;
-                w.flush();
+                let v = mtdf(&again, 0, guess)?;
                 shared
                     .nodes
                     .fetch_add(again.nodes.load(Ordering::Relaxed), Ordering::Relaxed);

@@ -38,6 +38,21 @@ pub struct Shared<'t> {
 }
 
 impl Shared<'_> {
+    /// Adds a thread's new nodes to the count.
+    #[inline]
+    pub fn add_nodes(&self, n: u64) {
+        self.nodes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Raises the stop flag once the node or time limit is reached.
+    pub fn check_limits(&self) {
+        if self.nodes.load(Ordering::Relaxed) >= self.max_nodes
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -74,25 +89,8 @@ impl<'s, 't> Worker<'s, 't> {
         }
     }
 
-    #[inline]
-    fn check_limits(&mut self) {
-        let total = self
-            .shared
-            .nodes
-            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
-            + (self.nodes - self.flushed);
-        self.flushed = self.nodes;
-        if total >= self.shared.max_nodes
-            || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            self.shared.stop.store(true, Ordering::Relaxed);
-        }
-    }
-
     pub fn flush(&mut self) {
-        self.shared
-            .nodes
-            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.shared.add_nodes(self.nodes - self.flushed);
         self.flushed = self.nodes;
         self.shared
             .oracle_hits
@@ -158,7 +156,9 @@ impl<'s, 't> Worker<'s, 't> {
     pub fn ab<P: SearchGame>(&mut self, pos: &P, depth: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 4095 == 0 {
-            self.check_limits();
+            self.shared.add_nodes(self.nodes - self.flushed);
+            self.flushed = self.nodes;
+            self.shared.check_limits();
         }
         if self.shared.stopped() {
             return 0;
@@ -177,9 +177,10 @@ impl<'s, 't> Worker<'s, 't> {
             }
         }
         let use_tt = bound >= self.shared.tt_min_seeds;
+        let tt = self.shared.tt;
         let key = if use_tt { pos.tt_key() } else { 0 };
         let mut tt_move = NO_MOVE;
-        if let Some(e) = use_tt.then(|| self.shared.tt.probe(key)).flatten() {
+        if let Some(e) = use_tt.then(|| tt.probe(key)).flatten() {
             tt_move = e.best;
             if e.depth >= depth {
                 let (lo, up) = (e.lower as i32, e.upper as i32);
@@ -218,7 +219,7 @@ impl<'s, 't> Worker<'s, 't> {
         for (k, mv) in legal.as_slice().iter().copied().enumerate() {
             let e = kids[k].play_unchecked(mv);
             if use_tt && !kids[k].is_over() {
-                self.shared.tt.prefetch(kids[k].tt_key());
+                tt.prefetch(kids[k].tt_key());
             }
             gains[k] = kids[k].banked(me) - before;
             // Table move, then extra turns rightmost first, then by gain, rightmost first
@@ -236,27 +237,14 @@ impl<'s, 't> Worker<'s, 't> {
         order[..n].sort_unstable_by_key(|o| core::cmp::Reverse(o.0));
 
         // Enhanced transposition cutoff: a child's stored bound may already refute.
-        if use_tt && depth >= 3 && beta < INF && self.ply < self.shared.etc_max_ply {
-            for &(_, k) in &order[..n] {
-                let c = &kids[k as usize];
-                if c.is_over() || pos.can_repeat() {
-                    continue;
-                }
-                if let Some(e) = self.shared.tt.probe(c.tt_key()) {
-                    if e.depth >= depth - 1 {
-                        let v = if c.to_move() == me {
-                            gains[k as usize] + e.lower as i32
-                        } else {
-                            gains[k as usize] - e.upper as i32
-                        };
-                        if v >= beta {
-                            if e.depth != SOLVED {
-                                self.horizon += 1;
-                            }
-                            return v;
-                        }
-                    }
-                }
+        if use_tt
+            && depth >= 3
+            && beta < INF
+            && !pos.can_repeat()
+            && self.ply < self.shared.etc_max_ply
+        {
+            if let Some(v) = self.etc(me, &kids, &gains, &order[..n], depth, beta) {
+                return v;
             }
         }
 
@@ -295,7 +283,7 @@ impl<'s, 't> Worker<'s, 't> {
         } else {
             (best, best)
         };
-        self.shared.tt.store(
+        tt.store(
             key,
             Entry {
                 lower: lower as i16,
@@ -306,6 +294,43 @@ impl<'s, 't> Worker<'s, 't> {
             },
         );
         best
+    }
+
+    /// Enhanced transposition cutoff over the children `order` of a position whose side to
+    /// move is `me`: the value of a move whose child's stored bound already reaches `beta`.
+    fn etc<P: SearchGame>(
+        &mut self,
+        me: mancala_core::Side,
+        kids: &[P],
+        gains: &[i32],
+        order: &[(i32, u8)],
+        depth: u8,
+        beta: i32,
+    ) -> Option<i32> {
+        for &(_, k) in order {
+            let c = &kids[k as usize];
+            if c.is_over() {
+                continue;
+            }
+            let Some(e) = self.shared.tt.probe(c.tt_key()) else {
+                continue;
+            };
+            if e.depth >= depth - 1 {
+                let g = gains[k as usize];
+                let v = if c.to_move() == me {
+                    g + e.lower as i32
+                } else {
+                    g - e.upper as i32
+                };
+                if v >= beta {
+                    if e.depth != SOLVED {
+                        self.horizon += 1;
+                    }
+                    return Some(v);
+                }
+            }
+        }
+        None
     }
 
     /// The best line from `pos` as stored in the table (at most `max` moves).

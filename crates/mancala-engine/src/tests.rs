@@ -15,7 +15,7 @@ impl std::hash::Hasher for Fx {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7cc1_b727_220a_95);
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
 }
@@ -79,14 +79,31 @@ fn brute_repeat(game: &mut Game) -> i32 {
     best
 }
 
-fn solve_value(pos: &Position, threads: usize) -> i32 {
+/// The solver's value (final margin for the side to move, misère negated) and best move.
+fn solve_value(pos: &Position, threads: usize) -> (i32, u8) {
     let r = Engine::new(1, threads)
         .solve(pos, Limits::default(), &[])
         .unwrap();
-    if pos.rules().misere() {
+    let v = if pos.rules().misere() {
         -r.value
     } else {
         r.value
+    };
+    (v, r.best)
+}
+
+/// The brute-force value for the mover of `pos` after playing `mv`.
+fn value_after(pos: &Position, mv: u8, memo: &mut Memo) -> i32 {
+    let mut g = Game::new(*pos);
+    g.play(mv).unwrap();
+    if g.is_repetition_draw() {
+        0
+    } else if g.is_over() {
+        final_value(g.position(), pos.to_move())
+    } else if g.to_move() == pos.to_move() {
+        brute(&mut g, memo)
+    } else {
+        -brute(&mut g, memo)
     }
 }
 
@@ -162,8 +179,15 @@ fn agree_with_brute_force(variants: Vec<String>) {
         for pos in positions(&rules, 6) {
             let mut g = Game::new(pos);
             let exact = brute(&mut g, &mut memo);
-            assert_eq!(solve_value(&pos, 1), exact, "{v}: solve {pos}");
-            assert_eq!(solve_value(&pos, 2), exact, "{v}: solve, 2 threads {pos}");
+            for threads in [1, 2] {
+                let (value, best) = solve_value(&pos, threads);
+                assert_eq!(value, exact, "{v}: solve, {threads} threads {pos}");
+                assert_eq!(
+                    value_after(&pos, best, &mut memo),
+                    exact,
+                    "{v}: solve's best move {best} of {pos}"
+                );
+            }
             let r = search(
                 &pos,
                 Limits {
@@ -176,17 +200,7 @@ fn agree_with_brute_force(variants: Vec<String>) {
             assert!(r.exact, "{v}: a deep search proves small boards");
             assert_eq!(sign * r.value, exact, "{v}: search {pos}");
             // The best move really achieves the value.
-            let mut g = Game::new(pos);
-            g.play(r.best).unwrap();
-            let after = if g.is_repetition_draw() {
-                0
-            } else if g.is_over() {
-                final_value(g.position(), pos.to_move())
-            } else if g.to_move() == pos.to_move() {
-                brute(&mut g, &mut memo)
-            } else {
-                -brute(&mut g, &mut memo)
-            };
+            let after = value_after(&pos, r.best, &mut memo);
             assert_eq!(after, exact, "{v}: best move {} of {pos}", r.best);
         }
     }

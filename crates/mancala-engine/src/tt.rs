@@ -51,10 +51,16 @@ pub struct Table {
 }
 
 /// The slots, in zeroed memory aligned to 2 MiB and, on Linux, backed by huge pages where the
-/// kernel allows (a large table is otherwise dominated by TLB misses).
+/// kernel allows (a large table is otherwise dominated by TLB misses). On Linux the memory is
+/// mapped directly and left untouched, so the kernel can back it with huge pages as it is first
+/// written (the allocator's `alloc_zeroed` writes the zeros itself with an alignment this
+/// large, in 4 KiB pages, before any advice could apply).
 struct Slots {
     ptr: *mut [AtomicU64; 2],
     len: usize,
+    /// Start and length of the whole mapping (Linux).
+    #[cfg(target_os = "linux")]
+    map: (*mut libc::c_void, usize),
 }
 
 // SAFETY: the slots are atomics; the pointer is owned and freed once, in `drop`.
@@ -62,22 +68,45 @@ unsafe impl Send for Slots {}
 unsafe impl Sync for Slots {}
 
 const ALIGN: usize = 2 << 20;
+/// Slots a bucket: four 16-byte slots fill one 64-byte cache line.
+const WAYS: usize = 4;
 
 impl Slots {
     /// `None` when the memory cannot be had.
+    #[cfg(target_os = "linux")]
+    fn new(len: usize) -> Option<Slots> {
+        let size = len.checked_mul(16)?;
+        let map_len = size.checked_add(ALIGN)?;
+        // SAFETY: an anonymous private mapping of `map_len` bytes, zero-filled by the kernel;
+        // the advice only affects paging.
+        unsafe {
+            let base = libc::mmap(
+                std::ptr::null_mut(),
+                map_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            );
+            if base == libc::MAP_FAILED {
+                return None;
+            }
+            let start = (base as usize).next_multiple_of(ALIGN);
+            libc::madvise(start as *mut libc::c_void, size, libc::MADV_HUGEPAGE);
+            Some(Slots {
+                ptr: start as *mut [AtomicU64; 2],
+                len,
+                map: (base, map_len),
+            })
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
     fn new(len: usize) -> Option<Slots> {
         let layout = std::alloc::Layout::from_size_align(len.checked_mul(16)?, ALIGN).ok()?;
         // SAFETY: the layout has a non-zero size; all-zero bits are valid `AtomicU64`s.
         let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut [AtomicU64; 2];
-        if ptr.is_null() {
-            return None;
-        }
-        #[cfg(target_os = "linux")]
-        // SAFETY: the range is the allocation just made; the advice only affects paging.
-        unsafe {
-            libc::madvise(ptr as *mut libc::c_void, len * 16, libc::MADV_HUGEPAGE);
-        }
-        Some(Slots { ptr, len })
+        (!ptr.is_null()).then_some(Slots { ptr, len })
     }
 }
 
@@ -91,9 +120,17 @@ impl std::ops::Deref for Slots {
 
 impl Drop for Slots {
     fn drop(&mut self) {
-        let layout = std::alloc::Layout::from_size_align(self.len * 16, ALIGN).unwrap();
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) }
+        #[cfg(target_os = "linux")]
+        // SAFETY: the mapping made in `new`, unmapped once.
+        unsafe {
+            libc::munmap(self.map.0, self.map.1);
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let layout = std::alloc::Layout::from_size_align(self.len * 16, ALIGN).unwrap();
+            // SAFETY: allocated in `new` with this layout.
+            unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) }
+        }
     }
 }
 
@@ -108,9 +145,10 @@ impl Table {
     /// As [`Table::new`], with an error when the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<Table, String> {
         let bytes = mb.clamp(1, 1 << 30).saturating_mul(1 << 20);
-        // The largest power of two of 32-byte buckets that fits.
-        let buckets = (1usize << (usize::BITS - 1 - (bytes / 32).leading_zeros())).max(1024);
-        let slots = Slots::new(buckets * 2).ok_or_else(|| {
+        // The largest power of two of buckets that fits.
+        let size = 16 * WAYS;
+        let buckets = (1usize << (usize::BITS - 1 - (bytes / size).leading_zeros())).max(1024);
+        let slots = Slots::new(buckets * WAYS).ok_or_else(|| {
             format!("cannot allocate a transposition table of {mb} MiB: not enough memory")
         })?;
         Ok(Table {
@@ -126,13 +164,13 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        (key as usize & self.mask) * 2
+        (key as usize & self.mask) * WAYS
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        for slot in &self.slots[b..b + 2] {
+        for slot in &self.slots[b..b + WAYS] {
             let k = slot[0].load(Ordering::Relaxed);
             let d = slot[1].load(Ordering::Relaxed);
             if k ^ d == key && d != 0 {
@@ -160,7 +198,7 @@ impl Table {
     #[inline]
     pub fn store(&self, key: u64, mut e: Entry) {
         let b = self.bucket(key);
-        for slot in &self.slots[b..b + 2] {
+        for slot in &self.slots[b..b + WAYS] {
             let k = slot[0].load(Ordering::Relaxed);
             let d = slot[1].load(Ordering::Relaxed);
             if k ^ d == key && d != 0 {
@@ -183,17 +221,20 @@ impl Table {
                 return;
             }
         }
+        // Replace the empty slot or else the one of least depth, then work.
         let d = e.pack();
-        let first = &self.slots[b];
-        let fk = first[0].load(Ordering::Relaxed);
-        let fd = first[1].load(Ordering::Relaxed);
-        let same = fk ^ fd == key;
-        let keep = |o: Entry| (o.depth, o.work) > (e.depth, e.work);
-        let slot = if same || fd == 0 || !keep(Entry::unpack(fd)) {
-            first
-        } else {
-            &self.slots[b + 1]
-        };
+        let slot = self.slots[b..b + WAYS]
+            .iter()
+            .min_by_key(|s| {
+                let o = s[1].load(Ordering::Relaxed);
+                if o == 0 {
+                    (0, 0, 0)
+                } else {
+                    let o = Entry::unpack(o);
+                    (1, o.depth, o.work)
+                }
+            })
+            .expect("a bucket has slots");
         slot[0].store(key ^ d, Ordering::Relaxed);
         slot[1].store(d, Ordering::Relaxed);
     }
