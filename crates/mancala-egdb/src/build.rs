@@ -334,6 +334,8 @@ impl<const M: usize> Solver<'_, M> {
     ) {
         let (s, rk) = (self.s, self.rk);
         const AHEAD: usize = 8;
+        const RING: usize = 16;
+        const NONE: u64 = u64::MAX;
         for (x, rx) in xs {
             let hx = rk.head(x, s);
             let mut plan = [Plan::Empty; 8];
@@ -344,7 +346,39 @@ impl<const M: usize> Solver<'_, M> {
             }
             let mut cells = [0u8; 16];
             cells[..M].copy_from_slice(&x[..M]);
+            // Where the captures of opponent row `j` read (`T` of their level), computed
+            // `AHEAD` rows early and fetched: `ring[j % RING][pit]`, `NONE` if no capture.
+            let has_cap = live
+                && plan[..M]
+                    .iter()
+                    .any(|pl| matches!(pl, Plan::InRow { cap, .. } if (*cap as usize) < M));
+            let mut ring = [[NONE; 8]; RING];
+            let fill = |ring: &mut [[u64; 8]; RING], j: usize| {
+                let y = &ys[j].0;
+                for (i, pl) in plan[..M].iter().enumerate() {
+                    ring[j % RING][i] = match *pl {
+                        Plan::InRow { cap, .. } if (cap as usize) < M => {
+                            match self.cap_target(x, i, y, cap as usize, p, q, tails) {
+                                Some((s2, _, idx)) => {
+                                    prefetch(self.lower[s2 as usize].1, idx);
+                                    idx
+                                }
+                                None => NONE,
+                            }
+                        }
+                        _ => NONE,
+                    };
+                }
+            };
+            if has_cap {
+                for j in 0..AHEAD.min(ys.len()) {
+                    fill(&mut ring, j);
+                }
+            }
             for (j, (y, ry)) in ys.iter().enumerate() {
+                if has_cap && j + AHEAD < ys.len() {
+                    fill(&mut ring, j + AHEAD);
+                }
                 let mi = (hx + *ry as u64) as usize;
                 let ti = (per_y[j * (M + 1)] + *rx as u64) as usize;
                 if !live {
@@ -376,7 +410,14 @@ impl<const M: usize> Solver<'_, M> {
                             if cap < M as u8
                                 && (self.r.capture == Some(Capture::Empty) || y[cap as usize] > 0)
                             {
-                                self.capture(x, i, y, cap as usize, p, q, tails)
+                                let idx = ring[j % RING][i];
+                                if idx == NONE {
+                                    self.capture(x, i, y, cap as usize, p, q, tails)
+                                } else {
+                                    let (s2, gain) = self.cap_gain(y[cap as usize], p, q);
+                                    gain - (self.lower[s2 as usize].1[idx as usize] as i32
+                                        - s2 as i32)
+                                }
                             } else {
                                 let e = self.cur_t[(h + *ry as u64) as usize].load(Relaxed);
                                 if e == UNKNOWN {
@@ -403,6 +444,62 @@ impl<const M: usize> Solver<'_, M> {
         }
     }
 
+    /// The level after a capture of `taken` seeds from the opponent's row and the mover's
+    /// gain (seeds into the store).
+    #[inline(always)]
+    fn cap_gain(&self, taken: u8, p: u32, q: u32) -> (u32, i32) {
+        if self.r.capture == Some(Capture::OppositeOnly) {
+            (p + q - taken as u32, taken as i32)
+        } else {
+            (p - 1 + q - taken as u32, taken as i32 + 1)
+        }
+    }
+
+    /// Where the value after playing pit `i` of the outer row `x` (`p` seeds), an in-row
+    /// move whose last seed lands in an empty pit facing `y[o]` and captures, is read: its
+    /// level, the gain, the rank in that level's `T`; `None` when the game ends.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn cap_target(
+        &self,
+        x: &[u8; 8],
+        i: usize,
+        y: &[u8; 8],
+        o: usize,
+        p: u32,
+        q: u32,
+        tails: &Tails,
+    ) -> Option<(u32, i32, u64)> {
+        if !(self.r.capture == Some(Capture::Empty) || y[o] > 0) {
+            return None;
+        }
+        let l = M - 1 - o;
+        let mut x2 = *x;
+        x2[i] = 0;
+        for v in &mut x2[i + 1..l] {
+            *v += 1;
+        }
+        let opp_only = self.r.capture == Some(Capture::OppositeOnly);
+        let mine = if opp_only {
+            x2[l] = 1;
+            p
+        } else {
+            p - 1
+        };
+        let theirs = q - y[o] as u32;
+        let over = match self.r.end {
+            EndCheck::AnyRowEmpty => mine == 0 || theirs == 0,
+            EndCheck::MoverEmpty => theirs == 0,
+        };
+        if over {
+            return None;
+        }
+        let (s2, gain) = self.cap_gain(y[o], p, q);
+        let mut y2 = *y;
+        y2[o] = 0;
+        Some((s2, gain, self.rk.head(&x2, s2) + tails.tail::<M>(&y2)))
+    }
+
     /// The value of playing pit `i` of the outer row `x` (`p` seeds), an in-row move whose
     /// last seed lands in an empty pit facing `y[o]` (`q` seeds), when it captures.
     #[inline]
@@ -417,37 +514,20 @@ impl<const M: usize> Solver<'_, M> {
         q: u32,
         tails: &Tails,
     ) -> i32 {
-        let l = M - 1 - o;
-        let mut x2 = *x;
-        x2[i] = 0;
-        for v in &mut x2[i + 1..l] {
-            *v += 1;
+        if let Some((s2, gain, idx)) = self.cap_target(x, i, y, o, p, q, tails) {
+            let e = self.lower[s2 as usize].1[idx as usize];
+            return gain - (e as i32 - s2 as i32);
         }
+        // The game ends: the capture, then the leftovers.
+        let (_, gain) = self.cap_gain(y[o], p, q);
         let opp_only = self.r.capture == Some(Capture::OppositeOnly);
-        let (gain, mine) = if opp_only {
-            x2[l] = 1;
-            (y[o] as i32, p)
-        } else {
-            (y[o] as i32 + 1, p - 1)
-        };
+        let mine = if opp_only { p } else { p - 1 };
         let theirs = q - y[o] as u32;
-        let over = match self.r.end {
-            EndCheck::AnyRowEmpty => mine == 0 || theirs == 0,
-            EndCheck::MoverEmpty => theirs == 0,
-        };
-        if over {
-            return gain
-                + match self.r.leftovers {
-                    Leftovers::ToOwner => mine as i32 - theirs as i32,
-                    Leftovers::LastMover => (mine + theirs) as i32,
-                    _ => 0,
-                };
+        gain + match self.r.leftovers {
+            Leftovers::ToOwner => mine as i32 - theirs as i32,
+            Leftovers::LastMover => (mine + theirs) as i32,
+            _ => 0,
         }
-        let s2 = mine + theirs;
-        let mut y2 = *y;
-        y2[o] = 0;
-        let e = self.lower[s2 as usize].1[(self.rk.head(&x2, s2) + tails.tail::<M>(&y2)) as usize];
-        gain - (e as i32 - s2 as i32)
     }
 
     /// How playing pit `i` of the outer row `x` (`p` seeds; `q` in the opponent's row) is
