@@ -7,7 +7,8 @@
 //! minutes and 11 GiB of memory per capture rule; 1.7 GB of files each): run one with
 //! `MANCALA_EGDB_DIR=/big/disk cargo test --release -p mancala-egdb --test kalah64 --
 //! --ignored --nocapture kalah_6_5_empty`. Measured (2 threads, one core taken by other work):
-//! empty capture +12 in 96 s, 151 M nodes, with tables 0-28 already built.
+//! empty capture +12 in 96 s, 151 M nodes; standard +10 in 325 s, 504 M nodes; with tables
+//! 0-28 already built.
 
 use mancala_core::{KalahRules, Position, Rules};
 use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
