@@ -267,10 +267,9 @@ pub(crate) fn read_level(path: &Path, r: &TableRules, s: u32) -> Result<Vec<u8>,
 /// All the tables of a directory, by rules; the engine's [`mancala_engine::Oracle`].
 pub struct Egdb {
     pub dir: PathBuf,
-    /// By rules name: tables by level.
-    tables: HashMap<String, Vec<Option<Table>>>,
-    /// The rules of each name in `tables` (a probe compares these, allocating nothing).
-    keys: Vec<(TableRules, String)>,
+    /// Each rule set present and its tables by level (a probe compares rules, allocating and
+    /// hashing nothing).
+    sets: Vec<(TableRules, Vec<Option<Table>>)>,
     max_seeds: u32,
     bin: Binomials,
 }
@@ -305,18 +304,17 @@ impl Egdb {
             max_seeds = max_seeds.max(t.seeds);
             v[s] = Some(t);
         }
-        let mut keys = Vec::new();
-        for (name, levels) in &tables {
+        let mut sets = Vec::new();
+        for (name, levels) in tables {
             let t = levels.iter().flatten().next().expect("a table");
-            match TableRules::parse(t.pits, name) {
-                Some(r) => keys.push((r, name.clone())),
+            match TableRules::parse(t.pits, &name) {
+                Some(r) => sets.push((r, levels)),
                 None => return Err(Error::file(&t.path, format!("unknown rules `{name}`"))),
             }
         }
         Ok(Egdb {
             dir: dir.to_path_buf(),
-            tables,
-            keys,
+            sets,
             max_seeds,
             bin: Binomials::new(),
         })
@@ -324,7 +322,7 @@ impl Egdb {
 
     /// Every table, by rules name and level.
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
-        let mut v: Vec<&Table> = self.tables.values().flatten().flatten().collect();
+        let mut v: Vec<&Table> = self.sets.iter().flat_map(|s| s.1.iter().flatten()).collect();
         v.sort_by(|a, b| (&a.rules_name, a.seeds).cmp(&(&b.rules_name, b.seeds)));
         v.into_iter()
     }
@@ -335,8 +333,8 @@ impl Egdb {
         }
         let r = TableRules::new(pos.rules()).ok()?;
         let s = pos.board_seeds();
-        let name = &self.keys.iter().find(|k| k.0 == r)?.1;
-        let t = self.tables.get(name)?.get(s as usize)?.as_ref()?;
+        let levels = &self.levels(&r)?;
+        let t = levels.get(s as usize)?.as_ref()?;
         let (c, m) = cells(pos);
         let mine: u32 = c[..m].iter().map(|&x| x as u32).sum();
         if !r.live(mine, s - mine) {
@@ -345,10 +343,13 @@ impl Egdb {
         Some((r, s, t.get(self.bin.rank(&c, 2 * m, s))))
     }
 
+    fn levels(&self, r: &TableRules) -> Option<&[Option<Table>]> {
+        Some(&self.sets.iter().find(|k| k.0 == *r)?.1)
+    }
+
     /// The highest level `s` such that levels `0..=s` of `r` are all present.
     pub fn complete_to(&self, r: &TableRules) -> Option<u32> {
-        let name = &self.keys.iter().find(|k| k.0 == *r)?.1;
-        let levels = self.tables.get(name)?;
+        let levels = self.levels(r)?;
         let n = levels.iter().take_while(|t| t.is_some()).count();
         (n > 0).then(|| n as u32 - 1)
     }
