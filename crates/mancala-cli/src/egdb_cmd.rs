@@ -38,15 +38,15 @@ enum EgdbCmd {
 struct BuildArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Build every level up to this many seeds on the board.
-    #[arg(long)]
+    /// Build every level up to this many seeds on the board (1-64).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     max_seeds: u32,
     /// Directory of the table files (created if missing).
     #[arg(long)]
     dir: PathBuf,
-    /// Threads (default: every core).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Threads (default: every core; at most 256).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -89,7 +89,7 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
     };
     let report = match a.threads {
         Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
+            .num_threads(usize::from(t))
             .build()
             .context("thread pool")?
             .install(run)?,

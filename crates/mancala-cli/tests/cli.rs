@@ -382,6 +382,23 @@ fn numeric_flags_have_ranges() {
         (vec!["tui", "--speed", "999999"], "not in 0..=5000"),
         (vec!["stats", "--max-plies", "0"], "0 is not in 1..=1000000"),
         (vec!["stats", "--opening", "99999999999"], "not in 0..=1000"),
+        (
+            vec!["egdb", "build", "--max-seeds", "100", "--dir", "x"],
+            "100 is not in 1..=64",
+        ),
+        (
+            vec![
+                "egdb",
+                "build",
+                "--max-seeds",
+                "4",
+                "--threads",
+                "100000",
+                "--dir",
+                "x",
+            ],
+            "not in 1..=256",
+        ),
     ] {
         assert_out_of_range(&args, needle);
     }
