@@ -23,11 +23,15 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Weights {
-        // Tuned by self-play (README "Engine"): a quarter seed per seed of row advantage.
+        // Tuned by self-play at fixed depth (`examples/tune.rs`, README "Engine and levels"):
+        // an eighth of a seed per seed of row advantage, a seed and a half per extra-turn move
+        // (together they beat the former 4 and 8 by 25 to 95 Elo in `kalah,seeds=4`, `kalah`
+        // and `kalah-brazil` at depths 6 and 8), and four seeds per cowrie of advantage in
+        // Kauri (the former half seed lost by some 170 Elo at depth 6).
         Weights {
-            row: 4,
-            extra: 8,
-            cowries: 8,
+            row: 2,
+            extra: 24,
+            cowries: 64,
         }
     }
 }
