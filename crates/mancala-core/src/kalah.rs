@@ -450,15 +450,10 @@ impl KalahPos {
             if let Some(capture) = self.rules.capture {
                 let opp = 2 * m - idx;
                 let o = self.board[opp];
-                let taken = match capture {
-                    Capture::Standard if o > 0 => o + 1,
-                    Capture::Empty => o + 1,
-                    Capture::OppositeOnly if o > 0 => o,
-                    _ => 0,
-                };
+                let taken = capture.taken(o);
                 if taken > 0 {
                     self.board[opp] = 0;
-                    if capture != Capture::OppositeOnly {
+                    if capture.takes_last_seed() {
                         self.board[idx] = 0;
                     }
                     self.board[own_store] += taken;

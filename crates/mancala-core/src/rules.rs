@@ -182,6 +182,26 @@ keyword_enum!(
     }
 );
 
+impl Capture {
+    /// Seeds this rule takes to the mover's store when the last seed lands alone in an own pit
+    /// facing `opposite` seeds; 0 when nothing is captured.
+    #[inline]
+    pub fn taken(self, opposite: u8) -> u8 {
+        match self {
+            Capture::Standard if opposite > 0 => opposite + 1,
+            Capture::Empty => opposite + 1,
+            Capture::OppositeOnly if opposite > 0 => opposite,
+            _ => 0,
+        }
+    }
+
+    /// Whether a capture takes the capturing seed too.
+    #[inline]
+    pub fn takes_last_seed(self) -> bool {
+        self != Capture::OppositeOnly
+    }
+}
+
 keyword_enum!(
     /// When a Kalah-family game ends.
     EndCheck {

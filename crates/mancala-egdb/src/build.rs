@@ -175,15 +175,10 @@ impl<const M: usize> Solver<'_, M> {
             if let Some(cap) = self.r.capture {
                 let opp = 2 * M - idx;
                 let o = c[opp];
-                let taken = match cap {
-                    Capture::Standard if o > 0 => o + 1,
-                    Capture::Empty => o + 1,
-                    Capture::OppositeOnly if o > 0 => o,
-                    _ => 0,
-                };
+                let taken = cap.taken(o);
                 if taken > 0 {
                     c[opp] = 0;
-                    if cap != Capture::OppositeOnly {
+                    if cap.takes_last_seed() {
                         c[idx] = 0;
                     }
                     gain += taken as i32;

@@ -129,16 +129,11 @@ impl FastRules {
         if last < m && (c >> (8 * last)) as u8 == 1 {
             if let Some(cap) = self.capture {
                 let opp = 2 * m - last;
-                let o = (c >> (8 * opp)) as u8 as i32;
-                let taken = match cap {
-                    Capture::Standard if o > 0 => o + 1,
-                    Capture::Empty => o + 1,
-                    Capture::OppositeOnly if o > 0 => o,
-                    _ => 0,
-                };
+                let o = (c >> (8 * opp)) as u8;
+                let taken = cap.taken(o) as i32;
                 if taken > 0 {
                     c &= !(0xFFu128 << (8 * opp));
-                    if cap != Capture::OppositeOnly {
+                    if cap.takes_last_seed() {
                         c &= !(0xFFu128 << (8 * last));
                     }
                     gain += taken;
@@ -382,25 +377,11 @@ impl<'s, 't> FastWorker<'s, 't> {
                 }
             }
         }
-        let (lower, upper) = if best >= beta {
-            (best, bound)
-        } else if best <= alpha0 {
-            if tt_move != NO_MOVE {
-                best_mv = tt_move;
-            }
-            (-bound, best)
-        } else {
-            (best, best)
-        };
+        let window = (alpha0, beta);
+        let work = self.nodes - nodes_before;
         tt.store(
             key,
-            Entry {
-                lower: lower as i16,
-                upper: upper as i16,
-                best: best_mv,
-                depth: SOLVED,
-                work: (64 - (self.nodes - nodes_before).leading_zeros()) as u8,
-            },
+            Entry::after_search(best, window, bound, (best_mv, tt_move), SOLVED, work),
         );
         best
     }

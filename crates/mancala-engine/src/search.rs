@@ -272,26 +272,18 @@ impl<'s, 't> Worker<'s, 't> {
         if !use_tt {
             return best;
         }
-        let (lower, upper) = if best >= beta {
-            (best, bound)
-        } else if best <= alpha0 {
-            // Every move failed low: the old best move is the better guess.
-            if tt_move != NO_MOVE {
-                best_mv = tt_move;
-            }
-            (-bound, best)
-        } else {
-            (best, best)
-        };
+        let window = (alpha0, beta);
+        let work = self.nodes - nodes_before;
         tt.store(
             key,
-            Entry {
-                lower: lower as i16,
-                upper: upper as i16,
-                best: best_mv,
-                depth: if exact { SOLVED } else { depth },
-                work: (64 - (self.nodes - nodes_before).leading_zeros()) as u8,
-            },
+            Entry::after_search(
+                best,
+                window,
+                bound,
+                (best_mv, tt_move),
+                if exact { SOLVED } else { depth },
+                work,
+            ),
         );
         best
     }

@@ -27,6 +27,35 @@ pub struct Entry {
 pub const NO_MOVE: u8 = u8::MAX;
 
 impl Entry {
+    /// What a fail-soft search of a position leaves: its result `best` against the window
+    /// `(alpha0, beta)` bounds the value (the seeds on the board, `bound`, bound the rest);
+    /// `moves` is the best move found and the table's old one, kept when every move failed
+    /// low; `work` the nodes the search took.
+    pub fn after_search(
+        best: i32,
+        (alpha0, beta): (i32, i32),
+        bound: i32,
+        (best_mv, tt_move): (u8, u8),
+        depth: u8,
+        work: u64,
+    ) -> Entry {
+        let (lower, upper, best_mv) = if best >= beta {
+            (best, bound, best_mv)
+        } else if best <= alpha0 {
+            let mv = if tt_move != NO_MOVE { tt_move } else { best_mv };
+            (-bound, best, mv)
+        } else {
+            (best, best, best_mv)
+        };
+        Entry {
+            lower: lower as i16,
+            upper: upper as i16,
+            best: best_mv,
+            depth,
+            work: (64 - work.leading_zeros()) as u8,
+        }
+    }
+
     fn pack(self) -> u64 {
         (self.lower as u16 as u64)
             | (self.upper as u16 as u64) << 16
