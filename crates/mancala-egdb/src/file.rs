@@ -322,7 +322,11 @@ impl Egdb {
 
     /// Every table, by rules name and level.
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
-        let mut v: Vec<&Table> = self.sets.iter().flat_map(|s| s.1.iter().flatten()).collect();
+        let mut v: Vec<&Table> = self
+            .sets
+            .iter()
+            .flat_map(|s| s.1.iter().flatten())
+            .collect();
         v.sort_by(|a, b| (&a.rules_name, a.seeds).cmp(&(&b.rules_name, b.seeds)));
         v.into_iter()
     }
