@@ -474,14 +474,10 @@ impl<const M: usize> Solver<'_, M> {
         for v in &mut x2[i + 1..l] {
             *v += 1;
         }
-        let opp_only = self.r.capture == Some(Capture::OppositeOnly);
-        let mine = if opp_only {
+        let (mine, theirs) = self.cap_rows(y[o], p, q);
+        if self.r.capture == Some(Capture::OppositeOnly) {
             x2[l] = 1;
-            p
-        } else {
-            p - 1
-        };
-        let theirs = q - y[o] as u32;
+        }
         let over = match self.r.end {
             EndCheck::AnyRowEmpty => mine == 0 || theirs == 0,
             EndCheck::MoverEmpty => theirs == 0,
@@ -493,6 +489,18 @@ impl<const M: usize> Solver<'_, M> {
         let mut y2 = *y;
         y2[o] = 0;
         Some((s2, gain, self.rk.head(&x2, s2) + tails.tail::<M>(&y2)))
+    }
+
+    /// Seeds left in the mover's row (`p` before) and the opponent's (`q`) after an in-row
+    /// capture of `taken` opposite seeds (the capturing seed stays only under opposite-only).
+    #[inline(always)]
+    fn cap_rows(&self, taken: u8, p: u32, q: u32) -> (u32, u32) {
+        let mine = if self.r.capture == Some(Capture::OppositeOnly) {
+            p
+        } else {
+            p - 1
+        };
+        (mine, q - taken as u32)
     }
 
     /// The value of playing pit `i` of the outer row `x` (`p` seeds), an in-row move whose
@@ -515,9 +523,7 @@ impl<const M: usize> Solver<'_, M> {
         }
         // The game ends: the capture, then the leftovers.
         let (_, gain) = self.cap_gain(y[o], p, q);
-        let opp_only = self.r.capture == Some(Capture::OppositeOnly);
-        let mine = if opp_only { p } else { p - 1 };
-        let theirs = q - y[o] as u32;
+        let (mine, theirs) = self.cap_rows(y[o], p, q);
         gain + match self.r.leftovers {
             Leftovers::ToOwner => mine as i32 - theirs as i32,
             Leftovers::LastMover => (mine + theirs) as i32,

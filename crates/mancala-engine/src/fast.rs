@@ -228,22 +228,10 @@ impl<'s, 't> FastWorker<'s, 't> {
 
     /// MTD(f) to the end of the game from `guess`; `None` when stopped by a limit.
     pub fn mtdf(&mut self, b: &Board, guess: i32) -> Option<i32> {
-        let bound = b.seeds as i32;
-        let (mut lower, mut upper) = (-bound - 1, bound + 1);
-        let mut g = guess.clamp(-bound, bound);
-        while lower < upper {
-            let beta = if g == lower { g + 1 } else { g };
-            g = self.ab(b, beta - 1, beta);
-            if self.shared.stopped() {
-                return None;
-            }
-            if g < beta {
-                upper = g;
-            } else {
-                lower = g;
-            }
-        }
-        Some(g)
+        crate::search::mtd(b.seeds as i32, guess, |beta| {
+            let g = self.ab(b, beta - 1, beta);
+            (!self.shared.stopped()).then_some(g)
+        })
     }
 
     /// Fail-soft alpha-beta to the end of the game: the future net gain of `b` for its side

@@ -420,15 +420,21 @@ pub fn mtdf<P: SearchGame>(w: &mut Worker, pos: &P, guess: i32) -> Option<i32> {
 
 /// MTD(f) to `depth` plies.
 pub fn mtdf_depth<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: i32) -> Option<i32> {
-    let bound = pos.gain_bound();
+    mtd(pos.gain_bound(), guess, |beta| {
+        let g = w.ab(pos, depth, beta - 1, beta);
+        (!w.shared.stopped()).then_some(g)
+    })
+}
+
+/// The MTD(f) driver: null-window searches `test(beta)` (a fail-soft value against the window
+/// `(beta - 1, beta)`, `None` when stopped) closing in on the value, which lies within
+/// `-bound..=bound`, from `guess`.
+pub fn mtd(bound: i32, guess: i32, mut test: impl FnMut(i32) -> Option<i32>) -> Option<i32> {
     let (mut lower, mut upper) = (-bound - 1, bound + 1);
     let mut g = guess.clamp(-bound, bound);
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };
-        g = w.ab(pos, depth, beta - 1, beta);
-        if w.shared.stopped() {
-            return None;
-        }
+        g = test(beta)?;
         if g < beta {
             upper = g;
         } else {
