@@ -328,12 +328,23 @@ impl Engine {
             }
             None => return None,
         };
-        let w = Worker::new(&shared, 0);
-        let pv = w.pv(pos, 200);
-        let best = pv
-            .first()
+        // The table's move at the root may come from another thread's pass at another window:
+        // the best move is the first one proven to reach the value (the table holds the proof,
+        // so these null-window searches are short).
+        let check = self.shared(Limits::default(), history);
+        let mut w = Worker::new(&check, 0);
+        let legal = pos.legal_moves();
+        let best = legal
+            .as_slice()
+            .iter()
             .copied()
-            .unwrap_or(pos.legal_moves().as_slice()[0]);
+            .find(|&mv| search::reaches(&mut w, pos, mv, value))
+            .unwrap_or(legal.as_slice()[0]);
+        w.flush();
+        let mut child = *pos;
+        child.play_unchecked(best);
+        let mut pv = vec![best];
+        pv.extend(w.pv(&child, 199));
         let utility = banked + value;
         Some(SolveResult {
             value: if pos.misere() { -utility } else { utility },

@@ -377,6 +377,15 @@ pub fn move_values<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8) -> Vec<(u8
         .collect()
 }
 
+/// Whether playing `mv` in `pos` reaches a future net gain of at least `target` for the mover
+/// with perfect play (a null-window search to the end of the game).
+pub fn reaches<P: SearchGame>(w: &mut Worker, pos: &P, mv: u8, target: i32) -> bool {
+    let mut c = *pos;
+    c.play_unchecked(mv);
+    let gain = c.banked(pos.to_move()) - pos.banked(pos.to_move());
+    w.child_value(pos, &c, gain, FULL_DEPTH, target - 1, target) >= target
+}
+
 /// One iteration at `depth` with an aspiration window around `guess`.
 pub fn root<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: Option<i32>) -> RootResult {
     let horizon = w.horizon;
