@@ -117,6 +117,9 @@ impl Table {
         let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         // SAFETY: the file is only read; a concurrent writer would replace it by rename.
         let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(path, e))?;
+        // The probes are random across the file: huge pages where the page cache has them.
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
         let b = &map[..];
         if b.len() < FIXED {
             return Err(Error::file(
@@ -403,6 +406,21 @@ impl Egdb {
 impl mancala_engine::Oracle for Egdb {
     fn max_seeds(&self) -> u32 {
         self.max_seeds
+    }
+    fn packed(&self, rules: &mancala_core::KalahRules) -> Option<mancala_engine::PackedTables<'_>> {
+        let r = TableRules::new(rules).ok()?;
+        let levels = self.levels(&r).unwrap_or(&[]);
+        Some(mancala_engine::PackedTables {
+            levels: levels
+                .iter()
+                .map_while(|t| t.as_ref())
+                .map(|t| mancala_engine::PackedLevel {
+                    entries: &t.map[t.offset..],
+                    bits: t.bits,
+                })
+                .collect(),
+            counted: r.counted(),
+        })
     }
     fn kalah(&self, pos: &KalahPos) -> Option<u8> {
         self.own(pos)

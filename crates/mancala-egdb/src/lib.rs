@@ -21,7 +21,7 @@
 
 pub mod build;
 pub mod file;
-pub mod rank;
+pub use mancala_engine::rank;
 
 use mancala_core::{Capture, EndCheck, KalahPos, KalahRules, Leftovers};
 use std::path::{Path, PathBuf};

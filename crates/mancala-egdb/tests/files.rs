@@ -106,14 +106,37 @@ fn too_little_memory_is_refused() {
     assert!(e.contains("needs") && e.contains("GiB"), "{e}");
 }
 
-fn solve(spec: &str, db: Option<Arc<Egdb>>) -> (i32, u64, u64) {
-    let r: Rules = spec.parse().unwrap();
+fn solve(pos: &Position, db: Option<Arc<Egdb>>) -> (i32, u64, u64) {
     let mut e = Engine::new(16, 1);
     e.oracle = db.map(|d| d as Arc<dyn mancala_engine::Oracle + Send>);
-    let s = e
-        .solve(&Position::start(&r).unwrap(), Limits::default(), &[])
-        .unwrap();
+    let s = e.solve(pos, Limits::default(), &[]).unwrap();
     (s.value, s.nodes, s.oracle_hits)
+}
+
+/// Positions after 1 to 12 seeded random moves from the start (games not over).
+fn random_positions(r: &Rules, count: usize) -> Vec<Position> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = Position::start(r).unwrap();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        for _ in 0..1 + x % 12 {
+            let m = p.legal_moves();
+            if m.is_empty() {
+                break;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            p.play(m.as_slice()[(x % m.len() as u64) as usize]).unwrap();
+        }
+        if !p.is_over() {
+            out.push(p);
+        }
+    }
+    out
 }
 
 #[test]
@@ -130,10 +153,26 @@ fn solving_with_the_tables_gives_the_same_values() {
         let pits = r.pits as u32;
         build_dir(spec, if pits == 5 { 8 } else { 12 }, dir.path());
         let db = Arc::new(Egdb::open(dir.path()).unwrap());
-        let (v0, n0, h0) = solve(spec, None);
-        let (v1, n1, h1) = solve(spec, Some(db));
+        let start = Position::start(&r).unwrap();
+        let (v0, n0, h0) = solve(&start, None);
+        let (v1, n1, h1) = solve(&start, Some(db.clone()));
         assert_eq!(h0, 0);
         assert!(h1 > 0, "{spec}: no oracle hits");
         assert_eq!(v0, v1, "{spec}: nodes {n0} vs {n1}");
+        // Tabled roots and roots above the tables, both seats.
+        let (mut tabled, mut hits) = (0, 0);
+        for p in random_positions(&r, 40) {
+            let (v0, _, _) = solve(&p, None);
+            let (v1, _, h) = solve(&p, Some(db.clone()));
+            assert_eq!(v0, v1, "{spec}: {p}");
+            hits += h;
+            if let mancala_core::position::State::Kalah(k) = p.state() {
+                tabled += (k.board_seeds() <= if pits == 5 { 8 } else { 12 }) as u32;
+            }
+        }
+        assert!(
+            hits > 0 && tabled > 0,
+            "{spec}: {tabled} tabled roots, {hits} hits"
+        );
     }
 }

@@ -15,21 +15,29 @@
 //! (Cross-Kalah), rules that read the stores (`stop-when-decided`, Dracala's misère and
 //! forced captures) or the capture history (`last-capturer`) take the generic path.
 //!
+//! # Endgame tables
+//! When the oracle hands its tables over as packed levels ([`Oracle::packed`]), a child
+//! within them is ranked and its entry fetched while the children are generated, and the
+//! children valued without a search (tabled, or the game over) are counted first: one of
+//! them may refute before any subtree is searched.
+//!
 //! Values, transposition-table keys and stored moves are those of the generic search on
 //! [`KalahPos`] (future net gain for the side to move, [`SearchGame::tt_key`], own pit index),
 //! so the two share table entries and [`Worker::pv`](crate::search::Worker::pv) reads the
 //! principal variation of a fast proof.
 
-use mancala_core::{Capture, EndCheck, KalahPos, KalahRules, Leftovers, Side};
+use mancala_core::{Capture, EndCheck, KalahPos, KalahRules, Leftovers};
 
+use crate::rank::Binomials;
 use crate::search::Shared;
-use crate::tt::{Entry, NO_MOVE, SOLVED};
+use crate::tt::{prefetch, Entry, NO_MOVE, SOLVED};
+use crate::{Oracle, PackedLevel};
 
 const INF: i32 = 10_000;
 const MAX_M: usize = 7;
 
-/// The rules and precomputed words of one board size.
-pub struct FastRules {
+/// The rules and precomputed words of one board size, and the endgame tables of these rules.
+pub struct FastRules<'a> {
     m: usize,
     /// Ring length `2m + 1`.
     ring: usize,
@@ -42,13 +50,67 @@ pub struct FastRules {
     /// 1 in each ring cell.
     lap: u128,
     row_mask: u64,
-    /// Rules and seed total of the positions given to the oracle.
-    kalah: KalahRules,
+    tables: Option<Tables<'a>>,
 }
 
-impl FastRules {
-    /// `None` when these rules need the generic search.
-    pub fn new(r: &KalahRules) -> Option<FastRules> {
+/// Endgame tables read in place: levels `0..levels.len()`.
+struct Tables<'a> {
+    levels: Vec<PackedLevel<'a>>,
+    counted: bool,
+    bin: Binomials,
+}
+
+impl Tables<'_> {
+    /// Rank of the board `b` (as the tables index it: mover's row, then the opponent's).
+    #[inline]
+    fn rank(&self, m: usize, b: &Board) -> u64 {
+        let mut r = b.seeds as usize;
+        let mut rank = 0;
+        for k in 0..2 * m - 1 {
+            if r == 0 {
+                break;
+            }
+            let cell = if k < m { k } else { k + 1 };
+            let c = (b.cells >> (8 * cell)) as u8 as usize;
+            let j = 2 * m - 1 - k;
+            rank += self.bin.c(r + j, j) - self.bin.c(r - c + j, j);
+            r -= c;
+        }
+        rank
+    }
+
+    /// Where the entry of rank `rank` of level `s` starts: its byte and bit.
+    #[inline]
+    fn at(&self, s: u8, rank: u64) -> (&PackedLevel<'_>, usize, u32) {
+        let l = &self.levels[s as usize];
+        let bit = rank * l.bits as u64;
+        (l, (bit / 8) as usize, (bit % 8) as u32)
+    }
+
+    #[inline]
+    fn prefetch(&self, s: u8, rank: u64) {
+        let (l, byte, _) = self.at(s, rank);
+        prefetch(l.entries.as_ptr().wrapping_add(byte));
+    }
+
+    /// The future net gain of a tabled board of `s` seeds for its side to move.
+    #[inline]
+    fn net(&self, s: u8, rank: u64) -> i32 {
+        let (l, byte, sh) = self.at(s, rank);
+        let w = l.entries[byte] as u32 | (l.entries[byte + 1] as u32) << 8;
+        let e = ((w >> sh) & ((1 << l.bits) - 1)) as i32;
+        if self.counted {
+            2 * e - s as i32
+        } else {
+            e - s as i32
+        }
+    }
+}
+
+impl<'a> FastRules<'a> {
+    /// `None` when these rules need the generic search: they read what the fast board lacks,
+    /// or `oracle` cannot hand its tables over as packed levels.
+    pub fn new(r: &KalahRules, oracle: Option<&'a dyn Oracle>) -> Option<FastRules<'a>> {
         let m = r.pits as usize;
         let fits = m <= MAX_M
             && !r.cross
@@ -59,6 +121,17 @@ impl FastRules {
         if !fits {
             return None;
         }
+        let tables = match oracle {
+            None => None,
+            Some(o) => {
+                let t = o.packed(r)?;
+                Some(Tables {
+                    levels: t.levels,
+                    counted: t.counted,
+                    bin: Binomials::new(),
+                })
+            }
+        };
         let ring = 2 * m + 1;
         let one = |c: usize| 1u128 << (8 * c);
         let mut sow = vec![0u128; m * ring];
@@ -77,7 +150,7 @@ impl FastRules {
             sow,
             lap: (0..ring).map(one).sum(),
             row_mask: (1 << (8 * m)) - 1,
-            kalah: *r,
+            tables: tables.filter(|t| !t.levels.is_empty()),
         })
     }
 
@@ -165,20 +238,6 @@ impl FastRules {
         }
         (child, gain, again)
     }
-
-    /// The position `b` as a [`KalahPos`] with South to move (for the endgame databases).
-    fn kalah_pos(&self, b: &Board) -> Option<KalahPos> {
-        let (mine, theirs) = (self.mine(b).to_le_bytes(), self.theirs(b).to_le_bytes());
-        let banked = self.kalah.total.checked_sub(b.seeds)?;
-        KalahPos::from_parts(
-            &self.kalah,
-            [&mine[..self.m], &theirs[..self.m]],
-            [banked, 0],
-            Some(Side::South),
-            None,
-        )
-        .ok()
-    }
 }
 
 #[inline]
@@ -196,7 +255,7 @@ pub struct Board {
 /// One search thread of the fast path.
 pub struct FastWorker<'s, 't> {
     shared: &'s Shared<'t>,
-    rules: &'s FastRules,
+    rules: &'s FastRules<'s>,
     pub nodes: u64,
     flushed: u64,
     thread: usize,
@@ -205,7 +264,7 @@ pub struct FastWorker<'s, 't> {
 }
 
 impl<'s, 't> FastWorker<'s, 't> {
-    pub fn new(shared: &'s Shared<'t>, rules: &'s FastRules, thread: usize) -> Self {
+    pub fn new(shared: &'s Shared<'t>, rules: &'s FastRules<'s>, thread: usize) -> Self {
         FastWorker {
             shared,
             rules,
@@ -254,29 +313,40 @@ impl<'s, 't> FastWorker<'s, 't> {
             return -bound;
         }
         let r = self.rules;
-        let nodes_before = self.nodes;
-        if let Some(o) = self.shared.oracle {
-            if bound as u32 <= o.max_seeds() {
-                if let Some(v) = r.kalah_pos(b).and_then(|p| o.net(&p)) {
-                    self.oracle_hits += 1;
-                    return v;
-                }
-            }
-        }
-        // Play every move once (its gain and an ordering key, as the generic search), asking
-        // for the children's table entries before this position's own probe waits on memory.
         let m = r.m;
+        // Levels below `tabled` are in the endgame tables (0: none).
+        let tabled = r.tables.as_ref().map_or(0, |t| t.levels.len());
+        if (b.seeds as usize) < tabled {
+            // Only the root can be tabled: a parent values its tabled children itself.
+            let t = r.tables.as_ref().expect("tables");
+            self.oracle_hits += 1;
+            return t.net(b.seeds, t.rank(m, b));
+        }
+        let nodes_before = self.nodes;
+        // Play every move once (its gain and an ordering key, as the generic search), asking
+        // for the children's table entries (transposition or endgame) before this position's
+        // own probe waits on memory. `known`: the child's value needs no search (the game
+        // ended, or the endgame tables hold it; then `ranks` is its rank there).
         let mut kids = [Board::default(); MAX_M];
         let mut gains = [0i32; MAX_M];
         let mut again = [false; MAX_M];
+        let mut ranks = [0u64; MAX_M];
         let mut order = [(0i32, 0u8); MAX_M];
+        let mut known = 0u32;
         let mut n = 0;
         for i in 0..m {
             if (b.cells >> (8 * i)) as u8 == 0 {
                 continue;
             }
             let (c, g, a) = r.play(b, i);
-            if c.seeds > 0 {
+            if c.seeds == 0 {
+                known |= 1 << i;
+            } else if (c.seeds as usize) < tabled {
+                let t = r.tables.as_ref().expect("tables");
+                ranks[i] = t.rank(m, &c);
+                t.prefetch(c.seeds, ranks[i]);
+                known |= 1 << i;
+            } else {
                 self.shared.tt.prefetch(r.key(&c));
             }
             kids[i] = c;
@@ -311,14 +381,45 @@ impl<'s, 't> FastWorker<'s, 't> {
         }
         order[..n].sort_unstable_by_key(|o| core::cmp::Reverse(o.0));
 
-        // Enhanced transposition cutoff high in the tree.
-        if beta < INF && self.ply < self.shared.etc_max_ply {
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = NO_MOVE;
+        // The children valued without a search first: one may already refute.
+        if known != 0 {
             for &(_, i) in &order[..n] {
-                let (c, i) = (&kids[i as usize], i as usize);
-                if c.seeds == 0 {
+                let i = i as usize;
+                if known & 1 << i == 0 {
                     continue;
                 }
-                let Some(e) = tt.probe(r.key(c)) else {
+                let (c, g) = (&kids[i], gains[i]);
+                let v = if c.seeds == 0 {
+                    g
+                } else {
+                    self.oracle_hits += 1;
+                    let t = r.tables.as_ref().expect("tables");
+                    let d = t.net(c.seeds, ranks[i]);
+                    if again[i] {
+                        g + d
+                    } else {
+                        g - d
+                    }
+                };
+                if v > best {
+                    best = v;
+                    best_mv = i as u8;
+                    alpha = alpha.max(v);
+                }
+            }
+        }
+
+        // Enhanced transposition cutoff high in the tree.
+        if alpha < beta && beta < INF && self.ply < self.shared.etc_max_ply {
+            for &(_, i) in &order[..n] {
+                let i = i as usize;
+                if known & 1 << i != 0 {
+                    continue;
+                }
+                let Some(e) = tt.probe(r.key(&kids[i])) else {
                     continue;
                 };
                 if e.depth == SOLVED {
@@ -334,14 +435,13 @@ impl<'s, 't> FastWorker<'s, 't> {
             }
         }
 
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_mv = NO_MOVE;
-        for &(_, i) in &order[..n] {
-            let (c, g, i) = (&kids[i as usize], gains[i as usize], i as usize);
-            let v = if c.seeds == 0 {
-                g
-            } else {
+        if alpha < beta {
+            for &(_, i) in &order[..n] {
+                let i = i as usize;
+                if known & 1 << i != 0 {
+                    continue;
+                }
+                let (c, g) = (&kids[i], gains[i]);
                 self.ply += 1;
                 let v = if again[i] {
                     g + self.ab(c, alpha - g, beta - g)
@@ -349,18 +449,17 @@ impl<'s, 't> FastWorker<'s, 't> {
                     g - self.ab(c, g - beta, g - alpha)
                 };
                 self.ply -= 1;
-                v
-            };
-            if self.shared.stopped() {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_mv = i as u8;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
+                if self.shared.stopped() {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_mv = i as u8;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
@@ -403,7 +502,7 @@ mod tests {
         for v in variants {
             let rules: mancala_core::Rules = v.parse().unwrap();
             let kr = KalahRules::new(&rules).unwrap();
-            let fr = FastRules::new(&kr).unwrap_or_else(|| panic!("{v} takes the fast path"));
+            let fr = FastRules::new(&kr, None).unwrap_or_else(|| panic!("{v} takes the fast path"));
             let mut checked = 0;
             for _ in 0..300 {
                 let mut p = KalahPos::start(&kr);

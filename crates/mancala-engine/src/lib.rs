@@ -16,6 +16,7 @@
 pub mod fast;
 pub mod game;
 pub mod mcts;
+pub mod rank;
 pub mod search;
 pub mod tt;
 
@@ -28,6 +29,26 @@ use mancala_core::{Position, Side};
 use game::{SearchGame, Weights};
 use search::{Shared, Worker, FULL_DEPTH};
 use tt::Table;
+
+/// One level of an endgame table in its packed file encoding, for the solver's fast path to
+/// index without a call per probe.
+#[derive(Clone, Copy, Debug)]
+pub struct PackedLevel<'a> {
+    /// The entry of rank `i` ([`rank::Binomials::rank`] of the mover's row then the
+    /// opponent's) is the `bits`-bit field at bit `i * bits`, little-endian; at least one byte
+    /// follows the last entry.
+    pub entries: &'a [u8],
+    pub bits: u32,
+}
+
+/// The tables of one rule set, levels `0..levels.len()`, every one present.
+#[derive(Clone, Debug)]
+pub struct PackedTables<'a> {
+    pub levels: Vec<PackedLevel<'a>>,
+    /// Entries are the mover's share `e` of the `s` seeds on the board (future net gain
+    /// `2e - s`); otherwise (`leftovers=not-counted`) they are `D + s` (net gain `e - s`).
+    pub counted: bool,
+}
 
 /// Endgame databases as the search sees them (implemented by `mancala-egdb`).
 pub trait Oracle: Sync {
@@ -44,6 +65,12 @@ pub trait Oracle: Sync {
     fn net(&self, pos: &mancala_core::KalahPos) -> Option<i32> {
         let own = self.kalah(pos)? as i32;
         Some(2 * own - pos.board_seeds() as i32)
+    }
+    /// The tables of `rules` as packed levels, when the databases hold them from level 0 on:
+    /// the solver's fast path then reads entries itself. `None` (the default): it asks
+    /// [`Oracle::net`].
+    fn packed(&self, _rules: &mancala_core::KalahRules) -> Option<PackedTables<'_>> {
+        None
     }
 }
 
@@ -242,7 +269,10 @@ impl Engine {
         history: &[Position],
     ) -> Option<SolveResult> {
         match pos.state() {
-            State::Kalah(p) => match fast::FastRules::new(p.rules()) {
+            State::Kalah(p) => match fast::FastRules::new(
+                p.rules(),
+                self.oracle.as_deref().map(|o| o as &dyn Oracle),
+            ) {
                 Some(rules) => {
                     let b = rules.board(p);
                     self.solve_state(p, limits, history, |shared, t, guess| {

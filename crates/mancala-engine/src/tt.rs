@@ -74,6 +74,18 @@ impl Entry {
     }
 }
 
+/// Asks the processor to bring the cache line of `p` in (a hint: any address is harmless).
+#[inline]
+pub fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(p as *const i8, core::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 pub struct Table {
     slots: Slots,
     mask: usize,
@@ -212,14 +224,7 @@ impl Table {
     /// Asks the processor to bring `key`'s bucket into cache ahead of a probe.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            // SAFETY: a prefetch is a hint; the address is inside `slots`.
-            let p = self.slots.as_ptr().add(self.bucket(key)) as *const i8;
-            core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(self.slots.as_ptr().wrapping_add(self.bucket(key)) as *const u8);
     }
 
     /// Stores `e` for `key`. An entry for the same key and depth keeps the tighter of each
