@@ -19,14 +19,16 @@
 //! swept, so the recursion is two plies deep. Rows of equal potential are swept in parallel
 //! (rayon); the potentials one after the other.
 
-use crate::file::{read_level, write_level};
+use crate::file::{level_file, read_level, write_file};
 use crate::rank::{next, Binomials};
 use crate::{Error, TableRules};
 use mancala_core::{Capture, EndCheck, Leftovers};
 use memmap2::MmapMut;
 use rayon::prelude::*;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
+};
 use std::time::{Duration, Instant};
 
 const UNKNOWN: u8 = 0xFF;
@@ -75,9 +77,11 @@ impl Buf {
     }
 }
 
-/// One level in memory: `D + s` per position, by rank (`m`) and transposed (`t`).
+/// One level in memory: `D + s` per position, by rank (`m`) and transposed (`t`). The build
+/// drops `m` once the level is written and the next one computed: the levels above read the
+/// lower ones in `t` alone, but for the level just below (extra turns, in `m`).
 pub(crate) struct Level {
-    pub m: Buf,
+    pub m: Option<Buf>,
     pub t: Buf,
 }
 
@@ -128,8 +132,10 @@ pub(crate) struct Solver<'a, const M: usize> {
     r: TableRules,
     rk: Ranker<'a, M>,
     s: u32,
-    /// Complete lower levels, `D + s'` per rank: (`M`, `T`).
-    lower: Vec<(&'a [u8], &'a [u8])>,
+    /// Complete lower levels, `D + s'` per rank, transposed (`T`).
+    lower: Vec<&'a [u8]>,
+    /// Level `s - 1` by rank (`M`; empty at level 0).
+    m1: &'a [u8],
     cur_m: &'a [AtomicU8],
     cur_t: &'a [AtomicU8],
 }
@@ -218,12 +224,11 @@ impl<const M: usize> Solver<'_, M> {
         // The successor's row derived from the outer row: its mover's after an extra turn.
         let succ_outer = outer == again;
         let d = if s2 < self.s {
-            let (mt, tt) = self.lower[s2 as usize];
             let (x, y) = (&succ[..M], &succ[M..2 * M]);
-            let e = if succ_outer {
-                mt[(self.rk.head(x, s2) + self.rk.tail(y)) as usize]
+            let e = if succ_outer && s2 + 1 == self.s {
+                self.m1[(self.rk.head(x, s2) + self.rk.tail(y)) as usize]
             } else {
-                tt[(self.rk.head(y, s2) + self.rk.tail(x)) as usize]
+                self.lower[s2 as usize][(self.rk.head(y, s2) + self.rk.tail(x)) as usize]
             };
             e as i32 - s2 as i32
         } else {
@@ -290,7 +295,7 @@ impl<const M: usize> Solver<'_, M> {
         let q = s - p;
         let live = self.r.live(p, q);
         let (m1, t1) = if s > 0 {
-            self.lower[s as usize - 1]
+            (self.m1, self.lower[s as usize - 1])
         } else {
             (&[][..], &[][..])
         };
@@ -355,7 +360,7 @@ impl<const M: usize> Solver<'_, M> {
                         Plan::InRow { cap, .. } if (cap as usize) < M => {
                             match self.cap_target(x, i, y, cap as usize, p, q, tails) {
                                 Some((s2, _, idx)) => {
-                                    prefetch(self.lower[s2 as usize].1, idx);
+                                    prefetch(self.lower[s2 as usize], idx);
                                     idx
                                 }
                                 None => NONE,
@@ -410,7 +415,7 @@ impl<const M: usize> Solver<'_, M> {
                                     self.capture(x, i, y, cap as usize, p, q, tails)
                                 } else {
                                     let (s2, gain) = self.cap_gain(y[cap as usize], p, q);
-                                    gain - (self.lower[s2 as usize].1[idx as usize] as i32
+                                    gain - (self.lower[s2 as usize][idx as usize] as i32
                                         - s2 as i32)
                                 }
                             } else {
@@ -518,7 +523,7 @@ impl<const M: usize> Solver<'_, M> {
         tails: &Tails,
     ) -> i32 {
         if let Some((s2, gain, idx)) = self.cap_target(x, i, y, o, p, q, tails) {
-            let e = self.lower[s2 as usize].1[idx as usize];
+            let e = self.lower[s2 as usize][idx as usize];
             return gain - (e as i32 - s2 as i32);
         }
         // The game ends: the capture, then the leftovers.
@@ -719,7 +724,7 @@ pub(crate) fn compute_level(
     let k = 2 * m;
     let n = b.count(s, k) as usize;
     let level = Level {
-        m: Buf::new(n, UNKNOWN)?,
+        m: Some(Buf::new(n, UNKNOWN)?),
         t: Buf::new(n, UNKNOWN)?,
     };
     match m {
@@ -740,6 +745,11 @@ pub(crate) fn compute_level(
 /// `(px, py)`; a same-level move raises the mover's potential and hands the move over, so
 /// the successors of tile `(px, py)` lie in tiles `(py, px')`, `px' > px`: the tiles go by
 /// decreasing `px + py`, those of one sum in parallel.
+///
+/// The threads of the pool take the work items in order from one counter; an item of a sum
+/// waits, spinning, until every item of the sum before is done. A barrier that slept (as
+/// rayon's threads do between two parallel calls) cost a sleeping vCPU's wake-up at each of
+/// the level's hundreds of sums: the second thread was idle a fifth of the time.
 fn sweep_level<const M: usize>(
     r: TableRules,
     b: &Binomials,
@@ -752,33 +762,67 @@ fn sweep_level<const M: usize>(
         r,
         rk: Ranker { b },
         s,
-        lower: lower.iter().map(|l| (l.m.bytes(), l.t.bytes())).collect(),
-        cur_m: level.m.cells(),
+        lower: lower.iter().map(|l| l.t.bytes()).collect(),
+        m1: match lower.last() {
+            Some(l) => l.m.as_ref().expect("the level below by rank").bytes(),
+            None => &[],
+        },
+        cur_m: level.m.as_ref().expect("the level by rank").cells(),
         cur_t: level.t.cells(),
     };
     let rows = Rows::new(b, M, s);
     // Room for `y + 1^M` (computed for every tile row, used only when valid).
     let tails = Tails::new(b, M, s + M as u32);
     let maxpot = (M - 1) * s as usize;
+    // Items of at most `CHUNK` outer rows and `TILE` positions (the last items of a sum
+    // then keep no thread waiting long); `(sum index, outer rows, opponent rows)`.
     const CHUNK: usize = 16;
+    const TILE: usize = 1 << 15;
+    let mut work = Vec::new();
+    let mut sums = 0;
     for sum in (0..=2 * maxpot).rev() {
-        let mut work = Vec::new();
+        let before = work.len();
         for p in 0..=s {
             let q = s - p;
             for px in sum.saturating_sub(maxpot)..=sum.min(maxpot) {
                 let xs = rows.get(p, px);
                 let ys = rows.get(q, sum - px);
-                if ys.is_empty() {
-                    continue;
-                }
                 for c in xs.chunks(CHUNK) {
-                    work.push((c, ys));
+                    for d in ys.chunks(TILE / CHUNK) {
+                        work.push((sums, c, d));
+                    }
                 }
             }
         }
-        work.par_iter()
-            .for_each(|(xs, ys)| progress(solver.tile(xs, ys, &tails)));
+        if work.len() > before {
+            sums += 1;
+        }
     }
+    let left: Vec<AtomicU64> = (0..sums).map(|_| AtomicU64::new(0)).collect();
+    for w in &work {
+        left[w.0].fetch_add(1, Relaxed);
+    }
+    let next = AtomicU64::new(0);
+    rayon::broadcast(|_| loop {
+        let i = next.fetch_add(1, Relaxed) as usize;
+        let Some(&(k, xs, ys)) = work.get(i) else {
+            break;
+        };
+        if k > 0 {
+            let mut spins = 0u32;
+            while left[k - 1].load(Acquire) != 0 {
+                spins += 1;
+                if spins < 1 << 16 {
+                    std::hint::spin_loop();
+                } else {
+                    // More threads than cores: let the others finish the sum.
+                    std::thread::yield_now();
+                }
+            }
+        }
+        progress(solver.tile(xs, ys, &tails));
+        left[k].fetch_sub(1, Release);
+    });
 }
 
 /// Fills the transposed copy of a level read from a file.
@@ -819,14 +863,18 @@ fn transpose(r: &TableRules, b: &Binomials, s: u32, mv: &[u8]) -> std::io::Resul
             }
         }
     });
-    Ok(Level { m: mb, t })
+    Ok(Level { m: Some(mb), t })
 }
 
-/// Bytes needed in memory to build up to level `s`: every level up to it, twice (by rank
-/// and transposed), one byte an entry.
+/// Bytes needed in memory to build up to level `s`: every level up to it transposed, the
+/// top two levels also by rank, one byte an entry, and the top level's file as it is written.
 pub fn memory_needed(r: &TableRules, s: u32) -> u64 {
     let b = Binomials::new();
-    (0..=s).map(|t| 2 * b.count(t, 2 * r.pits as usize)).sum()
+    let count = |t: u32| b.count(t, 2 * r.pits as usize);
+    let top = count(s);
+    let below = if s > 0 { count(s - 1) } else { 0 };
+    let file = (top * r.bits(s) as u64).div_ceil(8);
+    (0..=s).map(count).sum::<u64>() + top + below + file
 }
 
 fn mem_available() -> Option<u64> {
@@ -889,7 +937,7 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
     if let Some(avail) = avail {
         if need > avail {
             return Err(Error::Memory(format!(
-                "building {} up to {} seeds needs {:.1} GiB of memory (every level up to it, twice: by rank and transposed, one byte an entry), but only {:.1} GiB is available",
+                "building {} up to {} seeds needs {:.1} GiB of memory (every level up to it transposed, the top two also by rank, one byte an entry, and the top level's file), but only {:.1} GiB is available",
                 rules.name(),
                 opts.max_seeds,
                 need as f64 / (1u64 << 30) as f64,
@@ -905,7 +953,9 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         if path.exists() {
             let t0 = Instant::now();
             if let Ok(v) = read_level(&path, &rules, s) {
-                lower.push(transpose(&rules, &b, s, &v).map_err(mem_err)?);
+                let level = transpose(&rules, &b, s, &v).map_err(mem_err)?;
+                drop_by_rank(&mut lower);
+                lower.push(level);
                 report.reused.push(s);
                 report.load_secs += t0.elapsed().as_secs_f64();
                 continue;
@@ -914,7 +964,6 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         }
         let n = b.count(s, k);
         let t0 = Instant::now();
-        let done = AtomicU64::new(0);
         let bar = if opts.progress {
             let pb = indicatif::ProgressBar::new(n);
             pb.set_style(
@@ -930,7 +979,6 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
             None
         };
         let prog = |d: u64| {
-            done.fetch_add(d, Relaxed);
             if let Some(pb) = &bar {
                 pb.inc(d);
             }
@@ -939,7 +987,8 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         if let Some(pb) = bar {
             pb.finish_and_clear();
         }
-        write_level(&path, &rules, s, level.m.bytes())?;
+        let by_rank = level.m.as_ref().expect("the level by rank").bytes();
+        write_file(&path, &level_file(&rules, s, by_rank))?;
         let secs = t0.elapsed().as_secs_f64();
         if opts.progress {
             eprintln!(
@@ -949,9 +998,18 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
             );
         }
         report.built.push((s, n, secs));
+        drop_by_rank(&mut lower);
         lower.push(level);
     }
     Ok(report)
+}
+
+/// Frees the by-rank copy of the top level once the level above it is complete (only the
+/// level just below the one being built is read by rank).
+fn drop_by_rank(lower: &mut [Level]) {
+    if let Some(l) = lower.last_mut() {
+        l.m = None;
+    }
 }
 
 /// Used by tests: the in-memory path of the build.
@@ -963,5 +1021,8 @@ pub fn compute_all(rules: TableRules, max_seeds: u32) -> Vec<Vec<u8>> {
         let v = compute_level(rules, &b, &lower, s, &|_| {}).expect("memory");
         lower.push(v);
     }
-    lower.iter().map(|l| l.m.bytes().to_vec()).collect()
+    lower
+        .iter()
+        .map(|l| l.m.as_ref().expect("kept").bytes().to_vec())
+        .collect()
 }
