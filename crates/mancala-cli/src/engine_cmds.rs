@@ -243,9 +243,10 @@ pub struct SolveArgs {
     /// Search threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: u32,
+    /// Transposition table size in MiB [default: 64 when the position holds at most 24
+    /// seeds more than the endgame tables reach, else 1024].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    tt_mb: Option<u32>,
     /// Give up after this many seconds, 1 to 31536000 (a year).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     time: Option<u64>,
@@ -302,19 +303,39 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
     Ok(v)
 }
 
+/// The proof's table size when none is asked for: a small proof (a position close to the
+/// endgame tables) runs in a fraction of a second, and the first writes to every page of a
+/// large table (the kernel zeroing them) would take longer than the proof itself: about a
+/// second for 1 GiB here.
+fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
+    let mancala_core::position::State::Kalah(k) = pos.state() else {
+        return 1024;
+    };
+    let tabled = db
+        .zip(mancala_egdb::TableRules::new(k.rules()).ok())
+        .and_then(|(db, r)| db.complete_to(&r))
+        .map_or(0, |top| top + 1);
+    if k.board_seeds().saturating_sub(tabled) <= 24 {
+        64
+    } else {
+        1024
+    }
+}
+
 pub fn solve(a: SolveArgs) -> Result<()> {
     let pos = a.rules.start_position(a.position.as_deref())?;
     if pos.is_over() {
         bail!("the game is over in this position");
     }
-    let mut engine =
-        Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     // Opened once (opening checks every table's checksum): the oracle, the line's end and
     // the "strongly solved" check share it.
     let db = match &a.egdb {
         Some(dir) => Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?)),
         None => None,
     };
+    let tt_mb = a.tt_mb.unwrap_or_else(|| auto_tt_mb(&pos, db.as_deref()));
+    let mut engine =
+        Engine::try_new(tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.oracle = db
         .clone()
         .map(|d| d as std::sync::Arc<dyn mancala_engine::Oracle + Send>);
