@@ -39,8 +39,6 @@ const MAX_M: usize = 7;
 /// The rules and precomputed words of one board size, and the endgame tables of these rules.
 pub struct FastRules<'a> {
     m: usize,
-    /// Ring length `2m + 1`.
-    ring: usize,
     capture: Option<Capture>,
     extra_turn: bool,
     mover_empty: bool,
@@ -49,7 +47,6 @@ pub struct FastRules<'a> {
     sow: Vec<u128>,
     /// 1 in each ring cell.
     lap: u128,
-    row_mask: u64,
     tables: Option<Tables<'a>>,
 }
 
@@ -63,16 +60,16 @@ struct Tables<'a> {
 impl Tables<'_> {
     /// Rank of the board `b` (as the tables index it: mover's row, then the opponent's).
     #[inline]
-    fn rank(&self, m: usize, b: &Board) -> u64 {
+    fn rank<const M: usize>(&self, b: &Board) -> u64 {
+        let cells = b.cells.to_le_bytes();
         let mut r = b.seeds as usize;
         let mut rank = 0;
-        for k in 0..2 * m - 1 {
+        for k in 0..2 * M - 1 {
             if r == 0 {
                 break;
             }
-            let cell = if k < m { k } else { k + 1 };
-            let c = (b.cells >> (8 * cell)) as u8 as usize;
-            let j = 2 * m - 1 - k;
+            let c = cells[if k < M { k } else { k + 1 }] as usize;
+            let j = 2 * M - 1 - k;
             rank += self.bin.c(r + j, j) - self.bin.c(r - c + j, j);
             r -= c;
         }
@@ -142,14 +139,12 @@ impl<'a> FastRules<'a> {
         }
         Some(FastRules {
             m,
-            ring,
             capture: r.capture,
             extra_turn: r.extra_turn,
             mover_empty: r.end == EndCheck::MoverEmpty,
             leftovers: r.leftovers,
             sow,
             lap: (0..ring).map(one).sum(),
-            row_mask: (1 << (8 * m)) - 1,
             tables: tables.filter(|t| !t.levels.is_empty()),
         })
     }
@@ -168,46 +163,39 @@ impl<'a> FastRules<'a> {
         }
     }
 
-    #[inline]
-    fn mine(&self, b: &Board) -> u64 {
-        b.cells as u64 & self.row_mask
-    }
-
-    #[inline]
-    fn theirs(&self, b: &Board) -> u64 {
-        (b.cells >> (8 * (self.m + 1))) as u64 & self.row_mask
-    }
-
     /// As [`SearchGame::tt_key`] of the same position.
     #[inline]
-    fn key(&self, b: &Board) -> u64 {
-        crate::game::row_key(self.mine(b), self.theirs(b), 0)
+    fn key<const M: usize>(&self, b: &Board) -> u64 {
+        crate::game::row_key(b.mine::<M>(), b.theirs::<M>(), 0)
     }
 
     /// Plays pit `i` of `b` (not empty): the child board, the mover's net gain, and whether
     /// the mover moves again. A finished game comes back with no seeds on the board.
+    /// `M` is the pit count (a constant: every shift is then a constant).
     #[inline]
-    fn play(&self, b: &Board, i: usize) -> (Board, i32, bool) {
-        let m = self.m;
-        let n = (b.cells >> (8 * i)) as u8 as usize;
-        let mut c = b.cells & !(0xFFu128 << (8 * i));
-        let (laps, r) = (n / self.ring, n % self.ring);
-        if laps > 0 {
-            c += self.lap * laps as u128;
-        }
-        c += self.sow[i * self.ring + r];
-        let last = (i + r) % self.ring;
+    fn play<const M: usize>(&self, b: &Board, i: usize) -> (Board, i32, bool) {
+        let (m, ring) = (M, 2 * M + 1);
+        let n = b.cells.to_le_bytes()[i] as usize;
+        let mut c = b.cells & CLEAR[i];
+        let r = if n < ring {
+            n
+        } else {
+            c += self.lap * (n / ring) as u128;
+            n % ring
+        };
+        c += self.sow[i * ring + r];
+        let last = if i + r < ring { i + r } else { i + r - ring };
         let mut gain = (c >> (8 * m)) as u8 as i32;
         c &= !(0xFFu128 << (8 * m));
-        if last < m && (c >> (8 * last)) as u8 == 1 {
+        if last < m && c.to_le_bytes()[last] == 1 {
             if let Some(cap) = self.capture {
                 let opp = 2 * m - last;
-                let o = (c >> (8 * opp)) as u8;
+                let o = c.to_le_bytes()[opp];
                 let taken = cap.taken(o) as i32;
                 if taken > 0 {
-                    c &= !(0xFFu128 << (8 * opp));
+                    c &= CLEAR[opp];
                     if cap.takes_last_seed() {
-                        c &= !(0xFFu128 << (8 * last));
+                        c &= CLEAR[last];
                     }
                     gain += taken;
                 }
@@ -218,7 +206,7 @@ impl<'a> FastRules<'a> {
             cells: c,
             seeds: b.seeds - gain as u8,
         };
-        let (mine, theirs) = (self.mine(&child), self.theirs(&child));
+        let (mine, theirs) = (child.mine::<M>(), child.theirs::<M>());
         let over = if self.mover_empty {
             (if again { mine } else { theirs }) == 0
         } else {
@@ -240,6 +228,18 @@ impl<'a> FastRules<'a> {
     }
 }
 
+/// `CLEAR[i]`: every cell but cell `i` (a table: a `u128` shift by a variable is a dozen
+/// instructions).
+const CLEAR: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = !(0xFFu128 << (8 * i));
+        i += 1;
+    }
+    t
+};
+
 #[inline]
 fn byte_sum(x: u64) -> i32 {
     (x.wrapping_mul(0x0101_0101_0101_0101) >> 56) as i32
@@ -252,8 +252,54 @@ pub struct Board {
     seeds: u8,
 }
 
-/// One search thread of the fast path.
-pub struct FastWorker<'s, 't> {
+impl Board {
+    /// The mover's row, a byte a pit, of a board of `M` pits a row.
+    #[inline]
+    fn mine<const M: usize>(&self) -> u64 {
+        self.cells as u64 & ((1 << (8 * M)) - 1)
+    }
+
+    /// The opponent's row.
+    #[inline]
+    fn theirs<const M: usize>(&self) -> u64 {
+        (self.cells >> (8 * (M + 1))) as u64 & ((1 << (8 * M)) - 1)
+    }
+}
+
+/// MTD(f) from `guess` on one thread of the fast path (see [`FastWorker::mtdf`]), with
+/// the worker compiled for the board's pit count.
+pub fn mtdf(
+    shared: &Shared,
+    rules: &FastRules,
+    b: &Board,
+    thread: usize,
+    guess: i32,
+) -> Option<i32> {
+    fn go<const M: usize>(
+        shared: &Shared,
+        rules: &FastRules,
+        b: &Board,
+        thread: usize,
+        guess: i32,
+    ) -> Option<i32> {
+        let mut w = FastWorker::<M>::new(shared, rules, thread);
+        let r = w.mtdf(b, guess);
+        w.flush();
+        r
+    }
+    match rules.m {
+        1 => go::<1>(shared, rules, b, thread, guess),
+        2 => go::<2>(shared, rules, b, thread, guess),
+        3 => go::<3>(shared, rules, b, thread, guess),
+        4 => go::<4>(shared, rules, b, thread, guess),
+        5 => go::<5>(shared, rules, b, thread, guess),
+        6 => go::<6>(shared, rules, b, thread, guess),
+        _ => go::<7>(shared, rules, b, thread, guess),
+    }
+}
+
+/// One search thread of the fast path, for boards of `M` pits a row.
+pub struct FastWorker<'s, 't, const M: usize> {
     shared: &'s Shared<'t>,
     rules: &'s FastRules<'s>,
     pub nodes: u64,
@@ -263,7 +309,7 @@ pub struct FastWorker<'s, 't> {
     oracle_hits: u64,
 }
 
-impl<'s, 't> FastWorker<'s, 't> {
+impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
     pub fn new(shared: &'s Shared<'t>, rules: &'s FastRules<'s>, thread: usize) -> Self {
         FastWorker {
             shared,
@@ -313,14 +359,14 @@ impl<'s, 't> FastWorker<'s, 't> {
             return -bound;
         }
         let r = self.rules;
-        let m = r.m;
+        let m = M;
         // Levels below `tabled` are in the endgame tables (0: none).
         let tabled = r.tables.as_ref().map_or(0, |t| t.levels.len());
         if (b.seeds as usize) < tabled {
             // Only the root can be tabled: a parent values its tabled children itself.
             let t = r.tables.as_ref().expect("tables");
             self.oracle_hits += 1;
-            return t.net(b.seeds, t.rank(m, b));
+            return t.net(b.seeds, t.rank::<M>(b));
         }
         let nodes_before = self.nodes;
         // Play every move once (its gain and an ordering key, as the generic search), asking
@@ -335,19 +381,19 @@ impl<'s, 't> FastWorker<'s, 't> {
         let mut known = 0u32;
         let mut n = 0;
         for i in 0..m {
-            if (b.cells >> (8 * i)) as u8 == 0 {
+            if b.cells.to_le_bytes()[i] == 0 {
                 continue;
             }
-            let (c, g, a) = r.play(b, i);
+            let (c, g, a) = r.play::<M>(b, i);
             if c.seeds == 0 {
                 known |= 1 << i;
             } else if (c.seeds as usize) < tabled {
                 let t = r.tables.as_ref().expect("tables");
-                ranks[i] = t.rank(m, &c);
+                ranks[i] = t.rank::<M>(&c);
                 t.prefetch(c.seeds, ranks[i]);
                 known |= 1 << i;
             } else {
-                self.shared.tt.prefetch(r.key(&c));
+                self.shared.tt.prefetch(r.key::<M>(&c));
             }
             kids[i] = c;
             gains[i] = g;
@@ -362,7 +408,7 @@ impl<'s, 't> FastWorker<'s, 't> {
         }
 
         let tt = self.shared.tt;
-        let key = r.key(b);
+        let key = r.key::<M>(b);
         let mut tt_move = NO_MOVE;
         if let Some(e) = tt.probe(key) {
             if e.depth == SOLVED {
@@ -419,7 +465,7 @@ impl<'s, 't> FastWorker<'s, 't> {
                 if known & 1 << i != 0 {
                     continue;
                 }
-                let Some(e) = tt.probe(r.key(&kids[i])) else {
+                let Some(e) = tt.probe(r.key::<M>(&kids[i])) else {
                     continue;
                 };
                 if e.depth == SOLVED {
@@ -520,11 +566,22 @@ mod tests {
                 }
                 let me = p.to_move();
                 let b = fr.board(&p);
-                assert_eq!(fr.key(&b), p.tt_key(), "{v}");
+                let key = |b: &Board| match kr.pits {
+                    4 => fr.key::<4>(b),
+                    6 => fr.key::<6>(b),
+                    7 => fr.key::<7>(b),
+                    n => panic!("{n} pits: add them here"),
+                };
+                let play = |b: &Board, i| match kr.pits {
+                    4 => fr.play::<4>(b, i),
+                    6 => fr.play::<6>(b, i),
+                    _ => fr.play::<7>(b, i),
+                };
+                assert_eq!(key(&b), p.tt_key(), "{v}");
                 for &mv in p.legal_moves().as_slice() {
                     let mut q = p;
                     q.play_unchecked(mv);
-                    let (c, gain, again) = fr.play(&b, mv as usize);
+                    let (c, gain, again) = play(&b, mv as usize);
                     assert_eq!(gain, q.banked(me) - p.banked(me), "{v} {p:?} {mv}");
                     if q.is_over() {
                         assert_eq!(c.seeds, 0, "{v}");

@@ -277,10 +277,7 @@ impl Engine {
                 Some(rules) => {
                     let b = rules.board(p);
                     self.solve_state(p, limits, history, |shared, t, guess| {
-                        let mut w = fast::FastWorker::new(shared, &rules, t);
-                        let r = w.mtdf(&b, guess);
-                        w.flush();
-                        r
+                        fast::mtdf(shared, &rules, &b, t, guess)
                     })
                 }
                 None => self.solve_generic(p, limits, history),

@@ -2,8 +2,9 @@
 //!
 //! Each slot is two `AtomicU64`: `key ^ data` and `data` (Hyatt and Mann's lockless hashing):
 //! a slot torn by two writers fails the key check and reads as empty, never as a wrong entry.
-//! Buckets hold two slots: the first keeps the entry of greater depth, then of more work
-//! (log2 of the nodes below it), the second always takes the newest. Keys are 64-bit hashes of the position (a collision is possible in principle, about
+//! Buckets hold four slots (one cache line); a new entry takes the slot of its key, or an
+//! empty one, or else the one of least depth, then least work (log2 of the nodes below it).
+//! Keys are 64-bit hashes of the position (a collision is possible in principle, about
 //! one in 2^64 per probe).
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,20 +57,21 @@ impl Entry {
         }
     }
 
+    /// Bits 40-55 read as a number order entries for replacement: depth, then work.
     fn pack(self) -> u64 {
         (self.lower as u16 as u64)
             | (self.upper as u16 as u64) << 16
             | (self.best as u64) << 32
-            | (self.depth as u64) << 40
-            | (self.work as u64) << 48
+            | (self.work as u64) << 40
+            | (self.depth as u64) << 48
     }
     fn unpack(d: u64) -> Entry {
         Entry {
             lower: d as u16 as i16,
             upper: (d >> 16) as u16 as i16,
             best: (d >> 32) as u8,
-            depth: (d >> 40) as u8,
-            work: (d >> 48) as u8,
+            work: (d >> 40) as u8,
+            depth: (d >> 48) as u8,
         }
     }
 }
@@ -232,7 +234,10 @@ impl Table {
     #[inline]
     pub fn store(&self, key: u64, mut e: Entry) {
         let b = self.bucket(key);
-        for slot in &self.slots[b..b + WAYS] {
+        let bucket = &self.slots[b..b + WAYS];
+        // The slot of `key`, or else an empty one, or else the one of least depth, then work.
+        let (mut victim, mut least) = (0, u64::MAX);
+        for (j, slot) in bucket.iter().enumerate() {
             let k = slot[0].load(Ordering::Relaxed);
             let d = slot[1].load(Ordering::Relaxed);
             if k ^ d == key && d != 0 {
@@ -250,27 +255,17 @@ impl Table {
                         };
                     }
                 }
-                slot[0].store(key ^ e.pack(), Ordering::Relaxed);
-                slot[1].store(e.pack(), Ordering::Relaxed);
-                return;
+                victim = j;
+                break;
+            }
+            let rank = if d == 0 { 0 } else { 1 + ((d >> 40) & 0xFFFF) };
+            if rank < least {
+                (victim, least) = (j, rank);
             }
         }
-        // Replace the empty slot or else the one of least depth, then work.
         let d = e.pack();
-        let slot = self.slots[b..b + WAYS]
-            .iter()
-            .min_by_key(|s| {
-                let o = s[1].load(Ordering::Relaxed);
-                if o == 0 {
-                    (0, 0, 0)
-                } else {
-                    let o = Entry::unpack(o);
-                    (1, o.depth, o.work)
-                }
-            })
-            .expect("a bucket has slots");
-        slot[0].store(key ^ d, Ordering::Relaxed);
-        slot[1].store(d, Ordering::Relaxed);
+        bucket[victim][0].store(key ^ d, Ordering::Relaxed);
+        bucket[victim][1].store(d, Ordering::Relaxed);
     }
 
     pub fn clear(&self) {
