@@ -931,6 +931,17 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         )));
     }
     std::fs::create_dir_all(&opts.dir).map_err(|e| Error::io(&opts.dir, e))?;
+    // Every level already there and sound: nothing to load or build.
+    let sound = |s: u32| {
+        crate::file::Table::open(&rules.path(&opts.dir, s))
+            .is_ok_and(|t| t.expect(&rules, s).is_ok())
+    };
+    if (0..=opts.max_seeds).all(sound) {
+        return Ok(BuildReport {
+            reused: (0..=opts.max_seeds).collect(),
+            ..BuildReport::default()
+        });
+    }
     let b = Binomials::new();
     let need = memory_needed(&rules, opts.max_seeds);
     let avail = opts.memory_limit.or_else(mem_available);
