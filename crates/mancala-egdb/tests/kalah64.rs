@@ -3,12 +3,12 @@
 //! Tables go to `$MANCALA_EGDB_DIR` (default: a directory under the system temp dir; a
 //! build is resumable, so a second run reuses them) up to `$MANCALA_EGDB_SEEDS` (default 16).
 //!
-//! Kalah(6,5), empty capture +12 and standard +10, needs 28-seed tables (a build of about 6
-//! minutes and 11 GiB of memory per capture rule; 1.7 GB of files each): run one with
+//! Kalah(6,5), empty capture +12 and standard +10, needs 28-seed tables (a build of about 4
+//! minutes and 9 GiB of memory per capture rule; 3.3 GB of files each): run one with
 //! `MANCALA_EGDB_DIR=/big/disk cargo test --release -p mancala-egdb --test kalah64 --
-//! --ignored --nocapture kalah_6_5_empty`. Measured (2 threads, one core taken by other work):
-//! empty capture +12 in 96 s, 151 M nodes; standard +10 in 325 s, 504 M nodes; with tables
-//! 0-28 already built.
+//! --ignored --nocapture kalah_6_5_empty`. Measured (2 threads, idle machine, tables 0-28
+//! already built): empty capture +12 in 15-17 s, about 80 M nodes; standard +10 in 40-42 s,
+//! about 240 M nodes.
 
 use mancala_core::{KalahRules, Position, Rules};
 use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
