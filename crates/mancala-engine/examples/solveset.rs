@@ -1,5 +1,7 @@
-//! Solves a seeded set of random positions, one thread: total nodes and time.
-//! `cargo run --release -p mancala-engine --example solveset -- RULES PLIES COUNT [tt_mb]`
+//! Solves a seeded set of random positions on one thread and prints the total nodes and time:
+//! the paired measurement behind the move-ordering and first-guess figures in ARCHITECTURE.md.
+//! `cargo run --release -p mancala-engine --example solveset -- RULES PLIES COUNT [TT_MB]`
+//! (`VERBOSE=1` prints each position).
 use mancala_core::Position;
 use mancala_engine::{Engine, Limits};
 
