@@ -201,6 +201,16 @@ struct RulesCmdArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Output cut short by its reader (`mancala solve | head`) ends the program quietly, as
+    // other command-line tools do, instead of a panic on the broken pipe. The server and the
+    // TUI keep Rust's default (the signal ignored).
+    #[cfg(unix)]
+    if !matches!(cli.command, Command::Serve(_) | Command::Tui(_)) {
+        // SAFETY: restoring a signal's default disposition before any thread is started.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay(a),

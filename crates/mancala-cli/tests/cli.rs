@@ -484,3 +484,23 @@ fn input_over_4_mib_is_refused_before_parsing() {
     assert_bad_input(&o, "stdin: more than 4 MiB");
     std::fs::remove_dir_all(path.parent().unwrap()).ok();
 }
+
+/// A reader that stops early (`mancala replay ... | head -1`) ends the program quietly: killed
+/// by SIGPIPE, as other command-line tools are, not a panic.
+#[cfg(unix)]
+#[test]
+fn a_closed_output_pipe_is_no_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["replay", "examples/records/dracala-tavares-gering.txt"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+}
