@@ -312,6 +312,10 @@ impl Engine {
             return None;
         }
         let start = Instant::now();
+        // Every thread faults in its share of the table first: the single-threaded guess
+        // search below would otherwise take every page fault (and any compaction) alone.
+        // Kalah(6,3) after an endgame-table run, four runs each: 0.61-1.52 s -> 0.49-0.68 s.
+        self.tt.prefault(self.threads);
         let shared = self.shared(limits, history);
         let me = pos.to_move();
         let banked = pos.banked(me);
