@@ -149,6 +149,12 @@ impl<'a> FastRules<'a> {
         })
     }
 
+    /// The number of endgame-table levels the proof reads (0: none): positions of fewer
+    /// seeds are tabled.
+    pub fn tabled_levels(&self) -> i32 {
+        self.tables.as_ref().map_or(0, |t| t.levels.len() as i32)
+    }
+
     /// The fast board of `p`, seen from its side to move.
     pub fn board(&self, p: &KalahPos) -> Board {
         let me = p.to_move();
