@@ -311,10 +311,26 @@ impl Egdb {
         let mut sets = Vec::new();
         for (name, levels) in tables {
             let t = levels.iter().flatten().next().expect("a table");
-            match TableRules::parse(t.pits, &name) {
-                Some(r) => sets.push((r, levels)),
-                None => return Err(Error::file(&t.path, format!("unknown rules `{name}`"))),
+            let Some(r) = TableRules::parse(t.pits, &name) else {
+                return Err(Error::file(&t.path, format!("unknown rules `{name}`")));
+            };
+            // Every header agrees with its rules and level (pits, bits: the sizes the
+            // probes index by), and every file is named as the build names it.
+            for (s, t) in levels.iter().enumerate() {
+                let Some(t) = t else { continue };
+                t.expect(&r, s as u32)?;
+                if t.path.file_name() != r.path(dir, s as u32).file_name() {
+                    return Err(Error::file(
+                        &t.path,
+                        format!(
+                            "mismatched table: its header says level {s} of `{name}`, \
+                             whose file is named {}",
+                            r.path(Path::new(""), s as u32).display()
+                        ),
+                    ));
+                }
             }
+            sets.push((r, levels));
         }
         Ok(Egdb {
             dir: dir.to_path_buf(),
@@ -348,7 +364,35 @@ impl Egdb {
         if !r.live(mine, s - mine) {
             return None;
         }
-        Some((r, s, t.get(self.bin.rank(&c, 2 * m, s))))
+        let code = t.get(self.bin.rank(&c, 2 * m, s));
+        // A forged entry (its checksum matching) is not read as a value.
+        (code as u32 <= r.max_code(s)).then_some((r, s, code))
+    }
+
+    /// Checks that every entry of every table lies within its level's range (the checksum
+    /// only shows the file is as written). Reads every entry: seconds for tables of
+    /// billions of positions. The first fault names the file, the rank and the entry.
+    pub fn verify_entries(&self) -> Result<(), Error> {
+        for (r, levels) in &self.sets {
+            for (s, t) in levels.iter().enumerate() {
+                let Some(t) = t else { continue };
+                let max = r.max_code(s as u32);
+                let bad = (0..t.count as usize)
+                    .into_par_iter()
+                    .with_min_len(1 << 16)
+                    .find_first(|&i| t.get(i as u64) as u32 > max);
+                if let Some(i) = bad.map(|i| i as u64) {
+                    return Err(Error::file(
+                        &t.path,
+                        format!(
+                            "corrupt entry: rank {i} holds {}, above the level's largest {max}",
+                            t.get(i)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn levels(&self, r: &TableRules) -> Option<&[Option<Table>]> {

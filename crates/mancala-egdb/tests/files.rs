@@ -87,6 +87,63 @@ fn truncated_corrupt_and_mismatched_files_are_refused() {
     assert_eq!(std::fs::read(&p).unwrap(), good);
 }
 
+/// Rewrites the payload of a table file (at `offset`) and the header's bits, payload length
+/// and checksum to match: a forged file, consistent in itself.
+fn forge(file: &[u8], bits: u8, payload: &[u8]) -> Vec<u8> {
+    let offset = 42 + u16::from_le_bytes([file[40], file[41]]) as usize;
+    let mut f = file[..offset].to_vec();
+    f[16] = bits;
+    f[20..24].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    f[32..40].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+#[test]
+fn forged_files_with_matching_checksums_are_refused_or_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let tr = build_dir("kalah,pits=4", 8, dir.path());
+    let p = tr.path(dir.path(), 8);
+    let good = std::fs::read(&p).unwrap();
+    let offset = 42 + u16::from_le_bytes([good[40], good[41]]) as usize;
+    let count = u64::from_le_bytes(good[24..32].try_into().unwrap());
+    assert_eq!(good[16], 4, "level 8 of counted rules: 4 bits an entry");
+
+    // Bits that disagree with the level (the entries packed at 5 bits, consistent in
+    // themselves): the directory is refused.
+    let five = vec![0u8; (count * 5).div_ceil(8) as usize + 1];
+    std::fs::write(&p, forge(&good, 5, &five)).unwrap();
+    assert!(Table::open(&p).is_ok(), "the file alone is consistent");
+    let e = Egdb::open(dir.path()).err().expect("refused").to_string();
+    assert!(
+        e.contains(&p.display().to_string()) && e.contains("5 bits an entry, expected 4"),
+        "{e}"
+    );
+
+    // An entry above the level's range (15 where 8 is the most): opened, never read as a
+    // value, found by the entry check.
+    let mut payload = good[offset..].to_vec();
+    payload[0] |= 0x0f;
+    std::fs::write(&p, forge(&good, 4, &payload)).unwrap();
+    let db = Egdb::open(dir.path()).unwrap();
+    let e = db.verify_entries().unwrap_err().to_string();
+    assert!(
+        e.contains(&p.display().to_string()) && e.contains("rank 0 holds 15"),
+        "{e}"
+    );
+    std::fs::write(&p, &good).unwrap();
+    Egdb::open(dir.path()).unwrap().verify_entries().unwrap();
+
+    // A good table under another level's name: refused.
+    let q = tr.path(dir.path(), 9);
+    std::fs::rename(tr.path(dir.path(), 7), &q).unwrap();
+    let e = Egdb::open(dir.path()).err().expect("refused").to_string();
+    assert!(
+        e.contains(&q.display().to_string()) && e.contains("header says level 7"),
+        "{e}"
+    );
+}
+
 #[test]
 fn too_little_memory_is_refused() {
     let dir = tempfile::tempdir().unwrap();

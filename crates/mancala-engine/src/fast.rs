@@ -96,10 +96,12 @@ impl Tables<'_> {
         let (l, byte, sh) = self.at(s, rank);
         let w = l.entries[byte] as u32 | (l.entries[byte + 1] as u32) << 8;
         let e = ((w >> sh) & ((1 << l.bits) - 1)) as i32;
+        // Clamped to the level's range: a forged entry (its checksum matching) stays a
+        // possible value (`Egdb::verify_entries` finds it).
         if self.counted {
-            2 * e - s as i32
+            2 * e.min(s as i32) - s as i32
         } else {
-            e - s as i32
+            e.min(2 * s as i32) - s as i32
         }
     }
 }
