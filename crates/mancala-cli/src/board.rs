@@ -5,7 +5,7 @@ use mancala_core::{Game, Outcome, Position, Side};
 
 /// The board with `bottom`'s row at the bottom (his pits 1..m left to right, his store on the
 /// right) and the other row above it, as that player sees the board. Pit labels are the
-/// game's notation; `last` marks the pit last sown with `*`.
+/// game's notation; `last` (the pit the last move was sown from) is marked `*`.
 pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String {
     let m = pos.pits();
     let notation = Notation::for_rules(pos.rules());

@@ -539,10 +539,10 @@ fn play_game(start: &Position, a: Player, b: Player, a_side: Side, seed: u64) ->
     })
 }
 
-/// Elo difference for score fraction `s`.
-fn elo(s: f64) -> f64 {
-    let s = s.clamp(1e-3, 1.0 - 1e-3);
-    -400.0 * (1.0 / s - 1.0).log10()
+/// Elo difference for score fraction `s`; `None` where it is unbounded (`s` at 0 or 1, or
+/// within 0.1 % of them: beyond 1200 Elo).
+fn elo(s: f64) -> Option<f64> {
+    ((1e-3..=1.0 - 1e-3).contains(&s)).then(|| -400.0 * (1.0 / s - 1.0).log10() + 0.0)
 }
 
 pub fn match_cmd(m: MatchArgs) -> Result<()> {
@@ -603,6 +603,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let se = (var / n).sqrt();
     let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
     let d = elo(score);
+    let sweep = wins == results.len() || losses == results.len();
     if results.len() != m.games as usize {
         eprintln!(
             "note: {} games played (each opening with both colours)",
@@ -614,7 +615,9 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
             "{}",
             json!({"variant": rules.to_string(), "a": m.a, "b": m.b, "games": results.len(),
                    "wins": wins, "draws": draws, "losses": losses, "score": score,
-                   "elo": d, "elo_95": [lo, hi]})
+                   "elo": (!sweep).then_some(d).flatten(), "elo_95": [lo, hi],
+                   "elo_note": if sweep { "one side won every game: more games are needed" }
+                               else { "elo_95 ends are null where unbounded (beyond 1200)" }})
         );
     } else {
         println!(
@@ -624,13 +627,20 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
             results.len(),
             score * 100.0
         );
-        if wins == results.len() || losses == results.len() {
+        if sweep {
             println!(
                 "Elo difference (A - B): {} (one side won every game: more games are needed to measure it)",
                 if wins > 0 { "above +500" } else { "below -500" }
             );
         } else {
-            println!("Elo difference (A - B): {d:+.0} (95%: {lo:+.0} to {hi:+.0})");
+            let end =
+                |e: Option<f64>, open: &str| e.map_or(open.to_string(), |e| format!("{e:+.0}"));
+            println!(
+                "Elo difference (A - B): {} (95%: {} to {})",
+                end(d, "beyond 1200"),
+                end(lo, "below -1200"),
+                end(hi, "above +1200")
+            );
         }
     }
     Ok(())

@@ -72,6 +72,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
     if start.is_over() {
         bail!("the game is already over in that position");
     }
+    if let Some(path) = &a.save {
+        check_writable(path)?;
+    }
     let first_mover = start.to_move();
     let human = if a.first == First::Human {
         first_mover
@@ -233,7 +236,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
     }
     if let Some(path) = &a.save {
-        s.save(path)?;
+        if let Err(e) = s.save(path) {
+            // Checked at the start, but the disk may have changed since: the game is not lost.
+            let rec = Record::from_game(&s.game, s.players.clone());
+            println!("{}", rec.to_text().unwrap_or_default());
+            return Err(e.context("the record is printed above"));
+        }
         println!("Record saved to {path}.");
     } else if interactive && s.game.is_over() {
         print!("Save the record? File name (empty: no): ");
@@ -247,6 +255,25 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// Fails now, before any move, if `path` cannot be written at the end of the game (a file
+/// made for the check is removed again).
+fn check_writable(path: &str) -> Result<()> {
+    if path.is_empty() {
+        bail!("--save: give a file name");
+    }
+    let existed = std::path::Path::new(path).exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("--save {path}: cannot write there"))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
     }
     Ok(())
 }

@@ -232,6 +232,71 @@ fn play_a_whole_game_from_stdin_and_save_it() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A `--save` path that cannot be written is refused before the first move, and the check
+/// leaves no file behind where it could.
+#[test]
+fn play_refuses_an_unwritable_save_path_before_the_game() {
+    let o = with_stdin(
+        &["play", "--save", "/nonexistent-dir/x/game.txt"],
+        "a\nb\nc\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("--save /nonexistent-dir/x/game.txt: cannot write there"),
+        "{e}"
+    );
+    assert!(
+        !stdout(&o).contains("South"),
+        "no board was shown: {}",
+        stdout(&o)
+    );
+    let path = std::env::temp_dir().join(format!("mancala-save-{}.txt", std::process::id()));
+    let o = with_stdin(&["play", "--save", path.to_str().unwrap()], "quit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_file(&path).ok();
+}
+
+/// `match --json` gives no made-up Elo: none after a sweep, open interval ends as null.
+#[test]
+fn match_json_elo_is_null_where_unbounded() {
+    let run = |seed: &str| {
+        let o = mancala(&[
+            "match",
+            "--variant",
+            "kalah,seeds=3",
+            "--a",
+            "1",
+            "--b",
+            "1",
+            "--games",
+            "2",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let sweep = run("1");
+    assert_eq!(sweep["losses"], 2, "{sweep}");
+    assert!(
+        sweep["elo"].is_null() && sweep["elo_95"][0].is_null(),
+        "{sweep}"
+    );
+    let even = run("4");
+    assert_eq!(
+        (&even["wins"], &even["losses"]),
+        (&1.into(), &1.into()),
+        "{even}"
+    );
+    assert_eq!(even["elo"], 0.0, "{even}");
+    assert!(
+        even["elo_95"][0].is_null() && even["elo_95"][1].is_null(),
+        "{even}"
+    );
+}
+
 #[test]
 fn solve_proves_kalah_6_3() {
     let o = mancala(&[
