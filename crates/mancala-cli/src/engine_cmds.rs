@@ -66,13 +66,34 @@ pub struct AnalyzeArgs {
     json: bool,
 }
 
-/// The endgame databases of `dir` as the engine's oracle.
+/// The endgame databases of `dir` as the engine's oracle; a note on stderr when they hold
+/// no table of the rules of `pos` (when given).
 pub fn open_egdb(
     dir: Option<&std::path::Path>,
+    pos: Option<&Position>,
 ) -> Result<Option<std::sync::Arc<dyn mancala_engine::Oracle + Send>>> {
     let Some(dir) = dir else { return Ok(None) };
     let db = mancala_egdb::Egdb::open(dir)?;
+    if let Some(pos) = pos {
+        note_if_uncovered(&db, pos);
+    }
     Ok(Some(std::sync::Arc::new(db)))
+}
+
+/// Says on stderr when `db` holds no table of the rules of `pos`: the search then runs
+/// without them, which a user who gave `--egdb` would want to know.
+fn note_if_uncovered(db: &mancala_egdb::Egdb, pos: &Position) {
+    let rules = match pos.state() {
+        mancala_core::position::State::Kalah(k) => mancala_egdb::TableRules::new(k.rules()).ok(),
+        _ => None,
+    };
+    if rules.is_none_or(|r| db.complete_to(&r).is_none()) {
+        eprintln!(
+            "note: {} holds no endgame table of {}: searching without them",
+            db.dir.display(),
+            pos.rules()
+        );
+    }
 }
 
 /// `pv` continued to the end of the game by the tables' best moves where they cover it.
@@ -100,7 +121,7 @@ fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     let mut engine =
         Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
-    engine.oracle = open_egdb(a.egdb.as_deref())?;
+    engine.oracle = open_egdb(a.egdb.as_deref(), None)?;
     // A position string has `/`s; a path that names no file is taken for one.
     if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
         let pos: Position = a
@@ -330,7 +351,11 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     // Opened once (opening checks every table's checksum): the oracle, the line's end and
     // the "strongly solved" check share it.
     let db = match &a.egdb {
-        Some(dir) => Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?)),
+        Some(dir) => {
+            let db = mancala_egdb::Egdb::open(dir)?;
+            note_if_uncovered(&db, &pos);
+            Some(std::sync::Arc::new(db))
+        }
         None => None,
     };
     let tt_mb = a.tt_mb.unwrap_or_else(|| auto_tt_mb(&pos, db.as_deref()));
@@ -426,7 +451,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     if a.stats {
         println!(
-            "time {:.2} s, {} nodes ({:.1} M nodes/s), {} table hits, {} threads, table {} MiB, peak memory {}",
+            "time {:.2} s, {} nodes ({:.1} M nodes/s), {} endgame-table hits, {} threads, table {} MiB, peak memory {}",
             r.elapsed.as_secs_f64(),
             r.nodes,
             nps / 1e6,

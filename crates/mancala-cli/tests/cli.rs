@@ -297,6 +297,27 @@ fn match_json_elo_is_null_where_unbounded() {
     );
 }
 
+/// `--egdb` naming a directory without tables of these rules says so and still solves.
+#[test]
+fn solve_notes_endgame_tables_that_do_not_cover_the_rules() {
+    let dir = std::env::temp_dir().join(format!("mancala-no-egdb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = mancala(&[
+        "solve",
+        "--variant",
+        "kalah,pits=3,seeds=2",
+        "--egdb",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("holds no endgame table of kalah,pits=3,seeds=2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn solve_proves_kalah_6_3() {
     let o = mancala(&[
