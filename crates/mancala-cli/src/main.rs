@@ -106,11 +106,21 @@ impl RulesArgs {
         if self.variant.is_none() && options.iter().all(|o| o.1.is_none()) {
             return Ok(None);
         }
-        let base: Rules = self.variant.as_deref().unwrap_or("kalah").parse()?;
+        let variant = self.variant.as_deref().unwrap_or("kalah");
+        let base: Rules = variant.parse()?;
         let mut spec = RulesSpec::from(base);
-        // Options given after the preset in --variant stay; flags override them.
+        // An option both in --variant and as a flag is refused, as one given twice in a
+        // rules string is: which was meant is not for the program to guess.
+        let in_variant: Vec<&str> = variant
+            .split(',')
+            .skip(1)
+            .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
+            .collect();
         for (name, value) in options {
             if let Some(v) = value {
+                if in_variant.contains(&name) {
+                    bail!("option {name} is given twice: in --variant and as --{name}");
+                }
                 spec.set(name, v)?;
             }
         }

@@ -297,6 +297,24 @@ fn match_json_elo_is_null_where_unbounded() {
     );
 }
 
+/// An option both in `--variant` and as its flag is refused, not silently overridden.
+#[test]
+fn an_option_in_the_variant_and_as_a_flag_is_refused() {
+    let o = mancala(&["solve", "--variant", "kalah,seeds=4", "--seeds", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("option seeds is given twice: in --variant and as --seeds"),
+        "{}",
+        stderr(&o)
+    );
+    let o = mancala(&["rules", "kalah", "--capture", "empty"]);
+    assert!(
+        stdout(&o).starts_with("kalah,capture=empty"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// `--egdb` naming a directory without tables of these rules says so and still solves.
 #[test]
 fn solve_notes_endgame_tables_that_do_not_cover_the_rules() {
