@@ -7,19 +7,19 @@
 //! of a level is acyclic.
 //!
 //! Order and locality. A position is a pair of rows `(x, y)`, the mover's first; its rank is
-//! `head(x) + tail(y)` (the block of row `x`, then `y`'s rank among the rows of its seeds),
-//! and each level is kept twice in memory: `M` by that rank (the file order) and `T`
-//! transposed, by `head(y) + tail(x)`. The level is swept one mover row `x` (the *outer* row)
-//! at a time, over every opponent row `y`, in decreasing potential of `x`: a successor keeps a
-//! row derived from `x`, and is looked up in the copy whose block is that row (`M` when it is
-//! the successor's mover row, after an extra turn; `T` otherwise), so the lookups of one outer
-//! row stay in a few blocks of a few KB instead of spreading over the whole level. A
-//! same-level successor `(y, x')` is found (or computed, memoised, `0xFF` unknown) in `T`;
-//! its own same-level successors `(x', y')` have an outer row of higher potential, already
-//! swept, so the recursion is two plies deep. Rows of equal potential are swept in parallel
-//! (rayon); the potentials one after the other.
+//! `head(x) + tail(y)` (the block of row `x`, then `y`'s rank among the rows of its seeds):
+//! `M`, the file order. The levels are also kept transposed, by `head(y) + tail(x)`: `T`.
+//! The level is swept in tiles of outer rows `x` and opponent rows `y` (see [`sweep_level`]);
+//! a successor keeps a row derived from `x`, and is looked up in the copy whose block is that
+//! row (`M` of the level below after an extra turn, `T` otherwise), so the lookups of a tile
+//! stay in a few blocks instead of spreading over gigabytes.
+//!
+//! Memory. The level being built is `T` one byte an entry (`D + s`, `0xFF` unknown); when it
+//! is complete it is transposed into `M`, packed as the file's payload and written, and packed
+//! again as `T` for the levels above. Lower levels are read packed (5 bits an entry from 16
+//! seeds), so building Kalah's 6 pits to 32 seeds needs about 18 GiB rather than 33.
 
-use crate::file::{level_file, read_level, write_file};
+use crate::file::{payload_len, write_level, Table};
 use crate::rank::{next, Binomials};
 use crate::{Error, TableRules};
 use mancala_core::{Capture, EndCheck, Leftovers};
@@ -64,6 +64,23 @@ impl Buf {
         })
     }
 
+    /// A copy of `src` (a file's payload, to keep it in anonymous memory).
+    fn copy_of(src: &[u8]) -> std::io::Result<Buf> {
+        let mut map = MmapMut::map_anon(src.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        map[..src.len()]
+            .par_chunks_mut(1 << 24)
+            .zip(src.par_chunks(1 << 24))
+            .for_each(|(d, s)| d.copy_from_slice(s));
+        let ptr = map.as_mut_ptr();
+        Ok(Buf {
+            _map: map,
+            ptr,
+            len: src.len(),
+        })
+    }
+
     #[inline]
     fn cells(&self) -> &[AtomicU8] {
         // SAFETY: AtomicU8 has the layout of u8; the mapping lives as long as `self`.
@@ -77,12 +94,98 @@ impl Buf {
     }
 }
 
-/// One level in memory: `D + s` per position, by rank (`m`) and transposed (`t`). The build
-/// drops `m` once the level is written and the next one computed: the levels above read the
-/// lower ones in `t` alone, but for the level just below (extra turns, in `m`).
+/// Entries packed as in a file's payload (entry `i` at bit `i * bits`, in the file's code:
+/// `own` where the leftovers count, else `D + s`), read as `D + s`.
+#[derive(Clone, Copy)]
+pub(crate) struct Entries<'a> {
+    bytes: &'a [u8],
+    bits: u32,
+    /// 1 where the code is `own = (D + s) / 2`, else 0.
+    shift: u32,
+}
+
+impl Entries<'_> {
+    const NONE: Entries<'static> = Entries {
+        bytes: &[],
+        bits: 1,
+        shift: 0,
+    };
+
+    /// `D + s` of rank `i`.
+    #[inline(always)]
+    fn get(&self, i: u64) -> u8 {
+        let bit = i * self.bits as u64;
+        let b = (bit >> 3) as usize;
+        let w = u16::from_le_bytes([self.bytes[b], self.bytes[b + 1]]);
+        (((w >> (bit & 7)) & ((1 << self.bits) - 1)) as u8) << self.shift
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, i: u64) {
+        prefetch(self.bytes, (i * self.bits as u64) >> 3);
+    }
+}
+
+/// A level's entries packed in anonymous memory, as a file's payload.
+pub(crate) struct Packed {
+    buf: Buf,
+    bits: u32,
+    shift: u32,
+}
+
+impl Packed {
+    fn new(r: &TableRules, s: u32, count: u64) -> std::io::Result<Packed> {
+        let bits = r.bits(s);
+        Ok(Packed {
+            buf: Buf::new(payload_len(count, bits) as usize, 0)?,
+            bits,
+            shift: r.counted() as u32,
+        })
+    }
+
+    fn entries(&self) -> Entries<'_> {
+        Entries {
+            bytes: self.buf.bytes(),
+            bits: self.bits,
+            shift: self.shift,
+        }
+    }
+
+    /// Stores `vals` (`D + s` each) as the entries from rank `start` on. Runs stored at once
+    /// from several threads must not overlap: the bytes two runs share are or-ed in.
+    fn store_run(&self, start: u64, vals: &[u8]) {
+        let cells = self.buf.cells();
+        let bit = start * self.bits as u64;
+        let mut at = (bit >> 3) as usize;
+        let mut held = (bit & 7) as u32;
+        let mut acc = 0u32;
+        let mut first = true;
+        for &v in vals {
+            acc |= ((v >> self.shift) as u32) << held;
+            held += self.bits;
+            while held >= 8 {
+                if first {
+                    cells[at].fetch_or(acc as u8, Relaxed);
+                    first = false;
+                } else {
+                    cells[at].store(acc as u8, Relaxed);
+                }
+                at += 1;
+                acc >>= 8;
+                held -= 8;
+            }
+        }
+        if held > 0 {
+            cells[at].fetch_or(acc as u8, Relaxed);
+        }
+    }
+}
+
+/// A complete level: packed transposed (`t`), and by rank (`m`, the file's payload) while
+/// the level above is built (its extra turns read it).
 pub(crate) struct Level {
-    pub m: Option<Buf>,
-    pub t: Buf,
+    m: Option<Packed>,
+    t: Packed,
 }
 
 /// The two halves of the rank of a position of `2M` pits (see the module comment).
@@ -132,11 +235,11 @@ pub(crate) struct Solver<'a, const M: usize> {
     r: TableRules,
     rk: Ranker<'a, M>,
     s: u32,
-    /// Complete lower levels, `D + s'` per rank, transposed (`T`).
-    lower: Vec<&'a [u8]>,
-    /// Level `s - 1` by rank (`M`; empty at level 0).
-    m1: &'a [u8],
-    cur_m: &'a [AtomicU8],
+    /// Complete lower levels, transposed (`T`).
+    lower: Vec<Entries<'a>>,
+    /// Level `s - 1` by rank (`M`; none at level 0).
+    m1: Entries<'a>,
+    /// This level, `D + s` a byte, transposed (`UNKNOWN` until valued).
     cur_t: &'a [AtomicU8],
 }
 
@@ -226,9 +329,9 @@ impl<const M: usize> Solver<'_, M> {
         let d = if s2 < self.s {
             let (x, y) = (&succ[..M], &succ[M..2 * M]);
             let e = if succ_outer && s2 + 1 == self.s {
-                self.m1[(self.rk.head(x, s2) + self.rk.tail(y)) as usize]
+                self.m1.get(self.rk.head(x, s2) + self.rk.tail(y))
             } else {
-                self.lower[s2 as usize][(self.rk.head(y, s2) + self.rk.tail(x)) as usize]
+                self.lower[s2 as usize].get(self.rk.head(y, s2) + self.rk.tail(x))
             };
             e as i32 - s2 as i32
         } else {
@@ -259,25 +362,13 @@ impl<const M: usize> Solver<'_, M> {
     fn value(&self, cells: &[u8; 16], outer: bool) -> i32 {
         let s = self.s;
         let (x, y) = (&cells[..M], &cells[M..2 * M]);
-        // Look up in the copy where the outer row is the block (the one near the sweep).
-        let (near, far, ni) = if outer {
-            (self.cur_m, self.cur_t, self.rk.head(x, s) + self.rk.tail(y))
-        } else {
-            (self.cur_t, self.cur_m, self.rk.head(y, s) + self.rk.tail(x))
-        };
-        let e = near[ni as usize].load(Relaxed);
+        let i = (self.rk.head(y, s) + self.rk.tail(x)) as usize;
+        let e = self.cur_t[i].load(Relaxed);
         if e != UNKNOWN {
             return e as i32 - s as i32;
         }
         let v = self.best(cells, outer);
-        let code = (v + s as i32) as u8;
-        near[ni as usize].store(code, Relaxed);
-        let fi = if outer {
-            self.rk.head(y, s) + self.rk.tail(x)
-        } else {
-            self.rk.head(x, s) + self.rk.tail(y)
-        };
-        far[fi as usize].store(code, Relaxed);
+        self.cur_t[i].store((v + s as i32) as u8, Relaxed);
         v
     }
 
@@ -297,7 +388,7 @@ impl<const M: usize> Solver<'_, M> {
         let (m1, t1) = if s > 0 {
             (self.m1, self.lower[s as usize - 1])
         } else {
-            (&[][..], &[][..])
+            (Entries::NONE, Entries::NONE)
         };
         // Per opponent row, shared by the outer rows of the tile: its block on this level
         // (where the transposed entry goes) and the rank of `y + 1^l` (`l` seeds sown into
@@ -329,15 +420,14 @@ impl<const M: usize> Solver<'_, M> {
         p: u32,
         q: u32,
         live: bool,
-        m1: &[u8],
-        t1: &[u8],
+        m1: Entries,
+        t1: Entries,
     ) {
-        let (s, rk) = (self.s, self.rk);
+        let s = self.s;
         const AHEAD: usize = 8;
         const RING: usize = 16;
         const NONE: u64 = u64::MAX;
         for (x, rx) in xs {
-            let hx = rk.head(x, s);
             let mut plan = [Plan::Empty; 8];
             if live {
                 for (i, pl) in plan[..M].iter_mut().enumerate() {
@@ -360,7 +450,7 @@ impl<const M: usize> Solver<'_, M> {
                         Plan::InRow { cap, .. } if (cap as usize) < M => {
                             match self.cap_target(x, i, y, cap as usize, p, q, tails) {
                                 Some((s2, _, idx)) => {
-                                    prefetch(self.lower[s2 as usize], idx);
+                                    self.lower[s2 as usize].prefetch(idx);
                                     idx
                                 }
                                 None => NONE,
@@ -379,11 +469,10 @@ impl<const M: usize> Solver<'_, M> {
                 if has_cap && j + AHEAD < ys.len() {
                     fill(&mut ring, j + AHEAD);
                 }
-                let mi = (hx + *ry as u64) as usize;
                 let ti = (per_y[j * (M + 1)] + *rx as u64) as usize;
                 if !live {
                     // Never probed; the file holds `s` there.
-                    self.cur_m[mi].store(s as u8, Relaxed);
+                    self.cur_t[ti].store(s as u8, Relaxed);
                     continue;
                 }
                 // Fetch the entries a few opponent rows ahead will need.
@@ -393,9 +482,9 @@ impl<const M: usize> Solver<'_, M> {
                     for pl in &plan[..M] {
                         match *pl {
                             Plan::InRow { h, .. } => prefetch(self.cur_t, h + *ry2 as u64),
-                            Plan::Again { h } => prefetch(m1, h + *ry2 as u64),
-                            Plan::Pass { h } => prefetch(t1, h + *ry2 as u64),
-                            Plan::Past { h, l } => prefetch(t1, h + per_y[k + l as usize]),
+                            Plan::Again { h } => m1.prefetch(h + *ry2 as u64),
+                            Plan::Pass { h } => t1.prefetch(h + *ry2 as u64),
+                            Plan::Past { h, l } => t1.prefetch(h + per_y[k + l as usize]),
                             _ => {}
                         }
                     }
@@ -415,8 +504,7 @@ impl<const M: usize> Solver<'_, M> {
                                     self.capture(x, i, y, cap as usize, p, q, tails)
                                 } else {
                                     let (s2, gain) = self.cap_gain(y[cap as usize], p, q);
-                                    gain - (self.lower[s2 as usize][idx as usize] as i32
-                                        - s2 as i32)
+                                    gain - (self.lower[s2 as usize].get(idx) as i32 - s2 as i32)
                                 }
                             } else {
                                 let e = self.cur_t[(h + *ry as u64) as usize].load(Relaxed);
@@ -427,19 +515,17 @@ impl<const M: usize> Solver<'_, M> {
                                 }
                             }
                         }
-                        Plan::Again { h } => 1 + m1[(h + *ry as u64) as usize] as i32 - lo,
-                        Plan::Pass { h } => 1 - (t1[(h + *ry as u64) as usize] as i32 - lo),
+                        Plan::Again { h } => 1 + m1.get(h + *ry as u64) as i32 - lo,
+                        Plan::Pass { h } => 1 - (t1.get(h + *ry as u64) as i32 - lo),
                         Plan::Past { h, l } => {
                             let r2 = per_y[j * (M + 1) + l as usize];
-                            1 - (t1[(h + r2) as usize] as i32 - lo)
+                            1 - (t1.get(h + r2) as i32 - lo)
                         }
                         Plan::General => self.move_value(&cells, i, true),
                     };
                     best = best.max(v);
                 }
-                let code = (best + s as i32) as u8;
-                self.cur_m[mi].store(code, Relaxed);
-                self.cur_t[ti].store(code, Relaxed);
+                self.cur_t[ti].store((best + s as i32) as u8, Relaxed);
             }
         }
     }
@@ -523,7 +609,7 @@ impl<const M: usize> Solver<'_, M> {
         tails: &Tails,
     ) -> i32 {
         if let Some((s2, gain, idx)) = self.cap_target(x, i, y, o, p, q, tails) {
-            let e = self.lower[s2 as usize][idx as usize];
+            let e = self.lower[s2 as usize].get(idx);
             return gain - (e as i32 - s2 as i32);
         }
         // The game ends: the capture, then the leftovers.
@@ -712,33 +798,28 @@ impl Rows {
     }
 }
 
-/// Computes level `s` given the complete lower levels.
-pub(crate) fn compute_level(
+/// Computes level `s` given the complete lower levels: `D + s` a byte, transposed.
+fn compute_level(
     r: TableRules,
     b: &Binomials,
     lower: &[Level],
     s: u32,
     progress: &(dyn Fn(u64) + Sync),
-) -> std::io::Result<Level> {
+) -> std::io::Result<Buf> {
     let m = r.pits as usize;
-    let k = 2 * m;
-    let n = b.count(s, k) as usize;
-    let level = Level {
-        m: Some(Buf::new(n, UNKNOWN)?),
-        t: Buf::new(n, UNKNOWN)?,
-    };
+    let t = Buf::new(b.count(s, 2 * m) as usize, UNKNOWN)?;
     match m {
-        1 => sweep_level::<1>(r, b, lower, s, &level, progress),
-        2 => sweep_level::<2>(r, b, lower, s, &level, progress),
-        3 => sweep_level::<3>(r, b, lower, s, &level, progress),
-        4 => sweep_level::<4>(r, b, lower, s, &level, progress),
-        5 => sweep_level::<5>(r, b, lower, s, &level, progress),
-        6 => sweep_level::<6>(r, b, lower, s, &level, progress),
-        7 => sweep_level::<7>(r, b, lower, s, &level, progress),
-        8 => sweep_level::<8>(r, b, lower, s, &level, progress),
+        1 => sweep_level::<1>(r, b, lower, s, &t, progress),
+        2 => sweep_level::<2>(r, b, lower, s, &t, progress),
+        3 => sweep_level::<3>(r, b, lower, s, &t, progress),
+        4 => sweep_level::<4>(r, b, lower, s, &t, progress),
+        5 => sweep_level::<5>(r, b, lower, s, &t, progress),
+        6 => sweep_level::<6>(r, b, lower, s, &t, progress),
+        7 => sweep_level::<7>(r, b, lower, s, &t, progress),
+        8 => sweep_level::<8>(r, b, lower, s, &t, progress),
         _ => unreachable!("at most 8 pits a row"),
     }
-    Ok(level)
+    Ok(t)
 }
 
 /// Sweeps level `s` tile by tile: a tile is the positions whose rows have potentials
@@ -755,20 +836,19 @@ fn sweep_level<const M: usize>(
     b: &Binomials,
     lower: &[Level],
     s: u32,
-    level: &Level,
+    cur_t: &Buf,
     progress: &(dyn Fn(u64) + Sync),
 ) {
     let solver = Solver::<M> {
         r,
         rk: Ranker { b },
         s,
-        lower: lower.iter().map(|l| l.t.bytes()).collect(),
+        lower: lower.iter().map(|l| l.t.entries()).collect(),
         m1: match lower.last() {
-            Some(l) => l.m.as_ref().expect("the level below by rank").bytes(),
-            None => &[],
+            Some(l) => l.m.as_ref().expect("the level below by rank").entries(),
+            None => Entries::NONE,
         },
-        cur_m: level.m.as_ref().expect("the level by rank").cells(),
-        cur_t: level.t.cells(),
+        cur_t: cur_t.cells(),
     };
     let rows = Rows::new(b, M, s);
     // Room for `y + 1^M` (computed for every tile row, used only when valid).
@@ -825,21 +905,11 @@ fn sweep_level<const M: usize>(
     });
 }
 
-/// Fills the transposed copy of a level read from a file.
-#[inline(never)]
-fn transpose(r: &TableRules, b: &Binomials, s: u32, mv: &[u8]) -> std::io::Result<Level> {
-    let m = r.pits as usize;
+/// Where the block of each row starts among the positions of `s` seeds:
+/// `heads[p][rank of x among the rows of p seeds]`.
+fn heads(m: usize, b: &Binomials, s: u32) -> Vec<Vec<u64>> {
     let k = 2 * m;
-    let n = mv.len();
-    let mb = Buf::new(n, 0)?;
-    mb.cells()
-        .par_chunks(1 << 20)
-        .zip(mv.par_chunks(1 << 20))
-        .for_each(|(a, v)| a.iter().zip(v).for_each(|(a, &v)| a.store(v, Relaxed)));
-    let t = Buf::new(n, 0)?;
-    let tc = t.cells();
-    // heads[p][rank of x among the rows of p seeds]: where the block of `x` starts.
-    let heads: Vec<Vec<u64>> = (0..=s)
+    (0..=s)
         .into_par_iter()
         .map(|p| {
             let mut xy = [0u8; 16];
@@ -853,28 +923,61 @@ fn transpose(r: &TableRules, b: &Binomials, s: u32, mv: &[u8]) -> std::io::Resul
                 })
                 .collect()
         })
-        .collect();
-    // Row by row of `y`: `T[head(y) + rank(x)] = M[head(x) + rank(y)]`, written in order.
-    (0..=s).into_par_iter().for_each(|q| {
-        let p = s - q;
-        for (ry, &hy) in heads[q as usize].iter().enumerate() {
-            for (rx, &hx) in heads[p as usize].iter().enumerate() {
-                tc[hy as usize + rx].store(mv[hx as usize + ry], Relaxed);
-            }
-        }
-    });
-    Ok(Level { m: Some(mb), t })
+        .collect()
 }
 
-/// Bytes needed in memory to build up to level `s`: every level up to it transposed, the
-/// top two levels also by rank, one byte an entry, and the top level's file as it is written.
+/// Fills `dst` with the other copy of a level of `s` seeds, read through `src`:
+/// `dst[head(a) + rank(b)] = src[head(b) + rank(a)]` for every pair of rows `(a, b)`; the
+/// level by rank from its transposed copy, or the reverse. Blocked by 16 rows `a`, so that
+/// `src` is read 16 neighbouring entries at a time and `dst` written in runs.
+fn transpose_into(dst: &Packed, heads: &[Vec<u64>], s: u32, src: &(dyn Fn(u64) -> u8 + Sync)) {
+    const ROWS: usize = 16;
+    let items: Vec<(usize, usize)> = (0..=s as usize)
+        .flat_map(|p| (0..heads[p].len()).step_by(ROWS).map(move |a| (p, a)))
+        .collect();
+    items.par_iter().for_each_init(Vec::new, |buf, &(p, a0)| {
+        let (ha, hb) = (&heads[p], &heads[s as usize - p]);
+        let (n, rows) = (hb.len(), ROWS.min(heads[p].len() - a0));
+        buf.clear();
+        buf.resize(rows * n, 0u8);
+        for (rb, &h) in hb.iter().enumerate() {
+            for k in 0..rows {
+                buf[k * n + rb] = src(h + (a0 + k) as u64);
+            }
+        }
+        for k in 0..rows {
+            dst.store_run(ha[a0 + k], &buf[k * n..(k + 1) * n]);
+        }
+    });
+}
+
+/// Packs level `s` (`D + s` a byte, in `v`'s order).
+fn pack(r: &TableRules, s: u32, v: &[u8]) -> std::io::Result<Packed> {
+    let p = Packed::new(r, s, v.len() as u64)?;
+    const RUN: usize = 1 << 20;
+    v.par_chunks(RUN)
+        .enumerate()
+        .for_each(|(i, c)| p.store_run((i * RUN) as u64, c));
+    Ok(p)
+}
+
+/// Bytes of memory needed to build up to level `s`, at the peak of any level `t`: every
+/// level below `t` packed and transposed, `t` transposed one byte an entry, and then, one
+/// after the other: the level below packed by rank (while `t` is swept), `t` packed by rank
+/// (while it is written), and `t` packed both ways (unless `t` is the top).
 pub fn memory_needed(r: &TableRules, s: u32) -> u64 {
     let b = Binomials::new();
     let count = |t: u32| b.count(t, 2 * r.pits as usize);
-    let top = count(s);
-    let below = if s > 0 { count(s - 1) } else { 0 };
-    let file = (top * r.bits(s) as u64).div_ceil(8);
-    (0..=s).map(count).sum::<u64>() + top + below + file
+    let packed = |t: u32| payload_len(count(t), r.bits(t));
+    let mut below = 0;
+    let mut peak = 0;
+    for t in 0..=s {
+        let m1 = if t > 0 { packed(t - 1) } else { 0 };
+        let after = if t < s { 2 * packed(t) } else { packed(t) };
+        peak = peak.max(below + count(t) + m1.max(after));
+        below += packed(t);
+    }
+    peak
 }
 
 fn mem_available() -> Option<u64> {
@@ -917,7 +1020,8 @@ pub struct BuildReport {
 /// already on disk and valid are reused; each level is written atomically (temporary file,
 /// then rename), so an interrupted build loses at most the level in progress.
 pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Error> {
-    if opts.max_seeds > if rules.counted() { 254 } else { 126 } {
+    // `D + s` is at most `2s` and must stay below `UNKNOWN` in a byte.
+    if opts.max_seeds > 126 {
         return Err(Error::Rules(format!(
             "--max-seeds {} is beyond what one byte an entry can hold",
             opts.max_seeds
@@ -948,7 +1052,7 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
     if let Some(avail) = avail {
         if need > avail {
             return Err(Error::Memory(format!(
-                "building {} up to {} seeds needs {:.1} GiB of memory (every level up to it transposed, the top two also by rank, one byte an entry, and the top level's file), but only {:.1} GiB is available",
+                "building {} up to {} seeds needs {:.1} GiB of memory (the lower levels packed, the top one a byte an entry), but only {:.1} GiB is available",
                 rules.name(),
                 opts.max_seeds,
                 need as f64 / (1u64 << 30) as f64,
@@ -957,23 +1061,35 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         }
     }
     let mem_err = |e: std::io::Error| Error::Memory(format!("allocating a level: {e}"));
+    let m = rules.pits as usize;
     let mut lower: Vec<Level> = Vec::new();
     let mut report = BuildReport::default();
     for s in 0..=opts.max_seeds {
         let path = rules.path(&opts.dir, s);
+        let n = b.count(s, k);
         if path.exists() {
             let t0 = Instant::now();
-            if let Ok(v) = read_level(&path, &rules, s) {
-                let level = transpose(&rules, &b, s, &v).map_err(mem_err)?;
+            if let Ok(t) = Table::open(&path).and_then(|t| t.expect(&rules, s).map(|()| t)) {
                 drop_by_rank(&mut lower);
-                lower.push(level);
+                let by_rank = Packed {
+                    buf: Buf::copy_of(t.payload()).map_err(mem_err)?,
+                    bits: rules.bits(s),
+                    shift: rules.counted() as u32,
+                };
+                drop(t);
+                let tp = Packed::new(&rules, s, n).map_err(mem_err)?;
+                let e = by_rank.entries();
+                transpose_into(&tp, &heads(m, &b, s), s, &|i| e.get(i));
+                lower.push(Level {
+                    m: Some(by_rank),
+                    t: tp,
+                });
                 report.reused.push(s);
                 report.load_secs += t0.elapsed().as_secs_f64();
                 continue;
             }
             // A bad file is rebuilt (a build interrupted mid-write leaves only a temp file).
         }
-        let n = b.count(s, k);
         let t0 = Instant::now();
         let bar = if opts.progress {
             let pb = indicatif::ProgressBar::new(n);
@@ -994,12 +1110,23 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
                 pb.inc(d);
             }
         };
-        let level = compute_level(rules, &b, &lower, s, &prog).map_err(mem_err)?;
+        let t = compute_level(rules, &b, &lower, s, &prog).map_err(mem_err)?;
         if let Some(pb) = bar {
             pb.finish_and_clear();
         }
-        let by_rank = level.m.as_ref().expect("the level by rank").bytes();
-        write_file(&path, &level_file(&rules, s, by_rank))?;
+        drop_by_rank(&mut lower);
+        let tb = t.bytes();
+        let by_rank = Packed::new(&rules, s, n).map_err(mem_err)?;
+        transpose_into(&by_rank, &heads(m, &b, s), s, &|i| tb[i as usize]);
+        write_level(&path, &rules, s, n, by_rank.buf.bytes())?;
+        if s < opts.max_seeds {
+            let tp = pack(&rules, s, tb).map_err(mem_err)?;
+            drop(t);
+            lower.push(Level {
+                m: Some(by_rank),
+                t: tp,
+            });
+        }
         let secs = t0.elapsed().as_secs_f64();
         if opts.progress {
             eprintln!(
@@ -1009,8 +1136,6 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
             );
         }
         report.built.push((s, n, secs));
-        drop_by_rank(&mut lower);
-        lower.push(level);
     }
     Ok(report)
 }
@@ -1021,19 +1146,4 @@ fn drop_by_rank(lower: &mut [Level]) {
     if let Some(l) = lower.last_mut() {
         l.m = None;
     }
-}
-
-/// Used by tests: the in-memory path of the build.
-#[doc(hidden)]
-pub fn compute_all(rules: TableRules, max_seeds: u32) -> Vec<Vec<u8>> {
-    let b = Binomials::new();
-    let mut lower = Vec::new();
-    for s in 0..=max_seeds {
-        let v = compute_level(rules, &b, &lower, s, &|_| {}).expect("memory");
-        lower.push(v);
-    }
-    lower
-        .iter()
-        .map(|l| l.m.as_ref().expect("kept").bytes().to_vec())
-        .collect()
 }

@@ -29,64 +29,45 @@ pub const MAGIC: &[u8; 8] = b"MANCEGDB";
 pub const VERSION: u32 = 1;
 const FIXED: usize = 42;
 
-fn payload_len(count: u64, bits: u32) -> u64 {
+pub(crate) fn payload_len(count: u64, bits: u32) -> u64 {
     (count * bits as u64).div_ceil(8) + 1
 }
 
-/// The file of level `s` (`D + s` per rank): header and packed entries.
-pub(crate) fn level_file(r: &TableRules, s: u32, v: &[u8]) -> Vec<u8> {
+/// Writes the file of level `s`: its header, then `payload` (the `count` entries packed as
+/// the format says). Atomically: a temporary file, then a rename. There is no `fsync`: a file
+/// that a crash of the machine leaves short or torn fails its length or checksum check when
+/// opened, and a resumed build rebuilds that level.
+pub(crate) fn write_level(
+    path: &Path,
+    r: &TableRules,
+    s: u32,
+    count: u64,
+    payload: &[u8],
+) -> Result<(), Error> {
     let bits = r.bits(s);
-    let count = v.len() as u64;
     let plen = payload_len(count, bits);
+    debug_assert_eq!(plen, payload.len() as u64);
     let name = r.name();
-    let head = FIXED + name.len();
-    let mut file = vec![0u8; head + plen as usize];
-    let payload = &mut file[head..];
-    let counted = r.counted();
-    // Eight entries fill `bits` bytes: pack chunks of them in parallel.
-    const K: usize = 1 << 16;
-    let body = (count as usize / (8 * K)) * bits as usize * K;
-    let (whole, rest) = payload.split_at_mut(body);
-    let pack = |out: &mut [u8], v: &[u8]| {
-        for (i, &e) in v.iter().enumerate() {
-            let code = if counted { e / 2 } else { e } as u16;
-            let bit = i * bits as usize;
-            let (byte, sh) = (bit / 8, bit % 8);
-            let w = code << sh;
-            out[byte] |= w as u8;
-            if byte + 1 < out.len() {
-                out[byte + 1] |= (w >> 8) as u8;
-            }
-        }
-    };
-    whole
-        .par_chunks_mut(bits as usize * K)
-        .zip(v.par_chunks(8 * K))
-        .for_each(|(out, v)| pack(out, v));
-    pack(rest, &v[body / bits as usize * 8..]);
-    let crc = crc32fast::hash(&file[head..]);
-    let h = &mut file[..head];
+    let mut h = vec![0u8; FIXED + name.len()];
     h[..8].copy_from_slice(MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12] = r.pits;
     h[14..16].copy_from_slice(&(s as u16).to_le_bytes());
     h[16] = bits as u8;
-    h[20..24].copy_from_slice(&crc.to_le_bytes());
+    h[20..24].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
     h[24..32].copy_from_slice(&count.to_le_bytes());
     h[32..40].copy_from_slice(&plen.to_le_bytes());
     h[40..42].copy_from_slice(&(name.len() as u16).to_le_bytes());
     h[42..].copy_from_slice(name.as_bytes());
-    file
-}
-
-/// Writes a table file atomically: a temporary file, then a rename. There is no `fsync`: a
-/// file that a crash of the machine leaves short or torn fails its length or checksum check
-/// when opened, and a resumed build rebuilds that level.
-pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let tmp = path.with_extension("egdb.tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| Error::io(path, e))
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&h)?;
+        f.write_all(payload)?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| Error::io(path, e))
 }
 
 /// One level, memory-mapped and checked.
@@ -245,27 +226,14 @@ impl Table {
         ((w >> (bit % 8)) & ((1u16 << self.bits) - 1)) as u8
     }
 
+    /// The packed entries (the payload, its padding byte included).
+    pub(crate) fn payload(&self) -> &[u8] {
+        &self.map[self.offset..]
+    }
+
     pub fn file_bytes(&self) -> u64 {
         self.map.len() as u64
     }
-}
-
-/// Reads level `s` into memory as `D + s` per rank (to resume a build).
-pub(crate) fn read_level(path: &Path, r: &TableRules, s: u32) -> Result<Vec<u8>, Error> {
-    let t = Table::open(path)?;
-    t.expect(r, s)?;
-    let counted = r.counted();
-    Ok((0..t.count)
-        .into_par_iter()
-        .map(|i| {
-            let c = t.get(i);
-            if counted {
-                2 * c
-            } else {
-                c
-            }
-        })
-        .collect())
 }
 
 /// All the tables of a directory, by rules; the engine's [`mancala_engine::Oracle`].
