@@ -112,6 +112,12 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
         n as f64 / secs.max(1e-9) / 1e6,
         report.reused.len()
     );
+    if a.quiet {
+        // Otherwise said as it happened.
+        for (s, fault) in &report.rebuilt {
+            eprintln!("note: level {s} was rebuilt: {fault}");
+        }
+    }
     if a.stats {
         for (s, n, t) in &report.built {
             println!(

@@ -1012,6 +1012,8 @@ pub struct BuildReport {
     pub built: Vec<(u32, u64, f64)>,
     /// Levels found complete on disk and reused.
     pub reused: Vec<u32>,
+    /// Levels whose file was there but refused (the fault), and so built again.
+    pub rebuilt: Vec<(u32, String)>,
     /// Seconds spent reading reused levels (and transposing them).
     pub load_secs: f64,
 }
@@ -1069,26 +1071,34 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         let n = b.count(s, k);
         if path.exists() {
             let t0 = Instant::now();
-            if let Ok(t) = Table::open(&path).and_then(|t| t.expect(&rules, s).map(|()| t)) {
-                drop_by_rank(&mut lower);
-                let by_rank = Packed {
-                    buf: Buf::copy_of(t.payload()).map_err(mem_err)?,
-                    bits: rules.bits(s),
-                    shift: rules.counted() as u32,
-                };
-                drop(t);
-                let tp = Packed::new(&rules, s, n).map_err(mem_err)?;
-                let e = by_rank.entries();
-                transpose_into(&tp, &heads(m, &b, s), s, &|i| e.get(i));
-                lower.push(Level {
-                    m: Some(by_rank),
-                    t: tp,
-                });
-                report.reused.push(s);
-                report.load_secs += t0.elapsed().as_secs_f64();
-                continue;
+            match Table::open(&path).and_then(|t| t.expect(&rules, s).map(|()| t)) {
+                Err(e) => {
+                    // Rebuilt below (a build interrupted mid-write leaves only a temp file).
+                    if opts.progress {
+                        eprintln!("{e}; rebuilding the level");
+                    }
+                    report.rebuilt.push((s, e.to_string()));
+                }
+                Ok(t) => {
+                    drop_by_rank(&mut lower);
+                    let by_rank = Packed {
+                        buf: Buf::copy_of(t.payload()).map_err(mem_err)?,
+                        bits: rules.bits(s),
+                        shift: rules.counted() as u32,
+                    };
+                    drop(t);
+                    let tp = Packed::new(&rules, s, n).map_err(mem_err)?;
+                    let e = by_rank.entries();
+                    transpose_into(&tp, &heads(m, &b, s), s, &|i| e.get(i));
+                    lower.push(Level {
+                        m: Some(by_rank),
+                        t: tp,
+                    });
+                    report.reused.push(s);
+                    report.load_secs += t0.elapsed().as_secs_f64();
+                    continue;
+                }
             }
-            // A bad file is rebuilt (a build interrupted mid-write leaves only a temp file).
         }
         let t0 = Instant::now();
         let bar = if opts.progress {

@@ -84,6 +84,8 @@ fn truncated_corrupt_and_mismatched_files_are_refused() {
     .unwrap();
     assert_eq!(rep.reused, (0..8).collect::<Vec<_>>());
     assert_eq!(rep.built.len(), 1);
+    assert_eq!(rep.rebuilt.len(), 1);
+    assert!(rep.rebuilt[0].1.contains("mismatched"), "{:?}", rep.rebuilt);
     assert_eq!(std::fs::read(&p).unwrap(), good);
 }
 
