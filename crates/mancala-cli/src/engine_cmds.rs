@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use mancala_core::notation::{Check, Notation};
+use mancala_core::notation::Notation;
 use mancala_core::{Game, Position, Side};
 use mancala_engine::{Engine, Level, Limits};
 use rayon::prelude::*;
@@ -62,6 +62,10 @@ pub struct AnalyzeArgs {
     /// Probe the endgame databases in this directory (`mancala egdb build`).
     #[arg(long)]
     egdb: Option<std::path::PathBuf>,
+    /// For a record: analyse the moves even where its annotations or claimed score
+    /// disagree with them (reports the first).
+    #[arg(long)]
+    lenient: bool,
     #[arg(long)]
     json: bool,
 }
@@ -185,7 +189,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         return Ok(());
     }
     // A record: each move's value against the best move's.
-    let (_, game) = crate::input::read_record(&a.input, a.rules.rules_opt()?, Check::MovesOnly)?;
+    let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient)?;
     let notation = Notation::for_rules(game.rules());
     let depth = a.depth;
     let mut rows = Vec::new();

@@ -76,6 +76,32 @@ pub fn read_record(file: &str, rules: Option<Rules>, check: Check) -> Result<(Re
     parse_record(input_name(file), &read_input(file)?, rules, check)
 }
 
+/// Reads and replays a record file checked whole, as `replay` and `analyze` do. Where only a
+/// text record's annotations or claimed score disagree, the error says `--lenient` replays
+/// the moves anyway; with `lenient` they are replayed and the disagreement is a note on
+/// stderr.
+pub fn load_record(file: &str, rules: Option<Rules>, lenient: bool) -> Result<(Record, Game)> {
+    let text = read_input(file)?;
+    let name = input_name(file);
+    let strict = parse_record(name, &text, rules.clone(), Check::Strict);
+    let e = match strict {
+        Ok(r) => return Ok(r),
+        Err(e) => e,
+    };
+    let cause = e.root_cause().to_string();
+    let annotation = (cause.contains("the record gives") || cause.contains("claims a final score"))
+        && !text.trim_start().starts_with('{');
+    if !annotation {
+        return Err(e);
+    }
+    if !lenient {
+        bail!("{e:#} (use --lenient to replay the moves anyway)");
+    }
+    let r = parse_record(name, &text, rules, Check::MovesOnly)?;
+    eprintln!("note: {e:#}");
+    Ok(r)
+}
+
 /// A computer level from its text; the error gives the levels there are.
 pub fn parse_level(s: &str) -> Result<Level> {
     let t = s.trim();

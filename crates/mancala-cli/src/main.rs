@@ -12,9 +12,9 @@ mod tui;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use mancala_core::notation::{self, Check, Notation};
+use mancala_core::notation::{self, Notation};
 use mancala_core::perft::{perft, perft_full_depth, perft_turns};
 use mancala_core::position::State;
 use mancala_core::rules::{RulesSpec, OPTIONS};
@@ -246,30 +246,7 @@ fn main() -> ExitCode {
 }
 
 fn replay(a: ReplayArgs) -> Result<()> {
-    let text = input::read_input(&a.file)?;
-    let name = input::input_name(&a.file);
-    let rules = a.rules.rules_opt()?;
-    let check = if a.lenient {
-        Check::MovesOnly
-    } else {
-        Check::Strict
-    };
-    let (record, game) = input::parse_record(name, &text, rules, check).map_err(|e| {
-        // Only a text record's disagreement of annotations or score can be replayed past.
-        let cause = e.root_cause().to_string();
-        let annotation =
-            cause.contains("the record gives") || cause.contains("claims a final score");
-        if annotation && !a.lenient && !text.trim_start().starts_with('{') {
-            anyhow!("{e:#} (use --lenient to replay the moves anyway)")
-        } else {
-            e
-        }
-    })?;
-    if a.lenient {
-        if let Err(e) = input::parse_record(name, &text, rules, Check::Strict) {
-            eprintln!("note: {e:#}");
-        }
-    }
+    let (record, game) = input::load_record(&a.file, a.rules.rules_opt()?, a.lenient)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&record)?);
         return Ok(());

@@ -391,6 +391,18 @@ fn analyze_a_position_and_a_record() {
         assert!(m["loss"].as_i64().unwrap() >= 0, "{m}");
     }
     assert_bad_input(&mancala(&["analyze", "kalah/0/0"]), "position");
+    // A record is checked as replay checks it: the known slip of this one is refused, and
+    // analysed with --lenient, the slip a note.
+    let slip = "examples/records/kauri-sandler-gering-1.txt";
+    assert_bad_input(
+        &mancala(&["analyze", slip, "--depth", "1"]),
+        "turn 10 (North) `C`",
+    );
+    let o = mancala(&["analyze", slip, "--depth", "1", "--lenient", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("note:"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 18);
 }
 
 #[test]

@@ -156,7 +156,13 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 // Split after the first character, which need not be one byte (`…6`).
                 let (sign, digits) = part.split_at(part.chars().next().map_or(0, char::len_utf8));
                 let n: u32 = digits.parse().map_err(|_| {
-                    err_at(text, at, format!("annotation `{part}` is not `+n` or `-n`"))
+                    let fault = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                    {
+                        format!("annotation `{part}`: {digits} seeds is more than any board holds")
+                    } else {
+                        format!("annotation `{part}` is not `+n` or `-n`")
+                    };
+                    err_at(text, at, fault)
                 })?;
                 let slot = match (sign, notation) {
                     ("+", Notation::Digits) | ("-", Notation::Digits) => &mut turn.minus,
@@ -302,15 +308,17 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
     let nturns = parsed.turns.len();
     for (t, turn) in parsed.turns.iter().enumerate() {
         let side = game.to_move();
+        // Once the game is over no one is to move: the turn is named without a side.
+        let over = game.is_over();
         let mut effects = Vec::new();
         let label = |k: usize| {
             let mv = &turn.moves[k];
-            format!(
-                "turn {} ({side}), move {} `{}`",
-                t + 1,
-                k + 1,
-                notation.move_text(mv.side.unwrap_or(side), mv.pit)
-            )
+            let text = notation.move_text(mv.side.unwrap_or(side), mv.pit);
+            if over {
+                format!("turn {}, move {} `{text}`", t + 1, k + 1)
+            } else {
+                format!("turn {} ({side}), move {} `{text}`", t + 1, k + 1)
+            }
         };
         for (k, mv) in turn.moves.iter().enumerate() {
             let where_ = || err_at(text, mv.at, "");

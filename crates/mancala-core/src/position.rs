@@ -267,6 +267,11 @@ impl FromStr for Position {
             let field = fields[1 + 2 * k];
             let what = format!("field {} ({side}'s pits)", 2 + 2 * k);
             let pits: Vec<&str> = field.split('-').collect();
+            if pits.contains(&"") {
+                return Err(Error::Position(format!(
+                    "{what}: `{field}` has an empty pit (pits are counts from 0 to 255 separated by `-`; none is negative)"
+                )));
+            }
             if pits.len() != m {
                 return Err(Error::Position(format!(
                     "{what}: {} pits given, `{}` has {m} a side",

@@ -217,6 +217,13 @@ impl Record {
     ) -> Result<(Record, Game), Error> {
         // A byte-order mark (files saved on Windows) is not part of the text.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if let Some(rest) = text.trim_start().strip_prefix('[') {
+            if rest.trim_start().starts_with(['[', ']', '{', '"']) {
+                return Err(Error::Record(
+                    "JSON: a record is an object `{...}`, not an array".into(),
+                ));
+            }
+        }
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;
@@ -249,6 +256,14 @@ impl Record {
                     "South" => players.south = Some(value.to_string()),
                     "North" => players.north = Some(value.to_string()),
                     "Position" => start = Some(value.parse().map_err(at)?),
+                    // A position under another name is a slip for `Position`, not a
+                    // comment to keep out of the game.
+                    _ if value.matches('/').count() >= 5 => {
+                        return Err(Error::Record(format!(
+                            "line {}: tag {name} holds a position; a record's start position is its Position tag",
+                            n + 1
+                        )))
+                    }
                     _ => {} // other tags (Date, Event, Result...) are kept out of the game
                 }
                 body.push('\n');
@@ -345,6 +360,50 @@ mod tests {
         assert_eq!(
             Record::parse(text, None).unwrap().players.north.as_deref(),
             Some("Bo")
+        );
+    }
+
+    #[test]
+    fn slips_get_their_own_errors() {
+        // A position under another tag name, and a JSON array, are not read as text.
+        let text = "[Variant \"kalah\"]\n[Start \"kalah/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s\"]\n1. C\n";
+        let e = Record::parse(text, None).unwrap_err().to_string();
+        assert!(e.contains("line 2: tag Start holds a position"), "{e}");
+        let e = Record::parse(" [ ]", None).unwrap_err().to_string();
+        assert!(e.contains("not an array"), "{e}");
+        let e = Record::parse("[Variant \"kalah\"]\n1. C (+99999999999)\n", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("more than any board holds"), "{e}");
+        // The game over, a further move is named without a side to move.
+        let mut text = String::from("[Variant \"kalah,seeds=3\"]\n");
+        let rules: Rules = "kalah,seeds=3".parse().unwrap();
+        let mut game = Game::new(Position::start(&rules).unwrap());
+        let mut n = 0;
+        while !game.is_over() {
+            // A turn's moves joined by `-` while the same side moves again.
+            let side = game.to_move();
+            n += 1;
+            text.push_str(&format!("{n}. "));
+            loop {
+                let mv = *game.legal_moves().as_slice().last().unwrap();
+                text.push(crate::notation::Notation::Letters.move_text(side, mv));
+                game.play(mv).unwrap();
+                if game.is_over() || game.to_move() != side {
+                    break;
+                }
+                text.push('-');
+            }
+            text.push(' ');
+        }
+        text.push_str(&format!("{}. A\n", n + 1));
+        let e = Record::parse(&text, None).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!(
+                "turn {}, move 1 `A`: the game is already over",
+                n + 1
+            )),
+            "{e}"
         );
     }
 }
