@@ -28,6 +28,9 @@ enum EgdbCmd {
         /// about 35 s for Kalah's levels 0-28 on two cores).
         #[arg(long)]
         verify_entries: bool,
+        /// Print the tables as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// The tables' value of a position.
     Probe {
@@ -65,7 +68,8 @@ pub fn run(a: EgdbArgs) -> Result<()> {
         EgdbCmd::Info {
             dir,
             verify_entries,
-        } => info(dir, verify_entries),
+            json,
+        } => info(dir, verify_entries, json),
         EgdbCmd::Probe { dir, position } => probe(dir, &position),
     }
 }
@@ -136,10 +140,35 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-fn info(dir: PathBuf, verify_entries: bool) -> Result<()> {
+fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
     let db = Egdb::open(&dir)?;
     if verify_entries {
         db.verify_entries()?;
+    }
+    if json {
+        let tables: Vec<_> = db
+            .tables()
+            .map(|t| {
+                serde_json::json!({
+                    "rules": t.rules_name,
+                    "seeds": t.seeds,
+                    "entries": t.count,
+                    "bits": t.bits,
+                    "bytes": t.file_bytes(),
+                    "crc32": format!("{:08x}", t.crc),
+                    "file": t.path.display().to_string(),
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "dir": dir.display().to_string(),
+            "tables": tables,
+            "bytes": db.tables().map(|t| t.file_bytes()).sum::<u64>(),
+            "checksums_verified": true,
+            "entries_verified": verify_entries,
+        });
+        println!("{v}");
+        return Ok(());
     }
     let mut total = 0;
     println!(

@@ -74,13 +74,11 @@ pub struct AnalyzeArgs {
 /// no table of the rules of `pos` (when given).
 pub fn open_egdb(
     dir: Option<&std::path::Path>,
-    pos: Option<&Position>,
+    pos: &Position,
 ) -> Result<Option<std::sync::Arc<dyn mancala_engine::Oracle + Send>>> {
     let Some(dir) = dir else { return Ok(None) };
     let db = mancala_egdb::Egdb::open(dir)?;
-    if let Some(pos) = pos {
-        note_if_uncovered(&db, pos);
-    }
+    note_if_uncovered(&db, pos);
     Ok(Some(std::sync::Arc::new(db)))
 }
 
@@ -125,7 +123,6 @@ fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     let mut engine =
         Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
-    engine.oracle = open_egdb(a.egdb.as_deref(), None)?;
     // A position string has `/`s; a path that names no file is taken for one.
     if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
         let pos: Position = a
@@ -136,6 +133,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         if pos.is_over() {
             bail!("the game is over in this position: nothing to analyse");
         }
+        engine.oracle = open_egdb(a.egdb.as_deref(), &pos)?;
         let limits = Limits {
             depth: a.depth,
             time: Some(Duration::from_millis(a.time.unwrap_or(1000))).filter(|_| a.depth.is_none()),
@@ -190,6 +188,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     }
     // A record: each move's value against the best move's.
     let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient)?;
+    engine.oracle = open_egdb(a.egdb.as_deref(), game.start())?;
     let notation = Notation::for_rules(game.rules());
     let depth = a.depth;
     let mut rows = Vec::new();
@@ -384,12 +383,17 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let side = pos.to_move();
     let notation = Notation::for_rules(pos.rules());
     let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    let misere = if pos.rules().misere() {
+        "; misere: lower is better"
+    } else {
+        ""
+    };
     if a.json {
         let mut v = json!({
             "variant": pos.rules().to_string(),
             "position": pos.to_string(),
             "value": r.value,
-            "value_is": format!("final seed margin for {} (the side to move) with perfect play", side_word(side)),
+            "value_is": format!("final seed margin for {} (the side to move) with perfect play{misere}", side_word(side)),
             "best": notation.move_text(side, r.best).to_string(),
             "pv": line_text(&pos, &r.pv),
             "nodes": r.nodes,
@@ -414,7 +418,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "{}: value {:+} for {} (to move), best move {}",
+        "{}: value {:+} for {} (to move), best move {}{misere}",
         pos.rules(),
         r.value,
         side_word(side),
@@ -445,7 +449,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     if let Some(o) = &opening_values {
         println!(
-            "first turns of {} (final margin for {} with perfect play after it):",
+            "first turns of {} (final margin for {} with perfect play after it{misere}; each its own proof, its nodes not in the count above):",
             side_word(side),
             side_word(side)
         );

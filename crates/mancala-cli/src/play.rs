@@ -101,7 +101,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         seed,
         players,
     };
-    s.engine.oracle = crate::engine_cmds::open_egdb(a.egdb.as_deref(), Some(&start))?;
+    s.engine.oracle = crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?;
     let rules = *s.game.rules();
     println!("{}: {}", rules, rules.preset.summary());
     println!(

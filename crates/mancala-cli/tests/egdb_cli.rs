@@ -59,6 +59,14 @@ fn build_info_probe_and_solve_with_tables() {
         "{}",
         text(&o)
     );
+    let o = mancala(&["egdb", "info", d, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 11);
+    // Level 10 of 4 pits a row: every distribution of 10 seeds over 8 pits, C(17, 7).
+    assert_eq!(tables[10]["seeds"], 10);
+    assert_eq!(tables[10]["entries"], 19448);
+    assert_eq!(tables[10]["bits"], 4);
     // 2 seeds facing 0 and 1: South sows pit 3 into pit 4 ... the tables know.
     let o = mancala(&[
         "egdb",
