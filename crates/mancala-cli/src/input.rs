@@ -83,7 +83,7 @@ pub fn read_record(file: &str, rules: Option<Rules>, check: Check) -> Result<(Re
 pub fn load_record(file: &str, rules: Option<Rules>, lenient: bool) -> Result<(Record, Game)> {
     let text = read_input(file)?;
     let name = input_name(file);
-    let strict = parse_record(name, &text, rules.clone(), Check::Strict);
+    let strict = parse_record(name, &text, rules, Check::Strict);
     let e = match strict {
         Ok(r) => return Ok(r),
         Err(e) => e,
