@@ -371,9 +371,26 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         time: a.time.map(Duration::from_secs),
         ..Limits::default()
     };
-    let mut r = engine
-        .solve(&pos, limits, &[])
-        .context("the proof did not finish within the time limit")?;
+    // On a terminal, a line that says how far the proof has come (indicatif draws nothing
+    // where stderr is not one).
+    let bar = indicatif::ProgressBar::new_spinner();
+    let show = |p: &mancala_engine::SolveProgress| {
+        let range = match (p.at_least, p.at_most) {
+            (Some(lo), Some(hi)) => format!("value {lo:+} to {hi:+}"),
+            (Some(lo), None) => format!("value at least {lo:+}"),
+            (None, Some(hi)) => format!("value at most {hi:+}"),
+            (None, None) => "first pass".to_string(),
+        };
+        bar.set_message(format!(
+            "proving: {range}; {:.1} M nodes in {:.0} s",
+            p.nodes as f64 / 1e6,
+            p.elapsed.as_secs_f64()
+        ));
+        bar.tick();
+    };
+    let r = engine.solve_with_progress(&pos, limits, &[], Some(&show));
+    bar.finish_and_clear();
+    let mut r = r.context("the proof did not finish within the time limit")?;
     r.pv = extend_pv(&pos, &r.pv, db.as_deref());
     let opening_values = if a.openings {
         Some(openings(&engine, &pos, limits)?)

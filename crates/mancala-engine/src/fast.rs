@@ -343,7 +343,11 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
     pub fn mtdf(&mut self, b: &Board, guess: i32) -> Option<i32> {
         crate::search::mtd(b.seeds as i32, guess, |beta| {
             let g = self.ab(b, beta - 1, beta);
-            (!self.shared.stopped()).then_some(g)
+            if self.shared.stopped() {
+                return None;
+            }
+            self.shared.proved(beta, g);
+            Some(g)
         })
     }
 

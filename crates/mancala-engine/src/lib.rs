@@ -20,7 +20,7 @@ pub mod rank;
 pub mod search;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mancala_core::position::State;
@@ -113,6 +113,19 @@ pub struct SolveResult {
     pub elapsed: Duration,
 }
 
+/// How far a proof has come, reported by [`Engine::solve_with_progress`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The value (as [`SolveResult::value`]: final seed margin for the side to move) is
+    /// proven to be at least this much, where a pass has shown it.
+    pub at_least: Option<i32>,
+    /// ... and at most this much.
+    pub at_most: Option<i32>,
+}
+
 /// A search engine: a transposition table kept between searches, and a thread count.
 pub struct Engine {
     tt: Table,
@@ -172,6 +185,7 @@ impl Engine {
             tt_min_seeds: self.tt_min_seeds,
             oracle: self.oracle.as_deref().map(|o| o as &dyn Oracle),
             oracle_hits: AtomicU64::new(0),
+            proven: [AtomicI32::new(i32::MIN), AtomicI32::new(i32::MAX)],
         }
     }
 
@@ -269,6 +283,18 @@ impl Engine {
         limits: Limits,
         history: &[Position],
     ) -> Option<SolveResult> {
+        self.solve_with_progress(pos, limits, history, None)
+    }
+
+    /// As [`Engine::solve`], calling `progress` about twice a second (from a thread of its
+    /// own) while the null-window passes run.
+    pub fn solve_with_progress(
+        &self,
+        pos: &Position,
+        limits: Limits,
+        history: &[Position],
+        progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
+    ) -> Option<SolveResult> {
         match pos.state() {
             State::Kalah(p) => match fast::FastRules::new(
                 p.rules(),
@@ -277,13 +303,12 @@ impl Engine {
                 Some(rules) => {
                     let b = rules.board(p);
                     let tabled = rules.tabled_levels();
-                    self.solve_state(p, limits, history, tabled, |shared, t, guess| {
-                        fast::mtdf(shared, &rules, &b, t, guess)
-                    })
+                    let mtdf = |shared: &Shared, t, guess| fast::mtdf(shared, &rules, &b, t, guess);
+                    self.solve_state(p, limits, history, tabled, progress, mtdf)
                 }
-                None => self.solve_generic(p, limits, history),
+                None => self.solve_generic(p, limits, history, progress),
             },
-            State::Kauri(p) => self.solve_generic(p, limits, history),
+            State::Kauri(p) => self.solve_generic(p, limits, history, progress),
         }
     }
 
@@ -292,8 +317,9 @@ impl Engine {
         pos: &P,
         limits: Limits,
         history: &[Position],
+        progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<SolveResult> {
-        self.solve_state(pos, limits, history, 0, |shared, t, guess| {
+        self.solve_state(pos, limits, history, 0, progress, |shared, t, guess| {
             let mut w = Worker::new(shared, t);
             let r = search::mtdf(&mut w, pos, guess);
             w.flush();
@@ -309,6 +335,7 @@ impl Engine {
         limits: Limits,
         history: &[Position],
         tabled: i32,
+        progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
         mtdf: impl Fn(&Shared, usize, i32) -> Option<i32> + Sync,
     ) -> Option<SolveResult> {
         if pos.legal_moves().is_empty() {
@@ -355,7 +382,32 @@ impl Engine {
         // value) run at once instead of one after the other on every thread. Measured with
         // 2 threads, two runs each: Kalah(6,5) with 28-seed tables 160-163 M -> 149-158 M
         // nodes, empty capture 58 M -> 50-51 M; Kalah(6,4) 131-135 M -> 127-142 M.
+        let misere = pos.misere();
         let value = std::thread::scope(|s| {
+            let monitor = progress.map(|progress| {
+                let shared = &shared;
+                s.spawn(move || {
+                    let bound = |k: usize, none: i32| {
+                        let v = shared.proven[k].load(Ordering::Relaxed);
+                        (v != none).then(|| if misere { -(banked + v) } else { banked + v })
+                    };
+                    // Every half second, and once more when the passes are over.
+                    loop {
+                        let over = shared.stopped();
+                        let (lo, hi) = (bound(0, i32::MIN), bound(1, i32::MAX));
+                        progress(&SolveProgress {
+                            nodes: shared.nodes.load(Ordering::Relaxed),
+                            elapsed: start.elapsed(),
+                            at_least: if misere { hi } else { lo },
+                            at_most: if misere { lo } else { hi },
+                        });
+                        if over {
+                            break;
+                        }
+                        std::thread::park_timeout(Duration::from_millis(500));
+                    }
+                })
+            });
             for t in 1..self.threads {
                 let (shared, mtdf) = (&shared, &mtdf);
                 s.spawn(move || {
@@ -368,6 +420,9 @@ impl Engine {
             }
             let r = mtdf(&shared, 0, guess);
             shared.stop.store(true, Ordering::Relaxed);
+            if let Some(m) = monitor {
+                m.thread().unpark();
+            }
             r
         });
         // The main thread may have been stopped by a helper that finished first: the table

@@ -3,7 +3,7 @@
 //! and the seed bound. Drivers: iterative deepening with aspiration windows (play, analysis)
 //! and MTD(f) to the end of the game (the solver). Several threads share the table (lazy SMP).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use mancala_core::MAX_PITS;
@@ -35,6 +35,9 @@ pub struct Shared<'t> {
     pub oracle: Option<&'t dyn crate::Oracle>,
     /// Positions valued by the databases, all threads (added at each flush).
     pub oracle_hits: AtomicU64,
+    /// The root's value as the null-window passes have bounded it so far, all threads:
+    /// at least `proven[0]`, at most `proven[1]` (future net gain of the side to move).
+    pub proven: [AtomicI32; 2],
 }
 
 impl Shared<'_> {
@@ -55,6 +58,15 @@ impl Shared<'_> {
 
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Records the fail-soft result `g` of a completed null-window pass at `beta`.
+    pub fn proved(&self, beta: i32, g: i32) {
+        if g >= beta {
+            self.proven[0].fetch_max(g, Ordering::Relaxed);
+        } else {
+            self.proven[1].fetch_min(g, Ordering::Relaxed);
+        }
     }
 }
 
@@ -431,7 +443,13 @@ pub fn mtdf<P: SearchGame>(w: &mut Worker, pos: &P, guess: i32) -> Option<i32> {
 pub fn mtdf_depth<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: i32) -> Option<i32> {
     mtd(pos.gain_bound(), guess, |beta| {
         let g = w.ab(pos, depth, beta - 1, beta);
-        (!w.shared.stopped()).then_some(g)
+        if w.shared.stopped() {
+            return None;
+        }
+        if depth == FULL_DEPTH {
+            w.shared.proved(beta, g);
+        }
+        Some(g)
     })
 }
 

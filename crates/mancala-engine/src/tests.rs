@@ -281,3 +281,30 @@ fn takes_a_free_capture() {
     .unwrap();
     assert_eq!(r.best, 0);
 }
+
+/// The progress reports of a proof bound its value, and the last one (sent when the passes
+/// are over) has closed on it: Kalah(6,3) +2, and Dracala +3 (misère: bounds swapped).
+#[test]
+fn solve_progress_closes_on_the_value() {
+    for (variant, value) in [("kalah,seeds=3", 2), ("dracala", 3)] {
+        let rules: Rules = variant.parse().unwrap();
+        let pos = Position::start(&rules).unwrap();
+        let reports = std::sync::Mutex::new(Vec::new());
+        let record = |p: &SolveProgress| reports.lock().unwrap().push(p.clone());
+        let r = Engine::new(16, 2)
+            .solve_with_progress(&pos, Limits::default(), &[], Some(&record))
+            .unwrap();
+        assert_eq!(r.value, value, "{variant}");
+        let reports = reports.into_inner().unwrap();
+        for p in &reports {
+            assert!(p.at_least.is_none_or(|lo| lo <= value), "{variant}: {p:?}");
+            assert!(p.at_most.is_none_or(|hi| hi >= value), "{variant}: {p:?}");
+        }
+        let last = reports.last().expect("a final report");
+        assert_eq!(
+            (last.at_least, last.at_most),
+            (Some(value), Some(value)),
+            "{variant}"
+        );
+    }
+}
