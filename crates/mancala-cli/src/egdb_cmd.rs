@@ -75,6 +75,9 @@ pub fn run(a: EgdbArgs) -> Result<()> {
 }
 
 fn build_cmd(a: BuildArgs) -> Result<()> {
+    if a.dir.exists() && !a.dir.is_dir() {
+        bail!("{}: not a directory", a.dir.display());
+    }
     let rules = a.rules.rules()?;
     let tr = TableRules::new(&KalahRules::new(&rules)?)?;
     let need = mancala_egdb::build::memory_needed(&tr, a.max_seeds);
@@ -109,8 +112,9 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
     let n: u64 = report.built.iter().map(|b| b.1).sum();
     let secs = report.built.iter().fold(0.0, |t, b| t + b.2);
     println!(
-        "built {} levels ({} positions in {:.1} s, {:.1} M positions/s), reused {} levels",
+        "built {} level{} ({} positions in {:.1} s, {:.1} M positions/s), reused {} levels",
         report.built.len(),
+        if report.built.len() == 1 { "" } else { "s" },
         n,
         secs,
         n as f64 / secs.max(1e-9) / 1e6,
@@ -145,6 +149,27 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
     if verify_entries {
         db.verify_entries()?;
     }
+    if db.tables().next().is_none() {
+        bail!("{}: no endgame tables (*.egdb files) here", dir.display());
+    }
+    // Levels missing below a rule set's top: the search uses the levels under the first gap.
+    let mut missing: Vec<(String, Vec<u32>)> = Vec::new();
+    for t in db.tables() {
+        match missing.last_mut() {
+            Some((name, _)) if *name == t.rules_name => {}
+            _ => missing.push((t.rules_name.clone(), Vec::new())),
+        }
+    }
+    for (name, gaps) in &mut missing {
+        let have: Vec<u32> = db
+            .tables()
+            .filter(|t| t.rules_name == *name)
+            .map(|t| t.seeds)
+            .collect();
+        let top = have.iter().copied().max().unwrap_or(0);
+        gaps.extend((0..top).filter(|s| !have.contains(s)));
+    }
+    missing.retain(|m| !m.1.is_empty());
     if json {
         let tables: Vec<_> = db
             .tables()
@@ -166,6 +191,10 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
             "bytes": db.tables().map(|t| t.file_bytes()).sum::<u64>(),
             "checksums_verified": true,
             "entries_verified": verify_entries,
+            "missing_levels": missing
+                .iter()
+                .map(|(rules, levels)| serde_json::json!({"rules": rules, "levels": levels}))
+                .collect::<Vec<_>>(),
         });
         println!("{v}");
         return Ok(());
@@ -193,6 +222,20 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
         total,
         if verify_entries { " and entry" } else { "" }
     );
+    for (rules, levels) in &missing {
+        let first = levels[0];
+        let list: Vec<String> = levels.iter().map(u32::to_string).collect();
+        let usable = match first {
+            0 => "none of its levels".to_string(),
+            1 => "level 0 only".to_string(),
+            f => format!("levels 0-{} only", f - 1),
+        };
+        println!(
+            "note: {rules} lacks level{} {}: probes and proofs use {usable}",
+            if levels.len() == 1 { "" } else { "s" },
+            list.join(", "),
+        );
+    }
     Ok(())
 }
 
@@ -207,7 +250,9 @@ fn probe(dir: PathBuf, position: &str) -> Result<()> {
     TableRules::new(p.rules())?;
     let db = Egdb::open(&dir)?;
     let s = p.board_seeds();
-    let Some(net) = db.net(p) else {
+    let net = db.net(p);
+    crate::engine_cmds::check_tables(Some(&db))?;
+    let Some(net) = net else {
         bail!(
             "no table in {} holds this position ({s} seeds on the board, rules {})",
             dir.display(),

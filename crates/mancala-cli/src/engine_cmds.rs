@@ -75,11 +75,27 @@ pub struct AnalyzeArgs {
 pub fn open_egdb(
     dir: Option<&std::path::Path>,
     pos: &Position,
-) -> Result<Option<std::sync::Arc<dyn mancala_engine::Oracle + Send>>> {
+) -> Result<Option<std::sync::Arc<mancala_egdb::Egdb>>> {
     let Some(dir) = dir else { return Ok(None) };
     let db = mancala_egdb::Egdb::open(dir)?;
     note_if_uncovered(&db, pos);
     Ok(Some(std::sync::Arc::new(db)))
+}
+
+/// `db` as the engine's oracle.
+pub fn oracle(
+    db: &Option<std::sync::Arc<mancala_egdb::Egdb>>,
+) -> Option<std::sync::Arc<dyn mancala_engine::Oracle + Send>> {
+    db.clone()
+        .map(|d| d as std::sync::Arc<dyn mancala_engine::Oracle + Send>)
+}
+
+/// Refuses a result computed with a table whose probes read out-of-range entries.
+pub fn check_tables(db: Option<&mancala_egdb::Egdb>) -> Result<()> {
+    match db.and_then(mancala_egdb::Egdb::fault) {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// Says on stderr when `db` holds no table of the rules of `pos`: the search then runs
@@ -133,13 +149,15 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         if pos.is_over() {
             bail!("the game is over in this position: nothing to analyse");
         }
-        engine.oracle = open_egdb(a.egdb.as_deref(), &pos)?;
+        let db = open_egdb(a.egdb.as_deref(), &pos)?;
+        engine.oracle = oracle(&db);
         let limits = Limits {
             depth: a.depth,
             time: Some(Duration::from_millis(a.time.unwrap_or(1000))).filter(|_| a.depth.is_none()),
             nodes: None,
         };
         let r = engine.search(&pos, limits, &[]).context("no legal move")?;
+        check_tables(db.as_deref())?;
         let side = pos.to_move();
         let notation = Notation::for_rules(pos.rules());
         let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
@@ -188,7 +206,8 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     }
     // A record: each move's value against the best move's.
     let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient)?;
-    engine.oracle = open_egdb(a.egdb.as_deref(), game.start())?;
+    let db = open_egdb(a.egdb.as_deref(), game.start())?;
+    engine.oracle = oracle(&db);
     let notation = Notation::for_rules(game.rules());
     let depth = a.depth;
     let mut rows = Vec::new();
@@ -243,15 +262,22 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         }
         history.push(pos);
     }
+    check_tables(db.as_deref())?;
     if a.json {
         println!(
             "{}",
-            json!({"rules": game.rules().to_string(), "values_are": "final seed margin for the mover", "moves": rows, "seeds_lost": {"south": total_loss[0], "north": total_loss[1]}})
+            json!({"rules": game.rules().to_string(), "values_are": format!("final seed margin for the mover{}", if game.rules().misere() { "; misere: lower is better" } else { "" }), "moves": rows, "seeds_lost": {"south": total_loss[0], "north": total_loss[1]}})
         );
     } else {
         println!(
-            "seeds lost against the engine's choice: South {}, North {}",
-            total_loss[0], total_loss[1]
+            "seeds lost against the engine's choice: South {}, North {}{}",
+            total_loss[0],
+            total_loss[1],
+            if game.rules().misere() {
+                " (values are final margins for the mover; misere: lower is better)"
+            } else {
+                ""
+            }
         );
     }
     Ok(())
@@ -323,7 +349,9 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
         };
         v.push((line_text(pos, &line), value, nodes));
     }
-    v.sort_by_key(|x| -x.1);
+    // Best first: in a misère game the lowest margin.
+    let sign = if pos.rules().misere() { 1 } else { -1 };
+    v.sort_by_key(|x| sign * x.1);
     Ok(v)
 }
 
@@ -364,9 +392,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let tt_mb = a.tt_mb.unwrap_or_else(|| auto_tt_mb(&pos, db.as_deref()));
     let mut engine =
         Engine::try_new(tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
-    engine.oracle = db
-        .clone()
-        .map(|d| d as std::sync::Arc<dyn mancala_engine::Oracle + Send>);
+    engine.oracle = oracle(&db);
     let limits = Limits {
         time: a.time.map(Duration::from_secs),
         ..Limits::default()
@@ -391,9 +417,12 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let r = engine.solve_with_progress(&pos, limits, &[], Some(&show));
     bar.finish_and_clear();
     let mut r = r.context("the proof did not finish within the time limit")?;
+    check_tables(db.as_deref())?;
     r.pv = extend_pv(&pos, &r.pv, db.as_deref());
     let opening_values = if a.openings {
-        Some(openings(&engine, &pos, limits)?)
+        let o = openings(&engine, &pos, limits)?;
+        check_tables(db.as_deref())?;
+        Some(o)
     } else {
         None
     };

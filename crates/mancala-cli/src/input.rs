@@ -51,8 +51,8 @@ pub fn read_input(file: &str) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name}: not UTF-8 text"))
 }
 
-/// Parses and replays `text`, a record (text or JSON) read from `name`, with `check` (JSON
-/// records are always checked whole); every error names `name`.
+/// Parses and replays `text`, a record (text or JSON) read from `name`, with `check` (for a
+/// JSON record: whether its result is checked); every error names `name`.
 pub fn parse_record(
     name: &str,
     text: &str,
@@ -61,8 +61,8 @@ pub fn parse_record(
 ) -> Result<(Record, Game)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let parsed = if text.trim_start().starts_with('{') {
-        Record::parse(text, rules).and_then(|rec| {
-            let game = rec.replay()?;
+        Record::from_json(text, rules).and_then(|rec| {
+            let game = rec.replay_with(check)?;
             Ok((rec, game))
         })
     } else {
@@ -77,9 +77,9 @@ pub fn read_record(file: &str, rules: Option<Rules>, check: Check) -> Result<(Re
 }
 
 /// Reads and replays a record file checked whole, as `replay` and `analyze` do. Where only a
-/// text record's annotations or claimed score disagree, the error says `--lenient` replays
-/// the moves anyway; with `lenient` they are replayed and the disagreement is a note on
-/// stderr.
+/// record's annotations or claimed score (result) disagree, the error says `--lenient`
+/// replays the moves anyway; with `lenient` they are replayed and the disagreement is a note
+/// on stderr.
 pub fn load_record(file: &str, rules: Option<Rules>, lenient: bool) -> Result<(Record, Game)> {
     let text = read_input(file)?;
     let name = input_name(file);
@@ -89,8 +89,7 @@ pub fn load_record(file: &str, rules: Option<Rules>, lenient: bool) -> Result<(R
         Err(e) => e,
     };
     let cause = e.root_cause().to_string();
-    let annotation = (cause.contains("the record gives") || cause.contains("claims a final score"))
-        && !text.trim_start().starts_with('{');
+    let annotation = cause.contains("the record gives") || cause.contains("claims a final score");
     if !annotation {
         return Err(e);
     }

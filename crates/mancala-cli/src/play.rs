@@ -62,6 +62,8 @@ struct Session {
     level: Level,
     /// Kept across moves: its transposition table carries over.
     engine: Engine,
+    /// The endgame tables the engine probes (`--egdb`).
+    egdb: Option<std::sync::Arc<mancala_egdb::Egdb>>,
     seed: u64,
     players: Players,
 }
@@ -100,8 +102,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
         engine: Engine::new(if level.level >= 6 { 256 } else { 16 }, level.threads),
         seed,
         players,
+        egdb: crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?,
     };
-    s.engine.oracle = crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?;
+    s.engine.oracle = crate::engine_cmds::oracle(&s.egdb);
     let rules = *s.game.rules();
     println!("{}: {}", rules, rules.preset.summary());
     println!(
@@ -196,6 +199,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     },
                     &s.history(),
                 );
+                s.drop_bad_tables();
                 if let Some(r) = r {
                     println!(
                         "Hint: {} (value {:+} seeds for you, searched {} plies)",
@@ -335,8 +339,19 @@ impl Session {
                 .context("the computer found no move")?;
             self.game.play(pit)?;
             moves.push(*self.game.moves().last().expect("just played"));
+            self.drop_bad_tables();
         }
         Ok(moves)
+    }
+
+    /// Stops probing the endgame tables once one has shown a forged entry: the game goes
+    /// on (nothing is lost) with the engine's own search.
+    fn drop_bad_tables(&mut self) {
+        if let Err(e) = crate::engine_cmds::check_tables(self.egdb.as_deref()) {
+            eprintln!("warning: {e:#}; playing on without the endgame tables");
+            self.egdb = None;
+            self.engine.oracle = None;
+        }
     }
 
     /// The positions before the current one (for the repetition rule).

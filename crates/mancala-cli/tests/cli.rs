@@ -120,8 +120,17 @@ fn replay_json_round_trips() {
     assert_eq!(v["turns"].as_array().unwrap().len(), 27);
     assert_eq!(v["result"]["south"], 38);
     assert_eq!(v["result"]["winner"], "north");
-    let o = with_stdin(&["replay", "-"], &stdout(&o));
+    let json = stdout(&o);
+    let o = with_stdin(&["replay", "-"], &json);
     assert!(stdout(&o).contains("South 38 : North 26"), "{}", stderr(&o));
+    // A wrong result is refused as a text record's wrong score is, and replayed with
+    // --lenient.
+    let bad = json.replacen("\"south\": 38", "\"south\": 39", 1);
+    assert_ne!(bad, json);
+    assert_bad_input(&with_stdin(&["replay", "-"], &bad), "use --lenient");
+    let o = with_stdin(&["replay", "-", "--lenient"], &bad);
+    assert!(stdout(&o).contains("South 38 : North 26"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("note:"), "{}", stderr(&o));
 }
 
 #[test]

@@ -167,6 +167,13 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 let slot = match (sign, notation) {
                     ("+", Notation::Digits) | ("-", Notation::Digits) => &mut turn.minus,
                     ("+", _) => &mut turn.plus,
+                    ("-", Notation::Letters) => {
+                        return Err(err_at(
+                            text,
+                            at,
+                            format!("annotation `{part}`: a Kalah turn is annotated with its store gain, `+n`"),
+                        ))
+                    }
                     ("-", _) => &mut turn.minus,
                     _ => {
                         return Err(err_at(
@@ -398,6 +405,11 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
     }
     if let (Check::Strict, Some([a, b])) = (check, parsed.score) {
         let s = game.position().scores();
+        if !game.is_over() {
+            return Err(Error::Record(format!(
+                "the record claims a final score of {a} : {b}, but the game is not over"
+            )));
+        }
         if [s[0] as u32, s[1] as u32] != [a, b] {
             return Err(Error::Record(format!(
                 "the record claims a final score of {a} : {b}, the replay gives {} : {}",

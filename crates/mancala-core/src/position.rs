@@ -269,7 +269,7 @@ impl FromStr for Position {
             let pits: Vec<&str> = field.split('-').collect();
             if pits.contains(&"") {
                 return Err(Error::Position(format!(
-                    "{what}: `{field}` has an empty pit (pits are counts from 0 to 255 separated by `-`; none is negative)"
+                    "{what}: `{field}` has an empty field between `-`s (each pit is a count of seeds, 0 to 255; none is negative)"
                 )));
             }
             if pits.len() != m {

@@ -24,6 +24,7 @@ use mancala_core::KalahPos;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 pub const MAGIC: &[u8; 8] = b"MANCEGDB";
 pub const VERSION: u32 = 1;
@@ -242,6 +243,8 @@ pub struct Egdb {
     /// Each rule set present and its tables by level (a probe compares rules, allocating and
     /// hashing nothing).
     sets: Vec<(TableRules, Vec<Option<Table>>)>,
+    /// Per set: the level (plus one) of an entry read above its level's range, 0 if none.
+    faults: Vec<AtomicU32>,
     max_seeds: u32,
     bin: Binomials,
 }
@@ -302,6 +305,7 @@ impl Egdb {
         }
         Ok(Egdb {
             dir: dir.to_path_buf(),
+            faults: sets.iter().map(|_| AtomicU32::new(0)).collect(),
             sets,
             max_seeds,
             bin: Binomials::new(),
@@ -333,8 +337,30 @@ impl Egdb {
             return None;
         }
         let code = t.get(self.bin.rank(&c, 2 * m, s));
-        // A forged entry (its checksum matching) is not read as a value.
-        (code as u32 <= r.max_code(s)).then_some((r, s, code))
+        // A forged entry (its checksum matching) is not read as a value, and is reported.
+        if code as u32 > r.max_code(s) {
+            if let Some(i) = self.sets.iter().position(|k| k.0 == r) {
+                self.faults[i].store(s + 1, Relaxed);
+            }
+            return None;
+        }
+        Some((r, s, code))
+    }
+
+    /// The first table whose probes (by [`Egdb::net`], [`Egdb::own`] or the solver) read an
+    /// entry above its level's range: a forged file whose checksum matches. Results computed
+    /// with it are wrong; `egdb info --verify-entries` checks every entry.
+    pub fn fault(&self) -> Option<Error> {
+        self.sets.iter().zip(&self.faults).find_map(|((_, levels), f)| {
+            let s = f.load(Relaxed).checked_sub(1)?;
+            let t = levels.get(s as usize)?.as_ref()?;
+            Some(Error::file(
+                &t.path,
+                format!(
+                    "holds entries above level {s}'s range (its checksum matches: a forged or miswritten file); `mancala egdb info --verify-entries` finds them"
+                ),
+            ))
+        })
     }
 
     /// Checks that every entry of every table lies within its level's range (the checksum
@@ -433,6 +459,11 @@ impl mancala_engine::Oracle for Egdb {
                 })
                 .collect(),
             counted: r.counted(),
+            fault: self
+                .sets
+                .iter()
+                .position(|k| k.0 == r)
+                .map(|i| &self.faults[i]),
         })
     }
     fn kalah(&self, pos: &KalahPos) -> Option<u8> {

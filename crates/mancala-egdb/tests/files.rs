@@ -133,6 +133,29 @@ fn forged_files_with_matching_checksums_are_refused_or_not_read() {
         e.contains(&p.display().to_string()) && e.contains("rank 0 holds 15"),
         "{e}"
     );
+    // Every entry 15: a probe reads none as a value and the directory reports the file;
+    // so does a proof that reached the level through the solver's own reads.
+    let mut payload = good[offset..].to_vec();
+    payload[..(count / 2) as usize].fill(0xff);
+    std::fs::write(&p, forge(&good, 4, &payload)).unwrap();
+    let db = Arc::new(Egdb::open(dir.path()).unwrap());
+    assert!(db.fault().is_none());
+    let pos: Position = "kalah,pits=4/2-2-0-0/8/1-1-1-1/8/s".parse().unwrap();
+    let mancala_core::position::State::Kalah(k) = pos.state() else {
+        unreachable!()
+    };
+    assert_eq!(db.net(k), None);
+    let e = db.fault().expect("reported").to_string();
+    assert!(
+        e.contains(&p.display().to_string()) && e.contains("above level 8's range"),
+        "{e}"
+    );
+    let db = Arc::new(Egdb::open(dir.path()).unwrap());
+    let mut engine = Engine::new(1, 1);
+    engine.oracle = Some(db.clone());
+    let pos: Position = "kalah,pits=4/2-2-1-0/7/1-1-1-1/8/s".parse().unwrap();
+    engine.solve(&pos, Limits::default(), &[]).unwrap();
+    assert!(db.fault().is_some(), "the solver's reads report it too");
     std::fs::write(&p, &good).unwrap();
     Egdb::open(dir.path()).unwrap().verify_entries().unwrap();
 

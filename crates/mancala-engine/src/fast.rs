@@ -54,6 +54,7 @@ pub struct FastRules<'a> {
 struct Tables<'a> {
     levels: Vec<PackedLevel<'a>>,
     counted: bool,
+    fault: Option<&'a std::sync::atomic::AtomicU32>,
     bin: Binomials,
 }
 
@@ -96,12 +97,18 @@ impl Tables<'_> {
         let (l, byte, sh) = self.at(s, rank);
         let w = l.entries[byte] as u32 | (l.entries[byte + 1] as u32) << 8;
         let e = ((w >> sh) & ((1 << l.bits) - 1)) as i32;
-        // Clamped to the level's range: a forged entry (its checksum matching) stays a
-        // possible value (`Egdb::verify_entries` finds it).
+        // A forged entry (its checksum matching) is clamped to a possible value and reported:
+        // the caller refuses the result.
+        let max = if self.counted { s as i32 } else { 2 * s as i32 };
+        if e > max {
+            if let Some(f) = self.fault {
+                f.store(s as u32 + 1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         if self.counted {
-            2 * e.min(s as i32) - s as i32
+            2 * e.min(max) - s as i32
         } else {
-            e.min(2 * s as i32) - s as i32
+            e.min(max) - s as i32
         }
     }
 }
@@ -127,6 +134,7 @@ impl<'a> FastRules<'a> {
                 Some(Tables {
                     levels: t.levels,
                     counted: t.counted,
+                    fault: t.fault,
                     bin: Binomials::new(),
                 })
             }

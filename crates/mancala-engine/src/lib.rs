@@ -20,7 +20,7 @@ pub mod rank;
 pub mod search;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mancala_core::position::State;
@@ -48,6 +48,9 @@ pub struct PackedTables<'a> {
     /// Entries are the mover's share `e` of the `s` seeds on the board (future net gain
     /// `2e - s`); otherwise (`leftovers=not-counted`) they are `D + s` (net gain `e - s`).
     pub counted: bool,
+    /// Where a probe that reads an entry above its level's range (a forged file: its checksum
+    /// matches) records the level plus one; the entry is then clamped into the range.
+    pub fault: Option<&'a AtomicU32>,
 }
 
 /// Endgame databases as the search sees them (implemented by `mancala-egdb`).
