@@ -213,6 +213,9 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     k += 1;
                 }
                 let second: String = bytes[s2..k].iter().map(|&(_, c)| c).collect();
+                if out.score.is_some() {
+                    return Err(err_at(text, at, "a second final score"));
+                }
                 match (digits.parse(), second.parse()) {
                     (Ok(a), Ok(b)) => out.score = Some([a, b]),
                     _ => return Err(err_at(text, at, "a score is written `38 : 26`")),
@@ -237,6 +240,9 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
             i = start; // fall through to read the digit as a move
         }
         match notation.read_move(bytes[i].1) {
+            Some(_) if out.score.is_some() => {
+                return Err(err_at(text, at, "a move after the final score"));
+            }
             Some((pit, side)) => {
                 let mut turn = TextTurn {
                     number: number.take(),

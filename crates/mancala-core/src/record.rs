@@ -397,6 +397,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("but the game is not over"), "{e}");
+        let e = Record::parse("[Variant \"kalah\"]\n1. D-C (+1) a\n1 : 0\n2. F\n", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a move after the final score"), "{e}");
         // The game over, a further move is named without a side to move.
         let mut text = String::from("[Variant \"kalah,seeds=3\"]\n");
         let rules: Rules = "kalah,seeds=3".parse().unwrap();
