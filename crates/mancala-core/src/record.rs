@@ -377,30 +377,35 @@ mod tests {
 
     #[test]
     fn slips_get_their_own_errors() {
+        // Each slip as (record, what its error says).
+        let refused = |text: &str, says: &str| {
+            let e = Record::parse(text, None).unwrap_err().to_string();
+            assert!(e.contains(says), "{text:?}: {e}");
+        };
         // A position under another tag name, and a JSON array, are not read as text.
-        let text = "[Variant \"kalah\"]\n[Start \"kalah/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s\"]\n1. C\n";
-        let e = Record::parse(text, None).unwrap_err().to_string();
-        assert!(e.contains("line 2: tag Start holds a position"), "{e}");
-        let e = Record::parse(" [ ]", None).unwrap_err().to_string();
-        assert!(e.contains("not an array"), "{e}");
-        let e = Record::parse("[Variant \"kalah\"]\n1. C (+99999999999)\n", None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("more than any board holds"), "{e}");
+        refused(
+            "[Variant \"kalah\"]\n[Start \"kalah/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s\"]\n1. C\n",
+            "line 2: tag Start holds a position",
+        );
+        refused(" [ ]", "not an array");
+        refused(
+            "[Variant \"kalah\"]\n1. C (+99999999999)\n",
+            "more than any board holds",
+        );
         // Kalah annotates store gains: a `-n` is refused, not dropped.
-        let e = Record::parse("[Variant \"kalah\"]\n1. D-C (-5) a\n", None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("annotated with its store gain"), "{e}");
-        // A final score on a game still going.
-        let e = Record::parse("[Variant \"kalah\"]\n1. D-C (+1) a\n1 : 0\n", None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("but the game is not over"), "{e}");
-        let e = Record::parse("[Variant \"kalah\"]\n1. D-C (+1) a\n1 : 0\n2. F\n", None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("a move after the final score"), "{e}");
+        refused(
+            "[Variant \"kalah\"]\n1. D-C (-5) a\n",
+            "annotated with its store gain",
+        );
+        // A final score on a game still going, and a move after the score.
+        refused(
+            "[Variant \"kalah\"]\n1. D-C (+1) a\n1 : 0\n",
+            "but the game is not over",
+        );
+        refused(
+            "[Variant \"kalah\"]\n1. D-C (+1) a\n1 : 0\n2. F\n",
+            "a move after the final score",
+        );
         // The game over, a further move is named without a side to move.
         let mut text = String::from("[Variant \"kalah,seeds=3\"]\n");
         let rules: Rules = "kalah,seeds=3".parse().unwrap();
