@@ -350,7 +350,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
     /// MTD(f) to the end of the game from `guess`; `None` when stopped by a limit.
     pub fn mtdf(&mut self, b: &Board, guess: i32) -> Option<i32> {
         crate::search::mtd(b.seeds as i32, guess, |beta| {
-            let g = self.ab(b, beta - 1, beta);
+            let g = self.ab(b, self.rules.key::<M>(b), beta - 1, beta);
             if self.shared.stopped() {
                 return None;
             }
@@ -361,7 +361,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
 
     /// Fail-soft alpha-beta to the end of the game: the future net gain of `b` for its side
     /// to move, as [`crate::search::Worker::ab`] at [`crate::search::FULL_DEPTH`].
-    fn ab(&mut self, b: &Board, mut alpha: i32, beta: i32) -> i32 {
+    fn ab(&mut self, b: &Board, key: u64, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 4095 == 0 {
             self.shared.add_nodes(self.nodes - self.flushed);
@@ -392,28 +392,37 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         // Play every move once (its gain and an ordering key, as the generic search), asking
         // for the children's table entries (transposition or endgame) before this position's
         // own probe waits on memory. `known`: the child's value needs no search (the game
-        // ended, or the endgame tables hold it; then `ranks` is its rank there).
+        // ended, the endgame tables hold it, then `ranks` is its rank there, or its seeds
+        // alone put it outside the window: `futile`).
         let mut kids = [Board::default(); MAX_M];
         let mut gains = [0i32; MAX_M];
         let mut again = [false; MAX_M];
         let mut ranks = [0u64; MAX_M];
+        let mut keys = [0u64; MAX_M];
         let mut order = [(0i32, 0u8); MAX_M];
-        let mut known = 0u32;
+        let (mut known, mut futile) = (0u32, 0u32);
         let mut n = 0;
         for i in 0..m {
             if b.cells.to_le_bytes()[i] == 0 {
                 continue;
             }
             let (c, g, a) = r.play::<M>(b, i);
-            if c.seeds == 0 {
+            let s = c.seeds as i32;
+            if s == 0 {
                 known |= 1 << i;
-            } else if (c.seeds as usize) < tabled {
+            } else if g - s >= beta || g + s <= alpha {
+                // Whatever the child's value (within its seeds), the move fails high (the
+                // bound refutes at once) or low (it cannot raise alpha): no search, no probe.
+                known |= 1 << i;
+                futile |= 1 << i;
+            } else if (s as usize) < tabled {
                 let t = r.tables.as_ref().expect("tables");
                 ranks[i] = t.rank::<M>(&c);
                 t.prefetch(c.seeds, ranks[i]);
                 known |= 1 << i;
             } else {
-                self.shared.tt.prefetch(r.key::<M>(&c));
+                keys[i] = r.key::<M>(&c);
+                self.shared.tt.prefetch(keys[i]);
             }
             kids[i] = c;
             gains[i] = g;
@@ -428,7 +437,6 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         }
 
         let tt = self.shared.tt;
-        let key = r.key::<M>(b);
         let mut tt_move = NO_MOVE;
         if let Some(e) = tt.probe(key) {
             if e.depth == SOLVED {
@@ -450,7 +458,9 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
-        // The children valued without a search first: one may already refute.
+        // The children valued without a search first: one may already refute. A futile
+        // child counts with the bound that settled it (a lower bound at least `beta`, or an
+        // upper bound at most `alpha`), which is what a fail-soft result may say.
         if known != 0 {
             for &(_, i) in &order[..n] {
                 let i = i as usize;
@@ -458,8 +468,15 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
                     continue;
                 }
                 let (c, g) = (&kids[i], gains[i]);
-                let v = if c.seeds == 0 {
+                let s = c.seeds as i32;
+                let v = if s == 0 {
                     g
+                } else if futile & 1 << i != 0 {
+                    if g - s >= beta {
+                        g - s
+                    } else {
+                        g + s
+                    }
                 } else {
                     self.oracle_hits += 1;
                     let t = r.tables.as_ref().expect("tables");
@@ -485,7 +502,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
                 if known & 1 << i != 0 {
                     continue;
                 }
-                let Some(e) = tt.probe(r.key::<M>(&kids[i])) else {
+                let Some(e) = tt.probe(keys[i]) else {
                     continue;
                 };
                 if e.depth == SOLVED {
@@ -501,40 +518,60 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             }
         }
 
+        // The moves to search, best first. Near the root with several threads, a move another
+        // thread is searching waits for a second pass (unless it is the first searched here).
         if alpha < beta {
-            for &(_, i) in &order[..n] {
-                let i = i as usize;
-                if known & 1 << i != 0 {
-                    continue;
-                }
-                let (c, g) = (&kids[i], gains[i]);
-                self.ply += 1;
-                let v = if again[i] {
-                    g + self.ab(c, alpha - g, beta - g)
-                } else {
-                    g - self.ab(c, g - beta, g - alpha)
-                };
-                self.ply -= 1;
-                if self.shared.stopped() {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    best_mv = i as u8;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break;
+            let defer = self.ply < self.shared.defer_max_ply;
+            let (mut deferred, mut searched) = (0u32, 0);
+            'passes: for pass in 0..2 {
+                for &(_, i) in &order[..n] {
+                    let i = i as usize;
+                    let skip = if pass == 0 { known } else { !deferred };
+                    if skip & 1 << i != 0 {
+                        continue;
+                    }
+                    let (c, g, ck) = (&kids[i], gains[i], keys[i]);
+                    if defer {
+                        if pass == 0 && searched > 0 && self.shared.is_busy(ck) {
+                            deferred |= 1 << i;
+                            continue;
+                        }
+                        self.shared.enter(ck);
+                    }
+                    searched += 1;
+                    self.ply += 1;
+                    let v = if again[i] {
+                        g + self.ab(c, ck, alpha - g, beta - g)
+                    } else {
+                        g - self.ab(c, ck, g - beta, g - alpha)
+                    };
+                    self.ply -= 1;
+                    if defer {
+                        self.shared.leave(ck);
+                    }
+                    if self.shared.stopped() {
+                        return 0;
+                    }
+                    if v > best {
+                        best = v;
+                        best_mv = i as u8;
+                        if v > alpha {
+                            alpha = v;
+                            if alpha >= beta {
+                                break 'passes;
+                            }
                         }
                     }
                 }
+                if deferred == 0 {
+                    break;
+                }
             }
         }
-        let window = (alpha0, beta);
         let work = self.nodes - nodes_before;
         tt.store(
             key,
-            Entry::after_search(best, window, bound, (best_mv, tt_move), SOLVED, work),
+            Entry::after_search(best, (alpha0, beta), bound, (best_mv, tt_move), SOLVED, work),
         );
         best
     }

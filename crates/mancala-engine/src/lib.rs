@@ -138,6 +138,9 @@ pub struct Engine {
     pub etc_max_ply: u32,
     /// Positions with fewer seeds on the board skip the transposition table.
     pub tt_min_seeds: i32,
+    /// With several threads, the solver's fast path defers a move another thread is searching
+    /// within this many plies of the root (0: never); see [`search::Shared::busy`].
+    pub defer_max_ply: u32,
     /// Endgame databases the search probes (see [`Oracle`]).
     pub oracle: Option<std::sync::Arc<dyn Oracle + Send>>,
     /// The solver's first guess comes from an iterative-deepening search to this depth (0:
@@ -161,6 +164,7 @@ impl Engine {
             weights: Weights::default(),
             etc_max_ply: 12,
             tt_min_seeds: 0,
+            defer_max_ply: 10,
             oracle: None,
             guess_depth: 16,
         })
@@ -189,6 +193,11 @@ impl Engine {
             oracle: self.oracle.as_deref().map(|o| o as &dyn Oracle),
             oracle_hits: AtomicU64::new(0),
             proven: [AtomicI32::new(i32::MIN), AtomicI32::new(i32::MAX)],
+            // 16 Ki slots: far more than the moves both threads have under way near the root.
+            busy: (0..if self.threads > 1 { 1 << 14 } else { 1 })
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            defer_max_ply: if self.threads > 1 { self.defer_max_ply } else { 0 },
         }
     }
 

@@ -38,6 +38,11 @@ pub struct Shared<'t> {
     /// The root's value as the null-window passes have bounded it so far, all threads:
     /// at least `proven[0]`, at most `proven[1]` (future net gain of the side to move).
     pub proven: [AtomicI32; 2],
+    /// Positions some thread is searching, by key (simplified ABDADA, after Kerrigan): within
+    /// `defer_max_ply` plies of the root a thread leaves such a move, unless it is the first
+    /// it searches, until its other moves are done, instead of searching it twice at once.
+    pub busy: Box<[AtomicU64]>,
+    pub defer_max_ply: u32,
 }
 
 impl Shared<'_> {
@@ -58,6 +63,31 @@ impl Shared<'_> {
 
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn busy_slot(&self, key: u64) -> &AtomicU64 {
+        &self.busy[(key >> 40) as usize & (self.busy.len() - 1)]
+    }
+
+    /// Whether another thread is searching the position of `key`.
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.busy_slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks the position of `key` as being searched.
+    #[inline]
+    pub fn enter(&self, key: u64) {
+        self.busy_slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Clears the mark of `key`, if it is still there.
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let _ = self
+            .busy_slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 
     /// Records the fail-soft result `g` of a completed null-window pass at `beta`.
