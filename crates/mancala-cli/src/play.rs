@@ -175,6 +175,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
             "board" => show = true,
             "rules" => println!("{}", rules.describe()),
+            "moves" if s.game.moves().is_empty() => println!("No moves yet."),
             "moves" => print!("{}", notation::game_text(&s.game)),
             "save" => match s.save(arg.trim()) {
                 Ok(()) => println!("Saved to {}.", arg.trim()),

@@ -266,6 +266,14 @@ fn play_refuses_an_unwritable_save_path_before_the_game() {
     std::fs::remove_file(&path).ok();
 }
 
+/// `moves` before the first move says so instead of printing nothing.
+#[test]
+fn play_moves_before_any_move() {
+    let o = with_stdin(&["play"], "moves\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("No moves yet."), "{}", stdout(&o));
+}
+
 /// `match --json` gives no made-up Elo: none after a sweep, open interval ends as null.
 #[test]
 fn match_json_elo_is_null_where_unbounded() {
