@@ -571,7 +571,14 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         let work = self.nodes - nodes_before;
         tt.store(
             key,
-            Entry::after_search(best, (alpha0, beta), bound, (best_mv, tt_move), SOLVED, work),
+            Entry::after_search(
+                best,
+                (alpha0, beta),
+                bound,
+                (best_mv, tt_move),
+                SOLVED,
+                work,
+            ),
         );
         best
     }

@@ -197,7 +197,11 @@ impl Engine {
             busy: (0..if self.threads > 1 { 1 << 14 } else { 1 })
                 .map(|_| AtomicU64::new(0))
                 .collect(),
-            defer_max_ply: if self.threads > 1 { self.defer_max_ply } else { 0 },
+            defer_max_ply: if self.threads > 1 {
+                self.defer_max_ply
+            } else {
+                0
+            },
         }
     }
 
