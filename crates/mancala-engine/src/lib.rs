@@ -180,6 +180,12 @@ impl Engine {
     }
 
     fn shared(&self, limits: Limits, history: &[Position]) -> Shared<'_> {
+        // Deferring needs another thread to defer to.
+        let defer_max_ply = if self.threads > 1 {
+            self.defer_max_ply
+        } else {
+            0
+        };
         Shared {
             tt: &self.tt,
             stop: AtomicBool::new(false),
@@ -194,14 +200,10 @@ impl Engine {
             oracle_hits: AtomicU64::new(0),
             proven: [AtomicI32::new(i32::MIN), AtomicI32::new(i32::MAX)],
             // 16 Ki slots: far more than the moves both threads have under way near the root.
-            busy: (0..if self.threads > 1 { 1 << 14 } else { 1 })
+            busy: (0..if defer_max_ply > 0 { 1 << 14 } else { 1 })
                 .map(|_| AtomicU64::new(0))
                 .collect(),
-            defer_max_ply: if self.threads > 1 {
-                self.defer_max_ply
-            } else {
-                0
-            },
+            defer_max_ply,
         }
     }
 
