@@ -182,7 +182,7 @@ impl Engine {
     fn shared(&self, limits: Limits, history: &[Position]) -> Shared<'_> {
         // Deferring needs another thread to defer to.
         let defer_max_ply = if self.threads > 1 {
-            std::env::var("DEFER").ok().and_then(|v| v.parse().ok()).unwrap_or(self.defer_max_ply)
+            self.defer_max_ply
         } else {
             0
         };
