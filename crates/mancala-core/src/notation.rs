@@ -112,6 +112,8 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
     let mut out = MoveText::default();
     let mut i = 0;
     let mut number: Option<u32> = None;
+    // The last move number read, and the index of the turn it numbered.
+    let mut numbered: Option<(u32, usize)> = None;
     // True while the last thing read was a move that a `-` may join to.
     let mut joinable = false;
     let char_at = |k: usize| bytes.get(k).map(|&(_, c)| c);
@@ -226,11 +228,28 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
             }
             let is_number = notation != Notation::Digits || char_at(i) == Some('.');
             if is_number {
-                number = Some(
-                    digits
-                        .parse()
-                        .map_err(|_| err_at(text, at, "move number too large"))?,
-                );
+                let n: u32 = digits
+                    .parse()
+                    .map_err(|_| err_at(text, at, "move number too large"))?;
+                if let Some(k) = number {
+                    return Err(err_at(text, at, format!("move number {k} has no move")));
+                }
+                // A number counts pairs of turns (a turn and its reply): `turns` after the
+                // last numbered one it is that many pairs, rounded either way, further on.
+                // The first may be any, for a record from a position.
+                if let Some((k, t)) = numbered {
+                    let turns = (out.turns.len() - t) as u32;
+                    let pairs = turns / 2..=turns.div_ceil(2);
+                    if n <= k || !pairs.contains(&(n - k)) {
+                        let fault = if n == k {
+                            format!("move number {n} again")
+                        } else {
+                            format!("move number {n} {turns} turns after move {k}")
+                        };
+                        return Err(err_at(text, at, fault));
+                    }
+                }
+                number = Some(n);
                 joinable = false;
                 continue;
             }
@@ -244,6 +263,9 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 return Err(err_at(text, at, "a move after the final score"));
             }
             Some((pit, side)) => {
+                if let Some(n) = number {
+                    numbered = Some((n, out.turns.len()));
+                }
                 let mut turn = TextTurn {
                     number: number.take(),
                     ..TextTurn::default()
@@ -492,6 +514,25 @@ pub fn game_text(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_numbers_follow_on() {
+        let err = |t: &str| parse(Notation::Letters, t).unwrap_err().to_string();
+        assert!(err("1. C c 1. D d").contains("move number 1 again"));
+        assert!(err("1. C c 3. D d").contains("move number 3 2 turns after move 1"));
+        assert!(err("2. C c 1. D d").contains("move number 1 2 turns after move 2"));
+        assert!(err("1. 2. C").contains("move number 1 has no move"));
+        // Any first number (a record from a position), North first after `...`, and
+        // numbers left out for a while.
+        for ok in [
+            "7. C c 8. D",
+            "1. ... c 2. C d",
+            "1. C c D d 3. E e",
+            "1. C c 2. D-E d",
+        ] {
+            assert!(parse(Notation::Letters, ok).is_ok(), "{ok}");
+        }
+    }
 
     #[test]
     fn parses_the_source_layouts() {
