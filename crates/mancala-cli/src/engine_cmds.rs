@@ -13,6 +13,32 @@ use serde_json::json;
 use crate::RulesArgs;
 
 /// A line of own pits from `pos` written in the game's notation, turns separated by spaces.
+/// A time limit: a number in `bare` units, or a number with a unit (`ms`, `s`, `m`, `h`),
+/// at least a millisecond and at most `max_secs` seconds.
+fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a time (write e.g. `500ms`, `30s`, `10m`)"))?;
+    let unit = match unit.trim() {
+        "" => bare,
+        "ms" => Duration::from_millis(1),
+        "s" => Duration::from_secs(1),
+        "m" | "min" => Duration::from_secs(60),
+        "h" => Duration::from_secs(3600),
+        u => return Err(format!("unknown time unit `{u}` (use ms, s, m or h)")),
+    };
+    let secs = n * unit.as_secs_f64();
+    if !(0.001..=max_secs as f64).contains(&secs) {
+        return Err(format!("`{s}` is out of range: from 1 ms to {max_secs} s"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
 pub fn line_text(pos: &Position, pits: &[u8]) -> String {
     let notation = Notation::for_rules(pos.rules());
     let mut p = *pos;
@@ -49,10 +75,10 @@ pub struct AnalyzeArgs {
     /// Search depth in plies, 1-254.
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=254))]
     depth: Option<u32>,
-    /// Search time in milliseconds, 1 to 86400000 (a day); default 1000 for a position, 200
-    /// a move for a record.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
-    time: Option<u64>,
+    /// Search time: milliseconds, or with a unit (`500ms`, `2s`, `1.5m`, `1h`), up to a day;
+    /// default 1000 ms for a position, 200 ms a move for a record.
+    #[arg(long, value_parser = |s: &str| duration_arg(s, Duration::from_millis(1), 86_400))]
+    time: Option<Duration>,
     /// Search threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -153,7 +179,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         engine.oracle = oracle(&db);
         let limits = Limits {
             depth: a.depth,
-            time: Some(Duration::from_millis(a.time.unwrap_or(1000))).filter(|_| a.depth.is_none()),
+            time: Some(a.time.unwrap_or(Duration::from_millis(1000))).filter(|_| a.depth.is_none()),
             nodes: None,
         };
         let r = engine.search(&pos, limits, &[]).context("no legal move")?;
@@ -220,7 +246,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             None => {
                 // Time-limited: search for the best value, then value the played move alone.
                 let lim = Limits {
-                    time: Some(Duration::from_millis(a.time.unwrap_or(200))),
+                    time: Some(a.time.unwrap_or(Duration::from_millis(200))),
                     ..Limits::default()
                 };
                 let r = engine
@@ -297,9 +323,10 @@ pub struct SolveArgs {
     /// seeds more than the endgame tables reach, else 1024].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
     tt_mb: Option<u32>,
-    /// Give up after this many seconds, 1 to 31536000 (a year).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
-    time: Option<u64>,
+    /// Give up after this time: seconds, or with a unit (`500ms`, `90s`, `10m`, `2h`), up to
+    /// a year.
+    #[arg(long, value_parser = |s: &str| duration_arg(s, Duration::from_secs(1), 31_536_000))]
+    time: Option<Duration>,
     /// Print time, nodes, nodes a second, endgame-table hits and peak memory (VmHWM).
     #[arg(long)]
     stats: bool,
@@ -394,7 +421,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         Engine::try_new(tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.oracle = oracle(&db);
     let limits = Limits {
-        time: a.time.map(Duration::from_secs),
+        time: a.time,
         ..Limits::default()
     };
     // On a terminal, a line that says how far the proof has come (indicatif draws nothing

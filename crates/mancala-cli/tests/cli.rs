@@ -482,7 +482,15 @@ fn numeric_flags_have_ranges() {
         (vec!["analyze", pos, "--depth", "0"], "0 is not in 1..=254"),
         (
             vec!["analyze", pos, "--time", "0"],
-            "0 is not in 1..=86400000",
+            "`0` is out of range: from 1 ms to 86400 s",
+        ),
+        (
+            vec!["analyze", pos, "--time", "25h"],
+            "`25h` is out of range: from 1 ms to 86400 s",
+        ),
+        (
+            vec!["analyze", pos, "--time", "3 weeks"],
+            "unknown time unit `weeks` (use ms, s, m or h)",
         ),
         (vec!["analyze", pos, "--threads", "99999"], "not in 1..=256"),
         (vec!["analyze", pos, "--tt-mb", "0"], "not in 1..=65536"),
@@ -490,8 +498,9 @@ fn numeric_flags_have_ranges() {
         (vec!["perft", "--depth", "41"], "41 is not in 1..=40"),
         (
             vec!["solve", "--time", "99999999999999999"],
-            "not in 1..=31536000",
+            "out of range: from 1 ms to 31536000 s",
         ),
+        (vec!["solve", "--time", "fast"], "`fast` is not a time"),
         (
             vec!["match", "--a", "1", "--b", "2", "--games", "9999999999"],
             "not in 1..=1000000",
