@@ -478,6 +478,14 @@ fn assert_out_of_range(args: &[&str], needle: &str) {
 #[test]
 fn numeric_flags_have_ranges() {
     let pos = "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s";
+    // A table larger than the memory left is refused before it is touched (the mapping
+    // alone would succeed, and the table fill memory until the process was killed).
+    if mancala_engine::tt::mem_available().is_some_and(|m| m < 64 << 30) {
+        assert_bad_input(
+            &mancala(&["solve", "--tt-mb", "65536", "--time", "3"]),
+            "a transposition table of 65536 MiB does not fit",
+        );
+    }
     for (args, needle) in [
         (vec!["analyze", pos, "--depth", "0"], "0 is not in 1..=254"),
         (

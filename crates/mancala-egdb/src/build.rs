@@ -980,13 +980,6 @@ pub fn memory_needed(r: &TableRules, s: u32) -> u64 {
     peak
 }
 
-fn mem_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// Peak resident memory of this process in bytes (`VmHWM`), where the system says.
 pub fn peak_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -1050,7 +1043,7 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
     }
     let b = Binomials::new();
     let need = memory_needed(&rules, opts.max_seeds);
-    let avail = opts.memory_limit.or_else(mem_available);
+    let avail = opts.memory_limit.or_else(mancala_engine::tt::mem_available);
     if let Some(avail) = avail {
         if need > avail {
             return Err(Error::Memory(format!(

@@ -76,6 +76,15 @@ impl Entry {
     }
 }
 
+/// Memory the system can still give this process without swapping (`MemAvailable`), in
+/// bytes, where it says (Linux).
+pub fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Asks the processor to bring the cache line of `p` in (a hint: any address is harmless).
 #[inline]
 pub fn prefetch(p: *const u8) {
@@ -188,6 +197,16 @@ impl Table {
     /// As [`Table::new`], with an error when the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<Table, String> {
         let bytes = mb.clamp(1, 1 << 30).saturating_mul(1 << 20);
+        // The mapping itself would succeed (memory is promised, not given), and the table
+        // would fill memory until the system killed the process.
+        if let Some(avail) = mem_available() {
+            if bytes as u64 > avail {
+                return Err(format!(
+                    "a transposition table of {mb} MiB does not fit: {} MiB of memory available (choose a smaller --tt-mb)",
+                    avail >> 20
+                ));
+            }
+        }
         // The largest power of two of buckets that fits.
         let size = 16 * WAYS;
         let buckets = (1usize << (usize::BITS - 1 - (bytes / size).leading_zeros())).max(1024);
