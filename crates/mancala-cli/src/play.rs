@@ -120,7 +120,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
     );
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    // Lines as bytes: a line that is not UTF-8 is refused like any bad command, not an end
+    // of the session that would lose the game.
+    let mut lines = stdin
+        .lock()
+        .split(b'\n')
+        .map(|l| l.map(|b| String::from_utf8(b).map_err(|_| ())));
     let mut last: Option<(Side, u8)> = None;
     let mut show = true;
     loop {
@@ -163,7 +168,18 @@ pub fn run(a: PlayArgs) -> Result<()> {
             println!();
             break;
         };
-        let line = line.context("reading stdin")?;
+        let line = match line {
+            Ok(Ok(line)) => line,
+            Ok(Err(())) => {
+                println!("That line is not text (UTF-8). Type help for the commands.");
+                continue;
+            }
+            Err(e) => {
+                // The game is kept: saved below with --save, as at the end of input.
+                println!("\nCannot read the input any more: {e}");
+                break;
+            }
+        };
         let input = line.trim();
         let (cmd, arg) = input.split_once(' ').unwrap_or((input, ""));
         match cmd.to_ascii_lowercase().as_str() {
@@ -251,7 +267,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     } else if interactive && s.game.is_over() {
         print!("Save the record? File name (empty: no): ");
         std::io::stdout().flush().ok();
-        if let Some(Ok(name)) = lines.next() {
+        if let Some(Ok(Ok(name))) = lines.next() {
             let name = name.trim();
             if !name.is_empty() {
                 match s.save(name) {

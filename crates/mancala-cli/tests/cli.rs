@@ -11,7 +11,7 @@ fn mancala(args: &[&str]) -> Output {
         .expect("runs")
 }
 
-fn with_stdin(args: &[&str], input: &str) -> Output {
+fn with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -22,9 +22,9 @@ fn with_stdin(args: &[&str], input: &str) -> Output {
         .expect("runs");
     // A command that refuses its input stops reading it: a broken pipe is its answer.
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
+    let input = input.as_ref().to_vec();
     let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
@@ -272,6 +272,25 @@ fn play_moves_before_any_move() {
     let o = with_stdin(&["play"], "moves\nquit\n");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("No moves yet."), "{}", stdout(&o));
+}
+
+/// A line that is not UTF-8 is refused like a bad command; the game goes on and is saved.
+#[test]
+fn play_survives_a_line_that_is_not_text() {
+    let dir = std::env::temp_dir().join(format!("mancala-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.txt");
+    let path = path.to_str().unwrap();
+    let o = with_stdin(&["play", "--save", path], b"C\n\xff\xfe\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("That line is not text"),
+        "{}",
+        stdout(&o)
+    );
+    let saved = std::fs::read_to_string(path).unwrap();
+    assert!(saved.contains("1. C"), "{saved}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `match --json` gives no made-up Elo: none after a sweep, open interval ends as null.
