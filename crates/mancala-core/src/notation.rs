@@ -231,8 +231,20 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 let n: u32 = digits
                     .parse()
                     .map_err(|_| err_at(text, at, "move number too large"))?;
+                // A number without its dot that does not fit as one is a pit written as a
+                // digit (as `play` takes them).
+                let digit_pit = |fault: String| {
+                    if char_at(i) == Some('.') {
+                        fault
+                    } else {
+                        format!(
+                            "`{digits}` is not a move: pits are written as letters here (a-h, A-H)"
+                        )
+                    }
+                };
                 if let Some(k) = number {
-                    return Err(err_at(text, at, format!("move number {k} has no move")));
+                    let fault = digit_pit(format!("move number {k} has no move"));
+                    return Err(err_at(text, at, fault));
                 }
                 // A number counts pairs of turns (a turn and its reply): `turns` after the
                 // last numbered one it is that many pairs, rounded either way, further on.
@@ -246,7 +258,7 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                         } else {
                             format!("move number {n} {turns} turns after move {k}")
                         };
-                        return Err(err_at(text, at, fault));
+                        return Err(err_at(text, at, digit_pit(fault)));
                     }
                 }
                 number = Some(n);
@@ -522,6 +534,9 @@ mod tests {
         assert!(err("1. C c 3. D d").contains("move number 3 2 turns after move 1"));
         assert!(err("2. C c 1. D d").contains("move number 1 2 turns after move 2"));
         assert!(err("1. 2. C").contains("move number 1 has no move"));
+        // Pits written as digits, as `play` takes them.
+        assert!(err("1. 3 1").contains("`3` is not a move: pits are written as letters"));
+        assert!(err("1. C f 2. B 7 c").contains("`7` is not a move"));
         // Any first number (a record from a position), North first after `...`, and
         // numbers left out for a while.
         for ok in [
