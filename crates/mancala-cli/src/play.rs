@@ -52,7 +52,7 @@ Commands:
   board       show the board again
   moves       show the game so far in the game's notation
   rules       show the rules
-  save FILE   save the record (FILE.json for JSON, else text)
+  save FILE   save the record (FILE.json for JSON, else text); asks before replacing a file
   help        this text
   quit        leave the game";
 
@@ -128,6 +128,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
         .map(|l| l.map(|b| String::from_utf8(b).map_err(|_| ())));
     let mut last: Option<(Side, u8)> = None;
     let mut show = true;
+    // Files the `save` command wrote in this session.
+    let mut saved: Vec<String> = Vec::new();
     loop {
         if s.game.is_over() {
             println!("{}", board::diagram(s.game.position(), s.human, last));
@@ -193,10 +195,20 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "rules" => println!("{}", rules.describe()),
             "moves" if s.game.moves().is_empty() => println!("No moves yet."),
             "moves" => print!("{}", notation::game_text(&s.game)),
-            "save" => match s.save(arg.trim()) {
-                Ok(()) => println!("Saved to {}.", arg.trim()),
-                Err(e) => println!("Could not save: {e:#}"),
-            },
+            "save" => {
+                let path = arg.trim();
+                if !may_write(path, &saved, &mut lines) {
+                    println!("Not saved.");
+                } else {
+                    match s.save(path) {
+                        Ok(()) => {
+                            println!("Saved to {path}.");
+                            saved.push(path.to_string());
+                        }
+                        Err(e) => println!("Could not save: {e:#}"),
+                    }
+                }
+            }
             "undo" => {
                 if s.undo() {
                     last = s.game.moves().last().map(|m| (m.side, m.pit));
@@ -269,7 +281,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         std::io::stdout().flush().ok();
         if let Some(Ok(Ok(name))) = lines.next() {
             let name = name.trim();
-            if !name.is_empty() {
+            if !name.is_empty() && may_write(name, &saved, &mut lines) {
                 match s.save(name) {
                     Ok(()) => println!("Saved to {name}."),
                     Err(e) => println!("Could not save: {e:#}"),
@@ -278,6 +290,21 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether `save` may write `path`: a new file, one this session saved (`saved`), or another
+/// that the player agrees to replace (asked on `lines`).
+fn may_write(
+    path: &str,
+    saved: &[String],
+    lines: &mut impl Iterator<Item = std::io::Result<Result<String, ()>>>,
+) -> bool {
+    if path.is_empty() || saved.iter().any(|p| p == path) || !std::path::Path::new(path).exists() {
+        return true;
+    }
+    print!("{path} exists. Replace it? [y/N] ");
+    std::io::stdout().flush().ok();
+    matches!(lines.next(), Some(Ok(Ok(a))) if a.trim().eq_ignore_ascii_case("y"))
 }
 
 /// Fails now, before any move, if `path` cannot be written at the end of the game (a file

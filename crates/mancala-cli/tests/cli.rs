@@ -274,6 +274,32 @@ fn play_moves_before_any_move() {
     assert!(stdout(&o).contains("No moves yet."), "{}", stdout(&o));
 }
 
+/// `save` asks before replacing a file it did not write itself.
+#[test]
+fn play_save_asks_before_replacing() {
+    let dir = std::env::temp_dir().join(format!("mancala-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("notes.txt");
+    std::fs::write(&path, "important\n").unwrap();
+    let p = path.to_str().unwrap();
+    let o = with_stdin(&["play"], format!("save {p}\nn\nquit\n"));
+    assert!(
+        stdout(&o).contains("exists. Replace it? [y/N] Not saved."),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "important\n");
+    let o = with_stdin(&["play"], format!("save {p}\ny\nsave {p}\nquit\n"));
+    assert_eq!(
+        stdout(&o).matches("Replace it?").count(),
+        1,
+        "{}",
+        stdout(&o)
+    );
+    assert!(std::fs::read_to_string(&path).unwrap().contains("[Variant"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A line that is not UTF-8 is refused like a bad command; the game goes on and is saved.
 #[test]
 fn play_survives_a_line_that_is_not_text() {
