@@ -71,21 +71,31 @@ pub fn parse_record(
     parsed.with_context(|| name.to_string())
 }
 
-/// Reads and replays a record file (`-`: stdin) with `check`; every error names the file.
-pub fn read_record(file: &str, rules: Option<Rules>, check: Check) -> Result<(Record, Game)> {
-    parse_record(input_name(file), &read_input(file)?, rules, check)
-}
-
 /// Reads and replays a record file checked whole, as `replay` and `analyze` do. Where only a
 /// record's annotations or claimed score (result) disagree, the error says `--lenient`
 /// replays the moves anyway; with `lenient` they are replayed and the disagreement is a note
 /// on stderr.
 pub fn load_record(file: &str, rules: Option<Rules>, lenient: bool) -> Result<(Record, Game)> {
+    let (rec, game, note) = load_record_noting(file, rules)?;
+    if let Some(e) = note {
+        if !lenient {
+            bail!("{e:#} (use --lenient to replay the moves anyway)");
+        }
+        eprintln!("note: {e:#}");
+    }
+    Ok((rec, game))
+}
+
+/// As [`load_record`] with `lenient`, handing back the disagreement (if any) instead of
+/// printing it.
+pub fn load_record_noting(
+    file: &str,
+    rules: Option<Rules>,
+) -> Result<(Record, Game, Option<anyhow::Error>)> {
     let text = read_input(file)?;
     let name = input_name(file);
-    let strict = parse_record(name, &text, rules, Check::Strict);
-    let e = match strict {
-        Ok(r) => return Ok(r),
+    let e = match parse_record(name, &text, rules, Check::Strict) {
+        Ok((rec, game)) => return Ok((rec, game, None)),
         Err(e) => e,
     };
     let cause = e.root_cause().to_string();
@@ -93,12 +103,8 @@ pub fn load_record(file: &str, rules: Option<Rules>, lenient: bool) -> Result<(R
     if !annotation {
         return Err(e);
     }
-    if !lenient {
-        bail!("{e:#} (use --lenient to replay the moves anyway)");
-    }
-    let r = parse_record(name, &text, rules, Check::MovesOnly)?;
-    eprintln!("note: {e:#}");
-    Ok(r)
+    let (rec, game) = parse_record(name, &text, rules, Check::MovesOnly)?;
+    Ok((rec, game, Some(e)))
 }
 
 /// A computer level from its text; the error gives the levels there are.

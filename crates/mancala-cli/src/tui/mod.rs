@@ -899,7 +899,9 @@ impl App {
     }
 
     pub fn load(&mut self, path: &str) -> Result<()> {
-        let (_, game) = crate::input::read_record(path, None, notation::Check::Strict)?;
+        // A record whose annotations or score disagree with its moves opens anyway (as
+        // `--lenient` elsewhere), and the message says where.
+        let (_, game, note) = crate::input::load_record_noting(path, None)?;
         let players = self.players;
         self.new_game(game, players);
         // A loaded game opens at its end, in replay mode, so nobody moves by surprise.
@@ -910,6 +912,9 @@ impl App {
             self.game.moves().len(),
             self.game.rules()
         );
+        if let Some(e) = note {
+            self.message += &format!(" Note: {:#}", e);
+        }
         Ok(())
     }
 

@@ -258,6 +258,25 @@ fn save_and_open_records() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A record whose annotation disagrees with its moves (the source's own slip) opens, with a
+/// note saying where, as `--lenient` does elsewhere.
+#[test]
+fn a_record_with_a_wrong_annotation_opens_with_a_note() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/records/kauri-sandler-gering-1.txt"
+    );
+    let mut a = app("kalah", HUMANS);
+    a.load(path).unwrap();
+    assert!(
+        a.message.contains("Note:") && a.message.contains("the record gives"),
+        "{}",
+        a.message
+    );
+    assert!(a.game.is_over(), "{}", a.message);
+    assert_eq!(a.game.position().scores(), [8, 31]);
+}
+
 #[test]
 fn saving_over_an_existing_file_asks_first() {
     let dir = std::env::temp_dir().join(format!("mancala-tui-overwrite-{}", std::process::id()));
