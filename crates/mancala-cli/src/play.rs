@@ -350,9 +350,16 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
     } else if t.len() == 1 && t.as_bytes()[0].is_ascii_alphabetic() {
         let n = (t.as_bytes()[0].to_ascii_lowercase() - b'a') as usize;
         if n >= pits {
+            // In the case typed (either is taken).
+            let a = if t.as_bytes()[0].is_ascii_uppercase() {
+                b'A'
+            } else {
+                b'a'
+            };
             return Err(format!(
-                "there is no pit {t}: pits are a-{}",
-                (b'a' + pits as u8 - 1) as char
+                "there is no pit {t}: pits are {}-{}",
+                a as char,
+                (a + pits as u8 - 1) as char
             ));
         }
         n
@@ -441,5 +448,33 @@ impl Session {
             rec.to_text()?
         };
         std::fs::write(path, text).with_context(|| format!("writing {path}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_pit;
+
+    #[test]
+    fn pits_typed_as_letters_or_numbers() {
+        assert_eq!(parse_pit("C", 6), Ok(2));
+        assert_eq!(parse_pit("c", 6), Ok(2));
+        assert_eq!(parse_pit(" 6 ", 6), Ok(5));
+        assert_eq!(
+            parse_pit("G", 6),
+            Err("there is no pit G: pits are A-F".into())
+        );
+        assert_eq!(
+            parse_pit("z", 6),
+            Err("there is no pit z: pits are a-f".into())
+        );
+        assert_eq!(
+            parse_pit("7", 6),
+            Err("there is no pit 7: pits are 1-6".into())
+        );
+        assert_eq!(
+            parse_pit("xy", 6),
+            Err("`xy` is not a pit or a command".into())
+        );
     }
 }
