@@ -57,7 +57,13 @@ fn parse_json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiRe
     if bytes.is_empty() {
         return Err(ApiError::bad("the request needs a JSON body"));
     }
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("malformed JSON: {e}")))
+    let v: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad(format!("malformed JSON: {e}")))?;
+    // Every request is an object: serde would also read a struct from an array, by position.
+    if !v.is_object() {
+        return Err(ApiError::bad("the request body is a JSON object `{...}`"));
+    }
+    serde_json::from_value(v).map_err(|e| ApiError::bad(format!("malformed JSON: {e}")))
 }
 
 fn bearer(headers: &HeaderMap) -> Option<String> {

@@ -205,7 +205,14 @@ async fn every_bad_input_is_a_4xx_with_a_json_error() {
         .err(400, "malformed JSON");
     c.send("POST", &moves, Some("\"hello\"".into()), Some(&token))
         .await
-        .err(400, "malformed JSON");
+        .err(400, "a JSON object");
+    // An array would read as the fields in order: refused.
+    c.send("POST", &moves, Some("[3]".into()), Some(&token))
+        .await
+        .err(400, "a JSON object");
+    c.send("POST", "/api/games", Some("[\"kauri\"]".into()), None)
+        .await
+        .err(400, "a JSON object");
     c.post(&moves, json!({"pit": "C"}), Some(&token))
         .await
         .err(400, "pit must be a number");
