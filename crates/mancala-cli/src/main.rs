@@ -119,7 +119,7 @@ impl RulesArgs {
         for (name, value) in options {
             if let Some(v) = value {
                 if in_variant.contains(&name) {
-                    bail!("option {name} is given twice: in --variant and as --{name}");
+                    bail!("option {name} is given twice: in `{variant}` and as --{name}");
                 }
                 spec.set(name, v)?;
             }

@@ -365,7 +365,14 @@ fn an_option_in_the_variant_and_as_a_flag_is_refused() {
     let o = mancala(&["solve", "--variant", "kalah,seeds=4", "--seeds", "3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("option seeds is given twice: in --variant and as --seeds"),
+        stderr(&o).contains("option seeds is given twice: in `kalah,seeds=4` and as --seeds"),
+        "{}",
+        stderr(&o)
+    );
+    // The `rules` command's preset is no --variant: the message quotes what was typed.
+    let o = mancala(&["rules", "kalah,seeds=4", "--seeds", "3"]);
+    assert!(
+        stderr(&o).contains("option seeds is given twice: in `kalah,seeds=4` and as --seeds"),
         "{}",
         stderr(&o)
     );
