@@ -364,7 +364,12 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
         }
         n
     } else {
-        return Err(format!("`{t}` is not a pit or a command"));
+        // A long line is quoted by its start only.
+        let mut shown: String = t.chars().take(40).collect();
+        if shown.len() < t.len() {
+            shown += "...";
+        }
+        return Err(format!("`{shown}` is not a pit or a command"));
     };
     Ok(pit as u8)
 }
@@ -475,6 +480,11 @@ mod tests {
         assert_eq!(
             parse_pit("xy", 6),
             Err("`xy` is not a pit or a command".into())
+        );
+        let long = "x".repeat(100_000);
+        assert_eq!(
+            parse_pit(&long, 6),
+            Err(format!("`{}...` is not a pit or a command", "x".repeat(40)))
         );
     }
 }
