@@ -452,7 +452,10 @@ async function replayScreen(id) {
     err.textContent = '';
     try {
       view.replaceChildren(h('p', { class: 'loading', text: 'Replaying and analysing…' }));
-      drawReplay(view, await getData());
+      const data = await getData();
+      drawReplay(view, data);
+      // The moves replayed, but the record's annotations or score disagree: say where.
+      if (data.note) err.textContent = `Note: ${data.note}`;
     } catch (e) {
       view.replaceChildren();
       err.textContent = e.message;

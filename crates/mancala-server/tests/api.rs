@@ -121,6 +121,23 @@ async fn a_game_against_the_computer_over_http() {
         .await
         .ok();
     assert_eq!(up["moves"].as_array().unwrap().len(), n);
+    assert!(up["note"].is_null(), "{}", up["note"]);
+    // A wrong annotation: the moves are shown, and the note says where it disagrees.
+    let slip = c
+        .send(
+            "POST",
+            "/api/replay",
+            Some("[Variant \"kalah\"]\n1. C (+9) f\n".into()),
+            None,
+        )
+        .await
+        .ok();
+    assert_eq!(slip["moves"].as_array().unwrap().len(), 2);
+    assert!(
+        slip["note"].as_str().unwrap().contains("the record gives"),
+        "{}",
+        slip["note"]
+    );
     s.stop().await;
 }
 
