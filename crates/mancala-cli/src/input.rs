@@ -4,7 +4,6 @@
 use std::io::Read;
 
 use anyhow::{bail, Context, Result};
-use mancala_core::notation::Check;
 use mancala_core::{Game, Record, Rules};
 use mancala_engine::{Level, LEVELS};
 
@@ -51,26 +50,6 @@ pub fn read_input(file: &str) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name}: not UTF-8 text"))
 }
 
-/// Parses and replays `text`, a record (text or JSON) read from `name`, with `check` (for a
-/// JSON record: whether its result is checked); every error names `name`.
-pub fn parse_record(
-    name: &str,
-    text: &str,
-    rules: Option<Rules>,
-    check: Check,
-) -> Result<(Record, Game)> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let parsed = if text.trim_start().starts_with('{') {
-        Record::from_json(text, rules).and_then(|rec| {
-            let game = rec.replay_with(check)?;
-            Ok((rec, game))
-        })
-    } else {
-        Record::parse_text(text, rules, check)
-    };
-    parsed.with_context(|| name.to_string())
-}
-
 /// Reads and replays a record file checked whole, as `replay` and `analyze` do. Where only a
 /// record's annotations or claimed score (result) disagree, the error says `--lenient`
 /// replays the moves anyway; with `lenient` they are replayed and the disagreement is a note
@@ -92,19 +71,14 @@ pub fn load_record_noting(
     file: &str,
     rules: Option<Rules>,
 ) -> Result<(Record, Game, Option<anyhow::Error>)> {
-    let text = read_input(file)?;
     let name = input_name(file);
-    let e = match parse_record(name, &text, rules, Check::Strict) {
-        Ok((rec, game)) => return Ok((rec, game, None)),
-        Err(e) => e,
-    };
-    let cause = e.root_cause().to_string();
-    let annotation = cause.contains("the record gives") || cause.contains("claims a final score");
-    if !annotation {
-        return Err(e);
-    }
-    let (rec, game) = parse_record(name, &text, rules, Check::MovesOnly)?;
-    Ok((rec, game, Some(e)))
+    let (rec, game, note) =
+        Record::parse_noting(&read_input(file)?, rules).with_context(|| name.to_string())?;
+    Ok((
+        rec,
+        game,
+        note.map(|e| anyhow::Error::new(e).context(name.to_string())),
+    ))
 }
 
 /// A computer level from its text; the error gives the levels there are.

@@ -196,13 +196,39 @@ impl Record {
     /// Parses a record: JSON if it starts with `{`, else text. `rules` is used when the text
     /// has no `Variant` tag (and must agree with it when it has one).
     pub fn parse(text: &str, rules: Option<Rules>) -> Result<Record, Error> {
+        Self::parse_with(text, rules, Check::Strict).map(|(rec, _)| rec)
+    }
+
+    /// Parses and replays a record (JSON or text) with `check`.
+    pub fn parse_with(
+        text: &str,
+        rules: Option<Rules>,
+        check: Check,
+    ) -> Result<(Record, Game), Error> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim_start().starts_with('{') {
             let rec = Self::from_json(text, rules)?;
-            rec.replay()?;
-            return Ok(rec);
+            let game = rec.replay_with(check)?;
+            Ok((rec, game))
+        } else {
+            Self::parse_text(text, rules, check)
         }
-        Self::parse_text(text, rules, Check::Strict).map(|(rec, _)| rec)
+    }
+
+    /// Parses a record checked whole; one whose moves replay but whose annotations or claimed
+    /// result disagree is replayed by its moves alone, and that disagreement handed back as a
+    /// note. Any other fault is the error.
+    pub fn parse_noting(
+        text: &str,
+        rules: Option<Rules>,
+    ) -> Result<(Record, Game, Option<Error>), Error> {
+        match Self::parse_with(text, rules, Check::Strict) {
+            Ok((rec, game)) => Ok((rec, game, None)),
+            Err(e) => match Self::parse_with(text, rules, Check::MovesOnly) {
+                Ok((rec, game)) => Ok((rec, game, Some(e))),
+                Err(_) => Err(e),
+            },
+        }
     }
 
     /// Reads the JSON form, without replaying it; `rules`, when given, must be the record's.

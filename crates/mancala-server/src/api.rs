@@ -16,7 +16,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use mancala_core::notation::Check;
 use mancala_core::{Position, Record, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -364,31 +363,17 @@ async fn replay_record(
             "send a game record (JSON or text) as the body",
         ));
     }
-    let parse = |check| {
-        if text.trim_start().starts_with('{') {
-            let rec = Record::from_json(text, None)?;
-            let game = rec.replay_with(check)?;
-            Ok((rec, game))
-        } else {
-            Record::parse_text(text, None, check)
-        }
-    };
     // Checked whole, as `mancala replay` does; a record whose moves replay but whose
     // annotations or score disagree is shown anyway, with the disagreement as a note.
-    let (rec, game, note) = match parse(Check::Strict) {
-        Ok((rec, game)) => (rec, game, None),
-        Err(e) => match parse(Check::MovesOnly) {
-            Ok((rec, game)) => (rec, game, Some(e.to_string())),
-            Err(_) => return Err(ApiError::bad(e.to_string())),
-        },
-    };
+    let (rec, game, note) =
+        Record::parse_noting(text, None).map_err(|e| ApiError::bad(e.to_string()))?;
     let players = json!({
         "south": {"name": rec.players.south},
         "north": {"name": rec.players.north},
     });
     let mut view = c.app.replay_game(game, players, None).await?;
     if let Some(n) = note {
-        view["note"] = n.into();
+        view["note"] = n.to_string().into();
     }
     Ok(Json(view))
 }
