@@ -320,7 +320,8 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
     /// Transposition table size in MiB [default: 64 when the position holds at most 24
-    /// seeds more than the endgame tables reach, else 1024].
+    /// seeds more than the endgame tables reach, else 512 for Kalah rules the solver's fast
+    /// path takes (8-byte entries) and 1024 for the others (16-byte entries)].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
     tt_mb: Option<u32>,
     /// Give up after this time: seconds, or with a unit (`500ms`, `90s`, `10m`, `2h`), up to
@@ -385,7 +386,9 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
 /// The proof's table size when none is asked for: a small proof (a position close to the
 /// endgame tables) runs in a fraction of a second, and the first writes to every page of a
 /// large table (the kernel zeroing them) would take longer than the proof itself: about a
-/// second for 1 GiB here.
+/// second for 1 GiB here. The fast path's entries take half the memory, so it gets half
+/// the table: Kalah(6,4) takes as many nodes with 512 MiB of them as it did with 1 GiB of the
+/// others, and a random read is faster in the smaller table.
 fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
     let mancala_core::position::State::Kalah(k) = pos.state() else {
         return 1024;
@@ -396,6 +399,8 @@ fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
         .map_or(0, |top| top + 1);
     if k.board_seeds().saturating_sub(tabled) <= 24 {
         64
+    } else if mancala_engine::fast::FastRules::new(k.rules(), None).is_some() {
+        512
     } else {
         1024
     }

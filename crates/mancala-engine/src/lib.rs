@@ -8,7 +8,7 @@
 //! Values are in seeds from the side to move's view: the final seed margin the search expects
 //! (own minus opponent's). In Dracala (misère) the engine plays for the lowest margin; in Kauri
 //! a tie decided by the cowrie rule counts one seed. See [`game`] for how the search values
-//! positions internally, [`search`] for the algorithms.
+//! positions internally, [`mod@search`] for the algorithms.
 //!
 //! The repetition rule of Cross-Kalah and Kauri is applied along each searched line and to the
 //! game's history before the root (pass it to [`Engine::search`]).
@@ -322,7 +322,9 @@ impl Engine {
                     let b = rules.board(p);
                     let tabled = rules.tabled_levels();
                     let mtdf = |shared: &Shared, t, guess| fast::mtdf(shared, &rules, &b, t, guess);
-                    self.solve_state(p, limits, history, tabled, progress, mtdf)
+                    let line =
+                        |shared: &Shared, value| fast::best_line(shared, &rules, &b, value, 200);
+                    self.solve_state(p, limits, history, tabled, progress, (mtdf, line))
                 }
                 None => self.solve_generic(p, limits, history, progress),
             },
@@ -337,16 +339,33 @@ impl Engine {
         history: &[Position],
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<SolveResult> {
-        self.solve_state(pos, limits, history, 0, progress, |shared, t, guess| {
+        let mtdf = |shared: &Shared, t, guess| {
             let mut w = Worker::new(shared, t);
             let r = search::mtdf(&mut w, pos, guess);
             w.flush();
             r
-        })
+        };
+        let line = |shared: &Shared, value| {
+            let mut w = Worker::new(shared, 0);
+            let legal = pos.legal_moves();
+            let best = legal
+                .as_slice()
+                .iter()
+                .copied()
+                .find(|&mv| search::reaches(&mut w, pos, mv, value))
+                .unwrap_or(legal.as_slice()[0]);
+            let mut child = *pos;
+            child.play_unchecked(best);
+            let mut pv = vec![best];
+            pv.extend(w.pv(&child, 199));
+            (best, pv)
+        };
+        self.solve_state(pos, limits, history, 0, progress, (mtdf, line))
     }
 
-    /// Proves the value of `pos` with `mtdf(shared, thread, guess)` on every thread (lazy SMP);
-    /// positions of fewer than `tabled` seeds are in the endgame tables the proof reads.
+    /// Proves the value of `pos` with `mtdf(shared, thread, guess)` on every thread (lazy SMP),
+    /// then reads its best move and principal variation with `line(shared, value)` from the
+    /// table; positions of fewer than `tabled` seeds are in the endgame tables the proof reads.
     fn solve_state<P: SearchGame>(
         &self,
         pos: &P,
@@ -354,7 +373,10 @@ impl Engine {
         history: &[Position],
         tabled: i32,
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
-        mtdf: impl Fn(&Shared, usize, i32) -> Option<i32> + Sync,
+        (mtdf, line): (
+            impl Fn(&Shared, usize, i32) -> Option<i32> + Sync,
+            impl FnOnce(&Shared, i32) -> (u8, Vec<u8>),
+        ),
     ) -> Option<SolveResult> {
         if pos.legal_moves().is_empty() {
             return None;
@@ -462,20 +484,7 @@ impl Engine {
         // The table's move at the root may come from another thread's pass at another window:
         // the best move is the first one proven to reach the value (the table holds the proof,
         // so these null-window searches are short).
-        let check = self.shared(Limits::default(), history);
-        let mut w = Worker::new(&check, 0);
-        let legal = pos.legal_moves();
-        let best = legal
-            .as_slice()
-            .iter()
-            .copied()
-            .find(|&mv| search::reaches(&mut w, pos, mv, value))
-            .unwrap_or(legal.as_slice()[0]);
-        w.flush();
-        let mut child = *pos;
-        child.play_unchecked(best);
-        let mut pv = vec![best];
-        pv.extend(w.pv(&child, 199));
+        let (best, pv) = line(&self.shared(Limits::default(), history), value);
         let utility = banked + value;
         Some(SolveResult {
             value: if pos.misere() { -utility } else { utility },

@@ -213,6 +213,18 @@ fn kalah_6_3_is_plus_2() {
         .solve(&p, Limits::default(), &[])
         .unwrap();
     assert_eq!(r.value, 2);
+    // The perfect line, read from the proof's table, is legal, and where it reaches the end
+    // of the game it ends at the value.
+    assert_eq!(r.pv[0], r.best);
+    let mut q = p;
+    for &mv in &r.pv {
+        q.play(mv).unwrap();
+    }
+    assert!(r.pv.len() >= 20, "{:?}", r.pv);
+    if q.is_over() {
+        let s = q.scores();
+        assert_eq!(s[0] as i32 - s[1] as i32, 2);
+    }
 }
 
 #[test]
