@@ -608,7 +608,7 @@ fn numeric_flags_have_ranges() {
     for (args, needle) in [
         (
             vec!["perft", "--seeds", "300", "-d", "1"],
-            "`seeds`: 300 is too large (1 to 20)",
+            "seeds must be 1 to 20, got 300",
         ),
         (
             vec!["stats", "--players", "300"],

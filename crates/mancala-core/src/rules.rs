@@ -291,13 +291,13 @@ impl RulesSpec {
                     "option `{name}` needs a number, got `{v}`"
                 )));
             }
-            // Too large for a byte: out of every range `validate` allows.
+            // Too large for a byte: out of every range `validate` allows (said as it says it).
             v.parse::<u8>().map_err(|_| {
-                let range = match name.trim() {
-                    "pits" => format!("1 to {MAX_PITS}"),
-                    _ => format!("1 to {MAX_SEEDS}"),
+                let max = match name.trim() {
+                    "pits" => MAX_PITS,
+                    _ => MAX_SEEDS as usize,
                 };
-                Error::Rules(format!("option `{name}`: {v} is too large ({range})"))
+                Error::Rules(format!("{} must be 1 to {max}, got {v}", name.trim()))
             })
         };
         match name.trim() {
@@ -699,19 +699,16 @@ mod tests {
 
     #[test]
     fn numbers_too_large_say_so_with_the_range() {
+        // As a value a byte holds but `validate` refuses is worded.
+        let e = "kalah,seeds=64".parse::<Rules>().unwrap_err().to_string();
+        assert!(e.contains("seeds must be 1 to 20, got 64"), "{e}");
         let e = "kalah,seeds=300".parse::<Rules>().unwrap_err().to_string();
-        assert!(
-            e.contains("option `seeds`: 300 is too large (1 to 20)"),
-            "{e}"
-        );
+        assert!(e.contains("seeds must be 1 to 20, got 300"), "{e}");
         let e = "kalah,pits=99999999999"
             .parse::<Rules>()
             .unwrap_err()
             .to_string();
-        assert!(
-            e.contains("option `pits`: 99999999999 is too large (1 to 8)"),
-            "{e}"
-        );
+        assert!(e.contains("pits must be 1 to 8, got 99999999999"), "{e}");
         let e = "kalah,seeds=x".parse::<Rules>().unwrap_err().to_string();
         assert!(e.contains("option `seeds` needs a number, got `x`"), "{e}");
     }
