@@ -59,6 +59,10 @@ pub struct RecordResult {
     pub winner: Option<Side>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The side that resigned: the game ended there unfinished, `winner` is the other side
+    /// and `south`/`north` are the stores at that point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resigned: Option<Side>,
 }
 
 /// A whole game: rules, start, players, turns and result.
@@ -109,6 +113,7 @@ impl Record {
                     reason: game
                         .is_repetition_draw()
                         .then(|| "third repetition".to_string()),
+                    resigned: None,
                 }
             }),
         }
@@ -173,6 +178,26 @@ impl Record {
         if let (Some(r), Check::Strict) = (&self.result, check) {
             let s = game.position().scores();
             let outcome = game.outcome();
+            if let Some(side) = r.resigned {
+                return if outcome.is_some() {
+                    Err(Error::Record(format!(
+                        "the record says {side} resigned, but the game is over"
+                    )))
+                } else if r.winner != Some(side.other()) {
+                    Err(Error::Record(format!(
+                        "the record says {side} resigned, so {} wins, but gives {}",
+                        side.other(),
+                        winner_text(r.winner)
+                    )))
+                } else if [r.south, r.north] != s {
+                    Err(Error::Record(format!(
+                        "the record gives {} : {} when {side} resigned, the replay gives {} : {}",
+                        r.south, r.north, s[0], s[1]
+                    )))
+                } else {
+                    Ok(game)
+                };
+            }
             if outcome.is_none() {
                 return Err(Error::Record(
                     "the record gives a result, but the game is not over".into(),
@@ -352,6 +377,9 @@ impl Record {
         if let Some(p) = &self.start {
             out += &format!("[Position \"{p}\"]\n");
         }
+        if let Some(side) = self.result.as_ref().and_then(|r| r.resigned) {
+            out += &format!("[Result \"{} wins: {side} resigned\"]\n", side.other());
+        }
         out += &notation::game_text(&game);
         Ok(out)
     }
@@ -378,6 +406,41 @@ fn winner_text(w: Option<Side>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A resignation ends an unfinished game: the record's result says who resigned, and the
+    /// replay checks the winner and the stores against it.
+    #[test]
+    fn a_resigned_result_is_checked() {
+        let mut game = Game::new(Position::start(&Rules::default()).unwrap());
+        game.play(0).unwrap();
+        let mut rec = Record::from_game(&game, Players::default());
+        let s = game.position().scores();
+        let resigned = |winner, south| RecordResult {
+            south,
+            north: s[1],
+            winner,
+            reason: Some("South resigned".into()),
+            resigned: Some(Side::South),
+        };
+        rec.result = Some(resigned(Some(Side::North), s[0]));
+        let json = serde_json::to_string(&rec).unwrap();
+        assert!(json.contains("\"resigned\":\"south\""), "{json}");
+        assert_eq!(Record::parse(&json, None).unwrap(), rec);
+        let text = rec.to_text().unwrap();
+        assert!(
+            text.contains("[Result \"North wins: South resigned\"]"),
+            "{text}"
+        );
+        rec.result = Some(resigned(Some(Side::South), s[0]));
+        let e = rec.replay().unwrap_err().to_string();
+        assert!(
+            e.contains("South resigned, so North wins, but gives South wins"),
+            "{e}"
+        );
+        rec.result = Some(resigned(Some(Side::North), s[0] + 1));
+        let e = rec.replay().unwrap_err().to_string();
+        assert!(e.contains("when South resigned, the replay gives"), "{e}");
+    }
 
     #[test]
     fn a_tag_given_twice_is_refused_with_its_lines() {

@@ -305,24 +305,21 @@ impl Live {
             }
         }
         if let Some(r) = self.resigned() {
-            if let Some(mv) = rec.turns.last_mut().and_then(|t| t.moves.last_mut()) {
-                mv.comment = Some(format!("{r} resigned"));
-            }
+            let s = self.game.position().scores();
+            rec.result = Some(mancala_core::record::RecordResult {
+                south: s[0],
+                north: s[1],
+                winner: Some(r.other()),
+                reason: Some(format!("{r} resigned")),
+                resigned: Some(r),
+            });
         }
         rec
     }
 
     /// The text record; a resignation is written as a `Result` tag.
     pub fn record_text(&self) -> ApiResult<String> {
-        let mut rec = self.record();
-        if let Some(t) = rec.turns.last_mut().and_then(|t| t.moves.last_mut()) {
-            t.comment = None;
-        }
-        let mut text = rec.to_text().map_err(ApiError::internal)?;
-        if let Some(r) = self.resigned() {
-            text = format!("[Result \"{} wins: {r} resigned\"]\n{text}", r.other());
-        }
-        Ok(text)
+        self.record().to_text().map_err(ApiError::internal)
     }
 }
 

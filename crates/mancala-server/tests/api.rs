@@ -195,7 +195,24 @@ async fn undo_hint_and_resign_against_the_computer() {
         .text()
         .await
         .unwrap();
-    assert!(text.contains("North resigned"), "{text}");
+    assert!(
+        text.contains("[Result \"South wins: North resigned\"]"),
+        "{text}"
+    );
+    // The JSON record says so too, and replays with its result checked.
+    let rec = c
+        .http
+        .get(format!("{}/api/games/{id}/record", s.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let parsed = mancala_core::Record::parse(&rec, None).unwrap();
+    let result = parsed.result.expect("a result");
+    assert_eq!(result.resigned, Some(mancala_core::Side::North), "{rec}");
+    assert_eq!(result.winner, Some(mancala_core::Side::South));
     s.stop().await;
 }
 
