@@ -516,7 +516,20 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
                 let answer = match m {
                     Some(Ok(Message::Text(t))) => ws_answer(&c, &id, t.as_str(), ip).await,
                     Some(Ok(Message::Binary(_))) => json!({"type": "error", "status": 400, "error": "send JSON text messages"}),
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        // A message the socket cannot read (over 16 KiB, text that is not
+                        // UTF-8): the connection cannot go on, but the client is told why.
+                        let why = format!("unreadable message ({e}): send JSON text of at most 16 KiB");
+                        let error = json!({"type": "error", "status": 400, "error": why});
+                        let _ = tx.send(Message::Text(error.to_string().into())).await;
+                        let close = axum::extract::ws::CloseFrame {
+                            code: axum::extract::ws::close_code::POLICY,
+                            reason: "unreadable message".into(),
+                        };
+                        let _ = tx.send(Message::Close(Some(close))).await;
+                        break;
+                    }
                     Some(Ok(_)) => continue, // ping/pong
                 };
                 if tx.send(Message::Text(answer.to_string().into())).await.is_err() {

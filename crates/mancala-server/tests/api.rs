@@ -428,6 +428,19 @@ async fn two_seats_play_a_full_game_over_websockets() {
     let (mut ws_n, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     ws_next(&mut ws_n).await;
 
+    // A message over the size limit closes the socket, with an error first.
+    let (mut ws_big, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    ws_next(&mut ws_big).await;
+    ws_big
+        .send(Message::Text("x".repeat(70_000).into()))
+        .await
+        .unwrap();
+    let e = ws_next_of(&mut ws_big, "error").await;
+    assert!(
+        e["error"].as_str().unwrap().contains("at most 16 KiB"),
+        "{e}"
+    );
+
     // Bad messages get errors; the socket stays open.
     ws_s.send(Message::Text("{oops".into())).await.unwrap();
     assert_eq!(ws_next_of(&mut ws_s, "error").await["status"], 400);
