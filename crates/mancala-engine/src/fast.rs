@@ -26,7 +26,7 @@
 //! ([`ProofTable`]): every entry is proven, so it needs no depth, and a Kalah value fits a
 //! byte. Twice the entries fit, so the same entries take half the pages: Kalah(6,4) proves
 //! in as many nodes with 512 MiB as it did with 1 GiB of two-word slots, at a node rate
-//! 15-25 % higher. [`best_line`] reads the best move and principal variation back from it.
+//! about 11 % higher. [`best_line`] reads the best move and principal variation back from it.
 //! Values, keys and moves are those of the generic search on [`KalahPos`] (future net gain
 //! for the side to move, [`SearchGame::tt_key`](crate::game::SearchGame::tt_key), own pit
 //! index).
