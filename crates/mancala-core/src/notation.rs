@@ -256,7 +256,16 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                         let fault = if n == k {
                             format!("move number {n} again")
                         } else {
-                            format!("move number {n} {turns} turns after move {k}")
+                            let (lo, hi) = ((*pairs.start()).max(1), *pairs.end());
+                            let want = if lo == hi {
+                                format!("{}", k + lo)
+                            } else {
+                                format!("{} or {}", k + lo, k + hi)
+                            };
+                            let s = if turns == 1 { "" } else { "s" };
+                            format!(
+                                "move number {n} does not follow on: {turns} turn{s} after move {k}, the next number is {want}"
+                            )
                         };
                         return Err(err_at(text, at, digit_pit(fault)));
                     }
@@ -391,10 +400,12 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
             effects.push(e);
             let last = k + 1 == turn.moves.len();
             if !last && !e.again {
-                return Err(fail(
+                return Err(fail(if game.is_over() {
+                    "this move ends the game, but the turn lists more moves".into()
+                } else {
                     "this move passes the turn to the opponent, but the turn lists more moves"
-                        .into(),
-                ));
+                        .into()
+                }));
             }
             if last && e.again && t + 1 < nturns {
                 return Err(fail(match notation {
@@ -531,8 +542,12 @@ mod tests {
     fn move_numbers_follow_on() {
         let err = |t: &str| parse(Notation::Letters, t).unwrap_err().to_string();
         assert!(err("1. C c 1. D d").contains("move number 1 again"));
-        assert!(err("1. C c 3. D d").contains("move number 3 2 turns after move 1"));
-        assert!(err("2. C c 1. D d").contains("move number 1 2 turns after move 2"));
+        assert!(err("1. C c 3. D d").contains(
+            "move number 3 does not follow on: 2 turns after move 1, the next number is 2"
+        ));
+        assert!(err("2. C c 1. D d").contains("move number 1 does not follow on"));
+        assert!(err("1. C 3. c").contains("1 turn after move 1, the next number is 2"));
+        assert!(err("1. C c D 4. d").contains("3 turns after move 1, the next number is 2 or 3"));
         assert!(err("1. 2. C").contains("move number 1 has no move"));
         // Pits written as digits, as `play` takes them.
         assert!(err("1. 3 1").contains("`3` is not a move: pits are written as letters"));
