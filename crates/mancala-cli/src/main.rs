@@ -282,7 +282,18 @@ fn replay(a: ReplayArgs) -> Result<()> {
         print!("{}", board::diagram(pos, mancala_core::Side::South, last));
     }
     println!();
-    println!("{}", board::result_line(&game));
+    match record.result.as_ref().and_then(|r| r.resigned) {
+        Some(side) => {
+            let s = game.position().scores();
+            println!(
+                "{} wins: {side} resigned. South {} : North {}",
+                side.other(),
+                s[0],
+                s[1]
+            );
+        }
+        None => println!("{}", board::result_line(&game)),
+    }
     Ok(())
 }
 

@@ -109,6 +109,30 @@ fn replay_reaches_the_published_scores() {
     assert!(stdout(&o).contains("South 8 : North 31"));
 }
 
+/// A resigned game (as the server writes its record) replays to the resignation, in both
+/// forms, and keeps it in JSON.
+#[test]
+fn replay_shows_a_resignation() {
+    let path = std::env::temp_dir().join(format!("mancala-resigned-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "[Variant \"kalah\"]\n[Result \"North wins: South resigned\"]\n1. A  b\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let o = mancala(&["replay", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("North wins: South resigned. South 0 : North 0"),
+        "{}",
+        stdout(&o)
+    );
+    let o = mancala(&["replay", file, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["result"]["resigned"], "south", "{v}");
+    std::fs::remove_file(&path).unwrap();
+}
+
 #[test]
 fn replay_json_round_trips() {
     let o = mancala(&[

@@ -162,8 +162,13 @@ impl Record {
                     .map_err(|e| Error::Record(format!("{}: {e}", at())))?;
                 let last = k + 1 == turn.moves.len();
                 if !last && !e.again {
+                    let what = if game.is_over() {
+                        "the game ends here"
+                    } else {
+                        "the turn passes to the opponent here"
+                    };
                     return Err(Error::Record(format!(
-                        "{}: the turn passes to the opponent here, but more moves follow",
+                        "{}: {what}, but more moves follow",
                         at()
                     )));
                 }
@@ -280,6 +285,22 @@ impl Record {
     ) -> Result<(Record, Game), Error> {
         // A byte-order mark (files saved on Windows) is not part of the text.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        // JSON that is not an object (`[1, 2]`, `null`, `"kalah"`) is no text record either.
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+            let kind = match v {
+                serde_json::Value::Array(_) => "an array",
+                serde_json::Value::String(_) => "a string",
+                serde_json::Value::Number(_) => "a number",
+                serde_json::Value::Bool(_) => "true or false",
+                serde_json::Value::Null => "null",
+                serde_json::Value::Object(_) => "",
+            };
+            if !kind.is_empty() {
+                return Err(Error::Record(format!(
+                    "JSON: a record is an object `{{...}}`, not {kind}"
+                )));
+            }
+        }
         if let Some(rest) = text.trim_start().strip_prefix('[') {
             if rest.trim_start().starts_with(['[', ']', '{', '"']) {
                 return Err(Error::Record(
@@ -290,6 +311,7 @@ impl Record {
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;
+        let mut resigned: Option<Side> = None;
         let mut body = String::new();
         // Each tag once: a record naming two variants (or two players for a side) is wrong,
         // not something to settle by taking the last.
@@ -319,6 +341,9 @@ impl Record {
                     "South" => players.south = Some(value.to_string()),
                     "North" => players.north = Some(value.to_string()),
                     "Position" => start = Some(value.parse().map_err(at)?),
+                    // A resignation, as `to_text` writes it; other results are comments
+                    // (the movetext's final score is the one checked).
+                    "Result" => resigned = resignation(value),
                     // A position under another name is a slip for `Position`, not a
                     // comment to keep out of the game.
                     _ if value.matches('/').count() >= 5 => {
@@ -361,6 +386,19 @@ impl Record {
         notation::replay(&mut game, &body, check)?;
         let mut rec = Record::from_game(&game, players);
         rec.rules = rules;
+        if let Some(side) = resigned {
+            let s = game.position().scores();
+            rec.result = Some(RecordResult {
+                south: s[0],
+                north: s[1],
+                winner: Some(side.other()),
+                reason: Some(format!("{side} resigned")),
+                resigned: Some(side),
+            });
+            if check == Check::Strict {
+                rec.replay()?;
+            }
+        }
         Ok((rec, game))
     }
 
@@ -385,6 +423,19 @@ impl Record {
     }
 }
 
+/// The side that resigned, from a Result tag's value as [`Record::to_text`] writes it
+/// (`North wins: South resigned`).
+fn resignation(value: &str) -> Option<Side> {
+    let side = |s: &str| match s {
+        "South" => Some(Side::South),
+        "North" => Some(Side::North),
+        _ => None,
+    };
+    let (winner, loser) = value.split_once(" wins: ")?;
+    let loser = side(loser.strip_suffix(" resigned")?)?;
+    (side(winner)? == loser.other()).then_some(loser)
+}
+
 /// A name as a tag value: one line, no `"` (written `'`), so that the tag reads back.
 fn tag_value(name: &str) -> String {
     name.chars()
@@ -406,6 +457,23 @@ fn winner_text(w: Option<Side>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// JSON that is not an object is refused as JSON, not read as a text record.
+    #[test]
+    fn json_that_is_not_an_object_is_no_record() {
+        for (text, kind) in [
+            ("[1,2,3]", "an array"),
+            ("null", "null"),
+            ("\"kalah\"", "a string"),
+            ("  [ ]\n", "an array"),
+        ] {
+            let e = Record::parse(text, None).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("a record is an object `{{...}}`, not {kind}")),
+                "{text}: {e}"
+            );
+        }
+    }
 
     /// A resignation ends an unfinished game: the record's result says who resigned, and the
     /// replay checks the winner and the stores against it.
@@ -431,6 +499,11 @@ mod tests {
             text.contains("[Result \"North wins: South resigned\"]"),
             "{text}"
         );
+        assert_eq!(Record::parse(&text, None).unwrap().result, rec.result);
+        let finished =
+            "[Variant \"kalah,pits=1,seeds=1\"]\n[Result \"North wins: South resigned\"]\n1. A\n";
+        let e = Record::parse(finished, None).unwrap_err().to_string();
+        assert!(e.contains("South resigned, but the game is over"), "{e}");
         rec.result = Some(resigned(Some(Side::South), s[0]));
         let e = rec.replay().unwrap_err().to_string();
         assert!(
