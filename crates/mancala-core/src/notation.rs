@@ -246,6 +246,10 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     let fault = digit_pit(format!("move number {k} has no move"));
                     return Err(err_at(text, at, fault));
                 }
+                if n == 0 {
+                    let fault = digit_pit("move numbers count from 1".into());
+                    return Err(err_at(text, at, fault));
+                }
                 // A number counts pairs of turns (a turn and its reply): `turns` after the
                 // last numbered one it is that many pairs, rounded either way, further on.
                 // The first may be any, for a record from a position.
@@ -542,6 +546,7 @@ mod tests {
     fn move_numbers_follow_on() {
         let err = |t: &str| parse(Notation::Letters, t).unwrap_err().to_string();
         assert!(err("1. C c 1. D d").contains("move number 1 again"));
+        assert!(err("0. C c").contains("move numbers count from 1"));
         assert!(err("1. C c 3. D d").contains(
             "move number 3 does not follow on: 2 turns after move 1, the next number is 2"
         ));
