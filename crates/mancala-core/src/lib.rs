@@ -253,14 +253,27 @@ pub enum Error {
     Record(String),
 }
 
+/// Characters of a message shown before it is cut: a message quoting its input (an
+/// unknown 100 kB preset name) is not echoed back whole.
+const MESSAGE_MAX: usize = 400;
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Rules(m) => write!(f, "rules: {m}"),
-            Error::Position(m) => write!(f, "position: {m}"),
-            Error::IllegalMove(m) => write!(f, "illegal move: {m}"),
-            Error::GameOver => f.write_str("the game is over: no more moves can be played"),
-            Error::Record(m) => write!(f, "record: {m}"),
+        let (what, m) = match self {
+            Error::Rules(m) => ("rules", m),
+            Error::Position(m) => ("position", m),
+            Error::IllegalMove(m) => ("illegal move", m),
+            Error::GameOver => return f.write_str("the game is over: no more moves can be played"),
+            Error::Record(m) => ("record", m),
+        };
+        match m.char_indices().nth(MESSAGE_MAX) {
+            Some((cut, _)) => write!(
+                f,
+                "{what}: {}... ({} more characters)",
+                &m[..cut],
+                m[cut..].chars().count()
+            ),
+            None => write!(f, "{what}: {m}"),
         }
     }
 }

@@ -697,6 +697,16 @@ mod tests {
         assert_eq!(short.seeds, 4);
     }
 
+    /// A message quoting a long input is cut, saying how much it left out.
+    #[test]
+    fn long_inputs_are_not_echoed_whole() {
+        let name = "x".repeat(100_000);
+        let e = name.parse::<Rules>().unwrap_err().to_string();
+        assert!(e.len() < 600, "{} characters", e.len());
+        assert!(e.starts_with("rules: unknown preset `xxx"), "{e}");
+        assert!(e.ends_with("more characters)"), "{e}");
+    }
+
     #[test]
     fn numbers_too_large_say_so_with_the_range() {
         // As a value a byte holds but `validate` refuses is worded.

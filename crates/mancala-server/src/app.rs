@@ -370,7 +370,12 @@ impl App {
 
     /// The game `id`, from memory or the database.
     pub async fn entry(self: &Arc<Self>, id: &str) -> ApiResult<Arc<Entry>> {
-        let unknown = || ApiError::new(StatusCode::NOT_FOUND, format!("no game `{id}`"));
+        // A long id is quoted by its start (the answer need not echo a long request back).
+        let unknown = || {
+            let shown: String = id.chars().take(64).collect();
+            let more = if shown.len() < id.len() { "..." } else { "" };
+            ApiError::new(StatusCode::NOT_FOUND, format!("no game `{shown}{more}`"))
+        };
         if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(unknown());
         }
