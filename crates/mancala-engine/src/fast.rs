@@ -287,6 +287,21 @@ impl Board {
     }
 }
 
+/// Calls `go::<M>(args)` with the pit count `m` as the constant `M` (1 to 7).
+macro_rules! by_pits {
+    ($m:expr, $go:ident($($arg:expr),*)) => {
+        match $m {
+            1 => $go::<1>($($arg),*),
+            2 => $go::<2>($($arg),*),
+            3 => $go::<3>($($arg),*),
+            4 => $go::<4>($($arg),*),
+            5 => $go::<5>($($arg),*),
+            6 => $go::<6>($($arg),*),
+            _ => $go::<7>($($arg),*),
+        }
+    };
+}
+
 /// MTD(f) from `guess` on one thread of the fast path (see [`FastWorker::mtdf`]), with
 /// the worker compiled for the board's pit count.
 pub fn mtdf(
@@ -308,15 +323,7 @@ pub fn mtdf(
         w.flush();
         r
     }
-    match rules.m {
-        1 => go::<1>(shared, rules, b, thread, guess),
-        2 => go::<2>(shared, rules, b, thread, guess),
-        3 => go::<3>(shared, rules, b, thread, guess),
-        4 => go::<4>(shared, rules, b, thread, guess),
-        5 => go::<5>(shared, rules, b, thread, guess),
-        6 => go::<6>(shared, rules, b, thread, guess),
-        _ => go::<7>(shared, rules, b, thread, guess),
-    }
+    by_pits!(rules.m, go(shared, rules, b, thread, guess))
 }
 
 /// The best move of `b`, whose value is `value` (as [`mtdf`] proved it, with the proof in
@@ -341,15 +348,7 @@ pub fn best_line(
         w.flush();
         r
     }
-    match rules.m {
-        1 => go::<1>(shared, rules, b, value, max),
-        2 => go::<2>(shared, rules, b, value, max),
-        3 => go::<3>(shared, rules, b, value, max),
-        4 => go::<4>(shared, rules, b, value, max),
-        5 => go::<5>(shared, rules, b, value, max),
-        6 => go::<6>(shared, rules, b, value, max),
-        _ => go::<7>(shared, rules, b, value, max),
-    }
+    by_pits!(rules.m, go(shared, rules, b, value, max))
 }
 
 /// One search thread of the fast path, for boards of `M` pits a row.

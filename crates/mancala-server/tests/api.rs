@@ -99,15 +99,7 @@ async fn a_game_against_the_computer_over_http() {
     let rec = Record::parse(&rec.text().await.unwrap(), None).unwrap();
     let game = rec.replay().unwrap();
     assert!(game.is_over());
-    let text = c
-        .http
-        .get(format!("{}/api/games/{id}/record?format=text", s.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
     let (_, g2) = Record::parse_text(&text, None, Check::Strict).unwrap();
     assert_eq!(g2.position(), game.position());
     // The replay view has every position and a value for every move.
@@ -186,29 +178,13 @@ async fn undo_hint_and_resign_against_the_computer() {
     c.post(&format!("/api/games/{id}/resign"), json!({}), Some(&token))
         .await
         .err(409, "over");
-    let text = c
-        .http
-        .get(format!("{}/api/games/{id}/record?format=text", s.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
     assert!(
         text.contains("[Result \"South wins: North resigned\"]"),
         "{text}"
     );
     // The JSON record says so too, and replays with its result checked.
-    let rec = c
-        .http
-        .get(format!("{}/api/games/{id}/record", s.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let rec = c.text(&format!("/api/games/{id}/record")).await;
     let parsed = mancala_core::Record::parse(&rec, None).unwrap();
     let result = parsed.result.expect("a result");
     assert_eq!(result.resigned, Some(mancala_core::Side::North), "{rec}");
@@ -504,15 +480,7 @@ async fn two_seats_play_a_full_game_over_websockets() {
         .sum();
     assert_eq!(total, 24);
     // The record names the players and replays to the same end.
-    let rec = c
-        .http
-        .get(format!("{}/api/games/{id}/record", s.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let rec = c.text(&format!("/api/games/{id}/record")).await;
     let rec = Record::parse(&rec, None).unwrap();
     assert_eq!(rec.players.south.as_deref(), Some("Ann"));
     assert_eq!(rec.players.north.as_deref(), Some("Bo"));

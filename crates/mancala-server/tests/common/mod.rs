@@ -156,6 +156,15 @@ impl Client {
     pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
         self.send("GET", path, None, token).await
     }
+    /// The body of a successful GET of `path`, as text (a record, a page).
+    pub async fn text(&self, path: &str) -> String {
+        let res = self.http.get(format!("{}{}", self.base, path)).send().await;
+        let res = res
+            .expect("request")
+            .error_for_status()
+            .expect("a 2xx answer");
+        res.text().await.expect("a text body")
+    }
     pub async fn post(&self, path: &str, body: Value, token: Option<&str>) -> Reply {
         self.send("POST", path, Some(body.to_string()), token).await
     }
