@@ -65,6 +65,21 @@ pub struct RecordResult {
     pub resigned: Option<Side>,
 }
 
+impl RecordResult {
+    /// The result of `game` ended unfinished by `side`'s resignation: the other side wins,
+    /// with the stores as they are.
+    pub fn resignation(game: &Game, side: Side) -> RecordResult {
+        let s = game.position().scores();
+        RecordResult {
+            south: s[0],
+            north: s[1],
+            winner: Some(side.other()),
+            reason: Some(format!("{side} resigned")),
+            resigned: Some(side),
+        }
+    }
+}
+
 /// A whole game: rules, start, players, turns and result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -387,14 +402,7 @@ impl Record {
         let mut rec = Record::from_game(&game, players);
         rec.rules = rules;
         if let Some(side) = resigned {
-            let s = game.position().scores();
-            rec.result = Some(RecordResult {
-                south: s[0],
-                north: s[1],
-                winner: Some(side.other()),
-                reason: Some(format!("{side} resigned")),
-                resigned: Some(side),
-            });
+            rec.result = Some(RecordResult::resignation(&game, side));
             if check == Check::Strict {
                 rec.replay()?;
             }

@@ -305,14 +305,9 @@ impl Live {
             }
         }
         if let Some(r) = self.resigned() {
-            let s = self.game.position().scores();
-            rec.result = Some(mancala_core::record::RecordResult {
-                south: s[0],
-                north: s[1],
-                winner: Some(r.other()),
-                reason: Some(format!("{r} resigned")),
-                resigned: Some(r),
-            });
+            rec.result = Some(mancala_core::record::RecordResult::resignation(
+                &self.game, r,
+            ));
         }
         rec
     }
