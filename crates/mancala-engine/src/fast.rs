@@ -193,7 +193,7 @@ impl<'a> FastRules<'a> {
     /// Plays pit `i` of `b` (not empty): the child board, the mover's net gain, and whether
     /// the mover moves again. A finished game comes back with no seeds on the board.
     /// `M` is the pit count (a constant: every shift is then a constant).
-    #[inline]
+    #[inline(always)]
     fn play<const M: usize>(&self, b: &Board, i: usize) -> (Board, i32, bool) {
         let (m, ring) = (M, 2 * M + 1);
         let n = b.cells.to_le_bytes()[i] as usize;
@@ -251,7 +251,7 @@ impl<'a> FastRules<'a> {
 
 /// `CLEAR[i]`: every cell but cell `i` (a table: a `u128` shift by a variable is a dozen
 /// instructions).
-const CLEAR: [u128; 16] = {
+static CLEAR: [u128; 16] = {
     let mut t = [0u128; 16];
     let mut i = 0;
     while i < 16 {

@@ -421,14 +421,20 @@ impl ProofTable<'_> {
     }
 
     /// The proven entry of `key`, if stored (its `depth` is [`SOLVED`]).
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        self.words[b..b + PROOF_WAYS]
+        self.line(key)
             .iter()
             .map(|w| w.load(Ordering::Relaxed))
             .find(|&w| Self::matches(w, key))
             .map(Self::unpack)
+    }
+
+    /// The bucket of `key`: one cache line.
+    #[inline(always)]
+    fn line(&self, key: u64) -> &[AtomicU64; PROOF_WAYS] {
+        let b = self.bucket(key);
+        self.words[b..b + PROOF_WAYS].try_into().expect("a whole bucket")
     }
 
     /// Asks the processor to bring `key`'s bucket into cache ahead of a probe.
@@ -439,10 +445,9 @@ impl ProofTable<'_> {
 
     /// Stores the proven entry `e` for `key`, merged with the one stored (see [`Table::store`]);
     /// a new key takes an empty slot, or else the one of least work.
-    #[inline]
+    #[inline(always)]
     pub fn store(&self, key: u64, mut e: Entry) {
-        let b = self.bucket(key);
-        let bucket = &self.words[b..b + PROOF_WAYS];
+        let bucket = self.line(key);
         let (mut victim, mut least) = (0, u64::MAX);
         for (j, slot) in bucket.iter().enumerate() {
             let w = slot.load(Ordering::Relaxed);
