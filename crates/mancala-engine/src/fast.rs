@@ -2,11 +2,12 @@
 //! board made for it.
 //!
 //! # Board
-//! One `u128`, a byte a cell, seen from the side to move: its pits `0..m` (from its left),
-//! its store at `m` (always 0 between moves: only future gains count) and the opponent's pits
-//! at `m+1..=2m`, in sowing order. The opponent's store is not on the ring, so a sowing of `n`
-//! seeds from pit `i` adds `n / (2m+1)` to every cell and then 1 to the next `n % (2m+1)`
-//! cells: two additions of precomputed words. A turn to the opponent swaps the two rows.
+//! One `u128`, a byte a cell, seen from the side to move: the low word holds its pits `0..m`
+//! (from its left) and its store at byte `m` (always 0 between moves: only future gains
+//! count), the high word the opponent's pits `0..m` in sowing order. The opponent's store is
+//! not on the ring, so a sowing of `n` seeds from pit `i` adds `n / (2m+1)` to every cell and
+//! then 1 to the next `n % (2m+1)` cells: two additions of precomputed words. A turn to the
+//! opponent swaps the two words.
 //!
 //! # Which rules
 //! Any pit count up to 7 (the ring must fit in 16 bytes), capture `standard`, `empty`,
@@ -74,7 +75,7 @@ impl Tables<'_> {
             if r == 0 {
                 break;
             }
-            let c = cells[if k < M { k } else { k + 1 }] as usize;
+            let c = cells[if k < M { k } else { 8 + k - M }] as usize;
             let j = 2 * M - 1 - k;
             rank += self.bin.c(r + j, j) - self.bin.c(r - c + j, j);
             r -= c;
@@ -145,7 +146,8 @@ impl<'a> FastRules<'a> {
             }
         };
         let ring = 2 * m + 1;
-        let one = |c: usize| 1u128 << (8 * c);
+        // The byte of ring cell `c` (0 to `2m`: the mover's pits, its store, the opponent's).
+        let one = |c: usize| 1u128 << (8 * if c <= m { c } else { 8 + c - m - 1 });
         let mut sow = vec![0u128; m * ring];
         for i in 0..m {
             for r in 1..ring {
@@ -176,7 +178,7 @@ impl<'a> FastRules<'a> {
         let mut cells = 0u128;
         for i in 0..self.m {
             cells |= (p.pit(me, i) as u128) << (8 * i);
-            cells |= (p.pit(me.other(), i) as u128) << (8 * (self.m + 1 + i));
+            cells |= (p.pit(me.other(), i) as u128) << (8 * (8 + i));
         }
         Board {
             cells,
@@ -210,7 +212,7 @@ impl<'a> FastRules<'a> {
         c &= !(0xFFu128 << (8 * m));
         if last < m && c.to_le_bytes()[last] == 1 {
             if let Some(cap) = self.capture {
-                let opp = 2 * m - last;
+                let opp = 8 + m - 1 - last;
                 let o = c.to_le_bytes()[opp];
                 let taken = cap.taken(o) as i32;
                 if taken > 0 {
@@ -243,7 +245,7 @@ impl<'a> FastRules<'a> {
             return (Board { cells: 0, seeds: 0 }, gain, false);
         }
         if !again {
-            child.cells = (theirs as u128) | (mine as u128) << (8 * (m + 1));
+            child.cells = (theirs as u128) | (mine as u128) << 64;
         }
         (child, gain, again)
     }
@@ -283,7 +285,7 @@ impl Board {
     /// The opponent's row.
     #[inline]
     fn theirs<const M: usize>(&self) -> u64 {
-        (self.cells >> (8 * (M + 1))) as u64 & ((1 << (8 * M)) - 1)
+        (self.cells >> 64) as u64
     }
 }
 
@@ -502,12 +504,12 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         // own probe waits on memory. `known`: the child's value needs no search (the game
         // ended, the endgame tables hold it, then `ranks` is its rank there, or its seeds
         // alone put it outside the window: `futile`).
-        let mut kids = [Board::default(); MAX_M];
-        let mut gains = [0i32; MAX_M];
-        let mut again = [false; MAX_M];
-        let mut ranks = [0u64; MAX_M];
-        let mut keys = [0u64; MAX_M];
-        let mut order = [(0i32, 0u8); MAX_M];
+        let mut kids = [Board::default(); M];
+        let mut gains = [0i32; M];
+        let mut again = [false; M];
+        let mut ranks = [0u64; M];
+        let mut keys = [0u64; M];
+        let mut order = [(0i32, 0u8); M];
         let (mut known, mut futile) = (0u32, 0u32);
         let mut n = 0;
         for i in 0..m {

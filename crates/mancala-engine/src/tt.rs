@@ -360,7 +360,8 @@ const PROOF_WAYS: usize = 8;
 /// - bits 8-15: upper bound, `i8` (127: none);
 /// - bits 16-18: best move (7: none);
 /// - bits 19-23: work, log2 of the nodes below, at most 31 (replacement priority);
-/// - bits 24-63: the key's top 40 bits (its low bits chose the bucket).
+/// - bits 24-63: the key's top 40 bits (its low bits chose the bucket), or 1 where those are
+///   all 0, so that an empty slot (0) matches no key.
 ///
 /// A probe of an absent key matches a slot of its bucket with odds 8 in 2^40 (7e-12), the
 /// price of the halved memory; a word of the other view ([`Table`]'s two-word slots, or
@@ -395,7 +396,7 @@ impl ProofTable<'_> {
             | (upper as i8 as u8 as u64) << 8
             | (best as u64) << 16
             | (e.work.clamp(1, 31) as u64) << 19
-            | key & !((1 << 24) - 1)
+            | Self::tag(key) << 24
     }
 
     #[inline]
@@ -415,18 +416,22 @@ impl ProofTable<'_> {
         }
     }
 
-    #[inline]
-    fn matches(w: u64, key: u64) -> bool {
-        (w ^ key) >> 24 == 0 && w != 0
+    /// The bits of `key` its slot holds (bits 24-63): its top 40 bits, or 1 where those
+    /// are all 0 (an empty slot must match no key; this only doubles such a key's odds of
+    /// a false match).
+    #[inline(always)]
+    fn tag(key: u64) -> u64 {
+        (key >> 24).max(1)
     }
 
     /// The proven entry of `key`, if stored (its `depth` is [`SOLVED`]).
     #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        let tag = Self::tag(key);
         self.line(key)
             .iter()
             .map(|w| w.load(Ordering::Relaxed))
-            .find(|&w| Self::matches(w, key))
+            .find(|&w| w >> 24 == tag)
             .map(Self::unpack)
     }
 
@@ -434,7 +439,9 @@ impl ProofTable<'_> {
     #[inline(always)]
     fn line(&self, key: u64) -> &[AtomicU64; PROOF_WAYS] {
         let b = self.bucket(key);
-        self.words[b..b + PROOF_WAYS].try_into().expect("a whole bucket")
+        self.words[b..b + PROOF_WAYS]
+            .try_into()
+            .expect("a whole bucket")
     }
 
     /// Asks the processor to bring `key`'s bucket into cache ahead of a probe.
@@ -447,21 +454,20 @@ impl ProofTable<'_> {
     /// a new key takes an empty slot, or else the one of least work.
     #[inline(always)]
     pub fn store(&self, key: u64, mut e: Entry) {
-        let bucket = self.line(key);
-        let (mut victim, mut least) = (0, u64::MAX);
+        let (bucket, tag) = (self.line(key), Self::tag(key));
+        // The slot of least work (its work field, 0 in an empty slot) in the bits above 3,
+        // its index in the low 3: the minimum is the first such slot.
+        let mut least = u64::MAX;
         for (j, slot) in bucket.iter().enumerate() {
             let w = slot.load(Ordering::Relaxed);
-            if Self::matches(w, key) {
+            if w >> 24 == tag {
                 e = e.merged(Self::unpack(w));
-                victim = j;
+                least = j as u64;
                 break;
             }
-            let rank = if w == 0 { 0 } else { 1 + ((w >> 19) & 31) };
-            if rank < least {
-                (victim, least) = (j, rank);
-            }
+            least = least.min((w >> 16) & 0xF8 | j as u64);
         }
-        bucket[victim].store(Self::pack(key, e), Ordering::Relaxed);
+        bucket[least as usize & 7].store(Self::pack(key, e), Ordering::Relaxed);
     }
 }
 
