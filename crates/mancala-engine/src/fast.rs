@@ -49,8 +49,9 @@ pub struct FastRules<'a> {
     extra_turn: bool,
     mover_empty: bool,
     leftovers: Leftovers,
-    /// `sow[i * ring + r]`: 1 in each of the `r` cells after pit `i`, round the ring.
-    sow: Vec<u128>,
+    /// `sow[i][r]`: 1 in each of the `r` cells after pit `i`, round the ring (`r` below
+    /// `2m + 1`).
+    sow: [[u128; 16]; MAX_M],
     /// 1 in each ring cell.
     lap: u128,
     tables: Option<Tables<'a>>,
@@ -148,10 +149,10 @@ impl<'a> FastRules<'a> {
         let ring = 2 * m + 1;
         // The byte of ring cell `c` (0 to `2m`: the mover's pits, its store, the opponent's).
         let one = |c: usize| 1u128 << (8 * if c <= m { c } else { 8 + c - m - 1 });
-        let mut sow = vec![0u128; m * ring];
-        for i in 0..m {
+        let mut sow = [[0u128; 16]; MAX_M];
+        for (i, row) in sow.iter_mut().enumerate().take(m) {
             for r in 1..ring {
-                sow[i * ring + r] = sow[i * ring + r - 1] + one((i + r) % ring);
+                row[r] = row[r - 1] + one((i + r) % ring);
             }
         }
         Some(FastRules {
@@ -206,7 +207,7 @@ impl<'a> FastRules<'a> {
             c += self.lap * (n / ring) as u128;
             n % ring
         };
-        c += self.sow[i * ring + r];
+        c += self.sow[i][r];
         let last = if i + r < ring { i + r } else { i + r - ring };
         let mut gain = (c >> (8 * m)) as u8 as i32;
         c &= !(0xFFu128 << (8 * m));
@@ -509,7 +510,8 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         let mut again = [false; M];
         let mut ranks = [0u64; M];
         let mut keys = [0u64; M];
-        let mut order = [(0i32, 0u8); M];
+        // The moves, best first: `priority << 3 | pit`, sorted as they are played.
+        let mut order = [0u32; M];
         let (mut known, mut futile) = (0u32, 0u32);
         let mut n = 0;
         for i in 0..m {
@@ -537,12 +539,20 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             kids[i] = c;
             gains[i] = g;
             again[i] = a;
-            let k = if a {
-                (1 << 28) + i as i32
+            // Extra turns first, rightmost first; then by gain, ties broken by pit (an order
+            // of its own for each thread).
+            let priority = if a {
+                (1 << 26) + i as u32
             } else {
-                ((g + 128) << 8) + ((i as i32 + self.thread as i32 * 3) & 7)
+                (((g + 128) as u32) << 8) + ((i as u32 + self.thread as u32 * 3) & 7)
             };
-            order[n] = (k, i as u8);
+            let v = priority << 3 | i as u32;
+            let mut j = n;
+            while j > 0 && order[j - 1] < v {
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            order[j] = v;
             n += 1;
         }
 
@@ -553,10 +563,10 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             }
         }
         let tt_move = entry.map_or(NO_MOVE, |e| e.best);
-        if let Some(o) = order[..n].iter_mut().find(|o| o.1 == tt_move) {
-            o.0 = 1 << 30;
+        // The table's move first.
+        if let Some(p) = order[..n].iter().position(|&v| v & 7 == tt_move as u32) {
+            order[..=p].rotate_right(1);
         }
-        order[..n].sort_unstable_by_key(|o| core::cmp::Reverse(o.0));
 
         let alpha0 = alpha;
         let mut best = -INF;
@@ -565,8 +575,8 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         // child counts with the bound that settled it (a lower bound at least `beta`, or an
         // upper bound at most `alpha`), which is what a fail-soft result may say.
         if known != 0 {
-            for &(_, i) in &order[..n] {
-                let i = i as usize;
+            for &v in &order[..n] {
+                let i = (v & 7) as usize;
                 if known & 1 << i == 0 {
                     continue;
                 }
@@ -600,8 +610,8 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
 
         // Enhanced transposition cutoff high in the tree.
         if alpha < beta && beta < INF && self.ply < self.shared.etc_max_ply {
-            for &(_, i) in &order[..n] {
-                let i = i as usize;
+            for &v in &order[..n] {
+                let i = (v & 7) as usize;
                 if known & 1 << i != 0 {
                     continue;
                 }
@@ -630,8 +640,8 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             let defer = self.ply < self.shared.defer_max_ply;
             let (mut deferred, mut searched) = (0u32, 0);
             'passes: for pass in 0..2 {
-                for &(_, i) in &order[..n] {
-                    let i = i as usize;
+                for &v in &order[..n] {
+                    let i = (v & 7) as usize;
                     let skip = if pass == 0 { known } else { !deferred };
                     if skip & 1 << i != 0 {
                         continue;
@@ -676,17 +686,19 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             }
         }
         let work = self.nodes - nodes_before;
-        tt.store(
-            key,
-            Entry::after_search(
-                best,
-                (alpha0, beta),
-                bound,
-                (best_mv, tt_move),
-                crate::tt::SOLVED,
-                work,
-            ),
+        let e = Entry::after_search(
+            best,
+            (alpha0, beta),
+            bound,
+            (best_mv, tt_move),
+            crate::tt::SOLVED,
+            work,
         );
+        if entry.is_some() {
+            tt.store(key, e);
+        } else {
+            tt.store_new(key, e);
+        }
         best
     }
 }

@@ -469,6 +469,19 @@ impl ProofTable<'_> {
         }
         bucket[least as usize & 7].store(Self::pack(key, e), Ordering::Relaxed);
     }
+
+    /// Stores the proven entry `e` for a `key` its bucket did not hold when probed before
+    /// the search: in the slot of least work, without looking for the key. (Another thread
+    /// may have stored it meanwhile; the bucket then holds it twice, both proven.)
+    #[inline(always)]
+    pub fn store_new(&self, key: u64, e: Entry) {
+        let bucket = self.line(key);
+        let mut least = u64::MAX;
+        for (j, slot) in bucket.iter().enumerate() {
+            least = least.min((slot.load(Ordering::Relaxed) >> 16) & 0xF8 | j as u64);
+        }
+        bucket[least as usize & 7].store(Self::pack(key, e), Ordering::Relaxed);
+    }
 }
 
 #[cfg(test)]
