@@ -330,8 +330,9 @@ pub fn mtdf(
 }
 
 /// The best move of `b`, whose value is `value` (as [`mtdf`] proved it, with the proof in
-/// the table), and the principal variation after it as the table holds it (at most `max`
-/// moves): the first move proven to reach the value, as the generic solver chooses.
+/// the table), and the principal variation after it (at most `max` moves): at each position
+/// the first move proven to reach the line's value, as the generic solver chooses (past the
+/// root, the table's move is tried first).
 pub fn best_line(
     shared: &Shared,
     rules: &FastRules,
@@ -410,38 +411,52 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
     /// See [`best_line`].
     fn best_line(&mut self, b: &Board, value: i32, max: usize) -> (u8, Vec<u8>) {
         let r = self.rules;
-        let legal: Vec<usize> = (0..M).filter(|&i| b.cells.to_le_bytes()[i] != 0).collect();
-        let best = legal
-            .iter()
-            .copied()
-            .find(|&i| {
-                let (c, g, again) = r.play::<M>(b, i);
-                if c.seeds == 0 {
-                    return g >= value;
-                }
-                let key = r.key::<M>(&c);
-                if again {
-                    g + self.ab(&c, key, value - g - 1, value - g, false) >= value
-                } else {
-                    g - self.ab(&c, key, g - value, g - value + 1, false) >= value
-                }
-            })
-            .unwrap_or(legal[0]);
-        let mut line = vec![best as u8];
-        let (mut p, _, _) = r.play::<M>(b, best);
-        let tabled = self.rules.tabled_levels();
-        while line.len() < max && p.seeds as i32 >= tabled.max(1) {
-            let Some(e) = self.tt.probe(r.key::<M>(&p)) else {
+        let tabled = r.tabled_levels().max(1);
+        let legal = |p: Board| (0..M).filter(move |&i| p.cells.to_le_bytes()[i] != 0);
+        let mut line = Vec::new();
+        let (mut p, mut v) = (*b, value);
+        loop {
+            // The first move proven to reach `v`; past the root, the table's move is tried
+            // first (the proof is in the table, so the check is short; where the table lost
+            // it, the check searches again).
+            let stored = (!line.is_empty())
+                .then(|| self.tt.probe(r.key::<M>(&p)))
+                .flatten()
+                .map(|e| e.best as usize)
+                .filter(|&i| i < M && p.cells.to_le_bytes()[i] != 0);
+            let mut tried = stored
+                .into_iter()
+                .chain(legal(p).filter(|&i| Some(i) != stored));
+            let Some(i) = tried.find(|&i| self.reaches(&p, i, v)) else {
                 break;
             };
-            let i = e.best as usize;
-            if i >= M || p.cells.to_le_bytes()[i] == 0 {
+            line.push(i as u8);
+            let (c, g, again) = r.play::<M>(&p, i);
+            if c.seeds == 0 || (c.seeds as i32) < tabled || line.len() >= max {
                 break;
             }
-            line.push(e.best);
-            p = r.play::<M>(&p, i).0;
+            v = if again { v - g } else { g - v };
+            p = c;
         }
-        (best as u8, line)
+        let best = line
+            .first()
+            .copied()
+            .or_else(|| legal(*b).next().map(|i| i as u8));
+        (best.unwrap_or(0), line)
+    }
+
+    /// Whether move `i` of `p` is proven to reach `v` (a null-window search).
+    fn reaches(&mut self, p: &Board, i: usize, v: i32) -> bool {
+        let (c, g, again) = self.rules.play::<M>(p, i);
+        if c.seeds == 0 {
+            return g >= v;
+        }
+        let key = self.rules.key::<M>(&c);
+        if again {
+            g + self.ab(&c, key, v - g - 1, v - g, false) >= v
+        } else {
+            g - self.ab(&c, key, g - v, g - v + 1, false) >= v
+        }
     }
 
     /// Fail-soft alpha-beta to the end of the game: the future net gain of `b` for its side
@@ -504,7 +519,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         // for the children's table entries (transposition or endgame) before this position's
         // own probe waits on memory. `known`: the child's value needs no search (the game
         // ended, the endgame tables hold it, then `ranks` is its rank there, or its seeds
-        // alone put it outside the window: `futile`).
+        // alone keep it at most `alpha`: `futile`).
         let mut kids = [Board::default(); M];
         let mut gains = [0i32; M];
         let mut again = [false; M];
@@ -520,11 +535,18 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             }
             let (c, g, a) = r.play::<M>(b, i);
             let s = c.seeds as i32;
+            if g - s >= beta {
+                // The move refutes whatever follows (the game ended, or the child's value
+                // lies within its seeds): no more moves, no probe, no entry (so no store
+                // to evict another). Kalah(5,4), 1 thread, 1 MiB: 14 % fewer instructions,
+                // 2 % fewer nodes.
+                return g - s;
+            }
             if s == 0 {
                 known |= 1 << i;
-            } else if g - s >= beta || g + s <= alpha {
-                // Whatever the child's value (within its seeds), the move fails high (the
-                // bound refutes at once) or low (it cannot raise alpha): no search, no probe.
+            } else if g + s <= alpha {
+                // Whatever the child's value (within its seeds), the move cannot raise
+                // alpha: no search, no probe.
                 known |= 1 << i;
                 futile |= 1 << i;
             } else if (s as usize) < tabled {
@@ -572,8 +594,8 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
         // The children valued without a search first: one may already refute. A futile
-        // child counts with the bound that settled it (a lower bound at least `beta`, or an
-        // upper bound at most `alpha`), which is what a fail-soft result may say.
+        // child counts with the bound that settled it (an upper bound at most `alpha`),
+        // which is what a fail-soft result may say.
         if known != 0 {
             for &v in &order[..n] {
                 let i = (v & 7) as usize;
@@ -585,11 +607,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
                 let v = if s == 0 {
                     g
                 } else if futile & 1 << i != 0 {
-                    if g - s >= beta {
-                        g - s
-                    } else {
-                        g + s
-                    }
+                    g + s
                 } else {
                     self.oracle_hits += 1;
                     let t = r.tables.as_ref().expect("tables");

@@ -227,6 +227,22 @@ fn kalah_6_3_is_plus_2() {
     }
 }
 
+/// With a table too small to keep the proof, the perfect line is searched again where the
+/// table lost it, and still plays to the end of the game at the value.
+#[test]
+fn a_small_table_still_gives_the_whole_perfect_line() {
+    let p = Position::start(&"kalah".parse().unwrap()).unwrap();
+    let r = Engine::new(1, 2).solve(&p, Limits::default(), &[]).unwrap();
+    assert_eq!(r.value, 2);
+    let mut q = p;
+    for &mv in &r.pv {
+        q.play(mv).unwrap();
+    }
+    assert!(q.is_over(), "{:?}", r.pv);
+    let s = q.scores();
+    assert_eq!(s[0] as i32 - s[1] as i32, 2);
+}
+
 #[test]
 #[ignore = "about ten seconds in release"]
 fn kalah_6_4_is_plus_8_and_plus_10_with_empty_capture() {
