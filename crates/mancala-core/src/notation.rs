@@ -140,6 +140,17 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 i = read_comment(&bytes, i, turn);
                 continue;
             }
+            // A minus sign on a claimed score (`-5 : 3`), which no score can have.
+            let mut k = i + 1;
+            while char_at(k).is_some_and(|c| c.is_ascii_digit()) {
+                k += 1;
+            }
+            while k > i + 1 && char_at(k) == Some(' ') {
+                k += 1;
+            }
+            if k > i + 1 && char_at(k) == Some(':') {
+                return Err(err_at(text, at, "a final score is never negative"));
+            }
             // A bullet or dash separator.
             joinable = false;
             i += 1;
@@ -554,6 +565,8 @@ mod tests {
         assert!(err("1. C 3. c").contains("1 turn after move 1, the next number is 2"));
         assert!(err("1. C c D 4. d").contains("3 turns after move 1, the next number is 2 or 3"));
         assert!(err("1. 2. C").contains("move number 1 has no move"));
+        assert!(err("1. C c -5 : 3").contains("a final score is never negative"));
+        assert!(err("1. C c 5 : -3").contains("a score is written `38 : 26`"));
         // Pits written as digits, as `play` takes them.
         assert!(err("1. 3 1").contains("`3` is not a move: pits are written as letters"));
         assert!(err("1. C f 2. B 7 c").contains("`7` is not a move"));
