@@ -398,7 +398,9 @@ async function gameScreen(id) {
       hintPit = r.pit;
       board.hint(r.pit);
       const v = r.value > 0 ? `+${r.value}` : String(r.value);
-      const msg = `Hint: play ${r.text} (engine value ${v}).`;
+      const msg = r.proven
+        ? `Hint: play ${r.text} (proven value ${v} with perfect play).`
+        : `Hint: play ${r.text} (engine value ${v}).`;
       toast(msg);
       announce(msg);
       board.focusPit(r.pit - 1);

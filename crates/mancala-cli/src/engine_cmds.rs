@@ -537,12 +537,13 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     if a.stats {
         println!(
-            "time {:.2} s, {} nodes ({:.1} M nodes/s), {} endgame-table hits, {} threads, table {} MiB, peak memory {}",
+            "time {:.2} s, {} nodes ({:.1} M nodes/s), {} endgame-table hits, {} thread{}, table {} MiB, peak memory {}",
             r.elapsed.as_secs_f64(),
             r.nodes,
             nps / 1e6,
             r.oracle_hits,
             a.threads,
+            if a.threads == 1 { "" } else { "s" },
             engine.table_bytes() >> 20,
             peak_text()
         );

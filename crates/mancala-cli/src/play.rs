@@ -219,8 +219,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 }
             }
             "hint" => {
-                let r = s.engine.search(
+                // A proof first (the default game proves in well under a second), else a
+                // search.
+                let r = s.engine.hint(
                     s.game.position(),
+                    Duration::from_millis(1000),
                     Limits {
                         depth: Some(20),
                         time: Some(Duration::from_millis(1500)),
@@ -230,12 +233,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 );
                 s.drop_bad_tables();
                 if let Some(r) = r {
-                    println!(
-                        "Hint: {} (value {:+} seeds for you, searched {} plies)",
-                        Notation::for_rules(&rules).move_text(s.human, r.best),
-                        r.value,
-                        r.depth
-                    );
+                    let best = Notation::for_rules(&rules).move_text(s.human, r.best);
+                    if r.exact {
+                        let v = r.value;
+                        println!("Hint: {best} (proven: {v:+} seeds for you with perfect play)");
+                    } else {
+                        let (v, d) = (r.value, r.depth);
+                        println!("Hint: {best} (value {v:+} seeds for you, searched {d} plies)");
+                    }
                 }
             }
             _ => match parse_pit(input, s.game.position().pits()) {

@@ -688,15 +688,16 @@ pub fn run(a: StatsArgs) -> Result<()> {
             .open(p)
             .with_context(|| format!("--plot {p}: cannot write the file"))?;
     }
-    for p in players {
-        if !p.reproducible() {
-            eprintln!(
-                "note: {} searches against the clock: results vary from run to run",
-                p.name()
-            );
-        }
+    let mut clocked: Vec<String> = players
+        .iter()
+        .filter(|p| !p.reproducible())
+        .map(|p| p.name())
+        .collect();
+    clocked.dedup();
+    for name in &clocked {
+        eprintln!("note: {name} searches against the clock: results vary from run to run");
     }
-    if a.opening == 0 && players.iter().all(|p| p.deterministic()) {
+    if a.opening == 0 && clocked.is_empty() && players.iter().all(|p| p.deterministic()) {
         eprintln!(
             "note: both players are deterministic, so every game is the same; add --opening K for K random plies"
         );

@@ -525,6 +525,44 @@ fn full_key(p: &Position) -> u64 {
     }
 }
 
+impl Engine {
+    /// A hint for the side to move in `pos`: the proven best move and value where
+    /// [`Engine::solve`] finishes within `prove` (on a fresh 64 MiB table with this engine's
+    /// threads and endgame tables, so this engine's table is left as it was; `exact` is then
+    /// set and `depth` is the perfect line's length), else [`Engine::search`] within
+    /// `limits`. `None` when the game is over.
+    pub fn hint(
+        &self,
+        pos: &Position,
+        prove: Duration,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<SearchResult> {
+        let mut solver = Engine::new(64, self.threads);
+        solver.oracle = self.oracle.clone();
+        let proof = solver.solve(
+            pos,
+            Limits {
+                time: Some(prove),
+                ..Limits::default()
+            },
+            history,
+        );
+        match proof {
+            Some(p) => Some(SearchResult {
+                best: p.best,
+                value: p.value,
+                depth: p.pv.len() as u32,
+                exact: true,
+                nodes: p.nodes,
+                pv: p.pv,
+                elapsed: p.elapsed,
+            }),
+            None => self.search(pos, limits, history),
+        }
+    }
+}
+
 /// Searches `pos` within `limits` with a fresh 16 MiB table and one thread. `None` when the
 /// game is over.
 pub fn search(pos: &Position, limits: Limits) -> Option<SearchResult> {

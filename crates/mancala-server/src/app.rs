@@ -666,16 +666,19 @@ impl App {
             }
             *live.game.position()
         };
+        // A proof where one finishes in that time (the default game's does), else a search.
         let time = self.cfg.ai_time.min(Duration::from_millis(500));
         let r = self
             .compute(move || {
-                mancala_engine::search(
+                mancala_engine::Engine::new(16, 1).hint(
                     &pos,
+                    time,
                     Limits {
                         depth: Some(16),
                         time: Some(time),
                         nodes: None,
                     },
+                    &[],
                 )
             })
             .await?
@@ -686,6 +689,7 @@ impl App {
             "text": notation.move_text(pos.to_move(), r.best).to_string(),
             "value": r.value,
             "depth": r.depth,
+            "proven": r.exact,
         }))
     }
 

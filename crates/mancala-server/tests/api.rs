@@ -64,6 +64,7 @@ async fn a_game_against_the_computer_over_http() {
         .await
         .ok();
     assert!(legal(&st).contains(&hint["pit"].as_u64().unwrap()));
+    assert!(hint["proven"].is_boolean(), "{hint}");
     let mut moves = 0;
     loop {
         let st = c

@@ -21,7 +21,7 @@ use clap::Args;
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, Position, Preset, Record, Rules, Side};
-use mancala_engine::{search, Level, Limits, SearchResult};
+use mancala_engine::{search, Engine, Level, Limits, SearchResult};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use anim::Frame;
@@ -179,6 +179,8 @@ pub struct App {
     pub speed_ms: u64,
     /// What a hint or a value may spend.
     pub analysis_limits: Limits,
+    /// What a hint may spend on a proof first, before the search within `analysis_limits`.
+    pub hint_proof: Duration,
     seed: u64,
     pub quit: bool,
     /// The last file saved or loaded, offered again.
@@ -207,6 +209,7 @@ impl App {
                 time: Some(Duration::from_millis(1500)),
                 nodes: None,
             },
+            hint_proof: Duration::from_millis(1000),
             seed,
             quit: false,
             file: None,
@@ -443,6 +446,13 @@ impl App {
                 let seed = self.next_seed();
                 Box::new(move || Outcome::Move(level.choose(&position, seed)))
             }
+            JobKind::Analysis(Analysis::Hint) => {
+                let (limits, prove) = (self.analysis_limits, self.hint_proof);
+                Box::new(move || {
+                    let r = Engine::new(16, 1).hint(&position, prove, limits, &[]);
+                    Outcome::Search(r)
+                })
+            }
             JobKind::Analysis(_) => {
                 let limits = self.analysis_limits;
                 Box::new(move || Outcome::Search(search(&position, limits)))
@@ -491,7 +501,11 @@ impl App {
         let side = pos.to_move();
         let n = self.notation();
         let best = n.move_text(side, r.best);
-        let value = format!("{:+} for {side} (searched {} plies)", r.value, r.depth);
+        let value = if r.exact {
+            format!("{:+} for {side} (proven)", r.value)
+        } else {
+            format!("{:+} for {side} (searched {} plies)", r.value, r.depth)
+        };
         match a {
             Analysis::Hint => {
                 if self.players[side.index()].is_human() {

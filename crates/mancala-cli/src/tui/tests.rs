@@ -22,6 +22,8 @@ fn app(rules: &str, players: [Player; 2]) -> App {
         time: None,
         nodes: None,
     };
+    // Hints search at once (a test of the proof sets its own time).
+    a.hint_proof = Duration::ZERO;
     a
 }
 
@@ -352,6 +354,13 @@ fn hint_and_value_use_the_engine() {
     // Playing a move clears it.
     key(&mut a, KeyCode::Enter);
     assert!(a.engine_line.is_none());
+    // Where the proof finishes, the hint is the best move: E, proven +2.
+    let mut a = app("kalah", HUMANS);
+    a.hint_proof = Duration::from_secs(120);
+    keys(&mut a, "h");
+    assert_eq!(a.hint, Some(4));
+    let line = a.engine_line.clone().unwrap();
+    assert!(line.contains("+2 for South (proven)"), "{line}");
 }
 
 #[test]
