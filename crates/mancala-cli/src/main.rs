@@ -245,6 +245,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// `s` with its control characters escaped (`\u{1b}`), so a record's tag cannot drive the
+/// terminal.
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 fn replay(a: ReplayArgs) -> Result<()> {
     let (record, game) = input::load_record(&a.file, a.rules.rules_opt()?, a.lenient)?;
     if a.json {
@@ -254,10 +268,10 @@ fn replay(a: ReplayArgs) -> Result<()> {
     let notation = Notation::for_rules(game.rules());
     println!("{}: {}", game.rules(), game.rules().preset.summary());
     if let Some(s) = &record.players.south {
-        println!("South: {s}");
+        println!("South: {}", printable(s));
     }
     if let Some(n) = &record.players.north {
-        println!("North: {n}");
+        println!("North: {}", printable(n));
     }
     println!();
     print!(

@@ -116,7 +116,7 @@ fn replay_shows_a_resignation() {
     let path = std::env::temp_dir().join(format!("mancala-resigned-{}.txt", std::process::id()));
     std::fs::write(
         &path,
-        "[Variant \"kalah\"]\n[Result \"North wins: South resigned\"]\n1. A  b\n",
+        "[Variant \"kalah\"]\n[South \"Ann\u{1b}[2J\"]\n[Result \"North wins: South resigned\"]\n1. A  b\n",
     )
     .unwrap();
     let file = path.to_str().unwrap();
@@ -127,6 +127,13 @@ fn replay_shows_a_resignation() {
         "{}",
         stdout(&o)
     );
+    // A tag's control characters are shown escaped, never sent to the terminal.
+    assert!(
+        stdout(&o).contains("South: Ann\\u{1b}[2J"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains('\u{1b}'));
     let o = mancala(&["replay", file, "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["result"]["resigned"], "south", "{v}");
