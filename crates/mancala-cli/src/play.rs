@@ -167,7 +167,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         print!("Your move [{legal}]: ");
         std::io::stdout().flush().ok();
         let Some(line) = lines.next() else {
-            println!();
+            println!("\nEnd of input: game left unfinished.");
             break;
         };
         let line = match line {

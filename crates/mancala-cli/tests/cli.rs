@@ -314,6 +314,18 @@ fn play_moves_before_any_move() {
     assert!(stdout(&o).contains("No moves yet."), "{}", stdout(&o));
 }
 
+/// The end of the input ends the game, saying so.
+#[test]
+fn play_says_when_the_input_ends() {
+    let o = with_stdin(&["play"], "moves\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("End of input: game left unfinished."),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// `save` asks before replacing a file it did not write itself.
 #[test]
 fn play_save_asks_before_replacing() {
