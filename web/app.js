@@ -397,10 +397,8 @@ async function gameScreen(id) {
       const r = await api.hint(id, token);
       hintPit = r.pit;
       board.hint(r.pit);
-      const v = r.value > 0 ? `+${r.value}` : String(r.value);
-      const msg = r.proven
-        ? `Hint: play ${r.text} (proven value ${v} with perfect play).`
-        : `Hint: play ${r.text} (engine value ${v}).`;
+      // The server says what the value means: whose view, which way is better, proven or not.
+      const msg = `Hint: play ${r.text}: ${r.eval.text}.`;
       toast(msg);
       announce(msg);
       board.focusPit(r.pit - 1);
@@ -486,15 +484,17 @@ function drawReplay(view, r) {
     north: (r.players.north && r.players.north.name) || 'North',
   };
   const table = h('table', { class: 'values', id: 'replay-moves' },
-    h('caption', { text: 'Moves and the engine\'s values (seeds, from the mover\'s side)' }),
+    h('caption', { text: `Moves and the engine's values: the final seed margin for the mover${r.rules.misere ? ' (fewer seeds win)' : ''}, proven unless a search depth is given` }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Side' }), h('th', { scope: 'col', text: 'Move' }),
       h('th', { scope: 'col', text: 'Value' }), h('th', { scope: 'col', text: 'Best' }))));
   const body = h('tbody');
-  const fmt = (v) => (v === null || v === undefined ? '–' : v > 0 ? `+${v}` : String(v));
+  // An evaluation from the server (see the engine's Evaluation): its margin, and the search
+  // depth where it is not proven.
+  const fmt = (e) => (!e ? '–' : `${e.margin > 0 ? '+' : ''}${e.margin}${e.proven ? '' : ` (depth ${e.depth})`}`);
   r.moves.forEach((mv, i) => {
     const val = r.values && r.values[i];
     const loss = val && val.loss > 0;
-    body.append(h('tr', { 'data-ply': i + 1, class: loss ? (val.loss >= 3 ? 'blunder' : 'inaccuracy') : '' },
+    body.append(h('tr', { 'data-ply': i + 1, class: loss ? (val.loss >= 3 ? 'blunder' : 'inaccuracy') : '', title: val && val.played ? val.played.text : '' },
       h('td', { text: String(i + 1) }), h('td', { text: sideName(mv.side) }),
       h('td', {}, h('button', { type: 'button', class: 'link', text: mv.text, onclick: () => go(i + 1), 'aria-label': `Go to move ${i + 1}, ${sideName(mv.side)} ${mv.text}` })),
       h('td', { text: val ? fmt(val.played) : '–' }),
@@ -543,7 +543,11 @@ function drawReplay(view, r) {
       const val = r.values && r.values[k - 1];
       let t = `Move ${k} of ${n}: ${names[mv.side]} played ${mv.text}`;
       if (mv.captured) t += `, capturing ${mv.captured}`;
-      if (val && val.played !== null) t += `. Engine: ${fmt(val.played)}${val.loss > 0 ? `, best was ${val.best_text} (${fmt(val.best)})` : ', the best move'}`;
+      if (val && val.played) {
+        t += `. Engine: ${val.played.text}`;
+        if (val.loss > 0) t += `; best was ${val.best_text} (${fmt(val.best)}), ${val.loss} seed${val.loss === 1 ? '' : 's'} better`;
+        else if (val.loss === 0) t += ', the best move';
+      }
       caption.textContent = `${t}.`;
     }
   }

@@ -103,6 +103,8 @@ test('a game against the computer: menus, moves, answer, hint, reload, keyboard,
   // Hint marks a pit.
   await page.click('#hint');
   await page.waitForSelector('#board .mark-hint');
+  // The hint says whose value it is and how sure.
+  assert.match(await page.textContent('#toast'), /^Hint: play [A-F]: [+-]?\d+ for South \(.*\), (proven|search to depth \d+)\.$/);
   await shot(page, '03-game-hint');
 
   // Reload: the same game, same board, and play goes on.
@@ -154,7 +156,7 @@ test('a game against the computer: menus, moves, answer, hint, reload, keyboard,
   await page.waitForFunction((n) => new RegExp(`Move ${n} of ${n}`).test(document.querySelector('#replay-status').textContent), rows);
   // The engine's values are shown for the moves.
   const values = await page.$$eval('#replay-moves tbody tr td:nth-child(4)', (tds) => tds.map((t) => t.textContent));
-  assert.ok(values.some((v) => /^[+-]?\d+$/.test(v)), `values: ${values}`);
+  assert.ok(values.some((v) => /^[+-]?\d+( \(depth \d+\))?$/.test(v)), `values: ${values}`);
   await page.click('#replay-moves tbody tr:nth-child(2) button');
   await page.waitForFunction(() => /Move 2 of/.test(document.querySelector('#replay-status').textContent));
   await shot(page, '05-replay');
@@ -240,6 +242,10 @@ test('Kauri and Dracala draw and play at phone width', async () => {
     await waitForMyTurn(page);
     await shot(page, `09-${preset}-phone`);
   }
+  // Dracala (the last game): fewer seeds win, and the hint says so rather than showing a
+  // margin as if more were better.
+  await page.click('#hint');
+  await page.waitForFunction(() => /fewer seeds win/.test(document.querySelector('#toast').textContent));
   // Every pit has a label a screen reader reads.
   const labels = await page.$$eval('#board .pit', (els) => els.map((e) => e.getAttribute('aria-label')));
   assert.ok(labels.every((l) => /pit \d: \d+ seeds?/.test(l)), labels.join(' | '));

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::notation::Notation;
 use mancala_core::{Game, Position, Side};
-use mancala_engine::{Engine, Level, Limits};
+use mancala_engine::{Engine, Level, Limits, MoveValue};
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -82,8 +82,9 @@ pub struct AnalyzeArgs {
     /// Search threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Transposition table size in MiB (a larger table takes time to map in: about 0.5 s for
+    /// 256 MiB here, which a short analysis would spend on it).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     tt_mb: u32,
     /// Probe the endgame databases in this directory (`mancala egdb build`).
     #[arg(long)]
@@ -92,6 +93,10 @@ pub struct AnalyzeArgs {
     /// disagree with them (reports the first).
     #[arg(long)]
     lenient: bool,
+    /// For a position: the value of every legal move (each proven where the proofs finish
+    /// within half the time, else all searched to one depth).
+    #[arg(long)]
+    all_moves: bool,
     #[arg(long)]
     json: bool,
 }
@@ -182,6 +187,11 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             time: Some(a.time.unwrap_or(Duration::from_millis(1000))).filter(|_| a.depth.is_none()),
             nodes: None,
         };
+        if a.all_moves {
+            let values = engine.analyze_moves(&pos, limits, &[]);
+            check_tables(db.as_deref())?;
+            return print_move_values(&pos, &values, a.json);
+        }
         let r = engine.search(&pos, limits, &[]).context("no legal move")?;
         check_tables(db.as_deref())?;
         let side = pos.to_move();
@@ -195,9 +205,10 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
                     "side_to_move": side,
                     "best": notation.move_text(side, r.best).to_string(),
                     "best_pit": r.best + 1,
-                    "value": r.value,
+                    "value": r.eval.margin,
                     "value_is": format!("final seed margin for {} (the side to move){}", side_word(side), if pos.rules().misere() { "; misere: lower is better" } else { "" }),
-                    "exact": r.exact,
+                    "exact": r.eval.is_proven(),
+                    "eval": r.eval,
                     "pv": line_text(&pos, &r.pv),
                     "depth": r.depth,
                     "nodes": r.nodes,
@@ -208,16 +219,9 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         } else {
             println!("{pos}");
             println!(
-                "best move {}, value {:+} seeds for {} (to move){}{}",
+                "best move {}, value {}",
                 notation.move_text(side, r.best),
-                r.value,
-                side_word(side),
-                if r.exact { ", proven" } else { "" },
-                if pos.rules().misere() {
-                    "; misere: lower is better"
-                } else {
-                    ""
-                }
+                r.eval
             );
             println!("principal variation: {}", line_text(&pos, &r.pv));
             println!(
@@ -230,81 +234,116 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         }
         return Ok(());
     }
-    // A record: each move's value against the best move's.
+    // A record: every move's value against the best move's, each position's moves valued
+    // alike (proofs where they finish in the time, else one search depth for all).
     let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient)?;
     let db = open_egdb(a.egdb.as_deref(), game.start())?;
     engine.oracle = oracle(&db);
     let notation = Notation::for_rules(game.rules());
-    let depth = a.depth;
+    let limits = Limits {
+        depth: a.depth,
+        time: Some(a.time.unwrap_or(Duration::from_millis(200))).filter(|_| a.depth.is_none()),
+        nodes: None,
+    };
     let mut rows = Vec::new();
-    let mut history: Vec<Position> = Vec::new();
     let mut total_loss = [0i64; 2];
     for (k, mv) in game.moves().iter().enumerate() {
         let pos = *game.position_at(k).expect("replayed");
-        let values = match depth {
-            Some(d) => engine.move_values(&pos, d, &history),
-            None => {
-                // Time-limited: search for the best value, then value the played move alone.
-                let lim = Limits {
-                    time: Some(a.time.unwrap_or(Duration::from_millis(200))),
-                    ..Limits::default()
-                };
-                let r = engine
-                    .search(&pos, lim, &history)
-                    .context("no legal move")?;
-                let d = r.depth.max(1);
-                engine.move_values(&pos, d, &history)
-            }
-        };
-        let sign = if pos.rules().misere() { -1 } else { 1 };
-        let best = values.iter().max_by_key(|v| v.1 * sign).copied().unwrap();
-        let played = values.iter().find(|v| v.0 == mv.pit).copied().unwrap();
-        let loss = (best.1 - played.1) * sign;
-        total_loss[mv.side.index()] += loss as i64;
+        let j = engine
+            .judge_move(&pos, mv.pit, limits, &game.history()[..k])
+            .context("the move played is not legal")?;
+        let (played, best, loss) = (j.played, j.best, j.loss);
+        total_loss[mv.side.index()] += loss.unwrap_or(0) as i64;
         rows.push(json!({
             "move": k + 1,
             "side": mv.side,
             "played": notation.move_text(mv.side, mv.pit).to_string(),
-            "value": played.1,
-            "best": notation.move_text(mv.side, best.0).to_string(),
-            "best_value": best.1,
+            "value": played.eval.margin,
+            "eval": played.eval,
+            "best": notation.move_text(mv.side, best.pit).to_string(),
+            "best_value": best.eval.margin,
+            "best_eval": best.eval,
             "loss": loss,
         }));
         if !a.json {
             println!(
-                "{:>3}. {} {}  value {:+}  best {} {:+}{}",
+                "{:>3}. {} {}  value {}  best {} {}{}",
                 k + 1,
                 side_word(mv.side),
                 notation.move_text(mv.side, mv.pit),
-                played.1,
-                notation.move_text(mv.side, best.0),
-                best.1,
-                if loss > 0 {
-                    format!("  loses {loss}")
-                } else {
-                    String::new()
+                short_value(&played.eval),
+                notation.move_text(mv.side, best.pit),
+                short_value(&best.eval),
+                match loss {
+                    Some(l) if l > 0 => format!("  loses {l}"),
+                    Some(_) => String::new(),
+                    None => "  (not compared: the best value is the less certain)".into(),
                 }
             );
         }
-        history.push(pos);
     }
     check_tables(db.as_deref())?;
+    let values_are = format!(
+        "final seed margin for the mover{}; proven, or a search's value at the depth given",
+        if game.rules().misere() {
+            " (misere: lower is better)"
+        } else {
+            ""
+        }
+    );
     if a.json {
         println!(
             "{}",
-            json!({"rules": game.rules().to_string(), "values_are": format!("final seed margin for the mover{}", if game.rules().misere() { "; misere: lower is better" } else { "" }), "moves": rows, "seeds_lost": {"south": total_loss[0], "north": total_loss[1]}})
+            json!({"rules": game.rules().to_string(), "values_are": values_are, "moves": rows, "seeds_lost": {"south": total_loss[0], "north": total_loss[1]}})
         );
     } else {
         println!(
-            "seeds lost against the engine's choice: South {}, North {}{}",
-            total_loss[0],
-            total_loss[1],
-            if game.rules().misere() {
-                " (values are final margins for the mover; misere: lower is better)"
-            } else {
-                ""
-            }
+            "seeds lost against the best moves: South {}, North {} (values: {values_are})",
+            total_loss[0], total_loss[1],
         );
+    }
+    Ok(())
+}
+
+/// `+4 (proven)` or `+4 (depth 12)`: a move's value in a record's analysis.
+fn short_value(e: &mancala_engine::Evaluation) -> String {
+    match e.quality {
+        mancala_engine::Quality::Proven => format!("{:+} (proven)", e.margin),
+        mancala_engine::Quality::Searched { depth } => format!("{:+} (depth {depth})", e.margin),
+    }
+}
+
+/// Every legal move of `pos` with its value, best first (`analyze --all-moves`).
+fn print_move_values(pos: &Position, values: &[MoveValue], json: bool) -> Result<()> {
+    let side = pos.to_move();
+    let notation = Notation::for_rules(pos.rules());
+    let mut sorted = values.to_vec();
+    sorted.sort_by_key(|v| std::cmp::Reverse(v.eval.score()));
+    if json {
+        let moves: Vec<_> = sorted
+            .iter()
+            .map(|v| {
+                json!({
+                    "move": notation.move_text(side, v.pit).to_string(),
+                    "pit": v.pit + 1,
+                    "eval": v.eval,
+                    "loss": MoveValue::loss(values, v.pit),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({"position": pos.to_string(), "side_to_move": side, "moves": moves})
+        );
+    } else {
+        println!("{pos}");
+        for v in &sorted {
+            println!(
+                "  {:<4} {}",
+                notation.move_text(side, v.pit).to_string(),
+                v.eval
+            );
+        }
     }
     Ok(())
 }
@@ -373,7 +412,7 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
             let r = engine
                 .solve(&q, limits, &[])
                 .context("the proof did not finish within the time limit")?;
-            (if q.to_move() == me { r.value } else { -r.value }, r.nodes)
+            (r.eval.seen_by(me).margin, r.nodes)
         };
         v.push((line_text(pos, &line), value, nodes));
     }
@@ -470,8 +509,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         let mut v = json!({
             "variant": pos.rules().to_string(),
             "position": pos.to_string(),
-            "value": r.value,
+            "value": r.eval.margin,
             "value_is": format!("final seed margin for {} (the side to move) with perfect play{misere}", side_word(side)),
+            "eval": r.eval,
             "best": notation.move_text(side, r.best).to_string(),
             "pv": line_text(&pos, &r.pv),
             "nodes": r.nodes,
@@ -496,10 +536,11 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "{}: value {:+} for {} (to move), best move {}{misere}",
+        "{}: value {:+} for {} (to move): {}, best move {}",
         pos.rules(),
-        r.value,
+        r.eval.margin,
         side_word(side),
+        r.eval.outcome_text(),
         notation.move_text(side, r.best)
     );
     println!("perfect play: {}", line_text(&pos, &r.pv));

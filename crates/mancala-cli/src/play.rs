@@ -234,13 +234,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 s.drop_bad_tables();
                 if let Some(r) = r {
                     let best = Notation::for_rules(&rules).move_text(s.human, r.best);
-                    if r.exact {
-                        let v = r.value;
-                        println!("Hint: {best} (proven: {v:+} seeds for you with perfect play)");
-                    } else {
-                        let (v, d) = (r.value, r.depth);
-                        println!("Hint: {best} (value {v:+} seeds for you, searched {d} plies)");
-                    }
+                    println!("Hint: {best}: {}", r.eval);
                 }
             }
             _ => match parse_pit(input, s.game.position().pits()) {
@@ -417,9 +411,7 @@ impl Session {
 
     /// The positions before the current one (for the repetition rule).
     fn history(&self) -> Vec<Position> {
-        (0..self.game.moves().len())
-            .filter_map(|k| self.game.position_at(k).copied())
-            .collect()
+        self.game.history().to_vec()
     }
 
     /// Takes back the human's last turn and the computer's turns after it.

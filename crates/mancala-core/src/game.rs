@@ -53,6 +53,11 @@ impl Game {
     pub fn moves(&self) -> &[PlayedMove] {
         &self.moves
     }
+    /// The positions before the current one, oldest first (what a search needs for the
+    /// repetition rule).
+    pub fn history(&self) -> &[Position] {
+        &self.positions[..self.positions.len() - 1]
+    }
     pub fn to_move(&self) -> Side {
         self.position().to_move()
     }

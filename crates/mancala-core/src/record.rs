@@ -7,8 +7,9 @@
 //!  "result": {"south": 40, "north": 32, "winner": "south"}}
 //! ```
 //! `pit` counts from 1 at the mover's left. `start` (a position string) is present only when
-//! the game did not begin at the rules' start. Moves may carry `comment`, `eval` (seeds, from
-//! the mover's view) and `time_ms`.
+//! the game did not begin at the rules' start. Moves may carry `comment`, `eval` (the final seed
+//! margin the engine expected for the mover, own seeds minus the opponent's; in a misère game
+//! lower is better) and `time_ms`.
 //!
 //! # Text
 //! Optional tag lines `[Variant "dracala"]`, `[South "..."]`, `[North "..."]`,

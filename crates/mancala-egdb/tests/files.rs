@@ -192,7 +192,7 @@ fn solve(pos: &Position, db: Option<Arc<Egdb>>) -> (i32, u64, u64) {
     let mut e = Engine::new(16, 1);
     e.oracle = db.map(|d| d as Arc<dyn mancala_engine::Oracle + Send>);
     let s = e.solve(pos, Limits::default(), &[]).unwrap();
-    (s.value, s.nodes, s.oracle_hits)
+    (s.eval.margin, s.nodes, s.oracle_hits)
 }
 
 /// Positions after 1 to 12 seeded random moves from the start (games not over).

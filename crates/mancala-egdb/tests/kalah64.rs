@@ -47,12 +47,12 @@ fn prove_with(spec: &str, want: i32, default_seeds: u32) {
         .unwrap();
     println!(
         "{spec}: {:+}, {} nodes, {} oracle hits, {:.1} s (tables to {seeds} seeds, built now in {built:.1} s)",
-        s.value,
+        s.eval.margin,
         s.nodes,
         s.oracle_hits,
         s.elapsed.as_secs_f64()
     );
-    assert_eq!(s.value, want, "{spec}");
+    assert_eq!(s.eval.margin, want, "{spec}");
 }
 
 #[test]

@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
             Engine::new(256, 1)
                 .solve(&start, Limits::default(), &[])
                 .unwrap()
-                .value
+                .eval
         })
     });
     g.finish();

@@ -12,7 +12,7 @@ fn main() {
     let r = e.solve(&p, Limits::default(), &[]).unwrap();
     println!(
         "{rules}: value {:+}, best pit {}, {} nodes, {:.2} s, {:.1} M nodes/s",
-        r.value,
+        r.eval.margin,
         r.best + 1,
         r.nodes,
         r.elapsed.as_secs_f64(),

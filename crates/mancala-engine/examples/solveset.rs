@@ -34,12 +34,12 @@ fn main() {
         let r = e.solve(&p, Limits::default(), &[]).unwrap();
         nodes += r.nodes;
         secs += r.elapsed.as_secs_f64();
-        sum += r.value as i64;
+        sum += r.eval.margin as i64;
         done += 1;
         if std::env::var_os("VERBOSE").is_some() {
             println!(
                 "{p}: {:+} {} nodes {:.2} s",
-                r.value,
+                r.eval.margin,
                 r.nodes,
                 r.elapsed.as_secs_f64()
             );

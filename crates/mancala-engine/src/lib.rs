@@ -19,6 +19,7 @@ pub mod mcts;
 pub mod rank;
 pub mod search;
 pub mod tt;
+pub mod value;
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -29,6 +30,7 @@ use mancala_core::{Position, Side};
 use game::{SearchGame, Weights};
 use search::{Shared, Worker, FULL_DEPTH};
 use tt::Table;
+pub use value::{Evaluation, Quality};
 
 /// One level of an endgame table in its packed file encoding, for the solver's fast path to
 /// index without a call per probe.
@@ -91,12 +93,11 @@ pub struct Limits {
 pub struct SearchResult {
     /// Own pit, 0-based from the mover's left.
     pub best: u8,
-    /// Expected final seed margin for the side to move (misère: the engine wants it low).
-    pub value: i32,
-    /// Last completed depth in plies.
+    /// The value of the position for the side to move: proven where no leaf was cut off by
+    /// the depth, else the search's estimate at [`SearchResult::depth`].
+    pub eval: Evaluation,
+    /// Last completed depth in plies (of a proof: the perfect line's length).
     pub depth: u32,
-    /// The value is proven to the end of the game (no leaf was cut off by the depth).
-    pub exact: bool,
     pub nodes: u64,
     /// Principal variation: the best move and the expected continuation, own pits of each mover.
     pub pv: Vec<u8>,
@@ -106,8 +107,9 @@ pub struct SearchResult {
 /// Result of [`Engine::solve`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveResult {
-    /// Exact final seed margin for the side to move with perfect play from both sides.
-    pub value: i32,
+    /// The proven value for the side to move with perfect play from both sides.
+    pub eval: Evaluation,
+    /// A move proven to reach that value.
     pub best: u8,
     pub pv: Vec<u8>,
     pub nodes: u64,
@@ -279,14 +281,12 @@ impl Engine {
         let (best, value, depth, exact) = match r {
             Some(r) => (r.best, r.value, r.depth as u32, r.exact),
             // Not even depth 1 finished: any legal move, valued by the evaluation.
-            None => (legal.as_slice()[0], 0, 0, false),
+            None => (legal.as_slice()[0], pos.eval(&self.weights), 0, false),
         };
-        let utility = banked + value;
         Some(SearchResult {
             best,
-            value: if misere { -utility } else { utility },
+            eval: evaluation(me, banked + value, misere, exact, depth),
             depth,
-            exact,
             nodes,
             pv: pv.unwrap_or_else(|| vec![best]),
             elapsed: start.elapsed(),
@@ -382,11 +382,16 @@ impl Engine {
             return None;
         }
         let start = Instant::now();
+        // Every pass below, and the best line, stop at the same deadline.
+        let rest = || Limits {
+            time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
+            ..limits
+        };
         // Every thread faults in its share of the table first: the single-threaded guess
         // search below would otherwise take every page fault (and any compaction) alone.
         // Kalah(6,3) after an endgame-table run, four runs each: 0.61-1.52 s -> 0.49-0.68 s.
         self.tt.prefault(self.threads);
-        let shared = self.shared(limits, history);
+        let shared = self.shared(rest(), history);
         let me = pos.to_move();
         let banked = pos.banked(me);
         // The first guess: a 16-ply heuristic search's value, raised by one step of the
@@ -472,7 +477,7 @@ impl Engine {
             None if shared.nodes.load(Ordering::Relaxed) < shared.max_nodes
                 && shared.deadline.is_none_or(|d| Instant::now() < d) =>
             {
-                let again = self.shared(Limits::default(), history);
+                let again = self.shared(rest(), history);
                 let v = mtdf(&again, 0, guess)?;
                 shared
                     .nodes
@@ -484,10 +489,14 @@ impl Engine {
         // The table's move at the root may come from another thread's pass at another window:
         // the best move is the first one proven to reach the value (the table holds the proof,
         // so these null-window searches are short).
-        let (best, pv) = line(&self.shared(Limits::default(), history), value);
-        let utility = banked + value;
+        // A line cut short by the deadline is not proven: no result then.
+        let last = self.shared(rest(), history);
+        let (best, pv) = line(&last, value);
+        if last.stopped() {
+            return None;
+        }
         Some(SolveResult {
-            value: if pos.misere() { -utility } else { utility },
+            eval: evaluation(me, banked + value, pos.misere(), true, 0),
             best,
             pv,
             nodes: shared.nodes.load(Ordering::Relaxed),
@@ -496,25 +505,262 @@ impl Engine {
         })
     }
 
-    /// The value of every legal move of `pos` searched to `depth` plies with a full window,
-    /// `(pit, final margin for the side to move)`. For analysis and the noisy levels.
-    pub fn move_values(&self, pos: &Position, depth: u32, history: &[Position]) -> Vec<(u8, i32)> {
-        let shared = self.shared(Limits::default(), history);
-        let depth = depth.clamp(1, FULL_DEPTH as u32) as u8;
-        fn go<P: SearchGame>(shared: &Shared, pos: &P, depth: u8) -> Vec<(u8, i32)> {
-            let mut w = Worker::new(shared, 0);
-            let me = pos.to_move();
-            let banked = pos.banked(me);
-            let misere = pos.misere();
-            search::move_values(&mut w, pos, depth)
-                .into_iter()
-                .map(|(m, v)| (m, if misere { -(banked + v) } else { banked + v }))
-                .collect()
+    /// The value of every legal move of `pos` for its side to move, all of one quality where
+    /// that can be had within `limits`:
+    ///
+    /// - without a depth limit, each move is first proven ([`Engine::solve`] of the position
+    ///   it leads to) within half the time limit (all the time there is, without one); when
+    ///   every move is proven, those are the values;
+    /// - otherwise iterative deepening values every move with a full window at each depth,
+    ///   up to `limits.depth`, until the time runs out, and the last depth completed for every
+    ///   move gives the values (at least depth 1, which is not timed). A move whose search
+    ///   met no horizon is proven.
+    ///
+    /// `history` holds the game's positions before `pos` (repetition rule). Empty when the game
+    /// is over.
+    pub fn analyze_moves(
+        &self,
+        pos: &Position,
+        limits: Limits,
+        history: &[Position],
+    ) -> Vec<MoveValue> {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return Vec::new();
         }
-        match pos.state() {
-            State::Kalah(p) => go(&shared, p, depth),
-            State::Kauri(p) => go(&shared, p, depth),
+        let start = Instant::now();
+        let deadline = limits.time.map(|t| start + t);
+        if limits.depth.is_none() {
+            let proofs = deadline.map(|d| start + (d - start) / 2);
+            let mut out = Vec::new();
+            for &pit in legal.as_slice() {
+                match self.prove_move(pos, pit, proofs, history) {
+                    Some(eval) => out.push(MoveValue { pit, eval }),
+                    None => break,
+                }
+            }
+            if out.len() == legal.len() {
+                return out;
+            }
         }
+        self.search_moves(pos, limits.depth, deadline, history)
+    }
+
+    /// The value of the move `played` in `pos` and of the best move, for judging a game's
+    /// moves: without a depth limit, the position's proof and the played move's within half
+    /// the time limit; where either does not finish, every move searched to one depth as
+    /// [`Engine::analyze_moves`] does. `None` when the game is over or `played` is illegal.
+    pub fn judge_move(
+        &self,
+        pos: &Position,
+        played: u8,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<Judgement> {
+        if !pos.legal_moves().contains(played) {
+            return None;
+        }
+        let start = Instant::now();
+        let deadline = limits.time.map(|t| start + t);
+        if limits.depth.is_none() {
+            let proofs = deadline.map(|d| start + (d - start) / 2);
+            let left = proofs.map(|d| d.saturating_duration_since(Instant::now()));
+            let lim = Limits {
+                time: left,
+                ..Limits::default()
+            };
+            if let Some(r) = self.solve(pos, lim, history) {
+                let best = MoveValue {
+                    pit: r.best,
+                    eval: r.eval,
+                };
+                let eval = if played == r.best {
+                    Some(r.eval)
+                } else {
+                    self.prove_move(pos, played, proofs, history)
+                };
+                if let Some(eval) = eval {
+                    let played = MoveValue { pit: played, eval };
+                    return Some(Judgement {
+                        loss: played.eval.loss_against(&best.eval),
+                        played,
+                        best,
+                    });
+                }
+            }
+        }
+        let values = self.search_moves(pos, limits.depth, deadline, history);
+        Some(Judgement {
+            played: *values.iter().find(|v| v.pit == played)?,
+            best: MoveValue::best(&values)?,
+            loss: MoveValue::loss(&values, played),
+        })
+    }
+
+    /// The proven value of move `pit` of `pos` for its mover, if the proof finishes by
+    /// `deadline`.
+    fn prove_move(
+        &self,
+        pos: &Position,
+        pit: u8,
+        deadline: Option<Instant>,
+        history: &[Position],
+    ) -> Option<Evaluation> {
+        let me = pos.to_move();
+        let mut child = *pos;
+        child.play(pit).ok()?;
+        if child.is_over() {
+            return Some(self.final_value(&child, me));
+        }
+        let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if time.is_some_and(|t| t.is_zero()) {
+            return None;
+        }
+        let mut line = history.to_vec();
+        line.push(*pos);
+        if pos.rules().can_repeat() && line.iter().filter(|&&p| p == child).count() >= 2 {
+            // Its third occurrence: a draw by repetition.
+            return Some(Evaluation {
+                margin: 0,
+                ..Evaluation::final_margin(&child, me)
+            });
+        }
+        let lim = Limits {
+            time,
+            ..Limits::default()
+        };
+        self.solve(&child, lim, &line).map(|r| r.eval.seen_by(me))
+    }
+
+    /// Every move of `pos` valued by iterative deepening with a full window, to `depth` (else
+    /// to the end of the game) until `deadline`: the last depth completed for every move (at
+    /// least depth 1, which is not timed). A move whose search met no horizon is proven.
+    fn search_moves(
+        &self,
+        pos: &Position,
+        depth: Option<u32>,
+        deadline: Option<Instant>,
+        history: &[Position],
+    ) -> Vec<MoveValue> {
+        let me = pos.to_move();
+        let max_depth = depth
+            .unwrap_or(FULL_DEPTH as u32)
+            .clamp(1, FULL_DEPTH as u32);
+        let mut last = None;
+        for depth in 1..=max_depth {
+            let lim = Limits {
+                // Depth 1 always completes: it is what the analysis falls back on.
+                time: deadline
+                    .filter(|_| depth > 1)
+                    .map(|d| d.saturating_duration_since(Instant::now())),
+                ..Limits::default()
+            };
+            let shared = self.shared(lim, history);
+            fn go<P: SearchGame>(
+                shared: &Shared,
+                pos: &P,
+                depth: u8,
+            ) -> Option<Vec<(u8, i32, bool)>> {
+                let mut w = Worker::new(shared, 0);
+                let r = search::move_values(&mut w, pos, depth);
+                w.flush();
+                r
+            }
+            let values = match pos.state() {
+                State::Kalah(p) => go(&shared, p, depth as u8),
+                State::Kauri(p) => go(&shared, p, depth as u8),
+            };
+            let Some(values) = values else { break };
+            let banked = match pos.state() {
+                State::Kalah(p) => p.banked(me),
+                State::Kauri(p) => p.banked(me),
+            };
+            let misere = pos.rules().misere();
+            let all_exact = values.iter().all(|v| v.2);
+            last = Some(
+                values
+                    .into_iter()
+                    .map(|(pit, v, exact)| MoveValue {
+                        pit,
+                        eval: evaluation(me, banked + v, misere, exact, depth),
+                    })
+                    .collect::<Vec<_>>(),
+            );
+            if all_exact {
+                break;
+            }
+        }
+        last.unwrap_or_default()
+    }
+
+    /// The value of a finished game for `me` as the search counts it (Kauri's tie-break win
+    /// counts one seed).
+    fn final_value(&self, pos: &Position, me: Side) -> Evaluation {
+        let mut e = Evaluation::final_margin(pos, me);
+        if let State::Kauri(p) = pos.state() {
+            e.margin += p.terminal_bonus(me);
+        }
+        e
+    }
+}
+
+/// A move of a game judged against the best move, from [`Engine::judge_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    pub played: MoveValue,
+    pub best: MoveValue,
+    /// The seeds the move played gives away against the best (see
+    /// [`Evaluation::loss_against`]); `None` where the best move's value is the less certain.
+    pub loss: Option<i32>,
+}
+
+/// A move and its value for the side to move, from [`Engine::analyze_moves`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// Own pit, 0-based from the mover's left.
+    pub pit: u8,
+    pub eval: Evaluation,
+}
+
+impl MoveValue {
+    /// The best of `moves` (highest [`Evaluation::score`], then the better quality, then the
+    /// first).
+    pub fn best(moves: &[MoveValue]) -> Option<MoveValue> {
+        let rank = |m: &MoveValue| {
+            let q = match m.eval.quality {
+                Quality::Proven => u32::MAX,
+                Quality::Searched { depth } => depth,
+            };
+            (m.eval.score(), q)
+        };
+        let mut best: Option<MoveValue> = None;
+        for m in moves {
+            if best.is_none_or(|b| rank(m) > rank(&b)) {
+                best = Some(*m);
+            }
+        }
+        best
+    }
+
+    /// The seeds `played` gives away against the best of `moves` that is valued at least as
+    /// well as it (none: no such move to compare with).
+    pub fn loss(moves: &[MoveValue], played: u8) -> Option<i32> {
+        let p = moves.iter().find(|m| m.pit == played)?.eval;
+        moves.iter().filter_map(|m| p.loss_against(&m.eval)).max()
+    }
+}
+
+/// The evaluation of `utility` (the final margin of `me` in search units: misère negated).
+fn evaluation(me: Side, utility: i32, misere: bool, exact: bool, depth: u32) -> Evaluation {
+    Evaluation {
+        side: me,
+        margin: if misere { -utility } else { utility },
+        lower_is_better: misere,
+        quality: if exact {
+            Quality::Proven
+        } else {
+            Quality::Searched { depth }
+        },
     }
 }
 
@@ -551,9 +797,8 @@ impl Engine {
         match proof {
             Some(p) => Some(SearchResult {
                 best: p.best,
-                value: p.value,
+                eval: p.eval,
                 depth: p.pv.len() as u32,
-                exact: true,
                 nodes: p.nodes,
                 pv: p.pv,
                 elapsed: p.elapsed,
@@ -563,10 +808,10 @@ impl Engine {
     }
 }
 
-/// Searches `pos` within `limits` with a fresh 16 MiB table and one thread. `None` when the
-/// game is over.
-pub fn search(pos: &Position, limits: Limits) -> Option<SearchResult> {
-    Engine::new(16, 1).search(pos, limits, &[])
+/// Searches `pos` within `limits` with a fresh 16 MiB table and one thread; `history` holds
+/// the game's positions before it (repetition rule). `None` when the game is over.
+pub fn search(pos: &Position, limits: Limits, history: &[Position]) -> Option<SearchResult> {
+    Engine::new(16, 1).search(pos, limits, history)
 }
 
 /// A playing level: how deep and how long the computer thinks, and how much it errs.
@@ -613,7 +858,12 @@ impl Level {
     /// Each thread keeps one engine per table size and reuses it while the rules stay the
     /// same (entries of one game's rules are valid for another game with those rules), so
     /// repeated calls do not allocate a table each time.
-    pub fn choose(&self, pos: &Position, seed: u64) -> Option<u8> {
+    pub fn choose(&self, pos: &Position, history: &[Position], seed: u64) -> Option<u8> {
+        self.decide(pos, history, seed).map(|d| d.pit)
+    }
+
+    /// As [`Level::choose`], with the value the level's search gave the position.
+    pub fn decide(&self, pos: &Position, history: &[Position], seed: u64) -> Option<Decision> {
         use std::cell::RefCell;
         thread_local! {
             static CACHE: RefCell<Vec<(mancala_core::Rules, usize, usize, Engine)>> =
@@ -638,11 +888,11 @@ impl Level {
                 c[k].3.clear();
                 c[k].0 = *pos.rules();
             }
-            self.choose_with(&c[k].3, pos, &[], seed)
+            self.decide_with(&c[k].3, pos, history, seed)
         })
     }
 
-    /// As [`Level::choose`], with an engine kept across moves and the game's history.
+    /// As [`Level::choose`], with an engine kept across moves.
     pub fn choose_with(
         &self,
         engine: &Engine,
@@ -650,23 +900,45 @@ impl Level {
         history: &[Position],
         seed: u64,
     ) -> Option<u8> {
+        self.decide_with(engine, pos, history, seed).map(|d| d.pit)
+    }
+
+    /// As [`Level::decide`], with an engine kept across moves.
+    pub fn decide_with(
+        &self,
+        engine: &Engine,
+        pos: &Position,
+        history: &[Position],
+        seed: u64,
+    ) -> Option<Decision> {
         let legal = pos.legal_moves();
         if legal.is_empty() {
             return None;
         }
         if legal.len() == 1 {
-            return Some(legal.as_slice()[0]);
+            return Some(Decision {
+                pit: legal.as_slice()[0],
+                eval: None,
+                depth: None,
+            });
         }
         if self.noise > 0 {
-            let values = engine.move_values(pos, self.depth.unwrap_or(1), history);
-            let sign = if pos.rules().misere() { -1 } else { 1 };
-            let best = values.iter().map(|v| v.1 * sign).max()?;
+            let limits = Limits {
+                depth: Some(self.depth.unwrap_or(1)),
+                ..Limits::default()
+            };
+            let values = engine.analyze_moves(pos, limits, history);
+            let best = values.iter().map(|v| v.eval.score()).max()?;
             let near: Vec<u8> = values
                 .iter()
-                .filter(|v| v.1 * sign >= best - self.noise)
-                .map(|v| v.0)
+                .filter(|v| v.eval.score() >= best - self.noise)
+                .map(|v| v.pit)
                 .collect();
-            return Some(near[(mix(seed) % near.len() as u64) as usize]);
+            return Some(Decision {
+                pit: near[(mix(seed) % near.len() as u64) as usize],
+                eval: None,
+                depth: None,
+            });
         }
         engine
             .search(
@@ -678,8 +950,23 @@ impl Level {
                 },
                 history,
             )
-            .map(|r| r.best)
+            .map(|r| Decision {
+                pit: r.best,
+                eval: Some(r.eval),
+                depth: Some(r.depth),
+            })
     }
+}
+
+/// A level's move, and the value its search gave the position (none for a forced move or a
+/// level that errs on purpose).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// Own pit, 0-based from the mover's left.
+    pub pit: u8,
+    pub eval: Option<Evaluation>,
+    /// The depth the search completed.
+    pub depth: Option<u32>,
 }
 
 fn mix(seed: u64) -> u64 {

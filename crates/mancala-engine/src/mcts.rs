@@ -163,9 +163,13 @@ mod tests {
         .unwrap();
         let pos = *g.position();
         let mv = choose(&pos, 3000, 9).unwrap();
-        let values = crate::Engine::new(16, 1).move_values(&pos, 12, &[]);
-        let best = values.iter().map(|v| v.1).max().unwrap();
-        let chosen = values.iter().find(|v| v.0 == mv).unwrap().1;
+        let limits = crate::Limits {
+            depth: Some(12),
+            ..crate::Limits::default()
+        };
+        let values = crate::Engine::new(16, 1).analyze_moves(&pos, limits, &[]);
+        let best = values.iter().map(|v| v.eval.score()).max().unwrap();
+        let chosen = values.iter().find(|v| v.pit == mv).unwrap().eval.score();
         assert!(best > 20, "the position is won by far ({values:?})");
         assert!(
             chosen > 0,

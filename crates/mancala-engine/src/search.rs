@@ -115,6 +115,8 @@ pub struct Worker<'s, 't> {
     ply: u32,
     /// Positions valued by the endgame databases.
     pub oracle_hits: u64,
+    /// The best move of the last search of the root (ply 0), or `NO_MOVE`.
+    pub root_best: u8,
 }
 
 impl<'s, 't> Worker<'s, 't> {
@@ -128,6 +130,7 @@ impl<'s, 't> Worker<'s, 't> {
             flushed: 0,
             ply: 0,
             oracle_hits: 0,
+            root_best: NO_MOVE,
         }
     }
 
@@ -212,7 +215,10 @@ impl<'s, 't> Worker<'s, 't> {
         if -bound >= beta {
             return -bound;
         }
-        if let Some(o) = self.shared.oracle {
+        // The root is searched move by move even where a table already values it: the caller
+        // wants its best move, which a value alone does not give.
+        let root = self.ply == 0;
+        if let Some(o) = self.shared.oracle.filter(|_| !root) {
             if let Some(v) = pos.probe(o) {
                 self.oracle_hits += 1;
                 return v;
@@ -224,7 +230,7 @@ impl<'s, 't> Worker<'s, 't> {
         let mut tt_move = NO_MOVE;
         if let Some(e) = use_tt.then(|| tt.probe(key)).flatten() {
             tt_move = e.best;
-            if e.depth >= depth {
+            if e.depth >= depth && !root {
                 let (lo, up) = (e.lower as i32, e.upper as i32);
                 let cut = if lo >= beta {
                     Some(lo)
@@ -280,6 +286,7 @@ impl<'s, 't> Worker<'s, 't> {
 
         // Enhanced transposition cutoff: a child's stored bound may already refute.
         if use_tt
+            && !root
             && depth >= 3
             && beta < INF
             && !pos.can_repeat()
@@ -309,6 +316,9 @@ impl<'s, 't> Worker<'s, 't> {
                     }
                 }
             }
+        }
+        if root {
+            self.root_best = best_mv;
         }
         let exact = self.horizon == horizon_before;
         if !use_tt {
@@ -402,21 +412,28 @@ pub struct RootResult {
     pub complete: bool,
 }
 
-/// Value of each root move at `depth` with a full window (exact at that depth). Gains are
-/// included; values are future net gain for the mover.
-pub fn move_values<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8) -> Vec<(u8, i32)> {
+/// Value of each root move at `depth` with a full window (exact at that depth), and whether
+/// it is proven to the end of the game. Gains are included; values are future net gain for the
+/// mover. `None` when a limit stopped the search.
+pub fn move_values<P: SearchGame>(
+    w: &mut Worker,
+    pos: &P,
+    depth: u8,
+) -> Option<Vec<(u8, i32, bool)>> {
     let me = pos.to_move();
     let before = pos.banked(me);
-    pos.legal_moves()
-        .as_slice()
-        .iter()
-        .map(|&mv| {
-            let mut c = *pos;
-            c.play_unchecked(mv);
-            let v = w.child_value(pos, &c, c.banked(me) - before, depth.max(1), -INF, INF);
-            (mv, v)
-        })
-        .collect()
+    let mut out = Vec::new();
+    for &mv in pos.legal_moves().as_slice() {
+        let mut c = *pos;
+        c.play_unchecked(mv);
+        let horizon = w.horizon;
+        let v = w.child_value(pos, &c, c.banked(me) - before, depth.max(1), -INF, INF);
+        if w.shared.stopped() {
+            return None;
+        }
+        out.push((mv, v, w.horizon == horizon));
+    }
+    Some(out)
 }
 
 /// Whether playing `mv` in `pos` reaches a future net gain of at least `target` for the mover
@@ -444,13 +461,12 @@ pub fn root<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: Option<i32
         None => w.ab(pos, depth, -INF, INF),
     };
     let complete = !w.shared.stopped();
-    let best = w
-        .shared
-        .tt
-        .probe(pos.tt_key())
-        .map(|e| e.best)
-        .filter(|&m| pos.legal_moves().contains(m))
-        .unwrap_or(pos.legal_moves().as_slice()[0]);
+    // The full-window search of the root (the last one) set its best move; the root never
+    // takes a cutoff from the table, so it searched its moves.
+    let legal = pos.legal_moves();
+    let best = Some(w.root_best)
+        .filter(|&m| legal.contains(m))
+        .unwrap_or(legal.as_slice()[0]);
     if !complete {
         value = 0;
     }

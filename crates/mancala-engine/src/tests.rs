@@ -84,12 +84,7 @@ fn solve_value(pos: &Position, threads: usize) -> (i32, u8) {
     let r = Engine::new(1, threads)
         .solve(pos, Limits::default(), &[])
         .unwrap();
-    let v = if pos.rules().misere() {
-        -r.value
-    } else {
-        r.value
-    };
-    (v, r.best)
+    (r.eval.score(), r.best)
 }
 
 /// The brute-force value for the mover of `pos` after playing `mv`.
@@ -194,11 +189,11 @@ fn agree_with_brute_force(variants: Vec<String>) {
                     depth: Some(200),
                     ..Limits::default()
                 },
+                &[],
             )
             .unwrap();
-            let sign = if rules.misere() { -1 } else { 1 };
-            assert!(r.exact, "{v}: a deep search proves small boards");
-            assert_eq!(sign * r.value, exact, "{v}: search {pos}");
+            assert!(r.eval.is_proven(), "{v}: a deep search proves small boards");
+            assert_eq!(r.eval.score(), exact, "{v}: search {pos}");
             // The best move really achieves the value.
             let after = value_after(&pos, r.best, &mut memo);
             assert_eq!(after, exact, "{v}: best move {} of {pos}", r.best);
@@ -212,7 +207,7 @@ fn kalah_6_3_is_plus_2() {
     let r = Engine::new(64, 2)
         .solve(&p, Limits::default(), &[])
         .unwrap();
-    assert_eq!(r.value, 2);
+    assert_eq!(r.eval.margin, 2);
     // The perfect line, read from the proof's table, is legal, and where it reaches the end
     // of the game it ends at the value.
     assert_eq!(r.pv[0], r.best);
@@ -233,7 +228,7 @@ fn kalah_6_3_is_plus_2() {
 fn a_small_table_still_gives_the_whole_perfect_line() {
     let p = Position::start(&"kalah".parse().unwrap()).unwrap();
     let r = Engine::new(1, 2).solve(&p, Limits::default(), &[]).unwrap();
-    assert_eq!(r.value, 2);
+    assert_eq!(r.eval.margin, 2);
     let mut q = p;
     for &mv in &r.pv {
         q.play(mv).unwrap();
@@ -251,7 +246,7 @@ fn kalah_6_4_is_plus_8_and_plus_10_with_empty_capture() {
         let r = Engine::new(1024, 2)
             .solve(&p, Limits::default(), &[])
             .unwrap();
-        assert_eq!(r.value, want, "{v}");
+        assert_eq!(r.eval.margin, want, "{v}");
     }
 }
 
@@ -261,7 +256,7 @@ fn every_level_plays_a_legal_move_everywhere() {
         let rules = preset.rules();
         for pos in positions(&rules, 4) {
             for level in [1, 2, 5] {
-                let mv = Level::new(level).unwrap().choose(&pos, 7).unwrap();
+                let mv = Level::new(level).unwrap().choose(&pos, &[], 7).unwrap();
                 assert!(
                     pos.legal_moves().contains(mv),
                     "{preset} level {level} at {pos}"
@@ -305,6 +300,7 @@ fn takes_a_free_capture() {
             depth: Some(1),
             ..Limits::default()
         },
+        &[],
     )
     .unwrap();
     assert_eq!(r.best, 0);
@@ -322,7 +318,7 @@ fn solve_progress_closes_on_the_value() {
         let r = Engine::new(16, 2)
             .solve_with_progress(&pos, Limits::default(), &[], Some(&record))
             .unwrap();
-        assert_eq!(r.value, value, "{variant}");
+        assert_eq!(r.eval.margin, value, "{variant}");
         let reports = reports.into_inner().unwrap();
         for p in &reports {
             assert!(p.at_least.is_none_or(|lo| lo <= value), "{variant}: {p:?}");
@@ -335,4 +331,26 @@ fn solve_progress_closes_on_the_value() {
             "{variant}"
         );
     }
+}
+
+/// A proof given a time limit gives up at it, the best line included (Kauri's had run twice
+/// its time reading the line back).
+#[test]
+fn solve_respects_its_time_limit() {
+    let p = Position::start(&"kauri".parse().unwrap()).unwrap();
+    let t = std::time::Instant::now();
+    let r = Engine::new(16, 2).solve(
+        &p,
+        Limits {
+            time: Some(Duration::from_millis(300)),
+            ..Limits::default()
+        },
+        &[],
+    );
+    assert!(r.is_none(), "Kauri is not proven in 300 ms");
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
 }

@@ -136,44 +136,30 @@ struct AiMove {
     time_ms: u64,
 }
 
-/// The computer's move at `level`: the noisy levels through [`Level::choose`], the exact ones
-/// through a search whose time never exceeds `cap`.
-fn ai_move(pos: &Position, level: u8, seed: u64, cap: Duration) -> Option<AiMove> {
+/// The computer's move at `level`: the noisy levels through [`Level::decide`], the exact ones
+/// through a search whose time never exceeds `cap`. `history`: the game's positions before
+/// `pos` (repetition rule).
+fn ai_move(
+    pos: &Position,
+    history: &[Position],
+    level: u8,
+    seed: u64,
+    cap: Duration,
+) -> Option<AiMove> {
     let t0 = Instant::now();
-    let lv = Level::new(level).or_else(|| Level::new(3))?;
-    if pos.legal_moves().len() == 1 {
-        return Some(AiMove {
-            pit: pos.legal_moves().as_slice()[0],
-            eval: None,
-            depth: None,
-            time_ms: 0,
-        });
+    let mut lv = Level::new(level).or_else(|| Level::new(3))?;
+    if lv.noise == 0 {
+        lv.time = Some(lv.time.map_or(cap, |t| t.min(cap)));
     }
-    if lv.noise > 0 {
-        let pit = lv.choose(pos, seed)?;
-        return Some(AiMove {
-            pit,
-            eval: None,
-            depth: None,
-            time_ms: t0.elapsed().as_millis() as u64,
-        });
-    }
-    let time = lv.time.map_or(cap, |t| t.min(cap));
-    #[allow(clippy::useless_conversion)] // on purpose, as the comment below says
-    let r = mancala_engine::search(
-        pos,
-        Limits {
-            // `Option::from` takes the level's depth whether the engine gives it as a number or
-            // as an option (to the time limit).
-            depth: Option::from(lv.depth),
-            time: Some(time),
-            nodes: None,
-        },
-    )?;
+    let d = if lv.noise > 0 {
+        lv.decide(pos, history, seed)?
+    } else {
+        lv.decide_with(&mancala_engine::Engine::new(16, 1), pos, history, seed)?
+    };
     Some(AiMove {
-        pit: r.best,
-        eval: Some(r.value),
-        depth: Some(r.depth),
+        pit: d.pit,
+        eval: d.eval.map(|e| e.margin),
+        depth: d.depth,
         time_ms: t0.elapsed().as_millis() as u64,
     })
 }
@@ -664,8 +650,9 @@ impl App {
             if live.game.to_move() != side {
                 return Err(ApiError::conflict("a hint is for your own turn"));
             }
-            *live.game.position()
+            (*live.game.position(), live.game.history().to_vec())
         };
+        let (pos, history) = pos;
         // A proof where one finishes in that time (the default game's does), else a search.
         let time = self.cfg.ai_time.min(Duration::from_millis(500));
         let r = self
@@ -678,7 +665,7 @@ impl App {
                         time: Some(time),
                         nodes: None,
                     },
-                    &[],
+                    &history,
                 )
             })
             .await?
@@ -687,9 +674,10 @@ impl App {
         Ok(json!({
             "pit": r.best + 1,
             "text": notation.move_text(pos.to_move(), r.best).to_string(),
-            "value": r.value,
+            "value": r.eval.margin,
             "depth": r.depth,
-            "proven": r.exact,
+            "proven": r.eval.is_proven(),
+            "eval": r.eval,
         }))
     }
 
@@ -757,7 +745,7 @@ impl App {
     ) -> ApiResult<Value> {
         let per = self.cfg.analysis_time;
         self.compute(move || {
-            let values = view::analysis(&game, per, 10, per * 100);
+            let values = view::analysis(&game, per, per * 100);
             view::replay(&game, players, resigned, Some(values))
         })
         .await
@@ -784,7 +772,7 @@ impl App {
     async fn ai_turn(self: &Arc<Self>, id: &str, entry: &Arc<Entry>) {
         let mut failures = 0;
         loop {
-            let (pos, version, level, seed) = {
+            let ((pos, history), version, level, seed) = {
                 let mut live = entry.live.lock().await;
                 if !live.ai_to_move() || failures > 3 {
                     live.ai_running = false;
@@ -792,7 +780,7 @@ impl App {
                 }
                 let ply = live.game.moves().len() as u64;
                 (
-                    *live.game.position(),
+                    (*live.game.position(), live.game.history().to_vec()),
                     live.version,
                     live.row.ai_level.unwrap_or(3),
                     (live.row.seed as u64) ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -801,7 +789,7 @@ impl App {
             // The time limit is taken when the search starts, from the queue then.
             let app = self.clone();
             let choice = match self
-                .compute(move || ai_move(&pos, level, seed, app.ai_time_now()))
+                .compute(move || ai_move(&pos, &history, level, seed, app.ai_time_now()))
                 .await
             {
                 Ok(Some(c)) => c,

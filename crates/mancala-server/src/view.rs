@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use mancala_core::notation::{self, Notation};
 use mancala_core::rules::OPTIONS;
 use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Side};
-use mancala_engine::Limits;
+use mancala_engine::{Engine, Limits};
 use serde_json::{json, Value};
 
 pub fn side_str(s: Side) -> &'static str {
@@ -205,74 +205,42 @@ fn option_value(r: &mancala_core::Rules, name: &str) -> String {
     }
 }
 
-/// Value of `pos` for its side to move, and the best move, by a short search; for a finished
-/// game the final margin.
-fn value_of(pos: &Position, limits: Limits) -> (i32, Option<u8>) {
-    match mancala_engine::search(pos, limits) {
-        Some(r) => (r.value, Some(r.best)),
-        None => {
-            let s = pos.scores();
-            let me = pos.to_move();
-            let margin = s[me.index()] as i32 - s[me.other().index()] as i32;
-            (
-                if pos.rules().misere() {
-                    -margin
-                } else {
-                    margin
-                },
-                None,
-            )
-        }
-    }
-}
-
 /// The engine's view of every move of `game`: for each ply, the value of the move played and
-/// of the best move (seeds, from the mover's view) and the best move's pit. Each search is
-/// bounded; after `budget` the remaining plies get nulls.
-pub fn analysis(game: &Game, per_search: Duration, depth: u32, budget: Duration) -> Vec<Value> {
+/// of the best move, both from the mover's view with their quality (see
+/// [`mancala_engine::Evaluation`]'s JSON), the best move, and the seeds the move played gave
+/// away (`loss`: null where the best move's value is of lower quality than the played one's,
+/// so that no comparison can be made). Each move is judged by [`Engine::judge_move`] within
+/// `per_search`: proofs where they finish, else a search of every move to one depth. After
+/// `budget` the remaining plies get nulls.
+pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<Value> {
     let t0 = Instant::now();
-    let limits = Limits {
-        depth: Some(depth),
-        time: Some(per_search),
-        nodes: None,
-    };
+    let engine = Engine::new(64, 1);
     let notation = Notation::for_rules(game.rules());
     game.moves()
         .iter()
         .enumerate()
         .map(|(k, mv)| {
+            let none =
+                json!({"ply": k, "played": null, "best": null, "best_pit": null, "loss": null});
             if t0.elapsed() > budget {
-                return json!({"ply": k, "played": null, "best": null, "best_pit": null});
+                return none;
             }
             let before = game.position_at(k).expect("ply in range");
-            let after = game.position_at(k + 1).expect("ply in range");
-            let (best, best_pit) = value_of(before, limits);
-            let (v, _) = value_of(after, limits);
-            let played = if after.is_over() {
-                // value_of gives the final margin from the view of the side "to move" there;
-                // recompute it for the mover.
-                let s = after.scores();
-                let margin = s[mv.side.index()] as i32 - s[mv.side.other().index()] as i32;
-                if after.rules().misere() {
-                    -margin
-                } else {
-                    margin
-                }
-            } else if after.to_move() == mv.side {
-                v
-            } else {
-                -v
+            let history = &game.history()[..k];
+            let limits = Limits {
+                time: Some(per_search),
+                ..Limits::default()
             };
-            // A search's best can be below the move played when the played move's own search
-            // went deeper; show the better of the two as best.
-            let best = best.max(played);
+            let Some(j) = engine.judge_move(before, mv.pit, limits, history) else {
+                return none;
+            };
             json!({
                 "ply": k,
-                "played": played,
-                "best": best,
-                "best_pit": best_pit.map(|p| p + 1),
-                "best_text": best_pit.map(|p| notation.move_text(mv.side, p).to_string()),
-                "loss": best - played,
+                "played": j.played.eval,
+                "best": j.best.eval,
+                "best_pit": j.best.pit + 1,
+                "best_text": notation.move_text(mv.side, j.best.pit).to_string(),
+                "loss": j.loss,
             })
         })
         .collect()

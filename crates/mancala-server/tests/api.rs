@@ -533,3 +533,33 @@ async fn many_games_against_the_computer_all_get_answers() {
     }
     s.stop().await;
 }
+
+/// Dracala is misère: a hint says so, and its value is the margin with "fewer seeds win", not a
+/// margin shown as if more were better (South's proven +3 at the start is a loss by 3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misere_hint_says_fewer_seeds_win() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let (id, token, _) = c
+        .create(json!({"rules": "dracala", "opponent": "computer", "level": 1, "side": "south"}))
+        .await;
+    let hint = c
+        .get(&format!("/api/games/{id}/hint"), Some(&token))
+        .await
+        .ok();
+    let e = &hint["eval"];
+    assert_eq!(e["side"], "south", "{hint}");
+    assert_eq!(e["lower_is_better"], true, "{hint}");
+    assert_eq!(e["score"], -e["margin"].as_i64().unwrap(), "{hint}");
+    assert!(
+        e["text"].as_str().unwrap().contains("fewer seeds win"),
+        "{hint}"
+    );
+    if e["proven"] == true {
+        assert_eq!(e["margin"], 3, "{hint}");
+        assert!(e["text"]
+            .as_str()
+            .unwrap()
+            .contains("South loses by 3 (fewer seeds win)"));
+    }
+}

@@ -437,6 +437,7 @@ impl App {
 
     fn start_job(&mut self, kind: JobKind) {
         let position = *self.game.position();
+        let history = self.game.history().to_vec();
         let (tx, rx) = channel();
         let work: Box<dyn FnOnce() -> Outcome + Send> = match kind {
             JobKind::Computer => {
@@ -444,18 +445,18 @@ impl App {
                     return;
                 };
                 let seed = self.next_seed();
-                Box::new(move || Outcome::Move(level.choose(&position, seed)))
+                Box::new(move || Outcome::Move(level.choose(&position, &history, seed)))
             }
             JobKind::Analysis(Analysis::Hint) => {
                 let (limits, prove) = (self.analysis_limits, self.hint_proof);
                 Box::new(move || {
-                    let r = Engine::new(16, 1).hint(&position, prove, limits, &[]);
+                    let r = Engine::new(16, 1).hint(&position, prove, limits, &history);
                     Outcome::Search(r)
                 })
             }
             JobKind::Analysis(_) => {
                 let limits = self.analysis_limits;
-                Box::new(move || Outcome::Search(search(&position, limits)))
+                Box::new(move || Outcome::Search(search(&position, limits, &history)))
             }
         };
         let job = Job {
@@ -501,11 +502,7 @@ impl App {
         let side = pos.to_move();
         let n = self.notation();
         let best = n.move_text(side, r.best);
-        let value = if r.exact {
-            format!("{:+} for {side} (proven)", r.value)
-        } else {
-            format!("{:+} for {side} (searched {} plies)", r.value, r.depth)
-        };
+        let value = r.eval.to_string();
         match a {
             Analysis::Hint => {
                 if self.players[side.index()].is_human() {

@@ -340,13 +340,13 @@ fn saving_over_an_existing_file_asks_first() {
 fn hint_and_value_use_the_engine() {
     let mut a = app("kalah,seeds=4", HUMANS);
     keys(&mut a, "h");
-    let want = search(a.game.position(), a.analysis_limits).unwrap();
+    let want = search(a.game.position(), a.analysis_limits, &[]).unwrap();
     assert_eq!(a.cursor, want.best);
     assert_eq!(a.hint, Some(want.best));
     let line = a.engine_line.clone().unwrap();
     assert!(line.starts_with("Hint: sow "), "{line}");
     assert!(
-        line.contains(&format!("{:+} for South", want.value)),
+        line.contains(&format!("{:+} for South", want.eval.margin)),
         "{line}"
     );
     keys(&mut a, "v");
