@@ -238,25 +238,12 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
+            // One line, and what it quotes (a file name, a record) escaped.
+            let msg = mancala_core::printable(&format!("{e:#}").replace('\n', " "));
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
     }
-}
-
-/// `s` with its control characters escaped (`\u{1b}`), so a record's tag cannot drive the
-/// terminal.
-fn printable(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 fn replay(a: ReplayArgs) -> Result<()> {
@@ -268,10 +255,10 @@ fn replay(a: ReplayArgs) -> Result<()> {
     let notation = Notation::for_rules(game.rules());
     println!("{}: {}", game.rules(), game.rules().preset.summary());
     if let Some(s) = &record.players.south {
-        println!("South: {}", printable(s));
+        println!("South: {}", mancala_core::printable(s));
     }
     if let Some(n) = &record.players.north {
-        println!("North: {}", printable(n));
+        println!("North: {}", mancala_core::printable(n));
     }
     println!();
     print!(

@@ -205,7 +205,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             println!("Saved to {path}.");
                             saved.push(path.to_string());
                         }
-                        Err(e) => println!("Could not save: {e:#}"),
+                        Err(e) => println!(
+                            "Could not save: {}",
+                            mancala_core::printable(&format!("{e:#}"))
+                        ),
                     }
                 }
             }
@@ -289,7 +292,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
             if !name.is_empty() && may_write(name, &saved, &mut lines) {
                 match s.save(name) {
                     Ok(()) => println!("Saved to {name}."),
-                    Err(e) => println!("Could not save: {e:#}"),
+                    Err(e) => println!(
+                        "Could not save: {}",
+                        mancala_core::printable(&format!("{e:#}"))
+                    ),
                 }
             }
         }
@@ -370,8 +376,9 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
         n
     } else {
         // A long line is quoted by its start only.
-        let mut shown: String = t.chars().take(40).collect();
-        if shown.len() < t.len() {
+        let cut: String = t.chars().take(40).collect();
+        let mut shown = mancala_core::printable(&cut);
+        if cut.len() < t.len() {
             shown += "...";
         }
         return Err(format!("`{shown}` is not a pit or a command"));

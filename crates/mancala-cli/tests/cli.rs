@@ -204,6 +204,28 @@ fn bad_input_gets_one_line_and_exit_2() {
     assert_bad_input(&mancala(&["perft"]), ""); // clap usage error
 }
 
+/// Errors quote their input with its control characters escaped: a record, a file name or a
+/// typed line cannot send escape sequences to the terminal.
+#[test]
+fn errors_show_control_characters_escaped() {
+    let o = with_stdin(&["replay", "-"], "[Variant \"kalah\"]\n1. E\u{1b}[2J f\n");
+    assert_bad_input(
+        &o,
+        "line 2, column 5 (at `\\u{1b}[2J f`): unexpected `\\u{1b}`, expected a pit letter",
+    );
+    assert!(!stderr(&o).contains('\u{1b}'), "{:?}", stderr(&o));
+    let o = mancala(&["replay", "no-such\u{1b}[2J.txt"]);
+    assert_bad_input(&o, "reading no-such\\u{1b}[2J.txt");
+    assert!(!stderr(&o).contains('\u{1b}'), "{:?}", stderr(&o));
+    let o = with_stdin(&["play"], "x\u{1b}[2J\nquit\n");
+    assert!(
+        stdout(&o).contains("`x\\u{1b}[2J` is not a pit or a command"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains('\u{1b}'), "{:?}", stdout(&o));
+}
+
 #[test]
 fn rules_and_variants() {
     let o = mancala(&["rules", "dracala"]);
