@@ -178,7 +178,16 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     err_at(text, at, fault)
                 })?;
                 let slot = match (sign, notation) {
-                    ("+", Notation::Digits) | ("-", Notation::Digits) => &mut turn.minus,
+                    ("+", Notation::Digits) => {
+                        // The source writes a Dracala capture `(-n)` (captures count against
+                        // the capturer); a plus sign contradicts it.
+                        return Err(err_at(
+                            text,
+                            at,
+                            format!("annotation `{part}`: a Dracala turn's capture is written `-n`"),
+                        ));
+                    }
+                    ("-", Notation::Digits) => &mut turn.minus,
                     ("+", _) => &mut turn.plus,
                     ("-", Notation::Letters) => {
                         return Err(err_at(
@@ -603,6 +612,21 @@ mod tests {
         assert_eq!(t.turns[2].moves.len(), 3);
         assert_eq!(t.turns[3].moves[0].comment.as_deref(), Some("!"));
         assert_eq!(t.score, Some([38, 26]));
+    }
+
+    #[test]
+    fn a_dracala_capture_with_a_plus_sign_is_refused() {
+        let e = parse(Notation::Digits, "1-6 (+2) 5 (-1)")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "record: line 1, column 5 (at `(+2) 5 (-1)`): annotation `+2`: a Dracala turn's capture is written `-n`"
+        );
+        assert_eq!(
+            parse(Notation::Digits, "1-6 (-2)").unwrap().turns[0].minus,
+            Some(2)
+        );
     }
 
     #[test]
