@@ -165,7 +165,19 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 .turns
                 .last_mut()
                 .ok_or_else(|| err_at(text, at, "an annotation before any move"))?;
-            for part in inner.split([';', ',', ' ']).filter(|p| !p.is_empty()) {
+            let parts: Vec<&str> = inner
+                .split([';', ',', ' '])
+                .filter(|p| !p.is_empty())
+                .collect();
+            if parts.is_empty() {
+                // Not a capture of 0: a turn without one has no parenthesis.
+                return Err(err_at(
+                    text,
+                    at,
+                    format!("annotation `({inner})` holds no `+n` or `-n`"),
+                ));
+            }
+            for part in parts {
                 // Split after the first character, which need not be one byte (`…6`).
                 let (sign, digits) = part.split_at(part.chars().next().map_or(0, char::len_utf8));
                 let n: u32 = digits.parse().map_err(|_| {
@@ -627,6 +639,24 @@ mod tests {
             parse(Notation::Digits, "1-6 (-2)").unwrap().turns[0].minus,
             Some(2)
         );
+    }
+
+    #[test]
+    fn an_empty_annotation_is_refused() {
+        for (n, text, inner) in [
+            (Notation::Kauri, "a (;) A", "(;)"),
+            (Notation::Kauri, "a ( ) A", "( )"),
+            (Notation::Letters, "1. C () c", "()"),
+            (Notation::Digits, "1-6 (,)", "(,)"),
+        ] {
+            let e = parse(n, text).unwrap_err().to_string();
+            assert!(
+                e.ends_with(&format!("annotation `{inner}` holds no `+n` or `-n`")),
+                "{text}: {e}"
+            );
+        }
+        let t = parse(Notation::Kauri, "a (+1; -2) A").unwrap();
+        assert_eq!((t.turns[0].plus, t.turns[0].minus), (Some(1), Some(2)));
     }
 
     #[test]
