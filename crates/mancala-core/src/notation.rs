@@ -112,6 +112,8 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
     let mut out = MoveText::default();
     let mut i = 0;
     let mut number: Option<u32> = None;
+    // Where that number is written, and whether a dot follows it.
+    let mut number_at = (0, false);
     // The last move number read, and the index of the turn it numbered.
     let mut numbered: Option<(u32, usize)> = None;
     // True while the last thing read was a move that a `-` may join to.
@@ -307,6 +309,7 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     }
                 }
                 number = Some(n);
+                number_at = (at, char_at(i) == Some('.'));
                 joinable = false;
                 continue;
             }
@@ -349,6 +352,20 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 ));
             }
         }
+    }
+    // A number at the end numbers nothing: a move left out, or a pit written as a digit.
+    if let Some(n) = number {
+        let (at, dot) = number_at;
+        let fault = if dot {
+            format!("move number {n} has no move")
+        } else {
+            let digits = &text[at..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .unwrap_or("");
+            format!("`{digits}` is not a move: pits are written as letters here (a-h, A-H)")
+        };
+        return Err(err_at(text, at, fault));
     }
     Ok(out)
 }
@@ -586,6 +603,22 @@ mod tests {
         assert!(err("1. C 3. c").contains("1 turn after move 1, the next number is 2"));
         assert!(err("1. C c D 4. d").contains("3 turns after move 1, the next number is 2 or 3"));
         assert!(err("1. 2. C").contains("move number 1 has no move"));
+        // A number at the end, with nothing after it to number.
+        assert_eq!(
+            err("1. E f 2."),
+            "record: line 1, column 8 (at `2.`): move number 2 has no move"
+        );
+        assert!(
+            err("1. E f\n2.\n").contains("line 2, column 1 (at `2.`): move number 2 has no move")
+        );
+        assert!(err("1. E f 2").contains("`2` is not a move: pits are written as letters"));
+        let e = parse(Notation::Digits, "1. 1-6 (-2) 5 (-1) 2.")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("column 20 (at `2.`): move number 2 has no move"),
+            "{e}"
+        );
         assert!(err("1. C c -5 : 3").contains("a final score is never negative"));
         assert!(err("1. C c 5 : -3").contains("a score is written `38 : 26`"));
         // Pits written as digits, as `play` takes them.
