@@ -226,6 +226,43 @@ fn errors_show_control_characters_escaped() {
     assert!(!stdout(&o).contains('\u{1b}'), "{:?}", stdout(&o));
 }
 
+/// `tui --load` takes the rules named beside it as `replay` does (the record's own, or its
+/// rules where it names none) and refuses a position beside it; neither is dropped silently.
+#[test]
+fn tui_load_refuses_options_that_conflict_with_the_record() {
+    let record = "examples/records/dracala-tavares-gering.txt";
+    assert_bad_input(
+        &mancala(&["tui", "--variant", "kauri", "--load", record]),
+        "the record plays `dracala`, not `kauri`",
+    );
+    assert_bad_input(
+        &mancala(&["tui", "--seeds", "4", "--load", record]),
+        "the record plays `dracala`, not `kalah,seeds=4`",
+    );
+    assert_bad_input(
+        &mancala(&[
+            "tui",
+            "--position",
+            "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s",
+            "--load",
+            record,
+        ]),
+        "give --position or --load, not both",
+    );
+    // A record that names no variant opens with the one given (then the test, having no
+    // terminal, stops).
+    let path = temp_file("tui-untagged.txt", b"1. C c\n");
+    let o = mancala(&[
+        "tui",
+        "--variant",
+        "kalah",
+        "--load",
+        path.to_str().unwrap(),
+    ]);
+    assert_bad_input(&o, "`mancala tui` needs a terminal");
+    std::fs::remove_file(path).ok();
+}
+
 #[test]
 fn rules_and_variants() {
     let o = mancala(&["rules", "dracala"]);
