@@ -365,6 +365,60 @@ fn play_refuses_an_unwritable_save_path_before_the_game() {
     std::fs::remove_file(&path).ok();
 }
 
+/// `--save` refuses a file that exists unless `--force` is given, and at the end does not
+/// replace a file that appeared there during the game without asking.
+#[test]
+fn play_save_does_not_replace_a_file_unasked() {
+    let path = temp_file("play-existing.txt", b"important\n");
+    let p = path.to_str().unwrap();
+    let o = with_stdin(&["play", "--save", p], "quit\n");
+    assert_bad_input(
+        &o,
+        &format!("--save {p}: the file exists (add --force to replace it)"),
+    );
+    assert!(!stdout(&o).contains("South"), "no game: {}", stdout(&o));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "important\n");
+    let o = with_stdin(&["play", "--save", p, "--force"], "quit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&path).unwrap().contains("[Variant"));
+    // A file made at the path after the start: asked about, and kept when the answer is no
+    // (here the input ends).
+    std::fs::remove_file(&path).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["play", "--save", p])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut out = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("Your move") {
+        use std::io::Read;
+        let n = out.read(&mut buf).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    std::fs::write(&path, "made meanwhile\n").unwrap();
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    std::io::Read::read_to_end(&mut out, &mut seen).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let rest = String::from_utf8_lossy(&seen);
+    assert!(
+        rest.contains(&format!("{p} exists. Replace it? [y/N]")),
+        "{rest}"
+    );
+    assert_bad_input(
+        &o,
+        &format!(
+            "the record is printed above: --save {p}: a file was made there during the game; not replaced"
+        ),
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "made meanwhile\n");
+    std::fs::remove_file(&path).ok();
+}
+
 /// `moves` before the first move says so instead of printing nothing.
 #[test]
 fn play_moves_before_any_move() {
