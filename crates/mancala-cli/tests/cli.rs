@@ -263,6 +263,57 @@ fn tui_load_refuses_options_that_conflict_with_the_record() {
     std::fs::remove_file(path).ok();
 }
 
+/// Command-line errors are one line with exit code 2, as every other error: clap's message
+/// and the similar name it suggests, without its usage lines and tips. Help and version
+/// are printed whole, exit code 0.
+#[test]
+fn command_line_errors_are_one_line() {
+    for (args, line) in [
+        (
+            vec!["perft"],
+            "error: the following required arguments were not provided: --depth <DEPTH>",
+        ),
+        (
+            vec!["egdb", "probe"],
+            "error: the following required arguments were not provided: --dir <DIR>, <POSITION>",
+        ),
+        (
+            vec!["play", "--first", "x"],
+            "error: invalid value 'x' for '--first <FIRST>' [possible values: human, ai]",
+        ),
+        (
+            vec!["perft", "-d", "0"],
+            "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=40",
+        ),
+        (
+            vec!["pref"],
+            "error: unrecognized subcommand 'pref' (a similar subcommand exists: 'perft')",
+        ),
+        (
+            vec!["perft", "--dept", "3"],
+            "error: unexpected argument '--dept' found (a similar argument exists: '--depth')",
+        ),
+        (
+            vec!["replay", "--bogus", "x"],
+            "error: unexpected argument '--bogus' found",
+        ),
+    ] {
+        let o = mancala(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o), format!("{line}\n"), "{args:?}");
+    }
+    let o = mancala(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        format!("mancala {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let o = mancala(&["perft", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Usage: mancala perft [OPTIONS] --depth <DEPTH>"));
+    assert!(stdout(&o).lines().count() > 10, "{}", stdout(&o));
+}
+
 #[test]
 fn rules_and_variants() {
     let o = mancala(&["rules", "dracala"]);
