@@ -187,6 +187,10 @@ fn bad_input_gets_one_line_and_exit_2() {
         "does not apply",
     );
     assert_bad_input(
+        &mancala(&["perft", "--end", "X", "-d", "2"]),
+        "error: rules: option `end` is any-row-empty or mover-empty, got `X`",
+    );
+    assert_bad_input(
         &mancala(&["perft", "--position", "kalah/1-2/0/0/0/s", "-d", "2"]),
         "position",
     );

@@ -145,8 +145,17 @@ impl FromStr for Preset {
     }
 }
 
+/// `a`, `a or b`, `a, b or c`: the values an option takes, in its error.
+fn one_of(values: &[&str]) -> String {
+    match values {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
 macro_rules! keyword_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+    ($(#[$m:meta])* $name:ident ($option:literal) { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(rename_all = "kebab-case")]
@@ -162,8 +171,9 @@ macro_rules! keyword_enum {
             type Err = Error;
             fn from_str(s: &str) -> Result<Self, Error> {
                 $name::ALL.iter().copied().find(|v| v.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
-                    Error::Rules(format!("unknown {} `{}` (expected one of: {})", stringify!($name).to_lowercase(), s,
-                        $name::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")))
+                    // In the option's name, as the user wrote it (`--end`, `end=`).
+                    let values: Vec<&str> = $name::ALL.iter().map(|v| v.name()).collect();
+                    Error::Rules(format!("option `{}` is {}, got `{}`", $option, one_of(&values), s.trim()))
                 })
             }
         }
@@ -172,7 +182,7 @@ macro_rules! keyword_enum {
 
 keyword_enum!(
     /// What a last seed landing in an own empty pit does (design.md 3.1).
-    Capture {
+    Capture ("capture") {
         /// The last seed and the opposite seeds go to the store, if the opposite pit holds seeds.
         Standard = "standard",
         /// As standard, but the last seed goes to the store even when the opposite pit is empty.
@@ -204,7 +214,7 @@ impl Capture {
 
 keyword_enum!(
     /// When a Kalah-family game ends.
-    EndCheck {
+    EndCheck ("end") {
         /// After every move, if either row is empty.
         AnyRowEmpty = "any-row-empty",
         /// When the player to move has no seeds in his row.
@@ -214,7 +224,7 @@ keyword_enum!(
 
 keyword_enum!(
     /// Where the seeds still on the board go when the game ends.
-    Leftovers {
+    Leftovers ("leftovers") {
         /// Each row to its owner's store.
         ToOwner = "to-owner",
         /// Nobody scores them.
@@ -228,7 +238,7 @@ keyword_enum!(
 
 keyword_enum!(
     /// Teaching stage of `kalah-brazil` (source 002: rules 1-5, then 6, then 7).
-    Stage {
+    Stage ("stage") {
         /// Rules 1-5: sowing only, no extra turn, no capture.
         Basic = "basic",
         /// Rule 6 added: last seed in the own store plays again.
@@ -721,6 +731,31 @@ mod tests {
         assert!(e.contains("pits must be 1 to 8, got 99999999999"), "{e}");
         let e = "kalah,seeds=x".parse::<Rules>().unwrap_err().to_string();
         assert!(e.contains("option `seeds` needs a number, got `x`"), "{e}");
+    }
+
+    /// A keyword option's error names the option as written (`--end`, `end=`) and its values.
+    #[test]
+    fn keyword_errors_name_the_option() {
+        for (rules, msg) in [
+            (
+                "kalah,end=X",
+                "rules: option `end` is any-row-empty or mover-empty, got `X`",
+            ),
+            (
+                "kalah,capture=all",
+                "rules: option `capture` is standard, empty or opposite-only, got `all`",
+            ),
+            (
+                "kalah,leftovers=x",
+                "rules: option `leftovers` is to-owner, not-counted, last-mover or last-capturer, got `x`",
+            ),
+            (
+                "kalah-brazil,stage=x",
+                "rules: option `stage` is basic, extra-turn or full, got `x`",
+            ),
+        ] {
+            assert_eq!(rules.parse::<Rules>().unwrap_err().to_string(), msg);
+        }
     }
 
     #[test]
