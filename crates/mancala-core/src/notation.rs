@@ -108,6 +108,16 @@ fn err_at(text: &str, at: usize, msg: impl core::fmt::Display) -> Error {
 
 /// Parses movetext in `notation`. Errors ([`Error::Record`]) name the line, column and fault.
 pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
+    parse_for(notation, crate::MAX_PITS as u8, text)
+}
+
+/// As [`parse`], for a board of `pits` pits a row: its errors name that board's pits
+/// (`a-f or A-F` for six).
+pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, Error> {
+    let pits = pits.clamp(1, crate::MAX_PITS as u8);
+    let (last_lower, last_upper) = ((b'a' + pits - 1) as char, (b'A' + pits - 1) as char);
+    let digit_range = format!("1-{pits}");
+    let letters = format!("pits are written as letters here (a-{last_lower}, A-{last_upper})");
     let bytes: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = MoveText::default();
     let mut i = 0;
@@ -271,9 +281,7 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     if char_at(i) == Some('.') {
                         fault
                     } else {
-                        format!(
-                            "`{digits}` is not a move: pits are written as letters here (a-h, A-H)"
-                        )
+                        format!("`{digits}` is not a move: {letters}")
                     }
                 };
                 if let Some(k) = number {
@@ -314,7 +322,11 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 continue;
             }
             if digits.len() > 1 {
-                return Err(err_at(text, at, format!("`{digits}` is not a pit (1-8)")));
+                return Err(err_at(
+                    text,
+                    at,
+                    format!("`{digits}` is not a pit ({digit_range})"),
+                ));
             }
             i = start; // fall through to read the digit as a move
         }
@@ -342,8 +354,8 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
             }
             None => {
                 let want = match notation {
-                    Notation::Digits => "a pit digit 1-8",
-                    _ => "a pit letter a-h or A-H",
+                    Notation::Digits => format!("a pit digit {digit_range}"),
+                    _ => format!("a pit letter a-{last_lower} or A-{last_upper}"),
                 };
                 return Err(err_at(
                     text,
@@ -363,7 +375,7 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 .split(|c: char| !c.is_ascii_digit())
                 .next()
                 .unwrap_or("");
-            format!("`{digits}` is not a move: pits are written as letters here (a-h, A-H)")
+            format!("`{digits}` is not a move: {letters}")
         };
         return Err(err_at(text, at, fault));
     }
@@ -413,7 +425,7 @@ fn turn_gains(effects: &[MoveEffect]) -> (u32, u32, u32) {
 /// annotation. The first disagreement is reported with its turn, move and what each side says.
 pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
     let notation = Notation::for_rules(game.rules());
-    let parsed = parse(notation, text)?;
+    let parsed = parse_for(notation, game.position().pits() as u8, text)?;
     let nturns = parsed.turns.len();
     for (t, turn) in parsed.turns.iter().enumerate() {
         let side = game.to_move();
@@ -690,6 +702,32 @@ mod tests {
         }
         let t = parse(Notation::Kauri, "a (+1; -2) A").unwrap();
         assert_eq!((t.turns[0].plus, t.turns[0].minus), (Some(1), Some(2)));
+    }
+
+    /// A bad move character is refused naming the pits the board has.
+    #[test]
+    fn bad_moves_name_the_boards_pits() {
+        let replayed = |rules: &str, text: &str| {
+            let mut game = Game::from_rules(&rules.parse().unwrap()).unwrap();
+            replay(&mut game, text, Check::Strict)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            replayed("kalah", "1. E f Z"),
+            "record: line 1, column 8 (at `Z`): unexpected `Z`, expected a pit letter a-f or A-F"
+        );
+        assert!(replayed("vaccean", "1. A z")
+            .ends_with("unexpected `z`, expected a pit letter a-d or A-D"));
+        assert!(replayed("kauri", "a 7")
+            .ends_with("`7` is not a move: pits are written as letters here (a-f, A-F)"));
+        assert!(replayed("kalah", "1. E f 2")
+            .ends_with("`2` is not a move: pits are written as letters here (a-f, A-F)"));
+        assert!(replayed("dracala", "1-6 x").ends_with("expected a pit digit 1-6"));
+        assert!(replayed("dracala,pits=4", "12 3").ends_with("`12` is not a pit (1-4)"));
+        // Without a board, any the notation allows.
+        let e = parse(Notation::Letters, "1. Z").unwrap_err().to_string();
+        assert!(e.ends_with("expected a pit letter a-h or A-H"), "{e}");
     }
 
     #[test]
