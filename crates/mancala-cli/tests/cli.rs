@@ -579,6 +579,39 @@ fn match_json_elo_is_null_where_unbounded() {
     );
 }
 
+/// Every game drawn bounds nothing: no 95% interval (it had been `+0 to +0`).
+#[test]
+fn match_all_drawn_gives_no_interval() {
+    // One seed a pit on one pit: every game ends 1 : 1.
+    let args = [
+        "match",
+        "--variant",
+        "kalah,pits=1,seeds=1",
+        "--a",
+        "1",
+        "--b",
+        "2",
+        "--games",
+        "4",
+    ];
+    let o = mancala(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "kalah,pits=1,seeds=1: 1 vs 2, 4 games: +0 =4 -0, score 50.0%\n\
+         Elo difference (A - B): +0, unbounded (every game was drawn: 4 draws alone cannot bound it; more games or openings are needed)\n"
+    );
+    let o = mancala(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["draws"], 4, "{v}");
+    assert_eq!(v["elo"], 0.0, "{v}");
+    assert_eq!(v["elo_95"], serde_json::json!([null, null]), "{v}");
+    assert_eq!(
+        v["elo_note"],
+        "every game was drawn: draws alone cannot bound the difference"
+    );
+}
+
 /// An option both in `--variant` and as its flag is refused, not silently overridden.
 #[test]
 fn an_option_in_the_variant_and_as_a_flag_is_refused() {
