@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use mancala_core::notation::Notation;
 use mancala_core::position::State;
 use mancala_core::{KalahRules, Position};
 use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
@@ -261,6 +262,23 @@ fn probe(dir: PathBuf, position: &str) -> Result<()> {
     };
     let me = p.to_move();
     let banked = p.store(me) as i32 - p.store(me.other()) as i32;
+    // The best moves: those whose own gain and resulting position reach the value.
+    let values = db.move_values(p);
+    crate::engine_cmds::check_tables(Some(&db))?;
+    let best: Option<Vec<u8>> = values
+        .as_ref()
+        .map(|v| v.iter().filter(|m| m.1 == net).map(|m| m.0).collect());
+    if best.as_ref().is_some_and(|b| b.is_empty()) {
+        bail!(
+            "the tables in {} disagree with themselves here: no move reaches the value {net:+}",
+            dir.display()
+        );
+    }
+    let name = |pit: u8| {
+        Notation::for_rules(pos.rules())
+            .move_text(me, pit)
+            .to_string()
+    };
     match db.own(p) {
         Some(own) => println!(
             "{me} to move ends with {own} of the {s} seeds on the board (the opponent with {}): future net gain {net:+}, final margin {:+}",
@@ -271,6 +289,14 @@ fn probe(dir: PathBuf, position: &str) -> Result<()> {
             "{me} to move: future net gain {net:+} of the {s} seeds on the board (leftovers count for nobody), final margin {:+}",
             banked + net
         ),
+    }
+    match &best {
+        Some(b) => println!(
+            "best move{}: {}",
+            if b.len() == 1 { "" } else { "s" },
+            b.iter().map(|&m| name(m)).collect::<Vec<_>>().join(", ")
+        ),
+        None => println!("best move: not known (a position after a move is not in the tables)"),
     }
     Ok(())
 }

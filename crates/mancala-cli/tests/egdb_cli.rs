@@ -81,6 +81,24 @@ fn build_info_probe_and_solve_with_tables() {
         "{}",
         text(&o)
     );
+    // The best move: D, into the store, then C captures the last seed (+3 of 3).
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "South to move ends with 3 of the 3 seeds on the board (the opponent with 0): future net gain +3, final margin +2\nbest move: D\n"
+    );
+    // Two best moves: A, and D (an extra turn, then A), both +4 as `solve --openings` proves.
+    let o = mancala(&[
+        "egdb",
+        "probe",
+        "--dir",
+        d,
+        "kalah,pits=4,capture=empty/2-0-0-1/10/1-1-1-1/7/s",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).ends_with("final margin +4\nbest moves: A, D\n"),
+        "{}",
+        text(&o)
+    );
     let o = mancala(&[
         "solve",
         "--variant",
