@@ -39,6 +39,9 @@ enum EgdbCmd {
         dir: PathBuf,
         /// A position string (`kalah,seeds=4/0-0-1-2-0-0/30/1-0-0-0-3-1/10/s`).
         position: String,
+        /// Print the position, its value (for the side to move) and the best moves as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -61,6 +64,9 @@ struct BuildArgs {
     /// Print time, positions and peak memory at the end (and each level's line).
     #[arg(long)]
     stats: bool,
+    /// Print a summary of the build as JSON (every level built, reused or rebuilt).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(a: EgdbArgs) -> Result<()> {
@@ -71,7 +77,11 @@ pub fn run(a: EgdbArgs) -> Result<()> {
             verify_entries,
             json,
         } => info(dir, verify_entries, json),
-        EgdbCmd::Probe { dir, position } => probe(dir, &position),
+        EgdbCmd::Probe {
+            dir,
+            position,
+            json,
+        } => probe(dir, &position, json),
     }
 }
 
@@ -112,6 +122,27 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
     };
     let n: u64 = report.built.iter().map(|b| b.1).sum();
     let secs = report.built.iter().fold(0.0, |t, b| t + b.2);
+    if a.json {
+        let v = serde_json::json!({
+            "rules": rules.to_string(),
+            "tables": tr.name(),
+            "dir": a.dir.display().to_string(),
+            "max_seeds": a.max_seeds,
+            "built": report.built.iter().map(|(s, n, t)| {
+                serde_json::json!({"seeds": s, "positions": n, "seconds": t})
+            }).collect::<Vec<_>>(),
+            "reused": report.reused,
+            "rebuilt": report.rebuilt.iter().map(|(s, fault)| {
+                serde_json::json!({"seeds": s, "fault": fault})
+            }).collect::<Vec<_>>(),
+            "positions": n,
+            "seconds": t0.elapsed().as_secs_f64(),
+            "load_seconds": report.load_secs,
+            "peak_memory_bytes": mancala_egdb::build::peak_memory(),
+        });
+        println!("{v}");
+        return Ok(());
+    }
     println!(
         "built {} level{} ({} positions in {:.1} s, {:.1} M positions/s), reused {} levels",
         report.built.len(),
@@ -240,7 +271,7 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn probe(dir: PathBuf, position: &str) -> Result<()> {
+fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let pos: Position = position.parse()?;
     let State::Kalah(p) = pos.state() else {
         bail!("the tables cover Kalah-family games only");
@@ -279,6 +310,35 @@ fn probe(dir: PathBuf, position: &str) -> Result<()> {
             .move_text(me, pit)
             .to_string()
     };
+    if json {
+        let side = |s: mancala_core::Side| s.name().to_ascii_lowercase();
+        let mv = |pit: u8| serde_json::json!({"move": name(pit), "pit": pit + 1});
+        let own = db.own(p);
+        let v = serde_json::json!({
+            "position": pos.to_string(),
+            "tables": TableRules::new(p.rules())?.name(),
+            "seeds_on_board": s,
+            "to_move": side(me),
+            // Every value below is for the side to move.
+            "view": side(me),
+            "own": own,
+            "opponent": own.map(|o| s - o as u32),
+            "future_net_gain": net,
+            "final_margin": banked + net,
+            "best_moves": best.as_ref().map(|b| b.iter().map(|&m| mv(m)).collect::<Vec<_>>()),
+            "moves": values.as_ref().map(|v| {
+                v.iter()
+                    .map(|&(m, gain)| {
+                        let mut j = mv(m);
+                        j["future_net_gain"] = gain.into();
+                        j
+                    })
+                    .collect::<Vec<_>>()
+            }),
+        });
+        println!("{v}");
+        return Ok(());
+    }
     match db.own(p) {
         Some(own) => println!(
             "{me} to move ends with {own} of the {s} seeds on the board (the opponent with {}): future net gain {net:+}, final margin {:+}",
