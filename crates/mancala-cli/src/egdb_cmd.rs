@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use mancala_core::notation::Notation;
 use mancala_core::position::State;
 use mancala_core::{KalahRules, Position};
 use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
@@ -38,6 +39,9 @@ enum EgdbCmd {
         dir: PathBuf,
         /// A position string (`kalah,seeds=4/0-0-1-2-0-0/30/1-0-0-0-3-1/10/s`).
         position: String,
+        /// Print the position, its value (for the side to move) and the best moves as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -60,6 +64,9 @@ struct BuildArgs {
     /// Print time, positions and peak memory at the end (and each level's line).
     #[arg(long)]
     stats: bool,
+    /// Print a summary of the build as JSON (every level built, reused or rebuilt).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(a: EgdbArgs) -> Result<()> {
@@ -70,7 +77,11 @@ pub fn run(a: EgdbArgs) -> Result<()> {
             verify_entries,
             json,
         } => info(dir, verify_entries, json),
-        EgdbCmd::Probe { dir, position } => probe(dir, &position),
+        EgdbCmd::Probe {
+            dir,
+            position,
+            json,
+        } => probe(dir, &position, json),
     }
 }
 
@@ -111,6 +122,27 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
     };
     let n: u64 = report.built.iter().map(|b| b.1).sum();
     let secs = report.built.iter().fold(0.0, |t, b| t + b.2);
+    if a.json {
+        let v = serde_json::json!({
+            "rules": rules.to_string(),
+            "tables": tr.name(),
+            "dir": a.dir.display().to_string(),
+            "max_seeds": a.max_seeds,
+            "built": report.built.iter().map(|(s, n, t)| {
+                serde_json::json!({"seeds": s, "positions": n, "seconds": t})
+            }).collect::<Vec<_>>(),
+            "reused": report.reused,
+            "rebuilt": report.rebuilt.iter().map(|(s, fault)| {
+                serde_json::json!({"seeds": s, "fault": fault})
+            }).collect::<Vec<_>>(),
+            "positions": n,
+            "seconds": t0.elapsed().as_secs_f64(),
+            "load_seconds": report.load_secs,
+            "peak_memory_bytes": mancala_egdb::build::peak_memory(),
+        });
+        println!("{v}");
+        return Ok(());
+    }
     println!(
         "built {} level{} ({} positions in {:.1} s, {:.1} M positions/s), reused {} levels",
         report.built.len(),
@@ -239,7 +271,7 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn probe(dir: PathBuf, position: &str) -> Result<()> {
+fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let pos: Position = position.parse()?;
     let State::Kalah(p) = pos.state() else {
         bail!("the tables cover Kalah-family games only");
@@ -261,6 +293,52 @@ fn probe(dir: PathBuf, position: &str) -> Result<()> {
     };
     let me = p.to_move();
     let banked = p.store(me) as i32 - p.store(me.other()) as i32;
+    // The best moves: those whose own gain and resulting position reach the value.
+    let values = db.move_values(p);
+    crate::engine_cmds::check_tables(Some(&db))?;
+    let best: Option<Vec<u8>> = values
+        .as_ref()
+        .map(|v| v.iter().filter(|m| m.1 == net).map(|m| m.0).collect());
+    if best.as_ref().is_some_and(|b| b.is_empty()) {
+        bail!(
+            "the tables in {} disagree with themselves here: no move reaches the value {net:+}",
+            dir.display()
+        );
+    }
+    let name = |pit: u8| {
+        Notation::for_rules(pos.rules())
+            .move_text(me, pit)
+            .to_string()
+    };
+    if json {
+        let side = |s: mancala_core::Side| s.name().to_ascii_lowercase();
+        let mv = |pit: u8| serde_json::json!({"move": name(pit), "pit": pit + 1});
+        let own = db.own(p);
+        let v = serde_json::json!({
+            "position": pos.to_string(),
+            "tables": TableRules::new(p.rules())?.name(),
+            "seeds_on_board": s,
+            "to_move": side(me),
+            // Every value below is for the side to move.
+            "view": side(me),
+            "own": own,
+            "opponent": own.map(|o| s - o as u32),
+            "future_net_gain": net,
+            "final_margin": banked + net,
+            "best_moves": best.as_ref().map(|b| b.iter().map(|&m| mv(m)).collect::<Vec<_>>()),
+            "moves": values.as_ref().map(|v| {
+                v.iter()
+                    .map(|&(m, gain)| {
+                        let mut j = mv(m);
+                        j["future_net_gain"] = gain.into();
+                        j
+                    })
+                    .collect::<Vec<_>>()
+            }),
+        });
+        println!("{v}");
+        return Ok(());
+    }
     match db.own(p) {
         Some(own) => println!(
             "{me} to move ends with {own} of the {s} seeds on the board (the opponent with {}): future net gain {net:+}, final margin {:+}",
@@ -271,6 +349,14 @@ fn probe(dir: PathBuf, position: &str) -> Result<()> {
             "{me} to move: future net gain {net:+} of the {s} seeds on the board (leftovers count for nobody), final margin {:+}",
             banked + net
         ),
+    }
+    match &best {
+        Some(b) => println!(
+            "best move{}: {}",
+            if b.len() == 1 { "" } else { "s" },
+            b.iter().map(|&m| name(m)).collect::<Vec<_>>().join(", ")
+        ),
+        None => println!("best move: not known (a position after a move is not in the tables)"),
     }
     Ok(())
 }

@@ -754,9 +754,16 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let score = results.iter().sum::<f64>() / n;
     let var = results.iter().map(|r| (r - score).powi(2)).sum::<f64>() / n;
     let se = (var / n).sqrt();
-    let (lo, hi) = (elo(score - 1.96 * se), elo(score + 1.96 * se));
-    let d = elo(score);
     let sweep = wins == results.len() || losses == results.len();
+    // Every game drawn: the games' spread is 0, but that bounds nothing (the next game may
+    // be won), so no interval is given.
+    let all_drawn = draws == results.len();
+    let (lo, hi) = if all_drawn {
+        (None, None)
+    } else {
+        (elo(score - 1.96 * se), elo(score + 1.96 * se))
+    };
+    let d = elo(score);
     if results.len() != m.games as usize {
         eprintln!(
             "note: {} games played (each opening with both colours)",
@@ -770,6 +777,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
                    "wins": wins, "draws": draws, "losses": losses, "score": score,
                    "elo": (!sweep).then_some(d).flatten(), "elo_95": [lo, hi],
                    "elo_note": if sweep { "one side won every game: more games are needed" }
+                               else if all_drawn { "every game was drawn: draws alone cannot bound the difference" }
                                else { "elo_95 ends are null where unbounded (beyond 1200)" }})
         );
     } else {
@@ -784,6 +792,11 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
             println!(
                 "Elo difference (A - B): {} (one side won every game: more games are needed to measure it)",
                 if wins > 0 { "above +500" } else { "below -500" }
+            );
+        } else if all_drawn {
+            println!(
+                "Elo difference (A - B): +0, unbounded (every game was drawn: {} draws alone cannot bound it; more games or openings are needed)",
+                results.len()
             );
         } else {
             let end =

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use mancala_core::notation::{self, Notation};
 use mancala_core::perft::{perft, perft_full_depth, perft_turns};
@@ -210,7 +211,20 @@ struct RulesCmdArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help, --version (stdout, exit 0), and the help shown for a bare `mancala`.
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            eprintln!("error: {}", clap_error_line(&e));
+            return ExitCode::from(2);
+        }
+    };
     // Output cut short by its reader (`mancala solve | head`) ends the program quietly, as
     // other command-line tools do, instead of a panic on the broken pipe. The server and the
     // TUI keep Rust's default (the signal ignored).
@@ -238,25 +252,34 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
+            // One line, and what it quotes (a file name, a record) escaped.
+            let msg = mancala_core::printable(&format!("{e:#}").replace('\n', " "));
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
     }
 }
 
-/// `s` with its control characters escaped (`\u{1b}`), so a record's tag cannot drive the
-/// terminal.
-fn printable(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+/// A command-line error in one line, as every other error: clap's message (with the
+/// values it lists) and the similar name it suggests, without its usage and other tips.
+fn clap_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut parts = text.split("\n\n");
+    let message = parts.next().unwrap_or_default();
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    let mut lines = message.lines().map(str::trim);
+    let head = lines.next().unwrap_or_default();
+    // A list after a colon (`the following required arguments were not provided:`).
+    let sep = if head.ends_with(':') { ", " } else { " " };
+    let rest = lines.collect::<Vec<_>>().join(sep);
+    let mut line = format!("{head} {rest}").trim_end().to_string();
+    for part in parts {
+        let tip = part.trim().strip_prefix("tip: ").unwrap_or_default();
+        if tip.contains("similar") {
+            line += &format!(" ({tip})");
+        }
+    }
+    mancala_core::printable(line.trim())
 }
 
 fn replay(a: ReplayArgs) -> Result<()> {
@@ -268,10 +291,10 @@ fn replay(a: ReplayArgs) -> Result<()> {
     let notation = Notation::for_rules(game.rules());
     println!("{}: {}", game.rules(), game.rules().preset.summary());
     if let Some(s) = &record.players.south {
-        println!("South: {}", printable(s));
+        println!("South: {}", mancala_core::printable(s));
     }
     if let Some(n) = &record.players.north {
-        println!("North: {}", printable(n));
+        println!("North: {}", mancala_core::printable(n));
     }
     println!();
     print!(

@@ -32,9 +32,13 @@ pub struct PlayArgs {
     /// Start from this position string instead of the start.
     #[arg(long)]
     position: Option<String>,
-    /// Save the record here when the game ends (`.json` for JSON, else text).
+    /// Save the record here when the game ends (`.json` for JSON, else text); an existing
+    /// file is refused unless --force is given.
     #[arg(long)]
     save: Option<String>,
+    /// Let --save replace an existing file.
+    #[arg(long, requires = "save")]
+    force: bool,
     /// Seed for the computer's random choices (lower levels).
     #[arg(long)]
     seed: Option<u64>,
@@ -75,7 +79,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         bail!("the game is already over in that position");
     }
     if let Some(path) = &a.save {
-        check_writable(path)?;
+        check_writable(path, a.force)?;
     }
     let first_mover = start.to_move();
     let human = if a.first == First::Human {
@@ -205,7 +209,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             println!("Saved to {path}.");
                             saved.push(path.to_string());
                         }
-                        Err(e) => println!("Could not save: {e:#}"),
+                        Err(e) => println!(
+                            "Could not save: {}",
+                            mancala_core::printable(&format!("{e:#}"))
+                        ),
                     }
                 }
             }
@@ -268,7 +275,18 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
     }
     if let Some(path) = &a.save {
-        if let Err(e) = s.save(path) {
+        // A file that appeared there since the start is not replaced unasked.
+        if a.force {
+            saved.push(path.clone());
+        }
+        let result = if may_write(path, &saved, &mut lines) {
+            s.save(path)
+        } else {
+            Err(anyhow::anyhow!(
+                "--save {path}: a file was made there during the game; not replaced"
+            ))
+        };
+        if let Err(e) = result {
             // Checked at the start, but the disk may have changed since: the game is not lost.
             let rec = Record::from_game(&s.game, s.players.clone());
             println!("{}", rec.to_text().unwrap_or_default());
@@ -283,7 +301,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
             if !name.is_empty() && may_write(name, &saved, &mut lines) {
                 match s.save(name) {
                     Ok(()) => println!("Saved to {name}."),
-                    Err(e) => println!("Could not save: {e:#}"),
+                    Err(e) => println!(
+                        "Could not save: {}",
+                        mancala_core::printable(&format!("{e:#}"))
+                    ),
                 }
             }
         }
@@ -307,12 +328,15 @@ fn may_write(
 }
 
 /// Fails now, before any move, if `path` cannot be written at the end of the game (a file
-/// made for the check is removed again).
-fn check_writable(path: &str) -> Result<()> {
+/// made for the check is removed again), or holds a file already and `force` is not given.
+fn check_writable(path: &str, force: bool) -> Result<()> {
     if path.is_empty() {
         bail!("--save: give a file name");
     }
     let existed = std::path::Path::new(path).exists();
+    if existed && !force {
+        bail!("--save {path}: the file exists (add --force to replace it)");
+    }
     std::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -364,8 +388,9 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
         n
     } else {
         // A long line is quoted by its start only.
-        let mut shown: String = t.chars().take(40).collect();
-        if shown.len() < t.len() {
+        let cut: String = t.chars().take(40).collect();
+        let mut shown = mancala_core::printable(&cut);
+        if cut.len() < t.len() {
             shown += "...";
         }
         return Err(format!("`{shown}` is not a pit or a command"));

@@ -765,22 +765,46 @@ fn register_font() {
     });
 }
 
-/// Two histograms side by side: game length in plies, and the final margin.
+/// Two histograms side by side: game length in plies, and the final margin. Drawn in
+/// memory and then written, so a write that fails (a full disk) says so in one line.
 pub fn plot(path: &Path, s: &Summary, samples: &[Sample]) -> Result<()> {
     use plotters::prelude::*;
     register_font();
-    let size = (1200, 500);
+    let (w, h) = (1200, 500);
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    match ext {
-        "svg" => draw(SVGBackend::new(path, size).into_drawing_area(), s, samples),
-        "png" => draw(
-            BitMapBackend::new(path, size).into_drawing_area(),
-            s,
-            samples,
-        ),
+    let drawing = || format!("drawing {}", path.display());
+    let bytes = match ext {
+        "svg" => {
+            let mut svg = String::new();
+            draw(
+                SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area(),
+                s,
+                samples,
+            )
+            .with_context(drawing)?;
+            svg.into_bytes()
+        }
+        "png" => {
+            let mut rgb = vec![0u8; w as usize * h as usize * 3];
+            draw(
+                BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area(),
+                s,
+                samples,
+            )
+            .with_context(drawing)?;
+            let mut png = Vec::new();
+            let mut encoder = png::Encoder::new(&mut png, w, h);
+            encoder.set_color(png::ColorType::Rgb);
+            encoder.set_depth(png::BitDepth::Eight);
+            let mut writer = encoder.write_header().with_context(drawing)?;
+            writer.write_image_data(&rgb).with_context(drawing)?;
+            writer.finish().with_context(drawing)?;
+            png
+        }
         _ => bail!("--plot: the file must end in .svg or .png"),
-    }
-    .with_context(|| format!("drawing {}", path.display()))
+    };
+    std::fs::write(path, bytes)
+        .with_context(|| format!("--plot {}: cannot write the file", path.display()))
 }
 
 fn draw<DB: plotters::prelude::DrawingBackend>(

@@ -187,6 +187,10 @@ fn bad_input_gets_one_line_and_exit_2() {
         "does not apply",
     );
     assert_bad_input(
+        &mancala(&["perft", "--end", "X", "-d", "2"]),
+        "error: rules: option `end` is any-row-empty or mover-empty, got `X`",
+    );
+    assert_bad_input(
         &mancala(&["perft", "--position", "kalah/1-2/0/0/0/s", "-d", "2"]),
         "position",
     );
@@ -202,6 +206,116 @@ fn bad_input_gets_one_line_and_exit_2() {
     assert_bad_input(&with_stdin(&["replay", "-"], "{\"rules\": 3}"), "JSON");
     assert_bad_input(&mancala(&["rules", "tic-tac-toe"]), "unknown preset");
     assert_bad_input(&mancala(&["perft"]), ""); // clap usage error
+}
+
+/// Errors quote their input with its control characters escaped: a record, a file name or a
+/// typed line cannot send escape sequences to the terminal.
+#[test]
+fn errors_show_control_characters_escaped() {
+    let o = with_stdin(&["replay", "-"], "[Variant \"kalah\"]\n1. E\u{1b}[2J f\n");
+    assert_bad_input(
+        &o,
+        "line 2, column 5 (at `\\u{1b}[2J f`): unexpected `\\u{1b}`, expected a pit letter",
+    );
+    assert!(!stderr(&o).contains('\u{1b}'), "{:?}", stderr(&o));
+    let o = mancala(&["replay", "no-such\u{1b}[2J.txt"]);
+    assert_bad_input(&o, "reading no-such\\u{1b}[2J.txt");
+    assert!(!stderr(&o).contains('\u{1b}'), "{:?}", stderr(&o));
+    let o = with_stdin(&["play"], "x\u{1b}[2J\nquit\n");
+    assert!(
+        stdout(&o).contains("`x\\u{1b}[2J` is not a pit or a command"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains('\u{1b}'), "{:?}", stdout(&o));
+}
+
+/// `tui --load` takes the rules named beside it as `replay` does (the record's own, or its
+/// rules where it names none) and refuses a position beside it; neither is dropped silently.
+#[test]
+fn tui_load_refuses_options_that_conflict_with_the_record() {
+    let record = "examples/records/dracala-tavares-gering.txt";
+    assert_bad_input(
+        &mancala(&["tui", "--variant", "kauri", "--load", record]),
+        "the record plays `dracala`, not `kauri`",
+    );
+    assert_bad_input(
+        &mancala(&["tui", "--seeds", "4", "--load", record]),
+        "the record plays `dracala`, not `kalah,seeds=4`",
+    );
+    assert_bad_input(
+        &mancala(&[
+            "tui",
+            "--position",
+            "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s",
+            "--load",
+            record,
+        ]),
+        "give --position or --load, not both",
+    );
+    // A record that names no variant opens with the one given (then the test, having no
+    // terminal, stops).
+    let path = temp_file("tui-untagged.txt", b"1. C c\n");
+    let o = mancala(&[
+        "tui",
+        "--variant",
+        "kalah",
+        "--load",
+        path.to_str().unwrap(),
+    ]);
+    assert_bad_input(&o, "`mancala tui` needs a terminal");
+    std::fs::remove_file(path).ok();
+}
+
+/// Command-line errors are one line with exit code 2, as every other error: clap's message
+/// and the similar name it suggests, without its usage lines and tips. Help and version
+/// are printed whole, exit code 0.
+#[test]
+fn command_line_errors_are_one_line() {
+    for (args, line) in [
+        (
+            vec!["perft"],
+            "error: the following required arguments were not provided: --depth <DEPTH>",
+        ),
+        (
+            vec!["egdb", "probe"],
+            "error: the following required arguments were not provided: --dir <DIR>, <POSITION>",
+        ),
+        (
+            vec!["play", "--first", "x"],
+            "error: invalid value 'x' for '--first <FIRST>' [possible values: human, ai]",
+        ),
+        (
+            vec!["perft", "-d", "0"],
+            "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=40",
+        ),
+        (
+            vec!["pref"],
+            "error: unrecognized subcommand 'pref' (a similar subcommand exists: 'perft')",
+        ),
+        (
+            vec!["perft", "--dept", "3"],
+            "error: unexpected argument '--dept' found (a similar argument exists: '--depth')",
+        ),
+        (
+            vec!["replay", "--bogus", "x"],
+            "error: unexpected argument '--bogus' found",
+        ),
+    ] {
+        let o = mancala(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o), format!("{line}\n"), "{args:?}");
+    }
+    let o = mancala(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        format!("mancala {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let o = mancala(&["perft", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Usage: mancala perft [OPTIONS] --depth <DEPTH>"));
+    assert!(stdout(&o).lines().count() > 10, "{}", stdout(&o));
 }
 
 #[test]
@@ -303,6 +417,60 @@ fn play_refuses_an_unwritable_save_path_before_the_game() {
     let path = std::env::temp_dir().join(format!("mancala-save-{}.txt", std::process::id()));
     let o = with_stdin(&["play", "--save", path.to_str().unwrap()], "quit\n");
     assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_file(&path).ok();
+}
+
+/// `--save` refuses a file that exists unless `--force` is given, and at the end does not
+/// replace a file that appeared there during the game without asking.
+#[test]
+fn play_save_does_not_replace_a_file_unasked() {
+    let path = temp_file("play-existing.txt", b"important\n");
+    let p = path.to_str().unwrap();
+    let o = with_stdin(&["play", "--save", p], "quit\n");
+    assert_bad_input(
+        &o,
+        &format!("--save {p}: the file exists (add --force to replace it)"),
+    );
+    assert!(!stdout(&o).contains("South"), "no game: {}", stdout(&o));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "important\n");
+    let o = with_stdin(&["play", "--save", p, "--force"], "quit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&path).unwrap().contains("[Variant"));
+    // A file made at the path after the start: asked about, and kept when the answer is no
+    // (here the input ends).
+    std::fs::remove_file(&path).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["play", "--save", p])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut out = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("Your move") {
+        use std::io::Read;
+        let n = out.read(&mut buf).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    std::fs::write(&path, "made meanwhile\n").unwrap();
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    std::io::Read::read_to_end(&mut out, &mut seen).unwrap();
+    let o = child.wait_with_output().unwrap();
+    let rest = String::from_utf8_lossy(&seen);
+    assert!(
+        rest.contains(&format!("{p} exists. Replace it? [y/N]")),
+        "{rest}"
+    );
+    assert_bad_input(
+        &o,
+        &format!(
+            "the record is printed above: --save {p}: a file was made there during the game; not replaced"
+        ),
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "made meanwhile\n");
     std::fs::remove_file(&path).ok();
 }
 
@@ -408,6 +576,39 @@ fn match_json_elo_is_null_where_unbounded() {
     assert!(
         even["elo_95"][0].is_null() && even["elo_95"][1].is_null(),
         "{even}"
+    );
+}
+
+/// Every game drawn bounds nothing: no 95% interval (it had been `+0 to +0`).
+#[test]
+fn match_all_drawn_gives_no_interval() {
+    // One seed a pit on one pit: every game ends 1 : 1.
+    let args = [
+        "match",
+        "--variant",
+        "kalah,pits=1,seeds=1",
+        "--a",
+        "1",
+        "--b",
+        "2",
+        "--games",
+        "4",
+    ];
+    let o = mancala(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "kalah,pits=1,seeds=1: 1 vs 2, 4 games: +0 =4 -0, score 50.0%\n\
+         Elo difference (A - B): +0, unbounded (every game was drawn: 4 draws alone cannot bound it; more games or openings are needed)\n"
+    );
+    let o = mancala(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["draws"], 4, "{v}");
+    assert_eq!(v["elo"], 0.0, "{v}");
+    assert_eq!(v["elo_95"], serde_json::json!([null, null]), "{v}");
+    assert_eq!(
+        v["elo_note"],
+        "every game was drawn: draws alone cannot bound the difference"
     );
 }
 

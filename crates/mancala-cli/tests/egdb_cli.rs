@@ -81,6 +81,54 @@ fn build_info_probe_and_solve_with_tables() {
         "{}",
         text(&o)
     );
+    // The best move: D, into the store, then C captures the last seed (+3 of 3).
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "South to move ends with 3 of the 3 seeds on the board (the opponent with 0): future net gain +3, final margin +2\nbest move: D\n"
+    );
+    // Two best moves: A, and D (an extra turn, then A), both +4 as `solve --openings` proves.
+    let o = mancala(&[
+        "egdb",
+        "probe",
+        "--dir",
+        d,
+        "kalah,pits=4,capture=empty/2-0-0-1/10/1-1-1-1/7/s",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).ends_with("final margin +4\nbest moves: A, D\n"),
+        "{}",
+        text(&o)
+    );
+    // The same as JSON: the position, its value for the side to move, every move's value.
+    let o = mancala(&[
+        "egdb",
+        "probe",
+        "--dir",
+        d,
+        "kalah,pits=4,capture=empty/2-0-0-1/10/1-1-1-1/7/s",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "position": "kalah,pits=4,capture=empty/2-0-0-1/10/1-1-1-1/7/s",
+            "tables": "p4-empty-any-row-empty-to-owner",
+            "seeds_on_board": 7,
+            "to_move": "south",
+            "view": "south",
+            "own": 4,
+            "opponent": 3,
+            "future_net_gain": 1,
+            "final_margin": 4,
+            "best_moves": [{"move": "A", "pit": 1}, {"move": "D", "pit": 4}],
+            "moves": [
+                {"move": "A", "pit": 1, "future_net_gain": 1},
+                {"move": "D", "pit": 4, "future_net_gain": 1}
+            ]
+        })
+    );
     let o = mancala(&[
         "solve",
         "--variant",
@@ -131,6 +179,47 @@ fn build_info_probe_and_solve_with_tables() {
         text(&o).contains("-s10.egdb") && text(&o).contains("truncated"),
         "{}",
         text(&o)
+    );
+    // The build's JSON summary: the truncated level rebuilt (with its fault), one more
+    // level built, the others reused.
+    let o = mancala(&[
+        "egdb",
+        "build",
+        "--variant",
+        "kalah,pits=4,capture=empty",
+        "--max-seeds",
+        "11",
+        "--dir",
+        d,
+        "--quiet",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["rules"], "kalah,pits=4,capture=empty", "{v}");
+    assert_eq!(v["tables"], "p4-empty-any-row-empty-to-owner", "{v}");
+    assert_eq!(v["max_seeds"], 11, "{v}");
+    let built: Vec<_> = v["built"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["seeds"].clone())
+        .collect();
+    assert_eq!(built, [10, 11], "{v}");
+    // Level 11: C(18, 7) positions.
+    assert_eq!(v["built"][1]["positions"], 31824, "{v}");
+    assert_eq!(
+        v["reused"],
+        serde_json::json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+        "{v}"
+    );
+    assert_eq!(v["rebuilt"][0]["seeds"], 10, "{v}");
+    assert!(
+        v["rebuilt"][0]["fault"]
+            .as_str()
+            .unwrap()
+            .contains("truncated"),
+        "{v}"
     );
     let _ = std::fs::remove_dir_all(&path);
 }

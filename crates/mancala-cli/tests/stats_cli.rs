@@ -92,6 +92,31 @@ fn bad_arguments_are_one_line_errors() {
     }
 }
 
+/// A plot that cannot be written after the games (here a full disk: /dev/full) is one line
+/// naming the file and the fault, not the drawing library's error dump.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_plot_write_error_is_one_line() {
+    let dir = std::env::temp_dir().join(format!("mancala-plot-full-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["full.png", "full.svg"] {
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        std::os::unix::fs::symlink("/dev/full", &path).unwrap();
+        let p = path.to_str().unwrap();
+        let o = mancala(&["stats", "--games", "20", "--seed", "1", "--plot", p]);
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err,
+            format!(
+                "error: --plot {p}: cannot write the file: No space left on device (os error 28)\n"
+            )
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn games_and_threads_are_bounded() {
     for (args, needle) in [

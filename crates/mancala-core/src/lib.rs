@@ -257,6 +257,21 @@ pub enum Error {
 /// unknown 100 kB preset name) is not echoed back whole.
 const MESSAGE_MAX: usize = 400;
 
+/// `s` with its control characters escaped (`\u{1b}`): text from a record, a file or the
+/// command line that is shown back (a player's name, an error quoting its input) cannot
+/// drive the terminal that shows it.
+pub fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (what, m) = match self {
@@ -266,14 +281,15 @@ impl fmt::Display for Error {
             Error::GameOver => return f.write_str("the game is over: no more moves can be played"),
             Error::Record(m) => ("record", m),
         };
+        // Messages quote their input: shown escaped, and cut when long.
         match m.char_indices().nth(MESSAGE_MAX) {
             Some((cut, _)) => write!(
                 f,
                 "{what}: {}... ({} more characters)",
-                &m[..cut],
+                printable(&m[..cut]),
                 m[cut..].chars().count()
             ),
-            None => write!(f, "{what}: {m}"),
+            None => write!(f, "{what}: {}", printable(m)),
         }
     }
 }

@@ -108,10 +108,22 @@ fn err_at(text: &str, at: usize, msg: impl core::fmt::Display) -> Error {
 
 /// Parses movetext in `notation`. Errors ([`Error::Record`]) name the line, column and fault.
 pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
+    parse_for(notation, crate::MAX_PITS as u8, text)
+}
+
+/// As [`parse`], for a board of `pits` pits a row: its errors name that board's pits
+/// (`a-f or A-F` for six).
+pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, Error> {
+    let pits = pits.clamp(1, crate::MAX_PITS as u8);
+    let (last_lower, last_upper) = ((b'a' + pits - 1) as char, (b'A' + pits - 1) as char);
+    let digit_range = format!("1-{pits}");
+    let letters = format!("pits are written as letters here (a-{last_lower}, A-{last_upper})");
     let bytes: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = MoveText::default();
     let mut i = 0;
     let mut number: Option<u32> = None;
+    // Where that number is written, and whether a dot follows it.
+    let mut number_at = (0, false);
     // The last move number read, and the index of the turn it numbered.
     let mut numbered: Option<(u32, usize)> = None;
     // True while the last thing read was a move that a `-` may join to.
@@ -165,7 +177,19 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 .turns
                 .last_mut()
                 .ok_or_else(|| err_at(text, at, "an annotation before any move"))?;
-            for part in inner.split([';', ',', ' ']).filter(|p| !p.is_empty()) {
+            let parts: Vec<&str> = inner
+                .split([';', ',', ' '])
+                .filter(|p| !p.is_empty())
+                .collect();
+            if parts.is_empty() {
+                // Not a capture of 0: a turn without one has no parenthesis.
+                return Err(err_at(
+                    text,
+                    at,
+                    format!("annotation `({inner})` holds no `+n` or `-n`"),
+                ));
+            }
+            for part in parts {
                 // Split after the first character, which need not be one byte (`…6`).
                 let (sign, digits) = part.split_at(part.chars().next().map_or(0, char::len_utf8));
                 let n: u32 = digits.parse().map_err(|_| {
@@ -178,7 +202,16 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     err_at(text, at, fault)
                 })?;
                 let slot = match (sign, notation) {
-                    ("+", Notation::Digits) | ("-", Notation::Digits) => &mut turn.minus,
+                    ("+", Notation::Digits) => {
+                        // The source writes a Dracala capture `(-n)` (captures count against
+                        // the capturer); a plus sign contradicts it.
+                        return Err(err_at(
+                            text,
+                            at,
+                            format!("annotation `{part}`: a Dracala turn's capture is written `-n`"),
+                        ));
+                    }
+                    ("-", Notation::Digits) => &mut turn.minus,
                     ("+", _) => &mut turn.plus,
                     ("-", Notation::Letters) => {
                         return Err(err_at(
@@ -248,9 +281,7 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     if char_at(i) == Some('.') {
                         fault
                     } else {
-                        format!(
-                            "`{digits}` is not a move: pits are written as letters here (a-h, A-H)"
-                        )
+                        format!("`{digits}` is not a move: {letters}")
                     }
                 };
                 if let Some(k) = number {
@@ -286,11 +317,16 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                     }
                 }
                 number = Some(n);
+                number_at = (at, char_at(i) == Some('.'));
                 joinable = false;
                 continue;
             }
             if digits.len() > 1 {
-                return Err(err_at(text, at, format!("`{digits}` is not a pit (1-8)")));
+                return Err(err_at(
+                    text,
+                    at,
+                    format!("`{digits}` is not a pit ({digit_range})"),
+                ));
             }
             i = start; // fall through to read the digit as a move
         }
@@ -318,8 +354,8 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
             }
             None => {
                 let want = match notation {
-                    Notation::Digits => "a pit digit 1-8",
-                    _ => "a pit letter a-h or A-H",
+                    Notation::Digits => format!("a pit digit {digit_range}"),
+                    _ => format!("a pit letter a-{last_lower} or A-{last_upper}"),
                 };
                 return Err(err_at(
                     text,
@@ -328,6 +364,20 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
                 ));
             }
         }
+    }
+    // A number at the end numbers nothing: a move left out, or a pit written as a digit.
+    if let Some(n) = number {
+        let (at, dot) = number_at;
+        let fault = if dot {
+            format!("move number {n} has no move")
+        } else {
+            let digits = &text[at..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .unwrap_or("");
+            format!("`{digits}` is not a move: {letters}")
+        };
+        return Err(err_at(text, at, fault));
     }
     Ok(out)
 }
@@ -375,7 +425,7 @@ fn turn_gains(effects: &[MoveEffect]) -> (u32, u32, u32) {
 /// annotation. The first disagreement is reported with its turn, move and what each side says.
 pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
     let notation = Notation::for_rules(game.rules());
-    let parsed = parse(notation, text)?;
+    let parsed = parse_for(notation, game.position().pits() as u8, text)?;
     let nturns = parsed.turns.len();
     for (t, turn) in parsed.turns.iter().enumerate() {
         let side = game.to_move();
@@ -565,6 +615,22 @@ mod tests {
         assert!(err("1. C 3. c").contains("1 turn after move 1, the next number is 2"));
         assert!(err("1. C c D 4. d").contains("3 turns after move 1, the next number is 2 or 3"));
         assert!(err("1. 2. C").contains("move number 1 has no move"));
+        // A number at the end, with nothing after it to number.
+        assert_eq!(
+            err("1. E f 2."),
+            "record: line 1, column 8 (at `2.`): move number 2 has no move"
+        );
+        assert!(
+            err("1. E f\n2.\n").contains("line 2, column 1 (at `2.`): move number 2 has no move")
+        );
+        assert!(err("1. E f 2").contains("`2` is not a move: pits are written as letters"));
+        let e = parse(Notation::Digits, "1. 1-6 (-2) 5 (-1) 2.")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("column 20 (at `2.`): move number 2 has no move"),
+            "{e}"
+        );
         assert!(err("1. C c -5 : 3").contains("a final score is never negative"));
         assert!(err("1. C c 5 : -3").contains("a score is written `38 : 26`"));
         // Pits written as digits, as `play` takes them.
@@ -603,6 +669,65 @@ mod tests {
         assert_eq!(t.turns[2].moves.len(), 3);
         assert_eq!(t.turns[3].moves[0].comment.as_deref(), Some("!"));
         assert_eq!(t.score, Some([38, 26]));
+    }
+
+    #[test]
+    fn a_dracala_capture_with_a_plus_sign_is_refused() {
+        let e = parse(Notation::Digits, "1-6 (+2) 5 (-1)")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "record: line 1, column 5 (at `(+2) 5 (-1)`): annotation `+2`: a Dracala turn's capture is written `-n`"
+        );
+        assert_eq!(
+            parse(Notation::Digits, "1-6 (-2)").unwrap().turns[0].minus,
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn an_empty_annotation_is_refused() {
+        for (n, text, inner) in [
+            (Notation::Kauri, "a (;) A", "(;)"),
+            (Notation::Kauri, "a ( ) A", "( )"),
+            (Notation::Letters, "1. C () c", "()"),
+            (Notation::Digits, "1-6 (,)", "(,)"),
+        ] {
+            let e = parse(n, text).unwrap_err().to_string();
+            assert!(
+                e.ends_with(&format!("annotation `{inner}` holds no `+n` or `-n`")),
+                "{text}: {e}"
+            );
+        }
+        let t = parse(Notation::Kauri, "a (+1; -2) A").unwrap();
+        assert_eq!((t.turns[0].plus, t.turns[0].minus), (Some(1), Some(2)));
+    }
+
+    /// A bad move character is refused naming the pits the board has.
+    #[test]
+    fn bad_moves_name_the_boards_pits() {
+        let replayed = |rules: &str, text: &str| {
+            let mut game = Game::from_rules(&rules.parse().unwrap()).unwrap();
+            replay(&mut game, text, Check::Strict)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            replayed("kalah", "1. E f Z"),
+            "record: line 1, column 8 (at `Z`): unexpected `Z`, expected a pit letter a-f or A-F"
+        );
+        assert!(replayed("vaccean", "1. A z")
+            .ends_with("unexpected `z`, expected a pit letter a-d or A-D"));
+        assert!(replayed("kauri", "a 7")
+            .ends_with("`7` is not a move: pits are written as letters here (a-f, A-F)"));
+        assert!(replayed("kalah", "1. E f 2")
+            .ends_with("`2` is not a move: pits are written as letters here (a-f, A-F)"));
+        assert!(replayed("dracala", "1-6 x").ends_with("expected a pit digit 1-6"));
+        assert!(replayed("dracala,pits=4", "12 3").ends_with("`12` is not a pit (1-4)"));
+        // Without a board, any the notation allows.
+        let e = parse(Notation::Letters, "1. Z").unwrap_err().to_string();
+        assert!(e.ends_with("expected a pit letter a-h or A-H"), "{e}");
     }
 
     #[test]

@@ -19,6 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::notation::{self, Check};
+use crate::rules::{MAX_PITS, MAX_TOTAL_SEEDS};
 use crate::{Error, Game, Outcome, Position, Rules, Side};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +35,7 @@ pub struct Players {
 #[serde(deny_unknown_fields)]
 pub struct RecordMove {
     /// Own pit, 1 = the mover's leftmost.
+    #[serde(deserialize_with = "json_pit")]
     pub pit: u8,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
@@ -54,7 +56,9 @@ pub struct RecordTurn {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordResult {
+    #[serde(deserialize_with = "json_store")]
     pub south: u8,
+    #[serde(deserialize_with = "json_store")]
     pub north: u8,
     /// `None`: a draw.
     pub winner: Option<Side>,
@@ -64,6 +68,20 @@ pub struct RecordResult {
     /// and `south`/`north` are the stores at that point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Side>,
+}
+
+/// A move's pit in JSON, refused beyond any board as a text record's pit is.
+fn json_pit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    crate::rules::json_byte(d, |v| {
+        format!("pit {v} does not exist (a row has at most {MAX_PITS} pits)")
+    })
+}
+
+/// A store's seeds in a JSON result.
+fn json_store<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    crate::rules::json_byte(d, |v| {
+        format!("a store holds 0 to {MAX_TOTAL_SEEDS} seeds, got {v}")
+    })
 }
 
 impl RecordResult {
@@ -522,6 +540,70 @@ mod tests {
         rec.result = Some(resigned(Some(Side::North), s[0] + 1));
         let e = rec.replay().unwrap_err().to_string();
         assert!(e.contains("when South resigned, the replay gives"), "{e}");
+    }
+
+    /// A JSON record's bad number or name is refused in the words a text record gets for it,
+    /// not serde's (`expected u8`, `unknown variant`).
+    #[test]
+    fn json_records_are_refused_in_the_words_of_text_records() {
+        let refused = |text: &str| Record::parse(text, None).unwrap_err().to_string();
+        for (rules, json_rules, says) in [
+            (
+                "kalah,seeds=300",
+                r#"{"preset":"kalah","seeds":300}"#,
+                "rules: seeds must be 1 to 20, got 300",
+            ),
+            (
+                "kalah,seeds=25",
+                r#"{"preset":"kalah","seeds":25}"#,
+                "rules: seeds must be 1 to 20, got 25",
+            ),
+            (
+                "kalah,pits=256",
+                r#"{"preset":"kalah","pits":256}"#,
+                "rules: pits must be 1 to 8, got 256",
+            ),
+            (
+                "kalah,end=X",
+                r#"{"preset":"kalah","end":"X"}"#,
+                "rules: option `end` is any-row-empty or mover-empty, got `X`",
+            ),
+            (
+                "chess",
+                r#"{"preset":"chess"}"#,
+                "rules: unknown preset `chess`",
+            ),
+        ] {
+            let text = refused(&format!("[Variant \"{rules}\"]\n"));
+            let json = refused(&format!(r#"{{"rules":{json_rules},"turns":[]}}"#));
+            assert!(text.contains(says), "{text}");
+            assert!(json.starts_with(&format!("record: JSON: {says}")), "{json}");
+        }
+        let json = refused(r#"{"rules":{"preset":"kalah","pits":-1},"turns":[]}"#);
+        assert!(
+            json.contains("JSON: rules: pits must be 1 to 8, got -1"),
+            "{json}"
+        );
+        let json = refused(
+            r#"{"rules":{"preset":"kalah"},"turns":[{"side":"south","moves":[{"pit":300}]}]}"#,
+        );
+        assert!(
+            json.contains("JSON: pit 300 does not exist (a row has at most 8 pits)"),
+            "{json}"
+        );
+        let json = refused(
+            r#"{"rules":{"preset":"kalah"},"turns":[],"result":{"south":999,"north":0,"winner":null}}"#,
+        );
+        assert!(
+            json.contains("JSON: a store holds 0 to 240 seeds, got 999"),
+            "{json}"
+        );
+        // Numbers that fit still read.
+        let rec = Record::parse(r#"{"rules":{"preset":"kalah","pits":4,"seeds":2},"turns":[{"side":"south","moves":[{"pit":1}]}]}"#, None).unwrap();
+        assert_eq!(
+            (rec.rules.pits, rec.rules.seeds, rec.turns[0].moves[0].pit),
+            (4, 2, 1)
+        );
     }
 
     #[test]

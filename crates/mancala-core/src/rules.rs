@@ -22,7 +22,7 @@ pub const MAX_SEEDS: u8 = 20;
 
 /// A named game. Every Kalah-family preset shares one rules engine ([`crate::kalah`]);
 /// Kauri has its own ([`crate::kauri`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
     /// Kalah, 6 x 2, 3 seeds a pit (Italian source page); Kalah(6,4) with `seeds=4`.
@@ -130,6 +130,15 @@ impl fmt::Display for Preset {
     }
 }
 
+/// Read as its text form is (JSON records get the same words for a bad name).
+impl<'de> Deserialize<'de> for Preset {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Preset {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self, Error> {
@@ -145,12 +154,88 @@ impl FromStr for Preset {
     }
 }
 
+/// A pit or seed count out of its range, in the same words however it was given (option,
+/// rules string, JSON record).
+fn out_of_range(option: &str, got: impl fmt::Display) -> Error {
+    let max = match option {
+        "pits" => MAX_PITS,
+        _ => MAX_SEEDS as usize,
+    };
+    Error::Rules(format!("{option} must be 1 to {max}, got {got}"))
+}
+
+/// Any whole number of a JSON input, so that one too large for its field (a byte) is refused
+/// in the words of that field, not serde's `expected u8`.
+pub(crate) struct Whole(pub i128);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Whole, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Whole;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a whole number")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Whole, E> {
+                Ok(Whole(v.into()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Whole, E> {
+                Ok(Whole(v.into()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A byte-sized count of a JSON input, or the error `fault` words for the number given.
+pub(crate) fn json_byte<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    fault: impl Fn(i128) -> String,
+) -> Result<u8, D::Error> {
+    let Whole(v) = Whole::deserialize(d)?;
+    u8::try_from(v).map_err(|_| serde::de::Error::custom(fault(v)))
+}
+
+fn json_option_count<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    option: &str,
+) -> Result<Option<u8>, D::Error> {
+    Option::<Whole>::deserialize(d)?
+        .map(|Whole(v)| {
+            u8::try_from(v).map_err(|_| serde::de::Error::custom(out_of_range(option, v)))
+        })
+        .transpose()
+}
+
+fn json_pits<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    json_option_count(d, "pits")
+}
+
+fn json_seeds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
+    json_option_count(d, "seeds")
+}
+
+/// `a`, `a or b`, `a, b or c`: the values an option takes, in its error.
+fn one_of(values: &[&str]) -> String {
+    match values {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
 macro_rules! keyword_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+    ($(#[$m:meta])* $name:ident ($option:literal) { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
         #[serde(rename_all = "kebab-case")]
         pub enum $name { $($(#[$vm])* $variant),+ }
+        /// Read as its text form is (JSON records get the same words for a bad value).
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+            }
+        }
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
             pub fn name(self) -> &'static str { match self { $($name::$variant => $text),+ } }
@@ -162,8 +247,9 @@ macro_rules! keyword_enum {
             type Err = Error;
             fn from_str(s: &str) -> Result<Self, Error> {
                 $name::ALL.iter().copied().find(|v| v.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
-                    Error::Rules(format!("unknown {} `{}` (expected one of: {})", stringify!($name).to_lowercase(), s,
-                        $name::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")))
+                    // In the option's name, as the user wrote it (`--end`, `end=`).
+                    let values: Vec<&str> = $name::ALL.iter().map(|v| v.name()).collect();
+                    Error::Rules(format!("option `{}` is {}, got `{}`", $option, one_of(&values), s.trim()))
                 })
             }
         }
@@ -172,7 +258,7 @@ macro_rules! keyword_enum {
 
 keyword_enum!(
     /// What a last seed landing in an own empty pit does (design.md 3.1).
-    Capture {
+    Capture ("capture") {
         /// The last seed and the opposite seeds go to the store, if the opposite pit holds seeds.
         Standard = "standard",
         /// As standard, but the last seed goes to the store even when the opposite pit is empty.
@@ -204,7 +290,7 @@ impl Capture {
 
 keyword_enum!(
     /// When a Kalah-family game ends.
-    EndCheck {
+    EndCheck ("end") {
         /// After every move, if either row is empty.
         AnyRowEmpty = "any-row-empty",
         /// When the player to move has no seeds in his row.
@@ -214,7 +300,7 @@ keyword_enum!(
 
 keyword_enum!(
     /// Where the seeds still on the board go when the game ends.
-    Leftovers {
+    Leftovers ("leftovers") {
         /// Each row to its owner's store.
         ToOwner = "to-owner",
         /// Nobody scores them.
@@ -228,7 +314,7 @@ keyword_enum!(
 
 keyword_enum!(
     /// Teaching stage of `kalah-brazil` (source 002: rules 1-5, then 6, then 7).
-    Stage {
+    Stage ("stage") {
         /// Rules 1-5: sowing only, no extra turn, no capture.
         Basic = "basic",
         /// Rule 6 added: last seed in the own store plays again.
@@ -265,9 +351,17 @@ pub struct Rules {
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct RulesSpec {
     pub preset: Option<Preset>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "json_pits"
+    )]
     pub pits: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "json_seeds"
+    )]
     pub seeds: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capture: Option<Capture>,
@@ -292,13 +386,7 @@ impl RulesSpec {
                 )));
             }
             // Too large for a byte: out of every range `validate` allows (said as it says it).
-            v.parse::<u8>().map_err(|_| {
-                let max = match name.trim() {
-                    "pits" => MAX_PITS,
-                    _ => MAX_SEEDS as usize,
-                };
-                Error::Rules(format!("{} must be 1 to {max}, got {v}", name.trim()))
-            })
+            v.parse::<u8>().map_err(|_| out_of_range(name.trim(), v))
         };
         match name.trim() {
             "pits" => self.pits = Some(num(value)?),
@@ -456,16 +544,10 @@ impl Rules {
     /// Checks the option values against each other; every constructor calls it.
     pub fn validate(&self) -> Result<(), Error> {
         if self.pits == 0 || self.pits as usize > MAX_PITS {
-            return Err(Error::Rules(format!(
-                "pits must be 1 to {MAX_PITS}, got {}",
-                self.pits
-            )));
+            return Err(out_of_range("pits", self.pits));
         }
         if self.seeds == 0 || self.seeds > MAX_SEEDS {
-            return Err(Error::Rules(format!(
-                "seeds must be 1 to {MAX_SEEDS}, got {}",
-                self.seeds
-            )));
+            return Err(out_of_range("seeds", self.seeds));
         }
         if self.total_seeds() > MAX_TOTAL_SEEDS {
             return Err(Error::Rules(format!(
@@ -721,6 +803,31 @@ mod tests {
         assert!(e.contains("pits must be 1 to 8, got 99999999999"), "{e}");
         let e = "kalah,seeds=x".parse::<Rules>().unwrap_err().to_string();
         assert!(e.contains("option `seeds` needs a number, got `x`"), "{e}");
+    }
+
+    /// A keyword option's error names the option as written (`--end`, `end=`) and its values.
+    #[test]
+    fn keyword_errors_name_the_option() {
+        for (rules, msg) in [
+            (
+                "kalah,end=X",
+                "rules: option `end` is any-row-empty or mover-empty, got `X`",
+            ),
+            (
+                "kalah,capture=all",
+                "rules: option `capture` is standard, empty or opposite-only, got `all`",
+            ),
+            (
+                "kalah,leftovers=x",
+                "rules: option `leftovers` is to-owner, not-counted, last-mover or last-capturer, got `x`",
+            ),
+            (
+                "kalah-brazil,stage=x",
+                "rules: option `stage` is basic, extra-turn or full, got `x`",
+            ),
+        ] {
+            assert_eq!(rules.parse::<Rules>().unwrap_err().to_string(), msg);
+        }
     }
 
     #[test]

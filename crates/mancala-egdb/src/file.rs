@@ -414,8 +414,23 @@ impl Egdb {
     /// A best move by the tables and its future net gain for the side to move, if every
     /// move's outcome is tabled (or ends the game).
     pub fn best_move(&self, pos: &KalahPos) -> Option<(u8, i32)> {
-        let me = pos.to_move();
         let mut best: Option<(u8, i32)> = None;
+        for (mv, v) in self.move_values(pos)? {
+            if best.is_none() || best.is_some_and(|b| v > b.1) {
+                best = Some((mv, v));
+            }
+        }
+        best
+    }
+
+    /// Every legal move with its future net gain for the side to move, if every move's
+    /// outcome is tabled (or ends the game): the move's own gain (store growth against the
+    /// opponent's) plus the value of the position it leads to, added when the mover moves
+    /// again (an extra turn) and subtracted when the opponent does. The best moves are those
+    /// whose value is the position's [`Egdb::net`].
+    pub fn move_values(&self, pos: &KalahPos) -> Option<Vec<(u8, i32)>> {
+        let me = pos.to_move();
+        let mut values = Vec::new();
         for &mv in pos.legal_moves().as_slice() {
             let mut q = *pos;
             q.play(mv).ok()?;
@@ -428,11 +443,9 @@ impl Egdb {
             } else {
                 d - self.net(&q)?
             };
-            if best.is_none() || best.is_some_and(|b| v > b.1) {
-                best = Some((mv, v));
-            }
+            values.push((mv, v));
         }
-        best
+        Some(values)
     }
 
     /// The seeds of the board the side to move ends with (leftovers counted only).

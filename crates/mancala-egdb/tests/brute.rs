@@ -86,6 +86,9 @@ fn check(spec: &str, max: u32) -> usize {
                 let Some(p) = p else { continue };
                 let want = brute(&p, &mut memo);
                 assert_eq!(db.net(&p), Some(want), "{spec}: {p:?}");
+                // The best moves reach the position's value, and no move exceeds it.
+                let best = db.move_values(&p).unwrap().into_iter().map(|v| v.1).max();
+                assert_eq!(best, Some(want), "{spec}: {p:?}");
                 if tr.counted() {
                     assert_eq!(db.own(&p).map(|o| 2 * o as i32 - s as i32), Some(want));
                 }

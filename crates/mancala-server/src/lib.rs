@@ -199,6 +199,13 @@ pub fn database_path(args: &ServeArgs) -> anyhow::Result<PathBuf> {
             dir.display()
         );
     }
+    if db.is_dir() {
+        anyhow::bail!(
+            "--db {}: that is a folder; give the database file (such as {})",
+            db.display(),
+            db.join("games.db").display()
+        );
+    }
     Ok(db.clone())
 }
 

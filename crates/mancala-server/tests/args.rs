@@ -68,6 +68,19 @@ fn a_db_in_a_missing_folder_is_refused_and_nothing_is_created() {
 }
 
 #[test]
+fn a_db_that_is_a_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().display().to_string();
+    refused(
+        &["--db".as_ref(), dir.path().as_os_str()],
+        &[&format!(
+            "error: --db {db}: that is a folder; give the database file (such as {db}/games.db)"
+        )],
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
 fn numeric_options_have_ranges() {
     for (flag, value, needle) in [
         ("--ai-threads", "0", "1..=256"),

@@ -756,7 +756,7 @@ impl App {
                         })
                     }
                     PromptKind::Save | PromptKind::Overwrite => self.save_message(&text),
-                    PromptKind::Load => match self.load(&text) {
+                    PromptKind::Load => match self.load(&text, None) {
                         Ok(()) => {}
                         Err(e) => self.message = format!("Could not open: {e:#}"),
                     },
@@ -909,10 +909,12 @@ impl App {
         Ok(())
     }
 
-    pub fn load(&mut self, path: &str) -> Result<()> {
+    /// Opens the record at `path`; `rules`, when given, are its rules where it names none
+    /// and must be its rules where it does (as for `replay`).
+    pub fn load(&mut self, path: &str, rules: Option<Rules>) -> Result<()> {
         // A record whose annotations or score disagree with its moves opens anyway (as
         // `--lenient` elsewhere), and the message says where.
-        let (_, game, note) = crate::input::load_record_noting(path, None)?;
+        let (_, game, note) = crate::input::load_record_noting(path, rules)?;
         let players = self.players;
         self.new_game(game, players);
         // A loaded game opens at its end, in replay mode, so nobody moves by surprise.
@@ -986,7 +988,12 @@ pub fn run(a: TuiArgs) -> Result<()> {
     let mut app = App::new(Game::new(start), players, seed);
     app.speed_ms = a.speed;
     if let Some(path) = &a.load {
-        app.load(path)?;
+        // A record sets its own start: a position besides it is refused, and rules named
+        // besides it must be its own, not silently dropped.
+        if a.position.is_some() {
+            bail!("give --position or --load, not both: a record starts where it says");
+        }
+        app.load(path, a.rules.rules_opt()?)?;
     }
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() {

@@ -269,7 +269,7 @@ fn a_record_with_a_wrong_annotation_opens_with_a_note() {
         "/../../examples/records/kauri-sandler-gering-1.txt"
     );
     let mut a = app("kalah", HUMANS);
-    a.load(path).unwrap();
+    a.load(path, None).unwrap();
     assert!(
         a.message.contains("Note:") && a.message.contains("the record gives"),
         "{}",
