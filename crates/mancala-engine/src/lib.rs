@@ -181,7 +181,9 @@ impl Engine {
         self.tt.clear();
     }
 
-    fn shared(&self, limits: Limits, history: &[Position]) -> Shared<'_> {
+    /// The state of one search of the position whose full key is `root`, after the game's
+    /// `history`: the root itself is an occurrence of its position for the repetition rule.
+    fn shared(&self, limits: Limits, history: &[Position], root: u64) -> Shared<'_> {
         // Deferring needs another thread to defer to.
         let defer_max_ply = if self.threads > 1 {
             self.defer_max_ply
@@ -195,7 +197,11 @@ impl Engine {
             deadline: limits.time.map(|t| Instant::now() + t),
             max_nodes: limits.nodes.unwrap_or(u64::MAX),
             weights: self.weights,
-            history: history.iter().map(full_key).collect(),
+            history: history
+                .iter()
+                .map(full_key)
+                .chain(std::iter::once(root))
+                .collect(),
             etc_max_ply: self.etc_max_ply,
             tt_min_seeds: self.tt_min_seeds,
             oracle: self.oracle.as_deref().map(|o| o as &dyn Oracle),
@@ -234,7 +240,7 @@ impl Engine {
             return None;
         }
         let start = Instant::now();
-        let shared = self.shared(limits, history);
+        let shared = self.shared(limits, history, pos.full_key());
         let max_depth = limits.depth.unwrap_or(64).clamp(1, FULL_DEPTH as u32) as u8;
         let me = pos.to_move();
         let banked = pos.banked(me);
@@ -391,7 +397,7 @@ impl Engine {
         // search below would otherwise take every page fault (and any compaction) alone.
         // Kalah(6,3) after an endgame-table run, four runs each: 0.61-1.52 s -> 0.49-0.68 s.
         self.tt.prefault(self.threads);
-        let shared = self.shared(rest(), history);
+        let shared = self.shared(rest(), history, pos.full_key());
         let me = pos.to_move();
         let banked = pos.banked(me);
         // The first guess: a 16-ply heuristic search's value, raised by one step of the
@@ -477,7 +483,7 @@ impl Engine {
             None if shared.nodes.load(Ordering::Relaxed) < shared.max_nodes
                 && shared.deadline.is_none_or(|d| Instant::now() < d) =>
             {
-                let again = self.shared(rest(), history);
+                let again = self.shared(rest(), history, pos.full_key());
                 let v = mtdf(&again, 0, guess)?;
                 shared
                     .nodes
@@ -490,7 +496,7 @@ impl Engine {
         // the best move is the first one proven to reach the value (the table holds the proof,
         // so these null-window searches are short).
         // A line cut short by the deadline is not proven: no result then.
-        let last = self.shared(rest(), history);
+        let last = self.shared(rest(), history, pos.full_key());
         let (best, pv) = line(&last, value);
         if last.stopped() {
             return None;
@@ -655,7 +661,7 @@ impl Engine {
                     .map(|d| d.saturating_duration_since(Instant::now())),
                 ..Limits::default()
             };
-            let shared = self.shared(lim, history);
+            let shared = self.shared(lim, history, full_key(pos));
             fn go<P: SearchGame>(
                 shared: &Shared,
                 pos: &P,
