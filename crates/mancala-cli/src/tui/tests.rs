@@ -360,7 +360,10 @@ fn hint_and_value_use_the_engine() {
     keys(&mut a, "h");
     assert_eq!(a.hint, Some(4));
     let line = a.engine_line.clone().unwrap();
-    assert!(line.contains("+2 for South (proven)"), "{line}");
+    assert!(
+        line.contains("+2 for South (South wins by 2), proven"),
+        "{line}"
+    );
 }
 
 #[test]
