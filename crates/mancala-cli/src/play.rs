@@ -132,7 +132,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         .map(|l| l.map(|b| String::from_utf8(b).map_err(|_| ())));
     let mut last: Option<(Side, u8)> = None;
     let mut show = true;
-    // Files the `save` command wrote in this session.
+    // Files the `save` command wrote during this game.
     let mut saved: Vec<String> = Vec::new();
     loop {
         if s.game.is_over() {
@@ -312,7 +312,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     Ok(())
 }
 
-/// Whether `save` may write `path`: a new file, one this session saved (`saved`), or another
+/// Whether `save` may write `path`: a new file, one this game saved (`saved`), or another
 /// that the player agrees to replace (asked on `lines`).
 fn may_write(
     path: &str,
