@@ -92,7 +92,9 @@ impl SearchGame for KalahPos {
         let b = self.row_word(me.other());
         let r = self.rules();
         let mut extra = 0;
-        if r.decided_above != u8::MAX {
+        // A draw by repetition (Cross-Kalah) ends at a margin of 0, whatever the stores: its
+        // future net gain reads them.
+        if r.decided_above != u8::MAX || r.cross {
             extra = self.store(me) as u64 | (self.store(me.other()) as u64) << 8;
         }
         if r.leftovers == Leftovers::LastCapturer {
@@ -164,7 +166,9 @@ impl SearchGame for KauriPos {
         let me = self.to_move();
         let m = self.pits();
         let (seeds, cowries) = self.ring();
-        let mut h = self.store(me) as u64 | (self.store(me.other()) as u64) << 8;
+        // The stores go above the bits the pits are mixed into (they once shared them, and
+        // positions with other stores and other pits collided).
+        let mut h = fmix((self.store(me) as u64) << 32 | (self.store(me.other()) as u64) << 40);
         for k in 0..2 * m {
             // Mover's row first.
             let i = (k + me.index() * m) % (2 * m);
@@ -178,7 +182,7 @@ impl SearchGame for KauriPos {
     fn full_key(&self) -> u64 {
         let (seeds, cowries) = self.ring();
         let s = self.scores();
-        let mut h = s[0] as u64 | (s[1] as u64) << 8 | (self.to_move() as u64) << 16;
+        let mut h = fmix((s[0] as u64) << 32 | (s[1] as u64) << 40 | (self.to_move() as u64) << 48);
         for i in 0..seeds.len() {
             h = fmix(
                 h ^ ((seeds[i] as u64) << 8 | cowries[i] as u64).wrapping_add(i as u64 * 0x1_0000),

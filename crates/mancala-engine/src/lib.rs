@@ -13,6 +13,7 @@
 //! The repetition rule of Cross-Kalah and Kauri is applied along each searched line and to the
 //! game's history before the root (pass it to [`Engine::search`]).
 
+mod cyclic;
 pub mod fast;
 pub mod game;
 pub mod mcts;
@@ -21,6 +22,7 @@ pub mod search;
 pub mod tt;
 pub mod value;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -148,6 +150,8 @@ pub struct Engine {
     /// The solver's first guess comes from an iterative-deepening search to this depth (0:
     /// guess 0); see [`Engine::solve`].
     pub guess_depth: u8,
+    /// Games whose positions repeat: the retrograde solver's values so far, and their rules.
+    cyclic: std::sync::Mutex<Option<(mancala_core::Rules, HashMap<u64, i32>)>>,
 }
 
 impl Engine {
@@ -169,6 +173,7 @@ impl Engine {
             defer_max_ply: 10,
             oracle: None,
             guess_depth: 16,
+            cyclic: std::sync::Mutex::new(None),
         })
     }
 
@@ -289,6 +294,9 @@ impl Engine {
             // Not even depth 1 finished: any legal move, valued by the evaluation.
             None => (legal.as_slice()[0], pos.eval(&self.weights), 0, false),
         };
+        // Where positions can repeat, a search's value depends on the lines its table mixed:
+        // only the retrograde solver proves values there.
+        let exact = exact && !pos.can_repeat();
         Some(SearchResult {
             best,
             eval: evaluation(me, banked + value, misere, exact, depth),
@@ -319,6 +327,12 @@ impl Engine {
         history: &[Position],
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<SolveResult> {
+        if pos.rules().can_repeat() {
+            return match pos.state() {
+                State::Kalah(p) => self.solve_cyclic(p, pos.rules(), limits, history),
+                State::Kauri(p) => self.solve_cyclic(p, pos.rules(), limits, history),
+            };
+        }
         match pos.state() {
             State::Kalah(p) => match fast::FastRules::new(
                 p.rules(),
@@ -336,6 +350,53 @@ impl Engine {
             },
             State::Kauri(p) => self.solve_generic(p, limits, history, progress),
         }
+    }
+
+    /// Proves `pos` of a game whose positions can repeat by retrograde analysis
+    /// ([`cyclic`]). Its values hold where no position of the game so far has occurred twice;
+    /// `None` where one has (or at the time limit).
+    fn solve_cyclic<P: SearchGame>(
+        &self,
+        pos: &P,
+        rules: &mancala_core::Rules,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<SolveResult> {
+        if pos.legal_moves().is_empty() {
+            return None;
+        }
+        let keys: Vec<u64> = history
+            .iter()
+            .map(full_key)
+            .chain(std::iter::once(pos.full_key()))
+            .collect();
+        if keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k)) {
+            return None;
+        }
+        let start = Instant::now();
+        // The values of earlier proofs under the same rules hold on every line: start from
+        // them (kept while they take under about 200 MB).
+        let memo = {
+            let mut m = self.cyclic.lock().unwrap_or_else(|e| e.into_inner());
+            match m.take() {
+                Some((r, memo)) if r == *rules && memo.len() < 4 << 20 => memo,
+                _ => HashMap::new(),
+            }
+        };
+        let mut solver = cyclic::Cyclic::new(limits.time.map(|t| start + t), memo);
+        let result = solver.value(pos).zip(solver.line(pos, 200));
+        let nodes = solver.nodes;
+        *self.cyclic.lock().unwrap_or_else(|e| e.into_inner()) = Some((*rules, solver.into_memo()));
+        let (value, pv) = result?;
+        let me = pos.to_move();
+        Some(SolveResult {
+            eval: evaluation(me, pos.banked(me) + value, pos.misere(), true, 0),
+            best: *pv.first()?,
+            pv,
+            nodes,
+            oracle_hits: 0,
+            elapsed: start.elapsed(),
+        })
     }
 
     fn solve_generic<P: SearchGame>(
@@ -682,13 +743,15 @@ impl Engine {
                 State::Kauri(p) => p.banked(me),
             };
             let misere = pos.rules().misere();
+            // As in `search_state`: no search proves a value where positions can repeat.
+            let repeats = pos.rules().can_repeat();
             let all_exact = values.iter().all(|v| v.2);
             last = Some(
                 values
                     .into_iter()
                     .map(|(pit, v, exact)| MoveValue {
                         pit,
-                        eval: evaluation(me, banked + v, misere, exact, depth),
+                        eval: evaluation(me, banked + v, misere, exact && !repeats, depth),
                     })
                     .collect::<Vec<_>>(),
             );

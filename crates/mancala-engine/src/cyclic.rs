@@ -1,0 +1,368 @@
+//! Exact values of games whose positions can repeat (Cross-Kalah, Kauri), by retrograde
+//! analysis of one store level at a time.
+//!
+//! # Why not the search
+//! Under the repetition rule (the third occurrence of a position is a draw) a value depends on
+//! the line that reached the position, so a transposition table that shares values across
+//! lines can prove a wrong value (graph history interaction). The solver here computes `v*`,
+//! the value of the game in which a line that never ends is a draw. It depends on the position
+//! alone, and wherever no position of the game so far has occurred twice it is also the value
+//! under the rule:
+//! - a side that can force a result better than a draw can force it along a line on which
+//!   every move, its own and the opponent's, brings it strictly closer (its rank in the
+//!   attractor below), so no position repeats and no third occurrence is ever met;
+//! - the other side can keep the result from being better by play in which a repetition only
+//!   ever gives it the draw, which is no better than `v*` for the first side either.
+//!
+//! # How
+//! Captured seeds never return, so a position can only repeat while the stores stay as they
+//! are: the positions reachable from a position without a capture (its *level*) form a graph
+//! whose every move that changes the stores or ends the game leaves it. The values of those
+//! exits come first (recursively, one level up, remembered by table key); the level's own
+//! values then come from one attractor per candidate threshold: a position is worth at least
+//! `t` for South when South can force reaching an exit worth at least `t` (`t` above a draw),
+//! or when North cannot force reaching one worth less than `t` (`t` up to a draw).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use mancala_core::Side;
+
+use crate::game::SearchGame;
+
+/// A solved level: its positions, their values and the ranks that make progress.
+struct Level<P> {
+    positions: Vec<P>,
+    index: HashMap<u64, u32>,
+    /// `v*` of each position for South (future net gain).
+    value: Vec<i32>,
+    /// The winning side's rank in the attractor that proves the value (lower: closer).
+    rank: Vec<u32>,
+    /// The value of a draw by repetition for South (future net gain).
+    draw: i32,
+}
+
+/// The retrograde solver, with the values of every level it has solved.
+pub(crate) struct Cyclic {
+    /// `v*` for the side to move, by table key.
+    memo: HashMap<u64, i32>,
+    deadline: Option<Instant>,
+    /// Positions expanded.
+    pub nodes: u64,
+}
+
+/// A move of a level's position: to another position of the level, or out of it at a value
+/// (for South, future net gain from the position).
+enum Edge {
+    Inside(u32),
+    Exit(i32),
+}
+
+fn for_south(me: Side, v: i32) -> i32 {
+    if me == Side::South {
+        v
+    } else {
+        -v
+    }
+}
+
+impl Cyclic {
+    /// A solver that starts from the values in `memo` (of the same rules) and adds to it.
+    pub(crate) fn new(deadline: Option<Instant>, memo: HashMap<u64, i32>) -> Cyclic {
+        Cyclic {
+            memo,
+            deadline,
+            nodes: 0,
+        }
+    }
+
+    /// The values found so far, for the next solver of the same rules.
+    pub(crate) fn into_memo(self) -> HashMap<u64, i32> {
+        self.memo
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.nodes & 1023 == 0 && self.past_deadline()
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// `v*` of `pos` for its side to move (future net gain); `None` past the deadline.
+    pub(crate) fn value<P: SearchGame>(&mut self, pos: &P) -> Option<i32> {
+        if let Some(&v) = self.memo.get(&pos.tt_key()) {
+            return Some(v);
+        }
+        let level = self.level(pos, false)?;
+        Some(for_south(pos.to_move(), level.value[0]))
+    }
+
+    /// The value of move `mv` of `pos` for its mover (future net gain, `v*` after it); `None`
+    /// past the deadline.
+    pub(crate) fn move_value<P: SearchGame>(&mut self, pos: &P, mv: u8) -> Option<i32> {
+        let me = pos.to_move();
+        let mut c = *pos;
+        c.play_unchecked(mv);
+        let gain = c.banked(me) - pos.banked(me);
+        if c.is_over() {
+            return Some(gain + c.terminal_bonus(me));
+        }
+        let v = self.value(&c)?;
+        Some(gain + if c.to_move() == me { v } else { -v })
+    }
+
+    /// The edges of `pos`: exits valued (recursively), moves inside the level as positions.
+    /// Unless `whole`, a position of the level already valued counts as an exit at its value
+    /// (which leaves the others' values as they are).
+    fn edges<P: SearchGame>(
+        &mut self,
+        pos: &P,
+        whole: bool,
+        inside: &mut Vec<P>,
+    ) -> Option<Vec<Edge>> {
+        let me = pos.to_move();
+        let mut out = Vec::new();
+        for &mv in pos.legal_moves().as_slice() {
+            let mut c = *pos;
+            c.play_unchecked(mv);
+            if !c.is_over() && c.scores() == pos.scores() {
+                match self.memo.get(&c.tt_key()).filter(|_| !whole) {
+                    Some(&v) => {
+                        let v = if c.to_move() == me { v } else { -v };
+                        out.push(Edge::Exit(for_south(me, v)));
+                    }
+                    None => {
+                        inside.push(c);
+                        out.push(Edge::Inside(u32::MAX));
+                    }
+                }
+                continue;
+            }
+            let v = if c.is_over() {
+                c.banked(me) - pos.banked(me) + c.terminal_bonus(me)
+            } else {
+                self.move_value(pos, mv)?
+            };
+            out.push(Edge::Exit(for_south(me, v)));
+        }
+        Some(out)
+    }
+
+    /// Solves the level of `pos` (which is its position 0) and remembers its values: the
+    /// positions reachable from it without a capture (`whole`), or those of them not yet
+    /// valued.
+    fn level<P: SearchGame>(&mut self, pos: &P, whole: bool) -> Option<Level<P>> {
+        let mut positions = vec![*pos];
+        let mut index = HashMap::from([(pos.full_key(), 0u32)]);
+        let mut edges: Vec<Vec<Edge>> = Vec::new();
+        let mut i = 0;
+        while i < positions.len() {
+            self.nodes += 1;
+            if self.out_of_time() {
+                return None;
+            }
+            let p = positions[i];
+            let mut inside = Vec::new();
+            let mut e = self.edges(&p, whole, &mut inside)?;
+            let mut next = inside.into_iter();
+            for edge in e.iter_mut() {
+                if let Edge::Inside(to) = edge {
+                    let c = next.next().expect("one position per inside move");
+                    let n = positions.len() as u32;
+                    *to = *index.entry(c.full_key()).or_insert_with(|| {
+                        positions.push(c);
+                        n
+                    });
+                }
+            }
+            edges.push(e);
+            i += 1;
+        }
+        let n = positions.len();
+        let south: Vec<bool> = positions
+            .iter()
+            .map(|p| p.to_move() == Side::South)
+            .collect();
+        let draw = -pos.banked(Side::South);
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut inner = vec![0u32; n];
+        let (mut best_exit, mut worst_exit) = (vec![None; n], vec![None; n]);
+        let mut thresholds = vec![draw];
+        for (k, e) in edges.iter().enumerate() {
+            for edge in e {
+                match *edge {
+                    Edge::Inside(to) => {
+                        preds[to as usize].push(k as u32);
+                        inner[k] += 1;
+                    }
+                    Edge::Exit(v) => {
+                        thresholds.push(v);
+                        best_exit[k] = Some(best_exit[k].map_or(v, |b: i32| b.max(v)));
+                        worst_exit[k] = Some(worst_exit[k].map_or(v, |w: i32| w.min(v)));
+                    }
+                }
+            }
+        }
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        let mut value = vec![thresholds[0]; n];
+        let mut rank = vec![u32::MAX; n];
+        for &t in &thresholds {
+            if self.past_deadline() {
+                return None;
+            }
+            if t > draw {
+                // South forces an exit worth at least t: those in the attractor are worth it.
+                let can = |k: usize| best_exit[k].is_some_and(|b| b >= t);
+                let all = |k: usize| worst_exit[k].is_none_or(|w| w >= t);
+                for (order, k) in attractor(&south, &preds, &inner, can, all)
+                    .into_iter()
+                    .enumerate()
+                {
+                    value[k as usize] = t;
+                    rank[k as usize] = order as u32;
+                }
+            } else {
+                // North forces an exit worth less than t: all others are worth at least t.
+                let north: Vec<bool> = south.iter().map(|s| !s).collect();
+                let can = |k: usize| worst_exit[k].is_some_and(|w| w < t);
+                let all = |k: usize| best_exit[k].is_none_or(|b| b < t);
+                let caught = attractor(&north, &preds, &inner, can, all);
+                let mut inside = vec![false; n];
+                for (order, &k) in caught.iter().enumerate() {
+                    inside[k as usize] = true;
+                    // The first threshold that catches a position is the one above its value:
+                    // North's rank there makes progress.
+                    if rank[k as usize] == u32::MAX {
+                        rank[k as usize] = order as u32;
+                    }
+                }
+                for k in 0..n {
+                    if !inside[k] {
+                        value[k] = t;
+                    }
+                }
+            }
+        }
+        for (p, &v) in positions.iter().zip(&value) {
+            self.memo.insert(p.tt_key(), for_south(p.to_move(), v));
+        }
+        Some(Level {
+            positions,
+            index,
+            value,
+            rank,
+            draw,
+        })
+    }
+
+    /// The move of position `k` of `level` that keeps its value `v*` under the repetition
+    /// rule, given that no position of the game so far has occurred twice: for the side
+    /// whose value is better than a draw, one that makes progress toward it (so no position
+    /// repeats). `None` past the deadline.
+    fn best_in<P: SearchGame>(&mut self, level: &Level<P>, k: usize) -> Option<u8> {
+        let pos = level.positions[k];
+        let me = pos.to_move();
+        let v = level.value[k];
+        let winning = if me == Side::South {
+            v > level.draw
+        } else {
+            v < level.draw
+        };
+        let mut fallback = None;
+        for &mv in pos.legal_moves().as_slice() {
+            let mut c = pos;
+            c.play_unchecked(mv);
+            let inside = (!c.is_over() && c.scores() == pos.scores())
+                .then(|| level.index[&c.full_key()] as usize);
+            let mv_value = match inside {
+                Some(i) => level.value[i],
+                None => for_south(me, self.move_value(&pos, mv)?),
+            };
+            if mv_value != v {
+                continue;
+            }
+            match inside {
+                None => return Some(mv),
+                Some(i) if !winning || level.rank[i] < level.rank[k] => return Some(mv),
+                Some(_) => fallback = fallback.or(Some(mv)),
+            }
+        }
+        // Not reached when the values are right: a winning side always has a move that
+        // makes progress.
+        fallback
+    }
+
+    /// The best line from `pos`, at most `max` moves, until a position repeats.
+    pub(crate) fn line<P: SearchGame>(&mut self, pos: &P, max: usize) -> Option<Vec<u8>> {
+        let mut line = Vec::new();
+        let mut p = *pos;
+        let mut seen = vec![p.full_key()];
+        // One whole level serves every position of the line within it (its ranks compare).
+        let mut level: Option<Level<P>> = None;
+        while line.len() < max && !p.is_over() {
+            let k = match level.as_ref().and_then(|l| l.index.get(&p.full_key())) {
+                Some(&k) => k as usize,
+                None => {
+                    level = Some(self.level(&p, true)?);
+                    0
+                }
+            };
+            let mv = self.best_in(level.as_ref()?, k)?;
+            line.push(mv);
+            p.play_unchecked(mv);
+            let key = p.full_key();
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+        }
+        Some(line)
+    }
+}
+
+/// The positions from which `player` (by position: whether it moves there) can force reaching
+/// a good exit, in the order they join (each joins with a move to an earlier one or a good
+/// exit; where the opponent moves, with every move so). `can(k)`: position `k` has a good exit;
+/// `all(k)`: every exit of `k` is good.
+fn attractor(
+    player: &[bool],
+    preds: &[Vec<u32>],
+    inner: &[u32],
+    can: impl Fn(usize) -> bool,
+    all: impl Fn(usize) -> bool,
+) -> Vec<u32> {
+    let n = player.len();
+    let mut left = inner.to_vec();
+    let mut joined = vec![false; n];
+    let mut order = Vec::new();
+    for k in 0..n {
+        if (player[k] && can(k)) || (!player[k] && all(k) && inner[k] == 0) {
+            joined[k] = true;
+            order.push(k as u32);
+        }
+    }
+    let mut i = 0;
+    while i < order.len() {
+        let x = order[i] as usize;
+        i += 1;
+        for &p in &preds[x] {
+            let p = p as usize;
+            if joined[p] {
+                continue;
+            }
+            if player[p] {
+                joined[p] = true;
+                order.push(p as u32);
+            } else {
+                left[p] -= 1;
+                if left[p] == 0 && all(p) {
+                    joined[p] = true;
+                    order.push(p as u32);
+                }
+            }
+        }
+    }
+    order
+}
