@@ -400,6 +400,19 @@ fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
     out
 }
 
+/// Why a proof of `pos` gave no result.
+fn unfinished(pos: &Position) -> String {
+    if pos.rules().can_repeat() {
+        format!(
+            "the proof did not finish within the time limit or the retrograde solver's {} million \
+             positions (Cross-Kalah and Kauri are proven on small boards only)",
+            Engine::CYCLIC_MAX_POSITIONS >> 20
+        )
+    } else {
+        "the proof did not finish within the time limit".to_string()
+    }
+}
+
 /// The value of every first turn for the side to move, best first.
 fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(String, i32, u64)>> {
     let me = pos.to_move();
@@ -411,7 +424,7 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
         } else {
             let r = engine
                 .solve(&q, limits, &[])
-                .context("the proof did not finish within the time limit")?;
+                .with_context(|| unfinished(&q))?;
             (r.eval.seen_by(me).margin, r.nodes)
         };
         v.push((line_text(pos, &line), value, nodes));
@@ -487,7 +500,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     };
     let r = engine.solve_with_progress(&pos, limits, &[], Some(&show));
     bar.finish_and_clear();
-    let mut r = r.context("the proof did not finish within the time limit")?;
+    let mut r = r.with_context(|| unfinished(&pos))?;
     check_tables(db.as_deref())?;
     r.pv = extend_pv(&pos, &r.pv, db.as_deref());
     let opening_values = if a.openings {

@@ -51,6 +51,10 @@ pub(crate) struct Cyclic {
     pub nodes: u64,
 }
 
+/// The most positions the solver holds (values and the levels under way), about 1 GB: beyond
+/// it a proof gives up (`None`), as at a deadline.
+pub(crate) const MAX_POSITIONS: usize = 6 << 20;
+
 /// A move of a level's position: to another position of the level, or out of it at a value
 /// (for South, future net gain from the position).
 enum Edge {
@@ -159,7 +163,7 @@ impl Cyclic {
         let mut i = 0;
         while i < positions.len() {
             self.nodes += 1;
-            if self.out_of_time() {
+            if self.out_of_time() || self.memo.len() + positions.len() > MAX_POSITIONS {
                 return None;
             }
             let p = positions[i];

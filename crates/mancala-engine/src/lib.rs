@@ -177,6 +177,9 @@ impl Engine {
         })
     }
 
+    /// Cross-Kalah and Kauri: the most positions a proof may hold (about 1 GB).
+    pub const CYCLIC_MAX_POSITIONS: usize = cyclic::MAX_POSITIONS;
+
     pub fn table_bytes(&self) -> usize {
         self.tt.bytes()
     }
@@ -354,7 +357,8 @@ impl Engine {
 
     /// Proves `pos` of a game whose positions can repeat by retrograde analysis
     /// ([`cyclic`]). Its values hold where no position of the game so far has occurred twice;
-    /// `None` where one has (or at the time limit).
+    /// `None` where one has, at the time limit, or beyond the solver's size
+    /// ([`Engine::CYCLIC_MAX_POSITIONS`]).
     fn solve_cyclic<P: SearchGame>(
         &self,
         pos: &P,
@@ -375,11 +379,11 @@ impl Engine {
         }
         let start = Instant::now();
         // The values of earlier proofs under the same rules hold on every line: start from
-        // them (kept while they take under about 200 MB).
+        // them while they fill under half the solver's room.
         let memo = {
             let mut m = self.cyclic.lock().unwrap_or_else(|e| e.into_inner());
             match m.take() {
-                Some((r, memo)) if r == *rules && memo.len() < 4 << 20 => memo,
+                Some((r, memo)) if r == *rules && memo.len() < cyclic::MAX_POSITIONS / 2 => memo,
                 _ => HashMap::new(),
             }
         };
