@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# Runs every test of the project on a fresh machine: builds, unit and integration tests,
+# Runs every test of the project on a fresh machine: formatting, lints and documentation
+# (warnings denied), builds, unit and integration tests,
 # the long cases (perft to depth 12), a WASM build of mancala-core where the target can be
 # installed, and (with FUZZ_SECONDS set) a short run of every fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+echo "== format, lints and documentation (warnings denied)"
+for c in rustfmt clippy; do
+  rustup component list --installed 2>/dev/null | grep -q "^$c" \
+    || timeout 300 rustup component add "$c" >/dev/null 2>&1 \
+    || echo "note: the $c component could not be installed here"
+done
+if cargo fmt --version >/dev/null 2>&1; then cargo fmt --all --check; else echo "skipped: cargo fmt"; fi
+if cargo clippy --version >/dev/null 2>&1; then
+  cargo clippy --workspace --all-targets --locked -- -D warnings
+else
+  echo "skipped: cargo clippy"
+fi
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 echo "== cargo test (workspace)"
 cargo test --workspace --locked

@@ -9,7 +9,7 @@
 //! Order and locality. A position is a pair of rows `(x, y)`, the mover's first; its rank is
 //! `head(x) + tail(y)` (the block of row `x`, then `y`'s rank among the rows of its seeds):
 //! `M`, the file order. The levels are also kept transposed, by `head(y) + tail(x)`: `T`.
-//! The level is swept in tiles of outer rows `x` and opponent rows `y` (see [`sweep_level`]);
+//! The level is swept in tiles of outer rows `x` and opponent rows `y` (see `sweep_level`);
 //! a successor keeps a row derived from `x`, and is looked up in the copy whose block is that
 //! row (`M` of the level below after an extra turn, `T` otherwise), so the lookups of a tile
 //! stay in a few blocks instead of spreading over gigabytes.

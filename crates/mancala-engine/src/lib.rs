@@ -126,8 +126,8 @@ pub struct SolveProgress {
     /// Nodes searched so far, all threads.
     pub nodes: u64,
     pub elapsed: Duration,
-    /// The value (as [`SolveResult::value`]: final seed margin for the side to move) is
-    /// proven to be at least this much, where a pass has shown it.
+    /// The value (as the margin of [`SolveResult::eval`]: final seed margin for the side to
+    /// move) is proven to be at least this much, where a pass has shown it.
     pub at_least: Option<i32>,
     /// ... and at most this much.
     pub at_most: Option<i32>,
