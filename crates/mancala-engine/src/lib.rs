@@ -2,7 +2,8 @@
 //!
 //! - [`Engine::search`]: iterative deepening alpha-beta with aspiration windows, a shared
 //!   lock-free transposition table and lazy SMP threads, within depth, time and node limits.
-//! - [`Engine::solve`]: the exact value by MTD(f) null-window searches to the end of the game.
+//! - [`Engine::solve`]: the exact value by MTD(f) null-window searches to the end of the game;
+//!   in Cross-Kalah and Kauri, where positions repeat, by retrograde analysis (`cyclic.rs`).
 //! - [`Level`]: playing levels 1 (beginner) to 8 (strongest).
 //!
 //! Values are in seeds from the side to move's view: the final seed margin the search expects
@@ -11,7 +12,8 @@
 //! positions internally, [`mod@search`] for the algorithms.
 //!
 //! The repetition rule of Cross-Kalah and Kauri is applied along each searched line and to the
-//! game's history before the root (pass it to [`Engine::search`]).
+//! game's history before the root (pass it to [`Engine::search`]); a search there never calls
+//! its value proven, since its table shares values between lines the rule tells apart.
 
 mod cyclic;
 pub mod fast;
@@ -388,7 +390,10 @@ impl Engine {
             }
         };
         let mut solver = cyclic::Cyclic::new(limits.time.map(|t| start + t), memo);
-        let result = solver.value(pos).zip(solver.line(pos, 200));
+        // No line is read once the value is out of reach.
+        let result = solver
+            .value(pos)
+            .and_then(|v| Some((v, solver.line(pos, 200)?)));
         let nodes = solver.nodes;
         *self.cyclic.lock().unwrap_or_else(|e| e.into_inner()) = Some((*rules, solver.into_memo()));
         let (value, pv) = result?;
