@@ -9,7 +9,7 @@ use mancala_core::{Game, Outcome, Position, Side};
 pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String {
     let m = pos.pits();
     let notation = Notation::for_rules(pos.rules());
-    let kauri = pos.rules().preset == mancala_core::Preset::Kauri;
+    let kauri = pos.rules().has_cowries();
     let top = bottom.other();
     let w = if kauri { 6 } else { 4 };
     let cell = |side: Side, i: usize| -> String {
@@ -65,14 +65,20 @@ pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String
 
 /// "South wins 40 : 32" and how the game ended.
 pub fn result_line(game: &Game) -> String {
-    let s = game.position().scores();
+    let s = game.scores();
     let score = format!("South {} : North {}", s[0], s[1]);
     match game.outcome() {
         None => format!("Game in progress, {} to move. {score}", game.to_move()),
-        Some(Outcome::Draw) if game.is_repetition_draw() => {
+        Some(Outcome::Draw) if game.repetition_reason() == Some("third repetition") => {
             format!("Draw by the third repetition of a position. {score}")
         }
+        Some(Outcome::Draw) if game.ended_by_repetition() => {
+            format!("Draw: a position repeated and the seeds left were shared. {score}")
+        }
         Some(Outcome::Draw) => format!("Draw. {score}"),
+        Some(Outcome::Win(w)) if game.ended_by_repetition() => {
+            format!("{w} wins: a position repeated and the seeds left were shared. {score}")
+        }
         Some(Outcome::Win(w)) => {
             let misere = if game.rules().misere() {
                 " (fewer seeds wins)"

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use mancala_core::notation::Notation;
-use mancala_core::position::State;
 use mancala_core::{KalahRules, Position};
 use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
 
@@ -273,7 +272,7 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
 
 fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let pos: Position = position.parse()?;
-    let State::Kalah(p) = pos.state() else {
+    let Some(p) = pos.as_kalah() else {
         bail!("the tables cover Kalah-family games only");
     };
     if p.is_over() {

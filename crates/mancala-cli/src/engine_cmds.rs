@@ -132,10 +132,9 @@ pub fn check_tables(db: Option<&mancala_egdb::Egdb>) -> Result<()> {
 /// Says on stderr when `db` holds no table of the rules of `pos`: the search then runs
 /// without them, which a user who gave `--egdb` would want to know.
 fn note_if_uncovered(db: &mancala_egdb::Egdb, pos: &Position) {
-    let rules = match pos.state() {
-        mancala_core::position::State::Kalah(k) => mancala_egdb::TableRules::new(k.rules()).ok(),
-        _ => None,
-    };
+    let rules = pos
+        .as_kalah()
+        .and_then(|k| mancala_egdb::TableRules::new(k.rules()).ok());
     if rules.is_none_or(|r| db.complete_to(&r).is_none()) {
         eprintln!(
             "note: {} holds no endgame table of {}: searching without them",
@@ -157,7 +156,7 @@ fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<
             return line;
         }
     }
-    while let mancala_core::position::State::Kalah(k) = p.state() {
+    while let Some(k) = p.as_kalah() {
         let Some((mv, _)) = (!p.is_over()).then(|| db.best_move(k)).flatten() else {
             break;
         };
@@ -442,7 +441,7 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
 /// the table: Kalah(6,4) takes as many nodes with 512 MiB of them as it did with 1 GiB of the
 /// others, and a random read is faster in the smaller table.
 fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
-    let mancala_core::position::State::Kalah(k) = pos.state() else {
+    let Some(k) = pos.as_kalah() else {
         return 1024;
     };
     let tabled = db
@@ -565,9 +564,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     } else {
         println!("proof: {} nodes", r.nodes);
     }
-    if let (Some(dir), Some(db), mancala_core::position::State::Kalah(k)) =
-        (&a.egdb, &db, pos.state())
-    {
+    if let (Some(dir), Some(db), Some(k)) = (&a.egdb, &db, pos.as_kalah()) {
         let total = k.rules().total as u32;
         if let Ok(tr) = mancala_egdb::TableRules::new(k.rules()) {
             if db.complete_to(&tr).is_some_and(|n| n >= total) {

@@ -17,8 +17,8 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use mancala_core::notation::{self, Notation};
 use mancala_core::perft::{perft, perft_full_depth, perft_turns};
-use mancala_core::position::State;
 use mancala_core::rules::{RulesSpec, OPTIONS};
+use mancala_core::with_family;
 use mancala_core::{GameState, Position, Preset, Rules};
 use serde_json::json;
 
@@ -349,10 +349,7 @@ fn perft_cmd(a: PerftArgs) -> Result<()> {
     let mut seconds = 0.0;
     for d in 1..=a.depth {
         let t0 = Instant::now();
-        let n = pool.install(|| match pos.state() {
-            State::Kalah(p) => count(p, d, mode),
-            State::Kauri(p) => count(p, d, mode),
-        });
+        let n = pool.install(|| with_family!(pos, p => count(p, d, mode)));
         seconds = t0.elapsed().as_secs_f64();
         counts.push(n);
         if !a.json {

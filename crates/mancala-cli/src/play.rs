@@ -259,10 +259,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             msg += &format!(" {} seeds went to the opponent.", e.handed);
                         }
                         if e.again {
-                            msg += if rules.preset == mancala_core::Preset::Kauri {
-                                " The opponent has no cowrie and passes: move again."
-                            } else {
+                            msg += if e.in_store {
                                 " Last seed in your store: move again."
+                            } else {
+                                " The opponent cannot move and passes: move again."
                             };
                         }
                         println!("{}", msg.trim());

@@ -23,7 +23,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use mancala_core::position::State;
+use mancala_core::with_family;
 use mancala_core::{Game, GameState, Outcome, Position, Rules, Side};
 use mancala_engine::{Engine, Level};
 use rayon::prelude::*;
@@ -205,10 +205,7 @@ pub fn turn_options(pos: &Position, cap: u64) -> (u64, bool) {
         n
     }
     let mut budget = cap;
-    let n = match pos.state() {
-        State::Kalah(p) => go(p, &mut budget),
-        State::Kauri(p) => go(p, &mut budget),
-    };
+    let n = with_family!(pos, p => go(p, &mut budget));
     (n, budget == 0)
 }
 
@@ -326,10 +323,10 @@ pub fn play_game(cfg: &Config, index: u64) -> Sample {
         s.plies += 1;
         turn_starts = !effect.again;
     }
-    if game.is_repetition_draw() {
+    if game.ended_by_repetition() {
         s.ending = Ending::Repetition;
     }
-    s.scores = game.position().scores();
+    s.scores = game.scores();
     s.outcome = game.outcome();
     s
 }
@@ -1008,10 +1005,7 @@ mod tests {
         let (e_plies, e_turns, e_legal) = expected(&start, true);
         let (shortest, longest, games) = tree(&start, 0);
         // The same leaf count by perft (a game that ends early counts once).
-        let perft = match start.state() {
-            State::Kalah(p) => mancala_core::perft::perft(p, longest),
-            State::Kauri(_) => unreachable!(),
-        };
+        let perft = with_family!(start, p => mancala_core::perft::perft(p, longest));
         assert_eq!(perft, games);
         let samples = run_with_threads(&c, 20_000, 2);
         let s = summarize(&c, &samples);
@@ -1051,10 +1045,7 @@ mod tests {
                     break;
                 }
                 let pos = *g.position();
-                let want = match pos.state() {
-                    State::Kalah(p) => mancala_core::perft::perft_turns(p, 1),
-                    State::Kauri(p) => mancala_core::perft::perft_turns(p, 1),
-                };
+                let want = with_family!(pos, p => mancala_core::perft::perft_turns(p, 1));
                 assert_eq!(turn_options(&pos, u64::MAX).0, want, "{rules} at {pos}");
                 let legal = g.legal_moves();
                 g.play(legal.as_slice()[rng.below(legal.len())]).unwrap();

@@ -213,9 +213,7 @@ fn random_game(rules: &Rules, seed: u64) -> Game {
 }
 
 fn tables(rules: &Rules, max: u32, dir: &std::path::Path) -> Option<Arc<mancala_egdb::Egdb>> {
-    let mancala_core::position::State::Kalah(k) = *Position::start(rules).ok()?.state() else {
-        return None;
-    };
+    let &k = Position::start(rules).ok()?.as_kalah()?;
     let tr = mancala_egdb::TableRules::new(k.rules()).ok()?;
     let opts = mancala_egdb::build::BuildOptions {
         dir: dir.to_path_buf(),
@@ -462,7 +460,7 @@ fn check_position(
             }
         }
     }
-    if let (Some(db), mancala_core::position::State::Kalah(k)) = (db, pos.state()) {
+    if let (Some(db), Some(k)) = (db, pos.as_kalah()) {
         if let Some(net) = db.net(k) {
             t.paths += 1;
             let me = pos.to_move();

@@ -13,8 +13,9 @@ pub struct PlayedMove {
 }
 
 /// A game from a start position, with every position kept for undo and for the repetition
-/// rule of Cross-Kalah and Kauri (design.md 3.5: the third occurrence of a position with the
-/// same player to move ends the game as a draw).
+/// rule ([`Rules::repeat_ends_at`]: the third occurrence of a position with the same player
+/// to move ends Cross-Kalah and Kauri as a draw, design.md 3.5; the second ends Oware and
+/// shares the seeds left).
 #[derive(Clone, Debug)]
 pub struct Game {
     positions: Vec<Position>,
@@ -62,16 +63,38 @@ impl Game {
         self.position().to_move()
     }
 
-    /// Ended by the third occurrence of the current position.
-    pub fn is_repetition_draw(&self) -> bool {
+    /// Ended by the repetition rule on the current position.
+    pub fn ended_by_repetition(&self) -> bool {
         self.repetition
+    }
+    /// How a repetition ended the game, in a record's words (`third repetition`); `None`
+    /// unless it did.
+    pub fn repetition_reason(&self) -> Option<&'static str> {
+        match self.rules().repeat_ends_at() {
+            _ if !self.repetition => None,
+            Some(3) => Some("third repetition"),
+            _ => Some("repeated position"),
+        }
+    }
+    /// The stores, with the seeds a repetition shares once it ended the game.
+    pub fn scores(&self) -> [u8; 2] {
+        let p = self.position();
+        match p.repetition_scores() {
+            Some(s) if self.repetition => s,
+            _ => p.scores(),
+        }
     }
     pub fn is_over(&self) -> bool {
         self.repetition || self.position().is_over()
     }
     pub fn outcome(&self) -> Option<Outcome> {
         if self.repetition {
-            Some(Outcome::Draw)
+            Some(match self.position().repetition_scores() {
+                None => Outcome::Draw,
+                Some([s, n]) if s > n => Outcome::Win(Side::South),
+                Some([s, n]) if s < n => Outcome::Win(Side::North),
+                Some(_) => Outcome::Draw,
+            })
         } else {
             self.position().outcome()
         }
@@ -96,9 +119,12 @@ impl Game {
         let effect = next.play(pit)?;
         self.positions.push(next);
         self.moves.push(PlayedMove { side, pit, effect });
-        self.repetition = self.rules().can_repeat()
-            && !next.is_over()
-            && self.positions.iter().filter(|p| **p == next).count() >= 3;
+        self.repetition = match self.rules().repeat_ends_at() {
+            Some(n) => {
+                !next.is_over() && self.positions.iter().filter(|p| **p == next).count() >= n
+            }
+            None => false,
+        };
         Ok(effect)
     }
 

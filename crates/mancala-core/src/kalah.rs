@@ -525,6 +525,81 @@ impl KalahPos {
     }
 }
 
+impl crate::Family for KalahPos {
+    fn start(rules: &Rules) -> Result<KalahPos, Error> {
+        Ok(KalahPos::start(&KalahRules::new(rules)?))
+    }
+
+    fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<KalahPos, Error> {
+        let kr = KalahRules::new(rules)?;
+        if kr.leftovers != Leftovers::LastCapturer {
+            setup.no_last_capturer()?;
+        }
+        let [south, north] = setup.seed_rows()?;
+        KalahPos::from_parts(
+            &kr,
+            [&south, &north],
+            setup.stores,
+            setup.to_move,
+            setup.last_capturer,
+        )
+    }
+
+    fn setup(&self) -> crate::Setup {
+        crate::Setup {
+            rows: Side::BOTH.map(|s| self.row(s).iter().map(|&x| (x, 0)).collect()),
+            stores: self.scores(),
+            to_move: (!self.is_over()).then_some(self.to_move()),
+            last_capturer: match self.rules.leftovers {
+                Leftovers::LastCapturer => self.last_capturer,
+                _ => None,
+            },
+        }
+    }
+
+    fn pit_content(&self, side: Side, i: usize) -> (u8, u8) {
+        (self.pit(side, i), 0)
+    }
+
+    fn board_seeds(&self) -> u32 {
+        KalahPos::board_seeds(self)
+    }
+
+    fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
+        KalahPos::play(self, pit)
+    }
+
+    fn mirrored(&self) -> KalahPos {
+        KalahPos::mirrored(self)
+    }
+
+    /// Follows the rules' direction (Cross-Kalah sows an odd count clockwise), skips the
+    /// opponent's store and not the origin.
+    fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
+        let m = self.pits();
+        let side = self.to_move();
+        let len = 2 * m + 2;
+        let opp_store = if side == Side::South { 2 * m + 1 } else { m };
+        let n = self.pit(side, pit as usize) as usize;
+        let step = if self.rules.cross && n % 2 == 1 {
+            len - 1 // clockwise
+        } else {
+            1
+        };
+        let mut idx = side.index() * (m + 1) + pit as usize;
+        let path = (0..n)
+            .map(|_| {
+                idx = (idx + step) % len;
+                if idx == opp_store {
+                    idx = (idx + step) % len;
+                }
+                idx
+            })
+            .collect();
+        (path, n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -339,6 +339,58 @@ impl KauriPos {
     }
 }
 
+impl crate::Family for KauriPos {
+    fn start(rules: &Rules) -> Result<KauriPos, Error> {
+        KauriPos::start(rules)
+    }
+
+    fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<KauriPos, Error> {
+        setup.no_last_capturer()?;
+        KauriPos::from_parts(
+            rules,
+            [&setup.rows[0], &setup.rows[1]],
+            setup.stores,
+            setup.to_move,
+        )
+    }
+
+    fn setup(&self) -> crate::Setup {
+        let m = self.pits();
+        crate::Setup {
+            rows: Side::BOTH.map(|s| (0..m).map(|i| self.pit(s, i)).collect()),
+            stores: self.scores(),
+            to_move: (!self.is_over()).then_some(self.to_move()),
+            last_capturer: None,
+        }
+    }
+
+    fn pit_content(&self, side: Side, i: usize) -> (u8, u8) {
+        self.pit(side, i)
+    }
+
+    fn board_seeds(&self) -> u32 {
+        KauriPos::board_seeds(self)
+    }
+
+    fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
+        KauriPos::play(self, pit)
+    }
+
+    fn mirrored(&self) -> KauriPos {
+        KauriPos::mirrored(self)
+    }
+
+    /// Seeds first, then cowries; the origin is not skipped.
+    fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
+        let m = self.pits();
+        let side = self.to_move();
+        let (s, c) = self.pit(side, pit as usize);
+        let origin = side.index() * m + pit as usize;
+        let path = crate::storeless_path(m, origin, (s + c) as usize, false);
+        (path, s as usize)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,6 +18,7 @@ pub mod game;
 pub mod kalah;
 pub mod kauri;
 pub mod notation;
+pub mod oware;
 pub mod perft;
 pub mod position;
 pub mod record;
@@ -30,9 +31,12 @@ use serde::{Deserialize, Serialize};
 pub use game::{Game, PlayedMove};
 pub use kalah::{KalahPos, KalahRules};
 pub use kauri::KauriPos;
+pub use oware::OwarePos;
 pub use position::Position;
 pub use record::Record;
-pub use rules::{Capture, EndCheck, Leftovers, Preset, Rules, Stage, MAX_PITS};
+pub use rules::{
+    Capture, EndCheck, GrandSlam, Leftovers, Preset, Repetition, Rules, Stage, MAX_PITS,
+};
 
 /// A player. South is the first player and sits at the bottom of a diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -175,6 +179,98 @@ pub trait GameState: Copy {
     fn outcome(&self) -> Option<Outcome>;
 }
 
+/// An unvalidated position: what a position string, a JSON body, a fuzzer or a board editor
+/// gives, checked by the family's [`Family::from_setup`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// `(seeds, cowries)` of each pit, South's row then North's, each from its owner's left.
+    pub rows: [Vec<(u8, u8)>; 2],
+    /// Captured seeds, South first.
+    pub stores: [u8; 2],
+    /// The side to move; `None` for a finished game.
+    pub to_move: Option<Side>,
+    /// Who last grew his store (only under `leftovers=last-capturer`).
+    pub last_capturer: Option<Side>,
+}
+
+impl Setup {
+    /// The seeds of each row, refusing cowries in a game that has none.
+    pub fn seed_rows(&self) -> Result<[Vec<u8>; 2], Error> {
+        let row = |side: Side| -> Result<Vec<u8>, Error> {
+            self.rows[side.index()]
+                .iter()
+                .enumerate()
+                .map(|(i, &(s, c))| match c {
+                    0 => Ok(s),
+                    _ => Err(Error::Position(format!(
+                        "{side}'s pit {} holds cowries, which only Kauri has",
+                        i + 1
+                    ))),
+                })
+                .collect()
+        };
+        Ok([row(Side::South)?, row(Side::North)?])
+    }
+
+    /// Refuses a last capturer where the rules do not use one.
+    pub fn no_last_capturer(&self) -> Result<(), Error> {
+        match self.last_capturer {
+            None => Ok(()),
+            Some(_) => Err(Error::Position(
+                "field 7 (last capturer) is only used with leftovers=last-capturer".into(),
+            )),
+        }
+    }
+}
+
+/// A rule family's position: everything [`Position`] and the generic code (records,
+/// displays, the server, the engine's dispatch) need beyond the hot loop of [`GameState`].
+/// Implemented by [`KalahPos`], [`KauriPos`] and [`OwarePos`]; registered in
+/// [`position`]'s family list.
+pub trait Family: GameState + Eq + core::hash::Hash + fmt::Debug + Send + Sync + 'static {
+    /// The start position of `rules`.
+    fn start(rules: &Rules) -> Result<Self, Error>;
+    /// A position of `rules` from a setup, checked (seed totals, a live position that is over).
+    fn from_setup(rules: &Rules, setup: &Setup) -> Result<Self, Error>;
+    /// The setup [`Family::from_setup`] rebuilds this position from.
+    fn setup(&self) -> Setup;
+    /// `(seeds, cowries)` of pit `i` of `side`, from the owner's left.
+    fn pit_content(&self, side: Side, i: usize) -> (u8, u8);
+    /// Seeds on the board.
+    fn board_seeds(&self) -> u32;
+    /// Plays a move, or says why it is illegal; the position is unchanged on error.
+    fn play(&mut self, pit: u8) -> Result<MoveEffect, Error>;
+    /// The same position with the seats swapped.
+    fn mirrored(&self) -> Self;
+    /// See [`Position::sowing_path`]; `pit` is on the board.
+    fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize);
+    /// The stores if the game ended here by repetition; `None` where a repetition is a draw.
+    fn repetition_scores(&self) -> Option<[u8; 2]> {
+        None
+    }
+}
+
+/// The sowing path of a game whose `2m` pits form the ring without stores (Kauri, Oware),
+/// in [`Position::sowing_path`]'s numbering: `pieces` dropped from ring pit `origin`, the
+/// origin skipped on later laps when `skip_origin`.
+pub(crate) fn storeless_path(
+    m: usize,
+    origin: usize,
+    pieces: usize,
+    skip_origin: bool,
+) -> Vec<usize> {
+    let mut idx = origin;
+    let mut path = Vec::with_capacity(pieces);
+    while path.len() < pieces {
+        idx = (idx + 1) % (2 * m);
+        if skip_origin && idx == origin {
+            continue;
+        }
+        path.push(if idx < m { idx } else { idx + 1 });
+    }
+    path
+}
+
 macro_rules! game_state {
     ($t:ty) => {
         impl GameState for $t {
@@ -206,6 +302,7 @@ macro_rules! game_state {
     };
 }
 game_state!(KauriPos);
+game_state!(OwarePos);
 
 impl GameState for KalahPos {
     #[inline]

@@ -520,7 +520,7 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
         }
     }
     if let (Check::Strict, Some([a, b])) = (check, parsed.score) {
-        let s = game.position().scores();
+        let s = game.scores();
         if !game.is_over() {
             return Err(Error::Record(format!(
                 "the record claims a final score of {a} : {b}, but the game is not over"
@@ -593,7 +593,7 @@ pub fn game_text(game: &Game) -> String {
         k += 2;
     }
     if game.position().is_over() {
-        let s = game.position().scores();
+        let s = game.scores();
         writeln!(out, "{} : {}", s[0], s[1]).unwrap();
     }
     out

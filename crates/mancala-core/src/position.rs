@@ -17,10 +17,11 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::kalah::{KalahPos, KalahRules};
+use crate::kalah::KalahPos;
 use crate::kauri::KauriPos;
+use crate::oware::OwarePos;
 use crate::rules::{Leftovers, Preset, Rules};
-use crate::{Error, MoveEffect, Moves, Outcome, Side};
+use crate::{Error, Family, MoveEffect, Moves, Outcome, Setup, Side};
 
 /// The position of a game of any preset, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,150 +30,176 @@ pub struct Position {
     state: State,
 }
 
-/// The rule family's own position type; hot loops use these directly.
+/// The registry of rule families: one variant a family, each the family's own position type
+/// (hot loops use these directly through [`crate::with_family!`]). A new family is a module
+/// implementing [`Family`], a variant here, its arm in `with_family!` and its presets in
+/// [`State::start`].
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
     Kalah(KalahPos),
     Kauri(KauriPos),
+    Oware(OwarePos),
 }
 
-macro_rules! each {
-    ($self:expr, $p:ident => $e:expr) => {
-        match &$self.state {
-            State::Kalah($p) => $e,
-            State::Kauri($p) => $e,
+/// Runs `$e` with `$p` bound to the family position inside a [`Position`] (`&KalahPos`,
+/// `&KauriPos`, ...): generic code over [`Family`] is written once and monomorphised for
+/// every family.
+#[macro_export]
+macro_rules! with_family {
+    ($pos:expr, $p:ident => $e:expr) => {
+        match $pos.state() {
+            $crate::position::State::Kalah($p) => $e,
+            $crate::position::State::Kauri($p) => $e,
+            $crate::position::State::Oware($p) => $e,
         }
     };
+}
+
+macro_rules! each_mut {
+    ($state:expr, $p:ident => $e:expr) => {
+        match $state {
+            State::Kalah($p) => State::Kalah($e),
+            State::Kauri($p) => State::Kauri($e),
+            State::Oware($p) => State::Oware($e),
+        }
+    };
+}
+
+impl State {
+    /// The family that plays `rules`, from a setup (`None`: the start).
+    fn new(rules: &Rules, setup: Option<&Setup>) -> Result<State, Error> {
+        fn make<F: Family>(rules: &Rules, setup: Option<&Setup>) -> Result<F, Error> {
+            match setup {
+                None => F::start(rules),
+                Some(s) => F::from_setup(rules, s),
+            }
+        }
+        Ok(match rules.preset {
+            Preset::Kauri => State::Kauri(make(rules, setup)?),
+            Preset::Oware => State::Oware(make(rules, setup)?),
+            Preset::Kalah
+            | Preset::KalahBrazil
+            | Preset::Vaccean
+            | Preset::CrossKalah
+            | Preset::Dracala => State::Kalah(make(rules, setup)?),
+        })
+    }
 }
 
 impl Position {
     /// The start position of `rules`, South to move.
     pub fn start(rules: &Rules) -> Result<Position, Error> {
-        let state = if rules.preset.is_kalah_family() {
-            State::Kalah(KalahPos::start(&KalahRules::new(rules)?))
-        } else {
-            State::Kauri(KauriPos::start(rules)?)
-        };
         Ok(Position {
             rules: *rules,
-            state,
+            state: State::new(rules, None)?,
         })
     }
 
+    /// A position of `rules` from an unvalidated [`Setup`], checked by its family.
+    pub fn from_setup(rules: &Rules, setup: &Setup) -> Result<Position, Error> {
+        Ok(Position {
+            rules: *rules,
+            state: State::new(rules, Some(setup))?,
+        })
+    }
+
+    /// The position's pits, stores, side to move and extras, as [`Position::from_setup`]
+    /// takes them.
+    pub fn setup(&self) -> Setup {
+        with_family!(self, p => p.setup())
+    }
+
+    /// The rules of the game.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+    #[doc(hidden)]
     pub fn state(&self) -> &State {
         &self.state
     }
+    /// The Kalah-family position inside, for code that knows only that family (the endgame
+    /// tables and the solver's fast path).
+    pub fn as_kalah(&self) -> Option<&KalahPos> {
+        match &self.state {
+            State::Kalah(p) => Some(p),
+            _ => None,
+        }
+    }
+    /// Pits a side.
     pub fn pits(&self) -> usize {
         self.rules.pits as usize
     }
+    /// The side to move (meaningless once the game is over).
     pub fn to_move(&self) -> Side {
-        each!(self, p => p.to_move())
+        with_family!(self, p => p.to_move())
     }
+    /// Whether the game is over (by the position; [`crate::Game`] adds repetition).
     pub fn is_over(&self) -> bool {
-        each!(self, p => p.is_over())
+        with_family!(self, p => p.is_over())
     }
+    /// The legal moves, own pits from the mover's left.
     pub fn legal_moves(&self) -> Moves {
-        each!(self, p => p.legal_moves())
+        with_family!(self, p => p.legal_moves())
     }
     /// Stores (captured seeds), after the end sweep once the game is over.
     pub fn scores(&self) -> [u8; 2] {
-        each!(self, p => p.scores())
+        with_family!(self, p => p.scores())
     }
+    /// How the game ended, once it is over.
     pub fn outcome(&self) -> Option<Outcome> {
-        each!(self, p => p.outcome())
+        with_family!(self, p => p.outcome())
+    }
+    /// The stores if the game ended here by repetition; `None` where a repetition is a draw
+    /// whatever the stores (Cross-Kalah, Kauri).
+    pub fn repetition_scores(&self) -> Option<[u8; 2]> {
+        with_family!(self, p => Family::repetition_scores(p))
     }
     /// Seeds (not cowries) in pit `i` of `side`, from the owner's left.
     pub fn seeds(&self, side: Side, i: usize) -> u8 {
-        match &self.state {
-            State::Kalah(p) => p.pit(side, i),
-            State::Kauri(p) => p.pit(side, i).0,
-        }
+        with_family!(self, p => p.pit_content(side, i).0)
     }
     /// Cowries in pit `i` of `side` (0 outside Kauri).
     pub fn cowries(&self, side: Side, i: usize) -> u8 {
-        match &self.state {
-            State::Kalah(_) => 0,
-            State::Kauri(p) => p.pit(side, i).1,
-        }
+        with_family!(self, p => p.pit_content(side, i).1)
     }
+    /// Seeds on the board (not in the stores).
     pub fn board_seeds(&self) -> u32 {
-        each!(self, p => p.board_seeds())
+        with_family!(self, p => p.board_seeds())
     }
 
     /// Plays own pit `pit` (0-based from the mover's left).
     ///
-    /// Errors: [`Error::GameOver`] once the game is over, [`Error::IllegalMove`] for an empty,
-    /// missing or (Kauri) cowrie-less pit, or one Dracala's capture rule forbids.
+    /// Errors: [`Error::GameOver`] once the game is over, [`Error::IllegalMove`] for a move
+    /// the family's rules refuse (an empty, missing or (Kauri) cowrie-less pit, one Dracala's
+    /// capture rule forbids, one that does not feed in Oware, ...), saying why.
     pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
         match &mut self.state {
-            State::Kalah(p) => p.play(pit),
-            State::Kauri(p) => p.play(pit),
+            State::Kalah(p) => Family::play(p, pit),
+            State::Kauri(p) => Family::play(p, pit),
+            State::Oware(p) => Family::play(p, pit),
         }
     }
 
     /// Where sowing own pit `pit` (0-based from the mover's left) drops its pieces, in order,
     /// as indices of the ring `0..m` South's pits, `m` South's store, `m+1..=2m` North's
-    /// pits, `2m+1` North's store (Kauri, whose stores are never sown into, numbers its pits
+    /// pits, `2m+1` North's store (games whose stores are never sown into number their pits
     /// the same way); and the index in that list from which the pieces are Kauri cowries (the
-    /// list's length in the other games). The path follows the rules' direction (Cross-Kalah
-    /// sows an odd count clockwise) and skips the opponent's store; captures and the end
-    /// sweep are not part of it. For what a display animates: [`Position::play`] computes
-    /// the move itself. A pit off the board has an empty path.
+    /// list's length in the other games). Captures and the end sweep are not part of it. For
+    /// what a display animates: [`Position::play`] computes the move itself. A pit off the
+    /// board has an empty path.
     pub fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
-        let m = self.pits();
-        let side = self.to_move();
-        let pit = pit as usize;
-        if pit >= m {
+        if pit as usize >= self.pits() {
             return (Vec::new(), 0);
         }
-        if let State::Kauri(_) = self.state {
-            let s = self.seeds(side, pit) as usize;
-            let c = self.cowries(side, pit) as usize;
-            let mut idx = side.index() * m + pit;
-            let path = (0..s + c)
-                .map(|_| {
-                    idx = (idx + 1) % (2 * m);
-                    if idx < m {
-                        idx
-                    } else {
-                        idx + 1
-                    }
-                })
-                .collect();
-            return (path, s);
-        }
-        let len = 2 * m + 2;
-        let opp_store = if side == Side::South { 2 * m + 1 } else { m };
-        let n = self.seeds(side, pit) as usize;
-        let step = if self.rules.preset == Preset::CrossKalah && n % 2 == 1 {
-            len - 1 // clockwise
-        } else {
-            1
-        };
-        let mut idx = side.index() * (m + 1) + pit;
-        let path = (0..n)
-            .map(|_| {
-                idx = (idx + step) % len;
-                if idx == opp_store {
-                    idx = (idx + step) % len;
-                }
-                idx
-            })
-            .collect();
-        (path, n)
+        with_family!(self, p => p.sowing_path(pit))
     }
 
     /// The same position with the seats swapped.
     pub fn mirrored(&self) -> Position {
         Position {
             rules: self.rules,
-            state: match &self.state {
-                State::Kalah(p) => State::Kalah(p.mirrored()),
-                State::Kauri(p) => State::Kauri(p.mirrored()),
-            },
+            state: each_mut!(&self.state, p => p.mirrored()),
         }
     }
 }
@@ -187,30 +214,23 @@ fn side_char(s: Side) -> char {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.rules)?;
-        let m = self.pits();
+        let setup = self.setup();
         for side in Side::BOTH {
-            let pits: Vec<String> = (0..m)
-                .map(|i| match &self.state {
-                    State::Kalah(p) => p.pit(side, i).to_string(),
-                    State::Kauri(p) => match p.pit(side, i) {
-                        (s, 0) => s.to_string(),
-                        (s, c) => format!("{s}c{c}"),
-                    },
+            let pits: Vec<String> = setup.rows[side.index()]
+                .iter()
+                .map(|&(s, c)| match c {
+                    0 => s.to_string(),
+                    c => format!("{s}c{c}"),
                 })
                 .collect();
-            write!(f, "/{}/{}", pits.join("-"), self.scores()[side.index()])?;
+            write!(f, "/{}/{}", pits.join("-"), setup.stores[side.index()])?;
         }
-        if self.is_over() {
-            f.write_str("/-")?;
-        } else {
-            write!(f, "/{}", side_char(self.to_move()))?;
+        match setup.to_move {
+            None => f.write_str("/-")?,
+            Some(s) => write!(f, "/{}", side_char(s))?,
         }
-        if let State::Kalah(p) = &self.state {
-            if self.rules.leftovers == Leftovers::LastCapturer {
-                if let Some(c) = p.last_capturer() {
-                    write!(f, "/{}", side_char(c))?;
-                }
-            }
+        if let Some(c) = setup.last_capturer {
+            write!(f, "/{}", side_char(c))?;
         }
         Ok(())
     }
@@ -281,53 +301,31 @@ impl FromStr for Position {
             }
             for (i, pit) in pits.iter().enumerate() {
                 let what = format!("{what}, pit {}", i + 1);
-                let pair = if rules.preset.is_kalah_family() {
-                    (parse_count(pit, &what)?, 0)
-                } else {
-                    match pit.split_once(['c', 'C']) {
-                        Some((s, c)) => (parse_count(s, &what)?, parse_count(c, &what)?),
-                        None => (parse_count(pit, &what)?, 0),
-                    }
+                let pair = match pit.split_once(['c', 'C']) {
+                    Some((s, c)) => (parse_count(s, &what)?, parse_count(c, &what)?),
+                    None => (parse_count(pit, &what)?, 0),
                 };
                 rows[k].push(pair);
             }
         }
-        let state = if rules.preset.is_kalah_family() {
-            let last_capturer = match fields.get(6) {
-                Some(f) if rules.leftovers == Leftovers::LastCapturer => {
-                    parse_side(f, "field 7 (last capturer)")?
-                }
-                Some(_) => {
-                    return Err(Error::Position(
-                        "field 7 (last capturer) is only used with leftovers=last-capturer".into(),
-                    ))
-                }
-                None => None,
-            };
-            let kr = KalahRules::new(&rules)?;
-            let seeds: [Vec<u8>; 2] = [
-                rows[0].iter().map(|p| p.0).collect(),
-                rows[1].iter().map(|p| p.0).collect(),
-            ];
-            State::Kalah(KalahPos::from_parts(
-                &kr,
-                [&seeds[0], &seeds[1]],
-                stores,
-                to_move,
-                last_capturer,
-            )?)
-        } else {
-            if fields.len() == 7 {
-                return Err(Error::Position("Kauri positions have 6 fields".into()));
+        let last_capturer = match fields.get(6) {
+            Some(f) if rules.leftovers == Leftovers::LastCapturer => {
+                parse_side(f, "field 7 (last capturer)")?
             }
-            State::Kauri(KauriPos::from_parts(
-                &rules,
-                [&rows[0], &rows[1]],
-                stores,
-                to_move,
-            )?)
+            Some(_) => {
+                return Err(Error::Position(
+                    "field 7 (last capturer) is only used with leftovers=last-capturer".into(),
+                ))
+            }
+            None => None,
         };
-        Ok(Position { rules, state })
+        let setup = Setup {
+            rows,
+            stores,
+            to_move,
+            last_capturer,
+        };
+        Position::from_setup(&rules, &setup)
     }
 }
 

@@ -88,7 +88,7 @@ impl RecordResult {
     /// The result of `game` ended unfinished by `side`'s resignation: the other side wins,
     /// with the stores as they are.
     pub fn resignation(game: &Game, side: Side) -> RecordResult {
-        let s = game.position().scores();
+        let s = game.scores();
         RecordResult {
             south: s[0],
             north: s[1],
@@ -139,14 +139,12 @@ impl Record {
                 })
                 .collect(),
             result: game.outcome().map(|o| {
-                let s = game.position().scores();
+                let s = game.scores();
                 RecordResult {
                     south: s[0],
                     north: s[1],
                     winner: o.winner(),
-                    reason: game
-                        .is_repetition_draw()
-                        .then(|| "third repetition".to_string()),
+                    reason: game.repetition_reason().map(str::to_string),
                     resigned: None,
                 }
             }),
@@ -215,7 +213,7 @@ impl Record {
             }
         }
         if let (Some(r), Check::Strict) = (&self.result, check) {
-            let s = game.position().scores();
+            let s = game.scores();
             let outcome = game.outcome();
             if let Some(side) = r.resigned {
                 return if outcome.is_some() {
@@ -509,7 +507,7 @@ mod tests {
         let mut game = Game::new(Position::start(&Rules::default()).unwrap());
         game.play(0).unwrap();
         let mut rec = Record::from_game(&game, Players::default());
-        let s = game.position().scores();
+        let s = game.scores();
         let resigned = |winner, south| RecordResult {
             south,
             north: s[1],

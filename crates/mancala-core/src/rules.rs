@@ -37,16 +37,19 @@ pub enum Preset {
     Dracala,
     /// Kauri (Ralf Gering, 2006): seeds and cowries.
     Kauri,
+    /// Oware (Abapa): no stores on the ring, captures of 2s and 3s, must-feed.
+    Oware,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 6] = [
+    pub const ALL: [Preset; 7] = [
         Preset::Kalah,
         Preset::KalahBrazil,
         Preset::Vaccean,
         Preset::CrossKalah,
         Preset::Dracala,
         Preset::Kauri,
+        Preset::Oware,
     ];
 
     pub fn name(self) -> &'static str {
@@ -57,6 +60,7 @@ impl Preset {
             Preset::CrossKalah => "cross-kalah",
             Preset::Dracala => "dracala",
             Preset::Kauri => "kauri",
+            Preset::Oware => "oware",
         }
     }
 
@@ -75,11 +79,14 @@ impl Preset {
                 "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)"
             }
             Preset::Kauri => "Kauri: seeds and cowries, direct and indirect captures (source 003)",
+            Preset::Oware => {
+                "Oware (Abapa): captures of 2s and 3s in the opponent's row, must-feed, 25 seeds win"
+            }
         }
     }
 
     pub fn is_kalah_family(self) -> bool {
-        self != Preset::Kauri
+        !matches!(self, Preset::Kauri | Preset::Oware)
     }
 
     /// The preset's rules with every option at its default.
@@ -93,6 +100,8 @@ impl Preset {
             leftovers: Leftovers::ToOwner,
             stop_when_decided: false,
             stage: Stage::Full,
+            grand_slam: GrandSlam::CaptureNothing,
+            repetition: Repetition::OwnRow,
         };
         match self {
             Preset::Kalah => base,
@@ -117,6 +126,11 @@ impl Preset {
             },
             Preset::Kauri => Rules {
                 seeds: 5,
+                stop_when_decided: true,
+                ..base
+            },
+            Preset::Oware => Rules {
+                seeds: 4,
                 stop_when_decided: true,
                 ..base
             },
@@ -324,6 +338,30 @@ keyword_enum!(
     }
 );
 
+keyword_enum!(
+    /// Oware: what a capture that would take every seed of the opponent's row does.
+    GrandSlam ("grand-slam") {
+        /// The move is played and captures nothing (Abapa).
+        CaptureNothing = "capture-nothing",
+        /// The move is illegal while another move exists (then it captures nothing).
+        Forbidden = "forbidden",
+        /// The move captures as any other.
+        CaptureAll = "capture-all",
+    }
+);
+
+keyword_enum!(
+    /// Oware: who takes the seeds left when a position occurs a second time, which ends the
+    /// game.
+    Repetition ("repetition") {
+        /// Each player takes the seeds in his row.
+        OwnRow = "own-row",
+        /// The seeds left are shared equally (an odd seed counts for nobody): a repetition
+        /// changes nothing between the players, as in computer Awari.
+        Split = "split",
+    }
+);
+
 /// A game and its options. Build one with [`Preset::rules`] or parse `"kalah,seeds=4"`.
 ///
 /// Serialised as `{"preset": "kalah", "pits": 6, "seeds": 4, ...}`; missing options take the
@@ -344,6 +382,10 @@ pub struct Rules {
     pub stop_when_decided: bool,
     /// Only for `kalah-brazil`.
     pub stage: Stage,
+    /// Only for `oware`.
+    pub grand_slam: GrandSlam,
+    /// Only for `oware`.
+    pub repetition: Repetition,
 }
 
 /// The serde and option-string shape of [`Rules`]: every option optional.
@@ -373,6 +415,10 @@ pub struct RulesSpec {
     pub stop_when_decided: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stage: Option<Stage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grand_slam: Option<GrandSlam>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<Repetition>,
 }
 
 impl RulesSpec {
@@ -406,6 +452,8 @@ impl RulesSpec {
                 })
             }
             "stage" => self.stage = Some(value.parse()?),
+            "grand-slam" => self.grand_slam = Some(value.parse()?),
+            "repetition" => self.repetition = Some(value.parse()?),
             other => {
                 return Err(Error::Rules(format!(
                     "unknown option `{other}` (options: {})",
@@ -437,6 +485,8 @@ impl TryFrom<RulesSpec> for Rules {
                 "leftovers" => spec.leftovers.is_some(),
                 "stop-when-decided" => spec.stop_when_decided.is_some(),
                 "stage" => spec.stage.is_some(),
+                "grand-slam" => spec.grand_slam.is_some(),
+                "repetition" => spec.repetition.is_some(),
                 _ => false,
             };
             if given && !(opt.applies)(preset) {
@@ -455,6 +505,8 @@ impl TryFrom<RulesSpec> for Rules {
             leftovers: spec.leftovers.unwrap_or(d.leftovers),
             stop_when_decided: spec.stop_when_decided.unwrap_or(d.stop_when_decided),
             stage: spec.stage.unwrap_or(d.stage),
+            grand_slam: spec.grand_slam.unwrap_or(d.grand_slam),
+            repetition: spec.repetition.unwrap_or(d.repetition),
         };
         rules.validate()?;
         Ok(rules)
@@ -475,6 +527,8 @@ impl From<Rules> for RulesSpec {
             leftovers: kalah.then_some(r.leftovers),
             stop_when_decided: Some(r.stop_when_decided),
             stage: (brazil || r.stage != d.stage).then_some(r.stage),
+            grand_slam: (r.preset == Preset::Oware).then_some(r.grand_slam),
+            repetition: (r.preset == Preset::Oware).then_some(r.repetition),
         }
     }
 }
@@ -532,6 +586,18 @@ pub const OPTIONS: &[OptionInfo] = &[
         help: "teaching stage: sowing only, then extra turns, then captures",
         applies: |p| p == Preset::KalahBrazil,
     },
+    OptionInfo {
+        name: "grand-slam",
+        values: "capture-nothing|forbidden|capture-all",
+        help: "what a capture of every seed in the opponent's row does",
+        applies: |p| p == Preset::Oware,
+    },
+    OptionInfo {
+        name: "repetition",
+        values: "own-row|split",
+        help: "who takes the seeds left when a position repeats",
+        applies: |p| p == Preset::Oware,
+    },
 ];
 
 impl Default for Rules {
@@ -578,6 +644,11 @@ impl Rules {
             .sum()
     }
 
+    /// The game has cowries besides seeds (Kauri): displays show both in each pit.
+    pub fn has_cowries(&self) -> bool {
+        self.preset == Preset::Kauri
+    }
+
     /// Fewer seeds wins (Dracala).
     pub fn misere(&self) -> bool {
         self.preset == Preset::Dracala
@@ -591,9 +662,20 @@ impl Rules {
         self.preset != Preset::KalahBrazil || self.stage == Stage::Full
     }
 
-    /// Cross-Kalah and Kauri can repeat positions; the third occurrence is a draw (design 3.5).
+    /// Cross-Kalah, Kauri and Oware can repeat positions (design 3.5).
     pub fn can_repeat(&self) -> bool {
-        matches!(self.preset, Preset::CrossKalah | Preset::Kauri)
+        self.repeat_ends_at().is_some()
+    }
+
+    /// The occurrence of a position that ends the game: the third in Cross-Kalah and Kauri
+    /// (a draw), the second in Oware ([`Repetition`] shares the seeds left); `None` where
+    /// positions cannot repeat.
+    pub fn repeat_ends_at(&self) -> Option<usize> {
+        match self.preset {
+            Preset::CrossKalah | Preset::Kauri => Some(3),
+            Preset::Oware => Some(2),
+            _ => None,
+        }
     }
 
     /// The options that differ from the preset's defaults, as `(name, value)`.
@@ -621,6 +703,12 @@ impl Rules {
         if self.stage != d.stage {
             v.push(("stage", self.stage.to_string()));
         }
+        if self.grand_slam != d.grand_slam {
+            v.push(("grand-slam", self.grand_slam.to_string()));
+        }
+        if self.repetition != d.repetition {
+            v.push(("repetition", self.repetition.to_string()));
+        }
         v
     }
 
@@ -632,6 +720,33 @@ impl Rules {
             .map(|i| self.start_seeds(i).to_string())
             .collect();
         t += &format!("{}: {}.\n\n", self, self.preset.summary());
+        if self.preset == Preset::Oware {
+            t += &format!(
+                "Board: {m} pits a side and a store for each player. Each pit starts with {} seeds ({} in all). Stores hold captured seeds and are never sown into.\n\n",
+                self.seeds, self.total_seeds());
+            t += "Move: choose a non-empty own pit, lift its seeds and sow them one a pit counter-clockwise; the origin pit is skipped on later laps. \
+When the opponent's row is empty the move must reach it; if no move can, the game ends and the mover takes the seeds of his row.\n\n";
+            t += "Capture: when the last seed lands in the opponent's row and makes that pit 2 or 3, those seeds are captured, and so are those of the pits before it \
+(clockwise, in the opponent's row) while each holds 2 or 3. ";
+            t += match self.grand_slam {
+                GrandSlam::CaptureNothing => "A capture that would take every seed of the opponent's row (a grand slam) is played and captures nothing.\n\n",
+                GrandSlam::Forbidden => "A move that would capture every seed of the opponent's row (a grand slam) is illegal while another move exists; if none does, it captures nothing.\n\n",
+                GrandSlam::CaptureAll => "A capture may take every seed of the opponent's row (a grand slam); the opponent then cannot move, the game ends and the mover takes the seeds of his row.\n\n",
+            };
+            if self.stop_when_decided {
+                t += &format!("End: as soon as a player has captured more than half of the seeds ({} of {}) he wins; the seeds on the board then count for nobody. ",
+                    self.total_seeds() / 2 + 1, self.total_seeds());
+            } else {
+                t += "End: when a player cannot move or feed (above). ";
+            }
+            t += match self.repetition {
+                Repetition::OwnRow => "A position that occurs a second time with the same player to move ends the game; each player takes the seeds in his row.",
+                Repetition::Split => "A position that occurs a second time with the same player to move ends the game; the seeds left are shared equally (an odd seed counts for nobody).",
+            };
+            t += " More captured seeds wins; equal is a draw.\n\n";
+            t += "Notation: South's pits A-F, North's a-f, each from its owner's left; (+n) the seeds captured.\n";
+            return t;
+        }
         if self.preset == Preset::Kauri {
             t += &format!(
                 "Board: {m} pits a side and a store for each player. Each pit starts with {} seeds and 1 cowrie ({} seeds, {} cowries in all). \

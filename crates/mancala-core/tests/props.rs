@@ -37,6 +37,10 @@ fn variants() -> Vec<Rules> {
         "kauri,stop-when-decided=false",
         "kauri,pits=2,seeds=1",
         "kauri,pits=8,seeds=15",
+        "oware,grand-slam=forbidden,repetition=split",
+        "oware,grand-slam=capture-all,stop-when-decided=false",
+        "oware,pits=3,seeds=2",
+        "oware,pits=2,seeds=1,repetition=split",
     ] {
         v.push(s.parse().unwrap_or_else(|e| panic!("{s}: {e}")));
     }
@@ -75,6 +79,16 @@ fn end_rule_holds(p: &Position, next: Option<Side>) -> bool {
     let [s, n] = p.scores().map(u32::from);
     let decided = r.stop_when_decided && (s > half || n > half);
     let rows = [row_seeds(p, Side::South), row_seeds(p, Side::North)];
+    if r.preset == Preset::Oware {
+        // Over when decided or swept; a live side to move has seeds, and can feed an empty
+        // opposing row.
+        let m = p.pits();
+        let stuck = next.is_some_and(|side| {
+            let feeds = (0..m).any(|i| p.seeds(side, i) as usize >= m - i);
+            rows[side.index()] == 0 || (rows[side.other().index()] == 0 && !feeds)
+        });
+        return decided || rows == [0, 0] || stuck;
+    }
     if r.preset == Preset::Kauri {
         let no_seeds = rows == [0, 0];
         // No seeds left: more captured seeds wins; at a tie, the player to move without a
@@ -135,7 +149,7 @@ fn check_position(p: &Position, played: bool) -> Result<(), TestCaseError> {
     {
         prop_assert_eq!(p.board_seeds(), 0, "the end sweeps the board in {}", p);
     }
-    if p.is_over() && r.preset == Preset::Kauri && !decided {
+    if p.is_over() && !r.preset.is_kalah_family() && !decided {
         prop_assert_eq!(
             p.board_seeds(),
             0,
@@ -153,6 +167,10 @@ fn check_position(p: &Position, played: bool) -> Result<(), TestCaseError> {
         prop_assert!((pit as usize) < p.pits());
         prop_assert!(p.seeds(p.to_move(), pit as usize) > 0 || r.preset == Preset::Kauri);
         prop_assert!(p.cowries(p.to_move(), pit as usize) > 0 || r.preset != Preset::Kauri);
+        if r.preset == Preset::Oware && row_seeds(p, p.to_move().other()) == 0 {
+            // Must-feed.
+            prop_assert!(p.seeds(p.to_move(), pit as usize) as usize >= p.pits() - pit as usize);
+        }
     }
     match p.outcome() {
         None => prop_assert!(!p.is_over()),
@@ -231,6 +249,19 @@ fn check_move(before: &Position, after: &Position, e: MoveEffect) -> Result<(), 
         prop_assert_eq!(sa[theirs] - sb[theirs], e.handed);
         prop_assert_eq!(e.gain, e.captured);
         prop_assert!(!e.in_store);
+    } else if before.rules().preset == Preset::Oware {
+        // Stores grow by the mover's captures, and by the rows swept at the end.
+        prop_assert_eq!(e.gain, e.captured);
+        prop_assert!(!e.in_store && !e.again);
+        if e.ended {
+            prop_assert!(sa[mine] - sb[mine] >= e.captured);
+        } else {
+            prop_assert_eq!(sa[mine] - sb[mine], e.captured);
+            prop_assert_eq!(sa[theirs], sb[theirs]);
+            prop_assert!(row_seeds(after, me) > 0 || row_seeds(after, me.other()) > 0);
+        }
+        // Pits of 2 and 3 seeds: never a single seed.
+        prop_assert!(e.captured != 1);
     } else {
         prop_assert_eq!(e.handed, 0);
         prop_assert!(e.captured <= e.gain);
@@ -246,6 +277,58 @@ fn check_move(before: &Position, after: &Position, e: MoveEffect) -> Result<(), 
         if e.again {
             prop_assert!(e.in_store);
         }
+    }
+    Ok(())
+}
+
+/// The sowing path a display animates agrees with the move: where nothing was captured,
+/// handed over or swept, the pieces it drops make the position after the move.
+fn check_path(
+    before: &Position,
+    pit: u8,
+    after: &Position,
+    e: MoveEffect,
+) -> Result<(), TestCaseError> {
+    let m = before.pits();
+    let me = before.to_move();
+    let (path, cowries_from) = before.sowing_path(pit);
+    let pieces = before.seeds(me, pit as usize) + before.cowries(me, pit as usize);
+    prop_assert_eq!(path.len(), pieces as usize);
+    if e.captured > 0 || e.handed > 0 || e.ended {
+        return Ok(());
+    }
+    // Ring places: `0..m` South's pits, `m` South's store, `m+1..=2m` North's, `2m+1`.
+    let place = |side: Side, i: usize| side.index() * (m + 1) + i;
+    let mut seeds = vec![0i32; 2 * m + 2];
+    let mut cowries = vec![0i32; 2 * m + 2];
+    for side in Side::BOTH {
+        for i in 0..m {
+            seeds[place(side, i)] = before.seeds(side, i) as i32;
+            cowries[place(side, i)] = before.cowries(side, i) as i32;
+        }
+        seeds[place(side, m)] = before.scores()[side.index()] as i32;
+    }
+    seeds[place(me, pit as usize)] = 0;
+    cowries[place(me, pit as usize)] = 0;
+    for (k, &at) in path.iter().enumerate() {
+        if k < cowries_from {
+            seeds[at] += 1;
+        } else {
+            cowries[at] += 1;
+        }
+    }
+    for side in Side::BOTH {
+        for i in 0..m {
+            prop_assert_eq!(
+                seeds[place(side, i)],
+                after.seeds(side, i) as i32,
+                "path of {} in {}",
+                pit,
+                before
+            );
+            prop_assert_eq!(cowries[place(side, i)], after.cowries(side, i) as i32);
+        }
+        prop_assert_eq!(seeds[place(side, m)], after.scores()[side.index()] as i32);
     }
     Ok(())
 }
@@ -269,27 +352,52 @@ fn check_game(rules: &Rules, picks: &[u16]) -> Result<Game, TestCaseError> {
         let e = game.play(pit).unwrap();
         let after = *game.position();
         check_move(&before, &after, e)?;
+        check_path(&before, pit, &after, e)?;
         check_position(&after, true)?;
         let occurrences = (0..=game.moves().len())
             .filter(|&i| game.position_at(i) == Some(&after))
             .count();
         if rules.can_repeat() {
             prop_assert_eq!(
-                game.is_repetition_draw(),
-                occurrences == 3 && !after.is_over(),
+                game.ended_by_repetition(),
+                Some(occurrences) == rules.repeat_ends_at() && !after.is_over(),
                 "repetition rule after {} moves",
                 game.moves().len()
             );
         } else {
             // design.md 3.5: these games cannot repeat a position.
             prop_assert!(seen.insert(after), "{} repeats in `{}`", after, rules);
-            prop_assert!(!game.is_repetition_draw());
+            prop_assert!(!game.ended_by_repetition());
         }
         prop_assert!(occurrences <= 3);
-        prop_assert_eq!(game.is_over(), after.is_over() || game.is_repetition_draw());
+        prop_assert_eq!(
+            game.is_over(),
+            after.is_over() || game.ended_by_repetition()
+        );
     }
     match game.outcome() {
-        Some(o) if game.is_repetition_draw() => prop_assert_eq!(o, Outcome::Draw),
+        Some(o) if game.ended_by_repetition() && rules.preset == Preset::Oware => {
+            // The seeds left are shared (equally, or each row to its owner).
+            let p = game.position();
+            let [s, n] = game.scores().map(u32::from);
+            let rows = [row_seeds(p, Side::South), row_seeds(p, Side::North)];
+            let [ps, pn] = p.scores().map(u32::from);
+            let want = match rules.repetition {
+                mancala_core::Repetition::Split => {
+                    let half = (rows[0] + rows[1]) / 2;
+                    [ps + half, pn + half]
+                }
+                mancala_core::Repetition::OwnRow => [ps + rows[0], pn + rows[1]],
+            };
+            prop_assert_eq!([s, n], want);
+            let w = match s.cmp(&n) {
+                core::cmp::Ordering::Greater => Outcome::Win(Side::South),
+                core::cmp::Ordering::Less => Outcome::Win(Side::North),
+                core::cmp::Ordering::Equal => Outcome::Draw,
+            };
+            prop_assert_eq!(o, w);
+        }
+        Some(o) if game.ended_by_repetition() => prop_assert_eq!(o, Outcome::Draw),
         o => prop_assert_eq!(o, game.position().outcome()),
     }
     Ok(game)
@@ -336,7 +444,7 @@ fn check_records(game: &Game) -> Result<(), TestCaseError> {
     prop_assert_eq!(g.moves(), game.moves());
     prop_assert_eq!(g.position(), game.position());
     prop_assert_eq!(g.outcome(), game.outcome());
-    prop_assert_eq!(g.is_repetition_draw(), game.is_repetition_draw());
+    prop_assert_eq!(g.ended_by_repetition(), game.ended_by_repetition());
     let parsed = notation::parse(Notation::for_rules(&rules), &movetext).unwrap();
     prop_assert_eq!(parsed.turns.len(), game.turns().len());
     Ok(())
@@ -625,7 +733,7 @@ fn assert_third_repetition(start: Position, moves: &[u8]) {
             .unwrap_or_else(|e| panic!("move {}: {e}", k + 1));
     }
     let last = *game.position();
-    assert!(game.is_repetition_draw(), "{last}");
+    assert!(game.ended_by_repetition(), "{last}");
     assert!(game.is_over());
     assert!(
         !last.is_over(),
@@ -656,7 +764,7 @@ fn assert_third_repetition(start: Position, moves: &[u8]) {
     let text = rec.to_text().unwrap();
     let back = Record::parse(&text, None).unwrap();
     assert_eq!(back, rec);
-    assert!(back.replay().unwrap().is_repetition_draw());
+    assert!(back.replay().unwrap().ended_by_repetition());
 }
 
 #[test]

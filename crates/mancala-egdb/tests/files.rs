@@ -141,7 +141,7 @@ fn forged_files_with_matching_checksums_are_refused_or_not_read() {
     let db = Arc::new(Egdb::open(dir.path()).unwrap());
     assert!(db.fault().is_none());
     let pos: Position = "kalah,pits=4/2-2-0-0/8/1-1-1-1/8/s".parse().unwrap();
-    let mancala_core::position::State::Kalah(k) = pos.state() else {
+    let Some(k) = pos.as_kalah() else {
         unreachable!()
     };
     assert_eq!(db.net(k), None);
@@ -248,7 +248,7 @@ fn solving_with_the_tables_gives_the_same_values() {
             let (v1, _, h) = solve(&p, Some(db.clone()));
             assert_eq!(v0, v1, "{spec}: {p}");
             hits += h;
-            if let mancala_core::position::State::Kalah(k) = p.state() {
+            if let Some(k) = p.as_kalah() {
                 tabled += (k.board_seeds() <= if pits == 5 { 8 } else { 12 }) as u32;
             }
         }

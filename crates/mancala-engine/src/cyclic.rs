@@ -188,7 +188,7 @@ impl Cyclic {
             .iter()
             .map(|p| p.to_move() == Side::South)
             .collect();
-        let draw = -pos.banked(Side::South);
+        let draw = pos.repetition_value(Side::South);
         let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut inner = vec![0u32; n];
         let (mut best_exit, mut worst_exit) = (vec![None; n], vec![None; n]);

@@ -8,7 +8,7 @@
 //! `stop-when-decided`, Dracala, Kauri), and the value lies within plus or minus the seeds left
 //! on the board.
 
-use mancala_core::{GameState, KalahPos, KauriPos, Leftovers, Outcome, Side};
+use mancala_core::{GameState, KalahPos, KauriPos, Leftovers, Outcome, OwarePos, Repetition, Side};
 
 /// Weights of the leaf evaluation, in sixteenths of a seed per unit (see [`SearchGame::eval`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +71,21 @@ pub trait SearchGame: GameState + Send + Sync {
     /// this position and these rules.
     fn probe(&self, _oracle: &dyn crate::Oracle) -> Option<i32> {
         None
+    }
+    /// The occurrence of a position that ends the game by repetition (see
+    /// [`mancala_core::Rules::repeat_ends_at`]).
+    fn repeat_ends_at(&self) -> usize {
+        3
+    }
+    /// The future net gain for `me` of the game ending here by repetition: a draw (final
+    /// margin 0) unless the family says otherwise.
+    fn repetition_value(&self, me: Side) -> i32 {
+        -self.banked(me)
+    }
+    /// Whether [`SearchGame::repetition_value`] is the same for every position with these
+    /// stores, as the retrograde solver ([`crate::cyclic`]) needs to prove values.
+    fn repetition_by_level(&self) -> bool {
+        true
     }
     /// Store difference already banked by `me` (misère: negated).
     fn banked(&self, me: Side) -> i32 {
@@ -223,5 +238,63 @@ impl SearchGame for KauriPos {
             Some(Outcome::Win(_)) => -1,
             _ => 0,
         }
+    }
+}
+
+impl SearchGame for OwarePos {
+    fn tt_key(&self) -> u64 {
+        let me = self.to_move();
+        let m = self.pits();
+        let ring = self.ring();
+        // The stores matter only where a store ends the game (stop-when-decided).
+        let mut h = fmix((self.store(me) as u64) << 32 | (self.store(me.other()) as u64) << 40);
+        for k in 0..2 * m {
+            let i = (k + me.index() * m) % (2 * m);
+            h = fmix(h ^ (ring[i] as u64).wrapping_add(k as u64 * 0x1_0000));
+        }
+        h
+    }
+
+    fn full_key(&self) -> u64 {
+        let s = self.scores();
+        let mut h = fmix((s[0] as u64) << 32 | (s[1] as u64) << 40 | (self.to_move() as u64) << 48);
+        for (i, &x) in self.ring().iter().enumerate() {
+            h = fmix(h ^ (x as u64).wrapping_add(i as u64 * 0x1_0000));
+        }
+        h
+    }
+
+    fn gain_bound(&self) -> i32 {
+        self.board_seeds() as i32
+    }
+
+    /// Seeds in the mover's row against the opponent's: they are what the end of the game
+    /// (a player who cannot feed, a repetition) gives back.
+    fn eval(&self, w: &Weights) -> i32 {
+        let me = self.to_move();
+        w.row * (self.row_seeds(me) as i32 - self.row_seeds(me.other()) as i32) / 16
+    }
+
+    fn misere(&self) -> bool {
+        false
+    }
+
+    fn can_repeat(&self) -> bool {
+        true
+    }
+
+    fn repeat_ends_at(&self) -> usize {
+        2
+    }
+
+    fn repetition_value(&self, me: Side) -> i32 {
+        match self.repetition() {
+            Repetition::Split => 0,
+            Repetition::OwnRow => self.row_seeds(me) as i32 - self.row_seeds(me.other()) as i32,
+        }
+    }
+
+    fn repetition_by_level(&self) -> bool {
+        self.repetition() == Repetition::Split
     }
 }

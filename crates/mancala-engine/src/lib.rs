@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use mancala_core::position::State;
+use mancala_core::with_family;
 use mancala_core::{Position, Side};
 
 use game::{SearchGame, Weights};
@@ -233,10 +233,7 @@ impl Engine {
         limits: Limits,
         history: &[Position],
     ) -> Option<SearchResult> {
-        match pos.state() {
-            State::Kalah(p) => self.search_state(p, limits, history),
-            State::Kauri(p) => self.search_state(p, limits, history),
-        }
+        with_family!(pos, p => self.search_state(p, limits, history))
     }
 
     fn search_state<P: SearchGame>(
@@ -333,28 +330,20 @@ impl Engine {
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<SolveResult> {
         if pos.rules().can_repeat() {
-            return match pos.state() {
-                State::Kalah(p) => self.solve_cyclic(p, pos.rules(), limits, history),
-                State::Kauri(p) => self.solve_cyclic(p, pos.rules(), limits, history),
-            };
+            return with_family!(pos, p => self.solve_cyclic(p, pos.rules(), limits, history));
         }
-        match pos.state() {
-            State::Kalah(p) => match fast::FastRules::new(
-                p.rules(),
-                self.oracle.as_deref().map(|o| o as &dyn Oracle),
-            ) {
-                Some(rules) => {
-                    let b = rules.board(p);
-                    let tabled = rules.tabled_levels();
-                    let mtdf = |shared: &Shared, t, guess| fast::mtdf(shared, &rules, &b, t, guess);
-                    let line =
-                        |shared: &Shared, value| fast::best_line(shared, &rules, &b, value, 200);
-                    self.solve_state(p, limits, history, tabled, progress, (mtdf, line))
-                }
-                None => self.solve_generic(p, limits, history, progress),
-            },
-            State::Kauri(p) => self.solve_generic(p, limits, history, progress),
+        if let Some(p) = pos.as_kalah() {
+            if let Some(rules) =
+                fast::FastRules::new(p.rules(), self.oracle.as_deref().map(|o| o as &dyn Oracle))
+            {
+                let b = rules.board(p);
+                let tabled = rules.tabled_levels();
+                let mtdf = |shared: &Shared, t, guess| fast::mtdf(shared, &rules, &b, t, guess);
+                let line = |shared: &Shared, value| fast::best_line(shared, &rules, &b, value, 200);
+                return self.solve_state(p, limits, history, tabled, progress, (mtdf, line));
+            }
         }
+        with_family!(pos, p => self.solve_generic(p, limits, history, progress))
     }
 
     /// Proves `pos` of a game whose positions can repeat by retrograde analysis
@@ -371,12 +360,21 @@ impl Engine {
         if pos.legal_moves().is_empty() {
             return None;
         }
+        if !pos.repetition_by_level() {
+            return None;
+        }
         let keys: Vec<u64> = history
             .iter()
             .map(full_key)
             .chain(std::iter::once(pos.full_key()))
             .collect();
         if keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k)) {
+            return None;
+        }
+        // Where a second occurrence ends the game, reaching an earlier position again would
+        // end it sooner than `v*` assumes: prove only where none shares the stores (positions
+        // repeat only while the stores stay the same).
+        if pos.repeat_ends_at() <= 2 && history.iter().any(|h| h.scores() == pos.scores()) {
             return None;
         }
         let start = Instant::now();
@@ -694,12 +692,15 @@ impl Engine {
         }
         let mut line = history.to_vec();
         line.push(*pos);
-        if pos.rules().can_repeat() && line.iter().filter(|&&p| p == child).count() >= 2 {
-            // Its third occurrence: a draw by repetition.
-            return Some(Evaluation {
-                margin: 0,
-                ..Evaluation::final_margin(&child, me)
-            });
+        if let Some(n) = pos.rules().repeat_ends_at() {
+            if line.iter().filter(|&&p| p == child).count() + 1 >= n {
+                // The occurrence that ends the game: a draw, or the seeds left shared.
+                let s = child.repetition_scores().unwrap_or([0, 0]);
+                return Some(Evaluation {
+                    margin: s[me.index()] as i32 - s[me.other().index()] as i32,
+                    ..Evaluation::final_margin(&child, me)
+                });
+            }
         }
         let lim = Limits {
             time,
@@ -742,15 +743,9 @@ impl Engine {
                 w.flush();
                 r
             }
-            let values = match pos.state() {
-                State::Kalah(p) => go(&shared, p, depth as u8),
-                State::Kauri(p) => go(&shared, p, depth as u8),
-            };
+            let values = with_family!(pos, p => go(&shared, p, depth as u8));
             let Some(values) = values else { break };
-            let banked = match pos.state() {
-                State::Kalah(p) => p.banked(me),
-                State::Kauri(p) => p.banked(me),
-            };
+            let banked = with_family!(pos, p => p.banked(me));
             let misere = pos.rules().misere();
             // As in `search_state`: no search proves a value where positions can repeat.
             let repeats = pos.rules().can_repeat();
@@ -775,9 +770,7 @@ impl Engine {
     /// counts one seed).
     fn final_value(&self, pos: &Position, me: Side) -> Evaluation {
         let mut e = Evaluation::final_margin(pos, me);
-        if let State::Kauri(p) = pos.state() {
-            e.margin += p.terminal_bonus(me);
-        }
+        e.margin += with_family!(pos, p => p.terminal_bonus(me));
         e
     }
 }
@@ -843,10 +836,7 @@ fn evaluation(me: Side, utility: i32, misere: bool, exact: bool, depth: u32) -> 
 }
 
 fn full_key(p: &Position) -> u64 {
-    match p.state() {
-        State::Kalah(k) => k.full_key(),
-        State::Kauri(k) => k.full_key(),
-    }
+    with_family!(p, k => k.full_key())
 }
 
 impl Engine {

@@ -7,7 +7,7 @@
 
 use mancala_core::{GameState, Outcome, Position, Side};
 
-use mancala_core::position::State;
+use mancala_core::with_family;
 
 /// Plies after which a playout is scored by the stores.
 pub const PLAYOUT_LIMIT: usize = 400;
@@ -136,10 +136,7 @@ fn run<P: GameState>(root: &P, iterations: u32, seed: u64) -> Option<u8> {
 
 /// The most visited move after `iterations` playouts; `None` when the game is over.
 pub fn choose(pos: &Position, iterations: u32, seed: u64) -> Option<u8> {
-    match pos.state() {
-        State::Kalah(p) => run(p, iterations, seed),
-        State::Kauri(p) => run(p, iterations, seed),
-    }
+    with_family!(pos, p => run(p, iterations, seed))
 }
 
 #[cfg(test)]

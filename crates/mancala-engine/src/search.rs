@@ -165,9 +165,9 @@ impl<'s, 't> Worker<'s, 't> {
         }
         if pos.can_repeat() {
             let k = child.full_key();
-            if self.occurrences(k) >= 2 {
-                // Third occurrence: a draw, final margin 0.
-                return -pos.banked(me);
+            if self.occurrences(k) + 1 >= child.repeat_ends_at() {
+                // The occurrence that ends the game.
+                return gain + child.repetition_value(me);
             }
             self.path.push(k);
             let v = self.recurse(child, me, gain, depth, alpha, beta);

@@ -34,10 +34,7 @@ fn brute(game: &mut Game, memo: &mut Memo) -> i32 {
 fn final_value(p: &Position, me: mancala_core::Side) -> i32 {
     let s = p.scores();
     let sign = if p.rules().misere() { -1 } else { 1 };
-    let bonus = match p.state() {
-        State::Kauri(k) => k.terminal_bonus(me),
-        State::Kalah(_) => 0,
-    };
+    let bonus = with_family!(p, k => k.terminal_bonus(me));
     sign * (s[me.index()] as i32 - s[me.other().index()] as i32) + bonus
 }
 
@@ -99,8 +96,12 @@ fn brute_line(
         c.play(mv).unwrap();
         let v = if c.is_over() {
             final_value(&c, me)
-        } else if line.iter().filter(|&&p| p == c).count() >= 2 {
-            0
+        } else if line.iter().filter(|&&p| p == c).count() + 1
+            >= c.rules().repeat_ends_at().unwrap()
+        {
+            // The occurrence that ends the game: a draw, or the seeds left shared.
+            let s = c.repetition_scores().unwrap_or([0, 0]);
+            s[me.index()] as i32 - s[me.other().index()] as i32
         } else {
             line.push(c);
             let v = brute_line(&c, line, memo);
@@ -129,8 +130,10 @@ fn solve_value(pos: &Position, threads: usize) -> (i32, u8) {
 fn value_after(pos: &Position, mv: u8, memo: &mut Memo) -> i32 {
     let mut g = Game::new(*pos);
     g.play(mv).unwrap();
-    if g.is_repetition_draw() {
-        0
+    if g.ended_by_repetition() {
+        let me = pos.to_move();
+        let s = g.position().repetition_scores().unwrap_or([0, 0]);
+        s[me.index()] as i32 - s[me.other().index()] as i32
     } else if g.is_over() {
         final_value(g.position(), pos.to_move())
     } else if g.to_move() == pos.to_move() {
@@ -204,7 +207,36 @@ fn small_variants() -> Vec<String> {
     variants.push("cross-kalah,pits=3,seeds=1".into());
     variants.push("kauri,pits=2,seeds=1".into());
     variants.push("kauri,pits=2,seeds=2".into());
+    // Oware under the shared-seeds repetition rule, which the retrograde solver proves.
+    for v in [
+        "pits=2,seeds=2,grand-slam=capture-all",
+        "pits=2,seeds=2,grand-slam=forbidden",
+        "pits=2,seeds=1",
+        "pits=1,seeds=3",
+    ] {
+        variants.push(format!("oware,{v},repetition=split"));
+    }
     variants
+}
+
+/// Under `repetition=own-row` a repetition's value is not the same across a store level, so
+/// the retrograde solver proves nothing there; searches never claim a proof.
+#[test]
+fn oware_own_row_is_not_proven() {
+    let pos = Position::start(&"oware,pits=2,seeds=2".parse().unwrap()).unwrap();
+    assert!(Engine::new(1, 1)
+        .solve(&pos, Limits::default(), &[])
+        .is_none());
+    let r = search(
+        &pos,
+        Limits {
+            depth: Some(30),
+            ..Limits::default()
+        },
+        &[],
+    )
+    .unwrap();
+    assert!(!r.eval.is_proven());
 }
 
 fn agree_with_brute_force(variants: Vec<String>) {

@@ -39,7 +39,7 @@ pub fn board(p: &Position) -> Value {
         "to_move": if p.is_over() { Value::Null } else { side_str(p.to_move()).into() },
         "position": p.to_string(),
     });
-    if p.rules().preset == Preset::Kauri {
+    if p.rules().has_cowries() {
         let cow = |s: Side| (0..m).map(|i| p.cowries(s, i)).collect::<Vec<_>>();
         v["cowries"] = json!({"south": cow(Side::South), "north": cow(Side::North)});
     }
@@ -124,7 +124,7 @@ pub fn turns(game: &Game) -> Vec<Value> {
 
 /// "North wins 40 : 32" style result, with resignation and repetition.
 pub fn result(game: &Game, resigned: Option<Side>) -> Value {
-    let s = game.position().scores();
+    let s = game.scores();
     if let Some(r) = resigned {
         return json!({"south": s[0], "north": s[1], "winner": side_str(r.other()),
             "reason": format!("{} resigned", r)});
@@ -132,8 +132,8 @@ pub fn result(game: &Game, resigned: Option<Side>) -> Value {
     match game.outcome() {
         None => Value::Null,
         Some(o) => {
-            let reason = if game.is_repetition_draw() {
-                "third repetition".to_string()
+            let reason = if let Some(r) = game.repetition_reason() {
+                r.to_string()
             } else if game.rules().misere() {
                 "fewer seeds wins".to_string()
             } else {
@@ -157,7 +157,7 @@ pub fn rules_view(game: &Game) -> Value {
         "pits": r.pits,
         "notation": notation_str(Notation::for_rules(r)),
         "misere": r.misere(),
-        "kauri": r.preset == Preset::Kauri,
+        "kauri": r.has_cowries(),
     })
 }
 

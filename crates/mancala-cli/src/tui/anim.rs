@@ -5,7 +5,7 @@
 //! captures and the end-of-game sweep appear on the last frame, which is always the position
 //! the rules core produced, so the animation can never leave a wrong board behind.
 
-use mancala_core::{Position, Preset, Side, MAX_PITS};
+use mancala_core::{Position, Side, MAX_PITS};
 
 /// A place on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ impl Board {
             seeds: [[0; MAX_PITS]; 2],
             cowries: [[0; MAX_PITS]; 2],
             stores: pos.scores(),
-            kauri: pos.rules().preset == Preset::Kauri,
+            kauri: pos.rules().has_cowries(),
         };
         for side in Side::BOTH {
             for i in 0..m {
@@ -133,7 +133,7 @@ pub fn sowing(before: &Position, pit: u8, after: &Position) -> Vec<Frame> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mancala_core::Game;
+    use mancala_core::{Game, Preset};
 
     /// Every sowing of many random games: the frames drop one piece at a time, conserve the
     /// pieces, and end on the rules' position.
@@ -171,7 +171,7 @@ mod tests {
                 // rules' position: no correcting frame was needed.
                 let pieces = before.seeds(before.to_move(), pit as usize) as usize
                     + before.cowries(before.to_move(), pit as usize) as usize;
-                if preset == Preset::Kauri || (e.captured == 0 && !e.ended) {
+                if preset.rules().has_cowries() || (e.captured == 0 && !e.ended) {
                     assert_eq!(frames.len(), pieces + 1, "{preset} {before} {pit}");
                 }
             }

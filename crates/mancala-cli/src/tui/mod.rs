@@ -340,10 +340,10 @@ impl App {
             msg += &format!(" {} to {}.", effect.handed, side.other());
         }
         if effect.again && !self.game.is_over() {
-            msg += if self.game.rules().preset == Preset::Kauri {
-                " The opponent has no cowrie and passes."
-            } else {
+            msg += if effect.in_store {
                 " Last seed in the store: again."
+            } else {
+                " The opponent cannot move and passes."
             };
         }
         if self.game.is_over() {
