@@ -327,7 +327,7 @@ fn rules_and_variants() {
     assert_eq!(v["name"], "kalah,capture=empty");
     let o = mancala(&["variants", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["presets"].as_array().unwrap().len(), 6);
+    assert_eq!(v["presets"].as_array().unwrap().len(), 7);
     assert!(stdout(&mancala(&["variants"])).contains("kalah-brazil"));
 }
 
