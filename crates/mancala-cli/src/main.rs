@@ -461,40 +461,30 @@ fn variants(as_json: bool) -> Result<()> {
             .collect();
         let options: Vec<_> = OPTIONS
             .iter()
-            .map(|o| json!({"name": o.name, "values": o.values, "help": o.help}))
+            .map(|o| json!({"name": o.name, "values": o.values(), "help": o.help}))
             .collect();
         println!("{}", json!({"presets": presets, "options": options}));
         return Ok(());
     }
     println!("Presets (default first):");
     for p in Preset::ALL {
-        let r = p.rules();
         println!("  {:<13} {}", p.name(), p.summary());
-        let mut d: Vec<String> = vec![format!("pits={}", r.pits), format!("seeds={}", r.seeds)];
-        if p.is_kalah_family() {
-            d.push(format!("capture={}", r.capture));
-            d.push(format!("end={}", r.end));
-            d.push(format!("leftovers={}", r.leftovers));
-        }
-        d.push(format!("stop-when-decided={}", r.stop_when_decided));
-        if p == Preset::KalahBrazil {
-            d.push(format!("stage={}", r.stage));
-        }
+        let d: Vec<String> = OPTIONS
+            .iter()
+            .filter(|o| (o.applies)(p))
+            .map(|o| format!("{}={}", o.name, o.default(p)))
+            .collect();
         println!("  {:<13} defaults: {}", "", d.join(" "));
     }
     println!("\nOptions (as --OPTION VALUE, or after the preset: --variant kalah,seeds=4):");
     for o in OPTIONS {
-        let applies: Vec<&str> = Preset::ALL
-            .iter()
-            .filter(|p| (o.applies)(**p))
-            .map(|p| p.name())
-            .collect();
+        let applies: Vec<&str> = o.presets().map(Preset::name).collect();
         let which = if applies.len() == Preset::ALL.len() {
             "all presets".to_string()
         } else {
             applies.join(", ")
         };
-        println!("  --{:<18} {:<45} {} ({which})", o.name, o.values, o.help);
+        println!("  --{:<18} {:<45} {} ({which})", o.name, o.values(), o.help);
     }
     Ok(())
 }
