@@ -39,88 +39,121 @@ pub enum Preset {
     Kauri,
 }
 
-impl Preset {
-    pub const ALL: [Preset; 6] = [
-        Preset::Kalah,
-        Preset::KalahBrazil,
-        Preset::Vaccean,
-        Preset::CrossKalah,
-        Preset::Dracala,
-        Preset::Kauri,
-    ];
+/// One preset: its name, its summary line and its rules with every option at its default.
+struct PresetEntry {
+    name: &'static str,
+    summary: &'static str,
+    defaults: Rules,
+}
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Kalah => "kalah",
-            Preset::KalahBrazil => "kalah-brazil",
-            Preset::Vaccean => "vaccean",
-            Preset::CrossKalah => "cross-kalah",
-            Preset::Dracala => "dracala",
-            Preset::Kauri => "kauri",
+/// The option values a preset keeps unless its entry in [`PRESETS`] says otherwise.
+const BASE: Rules = Rules {
+    preset: Preset::Kalah,
+    pits: 6,
+    seeds: 3,
+    capture: Capture::Standard,
+    end: EndCheck::AnyRowEmpty,
+    leftovers: Leftovers::ToOwner,
+    stop_when_decided: false,
+    stage: Stage::Full,
+};
+
+/// Every preset, in [`Preset`] declaration order (the default first): a preset is added by
+/// its variant, its entry here and the code that plays it.
+const PRESETS: &[PresetEntry] = &[
+    PresetEntry {
+        name: "kalah",
+        summary: "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
+        defaults: BASE,
+    },
+    PresetEntry {
+        name: "kalah-brazil",
+        summary: "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)",
+        defaults: Rules {
+            preset: Preset::KalahBrazil,
+            capture: Capture::OppositeOnly,
+            end: EndCheck::MoverEmpty,
+            leftovers: Leftovers::NotCounted,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "vaccean",
+        summary: "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
+        defaults: Rules {
+            preset: Preset::Vaccean,
+            pits: 4,
+            seeds: 5,
+            capture: Capture::OppositeOnly,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "cross-kalah",
+        summary: "Cross-Kalah: odd pits sow clockwise, even counter-clockwise (source 004)",
+        defaults: Rules {
+            preset: Preset::CrossKalah,
+            seeds: 6,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "dracala",
+        summary: "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)",
+        defaults: Rules {
+            preset: Preset::Dracala,
+            seeds: 6,
+            leftovers: Leftovers::LastMover,
+            stop_when_decided: true,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "kauri",
+        summary: "Kauri: seeds and cowries, direct and indirect captures (source 003)",
+        defaults: Rules {
+            preset: Preset::Kauri,
+            seeds: 5,
+            stop_when_decided: true,
+            ..BASE
+        },
+    },
+];
+
+impl Preset {
+    /// Every preset, the default first.
+    pub const ALL: [Preset; PRESETS.len()] = {
+        let mut all = [Preset::Kalah; PRESETS.len()];
+        let mut i = 0;
+        while i < PRESETS.len() {
+            all[i] = PRESETS[i].defaults.preset;
+            i += 1;
         }
+        all
+    };
+
+    fn entry(self) -> &'static PresetEntry {
+        &PRESETS[self as usize]
+    }
+
+    /// Its name, as in rules strings and JSON.
+    pub fn name(self) -> &'static str {
+        self.entry().name
     }
 
     /// One line: what the game is and where its rules come from.
     pub fn summary(self) -> &'static str {
-        match self {
-            Preset::Kalah => "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
-            Preset::KalahBrazil => {
-                "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)"
-            }
-            Preset::Vaccean => "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
-            Preset::CrossKalah => {
-                "Cross-Kalah: odd pits sow clockwise, even counter-clockwise (source 004)"
-            }
-            Preset::Dracala => {
-                "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)"
-            }
-            Preset::Kauri => "Kauri: seeds and cowries, direct and indirect captures (source 003)",
-        }
+        self.entry().summary
     }
 
+    /// Whether it is played by the Kalah rules engine ([`crate::kalah`]).
     pub fn is_kalah_family(self) -> bool {
         self != Preset::Kauri
     }
 
     /// The preset's rules with every option at its default.
     pub fn rules(self) -> Rules {
-        let base = Rules {
-            preset: self,
-            pits: 6,
-            seeds: 3,
-            capture: Capture::Standard,
-            end: EndCheck::AnyRowEmpty,
-            leftovers: Leftovers::ToOwner,
-            stop_when_decided: false,
-            stage: Stage::Full,
-        };
-        match self {
-            Preset::Kalah => base,
-            Preset::KalahBrazil => Rules {
-                capture: Capture::OppositeOnly,
-                end: EndCheck::MoverEmpty,
-                leftovers: Leftovers::NotCounted,
-                ..base
-            },
-            Preset::Vaccean => Rules {
-                pits: 4,
-                seeds: 5,
-                capture: Capture::OppositeOnly,
-                ..base
-            },
-            Preset::CrossKalah => Rules { seeds: 6, ..base },
-            Preset::Dracala => Rules {
-                seeds: 6,
-                leftovers: Leftovers::LastMover,
-                stop_when_decided: true,
-                ..base
-            },
-            Preset::Kauri => Rules {
-                seeds: 5,
-                stop_when_decided: true,
-                ..base
-            },
-        }
+        self.entry().defaults
     }
 }
 
@@ -419,9 +452,10 @@ impl Serialize for OptionValue {
 /// One rule option: everything the program knows about it apart from the code that plays it.
 ///
 /// Rules strings, [`RulesSpec`] and its JSON form, the command line's option flags, `mancala
-/// variants`, the server's menus and its JSON requests are all read from [`OPTIONS`]; an option
-/// is added by adding its field to [`Rules`], its defaults to [`Preset::rules`] and its entry
-/// here.
+/// variants`, the server's menus and its JSON requests are all read from [`OPTIONS`]. An option
+/// is added by its field in [`Rules`], its default in the preset table (the value most presets
+/// play, and any preset's own where it differs; [`Preset::rules`] reads it back), its entry in
+/// [`OPTIONS`] and the code that plays it.
 pub struct RuleOption {
     /// Its name, in rules strings (`seeds=4`), as a flag (`--seeds 4`) and as a JSON key.
     pub name: &'static str,
@@ -1149,6 +1183,16 @@ mod tests {
         assert!("kalah,stage=basic".parse::<Rules>().is_err());
         assert!("kalah,colour=red".parse::<Rules>().is_err());
         assert!(serde_json::from_str::<Rules>(r#"{"preset":"kalah","seeds":0}"#).is_err());
+    }
+
+    /// The preset table is in declaration order, so a preset finds its entry by its number.
+    #[test]
+    fn presets_are_in_declaration_order() {
+        for (i, p) in Preset::ALL.into_iter().enumerate() {
+            assert_eq!(p as usize, i);
+            assert_eq!(p.rules().preset, p);
+            assert_eq!(p.name().parse::<Preset>().unwrap(), p);
+        }
     }
 
     #[test]
