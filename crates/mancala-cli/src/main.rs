@@ -91,7 +91,7 @@ impl clap::Args for RulesArgs {
                 String::new()
             } else {
                 format!(
-                    "; {}",
+                    " ({} only)",
                     o.presets().map(Preset::name).collect::<Vec<_>>().join(", ")
                 )
             };
@@ -99,7 +99,7 @@ impl clap::Args for RulesArgs {
                 clap::Arg::new(o.name)
                     .long(o.name)
                     .value_name("VALUE")
-                    .help(format!("{} ({}{which})", o.help, o.values())),
+                    .help(format!("{}: {}{which}", o.help, o.values())),
             )
         })
     }
