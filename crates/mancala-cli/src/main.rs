@@ -63,48 +63,74 @@ enum Command {
 }
 
 /// The game and its options; every option defaults to the preset's value.
-#[derive(Args, Clone, Debug, Default)]
+///
+/// Besides `--variant`, every option of [`OPTIONS`] is a flag of its own name (`--seeds 4`),
+/// generated from the registry with its help and values.
+#[derive(Clone, Debug, Default)]
 pub struct RulesArgs {
-    /// Preset: kalah, kalah-brazil, vaccean, cross-kalah, dracala, kauri (options may follow
-    /// after commas: `kalah,seeds=4`).
-    #[arg(long, short = 'v')]
+    /// Preset, options may follow after commas (`kalah,seeds=4`).
     pub variant: Option<String>,
-    /// Pits a side (1-8).
-    #[arg(long)]
-    pub pits: Option<String>,
-    /// Seeds a pit at the start.
-    #[arg(long)]
-    pub seeds: Option<String>,
-    /// standard | empty | opposite-only
-    #[arg(long)]
-    pub capture: Option<String>,
-    /// any-row-empty | mover-empty
-    #[arg(long)]
-    pub end: Option<String>,
-    /// to-owner | not-counted | last-mover | last-capturer
-    #[arg(long)]
-    pub leftovers: Option<String>,
-    /// true | false: end when a store holds more than half of all seeds.
-    #[arg(long)]
-    pub stop_when_decided: Option<String>,
-    /// kalah-brazil teaching stage: basic | extra-turn | full
-    #[arg(long)]
-    pub stage: Option<String>,
+    /// The option flags given, as `(name, value)` in [`OPTIONS`] order.
+    pub options: Vec<(&'static str, String)>,
+}
+
+impl clap::Args for RulesArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let presets = Preset::ALL.map(Preset::name).join(", ");
+        let cmd = cmd.arg(
+            clap::Arg::new("variant")
+                .long("variant")
+                .short('v')
+                .value_name("VARIANT")
+                .help(format!(
+                    "Preset: {presets} (options may follow after commas: `kalah,seeds=4`)"
+                )),
+        );
+        OPTIONS.iter().fold(cmd, |cmd, o| {
+            let which = if o.presets().count() == Preset::ALL.len() {
+                String::new()
+            } else {
+                format!(
+                    " ({} only)",
+                    o.presets().map(Preset::name).collect::<Vec<_>>().join(", ")
+                )
+            };
+            cmd.arg(
+                clap::Arg::new(o.name)
+                    .long(o.name)
+                    .value_name("VALUE")
+                    .help(format!("{}: {}{which}", o.help, o.values())),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for RulesArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let text = |id: &str| m.get_one::<String>(id).cloned();
+        Ok(RulesArgs {
+            variant: text("variant"),
+            options: OPTIONS
+                .iter()
+                .filter_map(|o| Some((o.name, text(o.name)?)))
+                .collect(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 impl RulesArgs {
     /// The rules named, or `None` when no variant and no option was given.
     pub fn rules_opt(&self) -> Result<Option<Rules>> {
-        let options = [
-            ("pits", &self.pits),
-            ("seeds", &self.seeds),
-            ("capture", &self.capture),
-            ("end", &self.end),
-            ("leftovers", &self.leftovers),
-            ("stop-when-decided", &self.stop_when_decided),
-            ("stage", &self.stage),
-        ];
-        if self.variant.is_none() && options.iter().all(|o| o.1.is_none()) {
+        if self.variant.is_none() && self.options.is_empty() {
             return Ok(None);
         }
         let variant = self.variant.as_deref().unwrap_or("kalah");
@@ -117,17 +143,13 @@ impl RulesArgs {
             .skip(1)
             .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
             .collect();
-        for (name, value) in options {
-            if let Some(v) = value {
-                if in_variant.contains(&name) {
-                    bail!("option {name} is given twice: in `{variant}` and as --{name}");
-                }
-                spec.set(name, v)?;
+        for (name, value) in &self.options {
+            if in_variant.contains(name) {
+                bail!("option {name} is given twice: in `{variant}` and as --{name}");
             }
+            spec.set(name, value)?;
         }
-        // Drop the defaults the base filled in for options this preset does not take.
-        let spec_rules = Rules::try_from(spec)?;
-        Ok(Some(spec_rules))
+        Ok(Some(Rules::try_from(spec)?))
     }
 
     pub fn rules(&self) -> Result<Rules> {
@@ -458,40 +480,53 @@ fn variants(as_json: bool) -> Result<()> {
             .collect();
         let options: Vec<_> = OPTIONS
             .iter()
-            .map(|o| json!({"name": o.name, "values": o.values, "help": o.help}))
+            .map(|o| json!({"name": o.name, "values": o.values(), "help": o.help}))
             .collect();
         println!("{}", json!({"presets": presets, "options": options}));
         return Ok(());
     }
     println!("Presets (default first):");
     for p in Preset::ALL {
-        let r = p.rules();
         println!("  {:<13} {}", p.name(), p.summary());
-        let mut d: Vec<String> = vec![format!("pits={}", r.pits), format!("seeds={}", r.seeds)];
-        if p.is_kalah_family() {
-            d.push(format!("capture={}", r.capture));
-            d.push(format!("end={}", r.end));
-            d.push(format!("leftovers={}", r.leftovers));
-        }
-        d.push(format!("stop-when-decided={}", r.stop_when_decided));
-        if p == Preset::KalahBrazil {
-            d.push(format!("stage={}", r.stage));
-        }
+        let d: Vec<String> = OPTIONS
+            .iter()
+            .filter(|o| (o.applies)(p))
+            .map(|o| format!("{}={}", o.name, o.default(p)))
+            .collect();
         println!("  {:<13} defaults: {}", "", d.join(" "));
     }
     println!("\nOptions (as --OPTION VALUE, or after the preset: --variant kalah,seeds=4):");
     for o in OPTIONS {
-        let applies: Vec<&str> = Preset::ALL
-            .iter()
-            .filter(|p| (o.applies)(**p))
-            .map(|p| p.name())
-            .collect();
+        let applies: Vec<&str> = o.presets().map(Preset::name).collect();
         let which = if applies.len() == Preset::ALL.len() {
             "all presets".to_string()
         } else {
             applies.join(", ")
         };
-        println!("  --{:<18} {:<45} {} ({which})", o.name, o.values, o.help);
+        println!("  --{:<18} {:<45} {} ({which})", o.name, o.values(), o.help);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every registry option is a flag, read into the rules as its rules-string form is.
+    #[test]
+    fn every_option_is_a_flag() {
+        for o in OPTIONS {
+            let preset = o.presets().next().expect("an option some preset takes");
+            let value = o.default(preset).to_string();
+            let flag = format!("--{}", o.name);
+            let cli = Cli::try_parse_from(["mancala", "rules", preset.name(), &flag, &value])
+                .unwrap_or_else(|e| panic!("{flag}: {e}"));
+            let Command::Rules(mut a) = cli.command else {
+                unreachable!()
+            };
+            assert_eq!(a.rules.options, [(o.name, value.clone())]);
+            a.rules.variant = Some(preset.name().into());
+            assert_eq!(a.rules.rules().unwrap(), preset.rules(), "{flag}");
+        }
+    }
 }

@@ -41,100 +41,133 @@ pub enum Preset {
     Oware,
 }
 
-impl Preset {
-    pub const ALL: [Preset; 7] = [
-        Preset::Kalah,
-        Preset::KalahBrazil,
-        Preset::Vaccean,
-        Preset::CrossKalah,
-        Preset::Dracala,
-        Preset::Kauri,
-        Preset::Oware,
-    ];
+/// One preset: its name, its summary line and its rules with every option at its default.
+struct PresetEntry {
+    name: &'static str,
+    summary: &'static str,
+    defaults: Rules,
+}
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Kalah => "kalah",
-            Preset::KalahBrazil => "kalah-brazil",
-            Preset::Vaccean => "vaccean",
-            Preset::CrossKalah => "cross-kalah",
-            Preset::Dracala => "dracala",
-            Preset::Kauri => "kauri",
-            Preset::Oware => "oware",
+/// The option values a preset keeps unless its entry in [`PRESETS`] says otherwise.
+const BASE: Rules = Rules {
+    preset: Preset::Kalah,
+    pits: 6,
+    seeds: 3,
+    capture: Capture::Standard,
+    end: EndCheck::AnyRowEmpty,
+    leftovers: Leftovers::ToOwner,
+    stop_when_decided: false,
+    stage: Stage::Full,
+    grand_slam: GrandSlam::CaptureNothing,
+    repetition: Repetition::OwnRow,
+};
+
+/// Every preset, in [`Preset`] declaration order (the default first): a preset is added by
+/// its variant, its entry here and the code that plays it.
+const PRESETS: &[PresetEntry] = &[
+    PresetEntry {
+        name: "kalah",
+        summary: "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
+        defaults: BASE,
+    },
+    PresetEntry {
+        name: "kalah-brazil",
+        summary: "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)",
+        defaults: Rules {
+            preset: Preset::KalahBrazil,
+            capture: Capture::OppositeOnly,
+            end: EndCheck::MoverEmpty,
+            leftovers: Leftovers::NotCounted,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "vaccean",
+        summary: "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
+        defaults: Rules {
+            preset: Preset::Vaccean,
+            pits: 4,
+            seeds: 5,
+            capture: Capture::OppositeOnly,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "cross-kalah",
+        summary: "Cross-Kalah: odd pits sow clockwise, even counter-clockwise (source 004)",
+        defaults: Rules {
+            preset: Preset::CrossKalah,
+            seeds: 6,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "dracala",
+        summary: "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)",
+        defaults: Rules {
+            preset: Preset::Dracala,
+            seeds: 6,
+            leftovers: Leftovers::LastMover,
+            stop_when_decided: true,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "kauri",
+        summary: "Kauri: seeds and cowries, direct and indirect captures (source 003)",
+        defaults: Rules {
+            preset: Preset::Kauri,
+            seeds: 5,
+            stop_when_decided: true,
+            ..BASE
+        },
+    },
+    PresetEntry {
+        name: "oware",
+        summary: "Oware (Abapa): captures of 2s and 3s in the opponent's row, must-feed, 25 seeds win",
+        defaults: Rules {
+            preset: Preset::Oware,
+            seeds: 4,
+            stop_when_decided: true,
+            ..BASE
+        },
+    },
+];
+
+impl Preset {
+    /// Every preset, the default first.
+    pub const ALL: [Preset; PRESETS.len()] = {
+        let mut all = [Preset::Kalah; PRESETS.len()];
+        let mut i = 0;
+        while i < PRESETS.len() {
+            all[i] = PRESETS[i].defaults.preset;
+            i += 1;
         }
+        all
+    };
+
+    fn entry(self) -> &'static PresetEntry {
+        &PRESETS[self as usize]
+    }
+
+    /// Its name, as in rules strings and JSON.
+    pub fn name(self) -> &'static str {
+        self.entry().name
     }
 
     /// One line: what the game is and where its rules come from.
     pub fn summary(self) -> &'static str {
-        match self {
-            Preset::Kalah => "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
-            Preset::KalahBrazil => {
-                "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)"
-            }
-            Preset::Vaccean => "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
-            Preset::CrossKalah => {
-                "Cross-Kalah: odd pits sow clockwise, even counter-clockwise (source 004)"
-            }
-            Preset::Dracala => {
-                "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)"
-            }
-            Preset::Kauri => "Kauri: seeds and cowries, direct and indirect captures (source 003)",
-            Preset::Oware => {
-                "Oware (Abapa): captures of 2s and 3s in the opponent's row, must-feed, 25 seeds win"
-            }
-        }
+        self.entry().summary
     }
 
+    /// Whether it is played by the Kalah rules engine ([`crate::kalah`]).
     pub fn is_kalah_family(self) -> bool {
         !matches!(self, Preset::Kauri | Preset::Oware)
     }
 
     /// The preset's rules with every option at its default.
     pub fn rules(self) -> Rules {
-        let base = Rules {
-            preset: self,
-            pits: 6,
-            seeds: 3,
-            capture: Capture::Standard,
-            end: EndCheck::AnyRowEmpty,
-            leftovers: Leftovers::ToOwner,
-            stop_when_decided: false,
-            stage: Stage::Full,
-            grand_slam: GrandSlam::CaptureNothing,
-            repetition: Repetition::OwnRow,
-        };
-        match self {
-            Preset::Kalah => base,
-            Preset::KalahBrazil => Rules {
-                capture: Capture::OppositeOnly,
-                end: EndCheck::MoverEmpty,
-                leftovers: Leftovers::NotCounted,
-                ..base
-            },
-            Preset::Vaccean => Rules {
-                pits: 4,
-                seeds: 5,
-                capture: Capture::OppositeOnly,
-                ..base
-            },
-            Preset::CrossKalah => Rules { seeds: 6, ..base },
-            Preset::Dracala => Rules {
-                seeds: 6,
-                leftovers: Leftovers::LastMover,
-                stop_when_decided: true,
-                ..base
-            },
-            Preset::Kauri => Rules {
-                seeds: 5,
-                stop_when_decided: true,
-                ..base
-            },
-            Preset::Oware => Rules {
-                seeds: 4,
-                stop_when_decided: true,
-                ..base
-            },
-        }
+        self.entry().defaults
     }
 }
 
@@ -166,16 +199,6 @@ impl FromStr for Preset {
                 ))
             })
     }
-}
-
-/// A pit or seed count out of its range, in the same words however it was given (option,
-/// rules string, JSON record).
-fn out_of_range(option: &str, got: impl fmt::Display) -> Error {
-    let max = match option {
-        "pits" => MAX_PITS,
-        _ => MAX_SEEDS as usize,
-    };
-    Error::Rules(format!("{option} must be 1 to {max}, got {got}"))
 }
 
 /// Any whole number of a JSON input, so that one too large for its field (a byte) is refused
@@ -210,25 +233,6 @@ pub(crate) fn json_byte<'de, D: serde::Deserializer<'de>>(
     u8::try_from(v).map_err(|_| serde::de::Error::custom(fault(v)))
 }
 
-fn json_option_count<'de, D: serde::Deserializer<'de>>(
-    d: D,
-    option: &str,
-) -> Result<Option<u8>, D::Error> {
-    Option::<Whole>::deserialize(d)?
-        .map(|Whole(v)| {
-            u8::try_from(v).map_err(|_| serde::de::Error::custom(out_of_range(option, v)))
-        })
-        .transpose()
-}
-
-fn json_pits<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
-    json_option_count(d, "pits")
-}
-
-fn json_seeds<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
-    json_option_count(d, "seeds")
-}
-
 /// `a`, `a or b`, `a, b or c`: the values an option takes, in its error.
 fn one_of(values: &[&str]) -> String {
     match values {
@@ -251,8 +255,16 @@ macro_rules! keyword_enum {
             }
         }
         impl $name {
+            /// Every value, in menu order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The words of [`Self::ALL`], in the same order.
+            pub const WORDS: &'static [&'static str] = &[$($text),+];
+            /// The value's word, as written in rules strings and JSON.
             pub fn name(self) -> &'static str { match self { $($name::$variant => $text),+ } }
+        }
+        impl Keyword for $name {
+            const ALL: &'static [$name] = $name::ALL;
+            fn word(self) -> &'static str { self.name() }
         }
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.name()) }
@@ -260,11 +272,8 @@ macro_rules! keyword_enum {
         impl FromStr for $name {
             type Err = Error;
             fn from_str(s: &str) -> Result<Self, Error> {
-                $name::ALL.iter().copied().find(|v| v.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
-                    // In the option's name, as the user wrote it (`--end`, `end=`).
-                    let values: Vec<&str> = $name::ALL.iter().map(|v| v.name()).collect();
-                    Error::Rules(format!("option `{}` is {}, got `{}`", $option, one_of(&values), s.trim()))
-                })
+                let word = parse_word($option, $name::WORDS, s)?;
+                Ok($name::ALL.iter().copied().find(|v| v.name() == word).unwrap_or($name::ALL[0]))
             }
         }
     };
@@ -388,217 +397,484 @@ pub struct Rules {
     pub repetition: Repetition,
 }
 
-/// The serde and option-string shape of [`Rules`]: every option optional.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+/// A rules enum whose values are words (`capture=empty`): what the option registry needs to
+/// store, read and print one of its values.
+pub trait Keyword: Copy + 'static {
+    /// Every value, in menu order.
+    const ALL: &'static [Self];
+    /// The value's word, as written in rules strings and JSON.
+    fn word(self) -> &'static str;
+}
+
+/// The kind of value a rule option takes. It fixes the option's text form, its JSON form (a
+/// number, a boolean or a string) and what menus offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A whole number from `min` to `max`; a JSON number.
+    Number {
+        /// Smallest value allowed.
+        min: u8,
+        /// Largest value allowed.
+        max: u8,
+    },
+    /// `true` or `false` (also `yes`/`no`, `on`/`off`; a bare name in a rules string means
+    /// true); a JSON boolean.
+    Bool,
+    /// One of these words, in any case; a JSON string.
+    Keyword(&'static [&'static str]),
+}
+
+/// One value of a rule option, of the option's [`OptionKind`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OptionValue {
+    /// Of an [`OptionKind::Number`] option.
+    Number(u8),
+    /// Of an [`OptionKind::Bool`] option.
+    Bool(bool),
+    /// Of an [`OptionKind::Keyword`] option: one of its words, as the registry spells it.
+    Word(&'static str),
+}
+
+impl OptionValue {
+    /// The value of a keyword option whose words are `T`'s.
+    fn of<T: Keyword>(v: T) -> OptionValue {
+        OptionValue::Word(v.word())
+    }
+
+    // The readers below serve the registry's setters, which only ever receive values read
+    // through their own option's kind (`RuleOption::parse` or its JSON form).
+
+    fn number(self) -> u8 {
+        match self {
+            OptionValue::Number(n) => n,
+            other => unreachable!("a number option was given {other:?}"),
+        }
+    }
+
+    fn flag(self) -> bool {
+        match self {
+            OptionValue::Bool(b) => b,
+            other => unreachable!("a true/false option was given {other:?}"),
+        }
+    }
+
+    fn keyword<T: Keyword>(self) -> T {
+        match self {
+            OptionValue::Word(w) => match T::ALL.iter().find(|v| v.word() == w) {
+                Some(&v) => v,
+                None => unreachable!("`{w}` is not a word of this option"),
+            },
+            other => unreachable!("a keyword option was given {other:?}"),
+        }
+    }
+}
+
+/// The text form: `4`, `true`, `opposite-only`.
+impl fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Number(n) => write!(f, "{n}"),
+            OptionValue::Bool(b) => write!(f, "{b}"),
+            OptionValue::Word(w) => f.write_str(w),
+        }
+    }
+}
+
+/// The JSON form: a number, a boolean or a string.
+impl Serialize for OptionValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            OptionValue::Number(n) => s.serialize_u8(n),
+            OptionValue::Bool(b) => s.serialize_bool(b),
+            OptionValue::Word(w) => s.serialize_str(w),
+        }
+    }
+}
+
+/// One rule option: everything the program knows about it apart from the code that plays it.
+///
+/// Rules strings, [`RulesSpec`] and its JSON form, the command line's option flags, `mancala
+/// variants`, the server's menus and its JSON requests are all read from [`OPTIONS`]. An option
+/// is added by its field in [`Rules`], its default in the preset table (the value most presets
+/// play, and any preset's own where it differs; [`Preset::rules`] reads it back), its entry in
+/// [`OPTIONS`] and the code that plays it.
+pub struct RuleOption {
+    /// Its name, in rules strings (`seeds=4`), as a flag (`--seeds 4`) and as a JSON key.
+    pub name: &'static str,
+    /// One phrase saying what it does, for help texts and menus.
+    pub help: &'static str,
+    /// The values it takes.
+    pub kind: OptionKind,
+    /// Whether a preset takes it; giving it for another preset is an error.
+    pub applies: fn(Preset) -> bool,
+    /// Its value in a [`Rules`].
+    get: fn(&Rules) -> OptionValue,
+    /// Sets it in a [`Rules`] to a value of its kind.
+    set: fn(&mut Rules, OptionValue),
+}
+
+/// Every rule option, in the order menus, rules strings and JSON show them.
+pub const OPTIONS: &[RuleOption] = &[
+    RuleOption {
+        name: "pits",
+        help: "pits a side",
+        kind: OptionKind::Number {
+            min: 1,
+            max: MAX_PITS as u8,
+        },
+        applies: |_| true,
+        get: |r| OptionValue::Number(r.pits),
+        set: |r, v| r.pits = v.number(),
+    },
+    RuleOption {
+        name: "seeds",
+        help: "seeds a pit at the start (at most 240 seeds in all)",
+        kind: OptionKind::Number {
+            min: 1,
+            max: MAX_SEEDS,
+        },
+        applies: |_| true,
+        get: |r| OptionValue::Number(r.seeds),
+        set: |r, v| r.seeds = v.number(),
+    },
+    RuleOption {
+        name: "capture",
+        help: "what a last seed in an own empty pit captures",
+        kind: OptionKind::Keyword(Capture::WORDS),
+        applies: Preset::is_kalah_family,
+        get: |r| OptionValue::of(r.capture),
+        set: |r, v| r.capture = v.keyword(),
+    },
+    RuleOption {
+        name: "end",
+        help: "when the game ends",
+        kind: OptionKind::Keyword(EndCheck::WORDS),
+        applies: Preset::is_kalah_family,
+        get: |r| OptionValue::of(r.end),
+        set: |r, v| r.end = v.keyword(),
+    },
+    RuleOption {
+        name: "leftovers",
+        help: "who scores the seeds left on the board at the end",
+        kind: OptionKind::Keyword(Leftovers::WORDS),
+        applies: Preset::is_kalah_family,
+        get: |r| OptionValue::of(r.leftovers),
+        set: |r, v| r.leftovers = v.keyword(),
+    },
+    RuleOption {
+        name: "stop-when-decided",
+        help: "end as soon as a store holds more than half of all seeds",
+        kind: OptionKind::Bool,
+        applies: |_| true,
+        get: |r| OptionValue::Bool(r.stop_when_decided),
+        set: |r, v| r.stop_when_decided = v.flag(),
+    },
+    RuleOption {
+        name: "stage",
+        help: "teaching stage: sowing only, then extra turns, then captures",
+        kind: OptionKind::Keyword(Stage::WORDS),
+        applies: |p| p == Preset::KalahBrazil,
+        get: |r| OptionValue::of(r.stage),
+        set: |r, v| r.stage = v.keyword(),
+    },
+    RuleOption {
+        name: "grand-slam",
+        help: "what a capture of every seed in the opponent's row does",
+        kind: OptionKind::Keyword(GrandSlam::WORDS),
+        applies: |p| p == Preset::Oware,
+        get: |r| OptionValue::of(r.grand_slam),
+        set: |r, v| r.grand_slam = v.keyword(),
+    },
+    RuleOption {
+        name: "repetition",
+        help: "who takes the seeds left when a position repeats",
+        kind: OptionKind::Keyword(Repetition::WORDS),
+        applies: |p| p == Preset::Oware,
+        get: |r| OptionValue::of(r.repetition),
+        set: |r, v| r.repetition = v.keyword(),
+    },
+];
+
+impl RuleOption {
+    /// The option called `name`, or the error that lists the options there are.
+    pub fn find(name: &str) -> Result<&'static RuleOption, Error> {
+        let name = name.trim();
+        OPTIONS.iter().find(|o| o.name == name).ok_or_else(|| {
+            Error::Rules(format!(
+                "unknown option `{name}` (options: {})",
+                OPTIONS
+                    .iter()
+                    .map(|o| o.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+    }
+
+    /// Where it sits in [`OPTIONS`].
+    fn index(&self) -> usize {
+        OPTIONS
+            .iter()
+            .position(|o| o.name == self.name)
+            .expect("every option is in OPTIONS")
+    }
+
+    /// The values it takes, as typed: `1-8`, `true|false`, `standard|empty|opposite-only`.
+    pub fn values(&self) -> String {
+        match self.kind {
+            OptionKind::Number { min, max } => format!("{min}-{max}"),
+            OptionKind::Bool => "true|false".into(),
+            OptionKind::Keyword(words) => words.join("|"),
+        }
+    }
+
+    /// The presets that take it, in [`Preset::ALL`] order.
+    pub fn presets(&self) -> impl Iterator<Item = Preset> + '_ {
+        Preset::ALL.into_iter().filter(|&p| (self.applies)(p))
+    }
+
+    /// Its value in `rules`.
+    pub fn value(&self, rules: &Rules) -> OptionValue {
+        (self.get)(rules)
+    }
+
+    /// Its value when `preset` is played with its defaults.
+    pub fn default(&self, preset: Preset) -> OptionValue {
+        self.value(&preset.rules())
+    }
+
+    /// Reads a value from its text form, as written in a rules string or on the command line.
+    pub fn parse(&self, text: &str) -> Result<OptionValue, Error> {
+        let v = text.trim();
+        let name = self.name;
+        match self.kind {
+            OptionKind::Number { .. } => {
+                if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(Error::Rules(format!(
+                        "option `{name}` needs a number, got `{v}`"
+                    )));
+                }
+                // Too large for a byte: out of every range `validate` allows (said as it says it).
+                v.parse::<u8>()
+                    .map(OptionValue::Number)
+                    .map_err(|_| self.out_of_range(v))
+            }
+            OptionKind::Bool => match v {
+                "" | "true" | "yes" | "on" => Ok(OptionValue::Bool(true)),
+                "false" | "no" | "off" => Ok(OptionValue::Bool(false)),
+                _ => Err(Error::Rules(format!(
+                    "option `{name}` is true or false, got `{v}`"
+                ))),
+            },
+            OptionKind::Keyword(words) => parse_word(name, words, v).map(OptionValue::Word),
+        }
+    }
+
+    /// A number out of its range, in the same words however it was given (option, rules
+    /// string, JSON record).
+    fn out_of_range(&self, got: impl fmt::Display) -> Error {
+        let (min, max) = match self.kind {
+            OptionKind::Number { min, max } => (min, max),
+            _ => (0, 0),
+        };
+        Error::Rules(format!("{} must be {min} to {max}, got {got}", self.name))
+    }
+
+    /// Sets it in `rules` to `value`, which is of its kind: read by [`Self::parse`] or from its
+    /// JSON form.
+    fn apply(&self, rules: &mut Rules, value: OptionValue) {
+        (self.set)(rules, value)
+    }
+}
+
+/// The word of `words` that `text` names (in any case), or the error naming the option as the
+/// user wrote it (`--end`, `end=`) and the words it takes.
+fn parse_word(
+    option: &str,
+    words: &'static [&'static str],
+    text: &str,
+) -> Result<&'static str, Error> {
+    let text = text.trim();
+    words
+        .iter()
+        .copied()
+        .find(|w| w.eq_ignore_ascii_case(text))
+        .ok_or_else(|| {
+            Error::Rules(format!(
+                "option `{option}` is {}, got `{text}`",
+                one_of(words)
+            ))
+        })
+}
+
+/// The serde and option-string shape of [`Rules`]: a preset and any of the [`OPTIONS`], each
+/// given or not.
+///
+/// Its JSON form is an object: `preset`, then the options given under their names, in
+/// [`OPTIONS`] order, each in the JSON form of its [`OptionKind`]; a `null` option counts as not
+/// given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RulesSpec {
+    /// The game; a spec without one builds no [`Rules`].
     pub preset: Option<Preset>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "json_pits"
-    )]
-    pub pits: Option<u8>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "json_seeds"
-    )]
-    pub seeds: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub capture: Option<Capture>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub end: Option<EndCheck>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub leftovers: Option<Leftovers>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop_when_decided: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stage: Option<Stage>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub grand_slam: Option<GrandSlam>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub repetition: Option<Repetition>,
+    /// The value given for each option, by its place in [`OPTIONS`].
+    values: [Option<OptionValue>; OPTIONS.len()],
 }
 
 impl RulesSpec {
+    /// A spec of `preset` with no option given.
+    pub fn new(preset: Preset) -> RulesSpec {
+        RulesSpec {
+            preset: Some(preset),
+            ..RulesSpec::default()
+        }
+    }
+
     /// Sets option `name` from its text form, as written in a rules string or on the command line.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), Error> {
-        let num = |v: &str| -> Result<u8, Error> {
-            let v = v.trim();
-            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(Error::Rules(format!(
-                    "option `{name}` needs a number, got `{v}`"
-                )));
-            }
-            // Too large for a byte: out of every range `validate` allows (said as it says it).
-            v.parse::<u8>().map_err(|_| out_of_range(name.trim(), v))
-        };
-        match name.trim() {
-            "pits" => self.pits = Some(num(value)?),
-            "seeds" => self.seeds = Some(num(value)?),
-            "capture" => self.capture = Some(value.parse()?),
-            "end" => self.end = Some(value.parse()?),
-            "leftovers" => self.leftovers = Some(value.parse()?),
-            "stop-when-decided" => {
-                self.stop_when_decided = Some(match value.trim() {
-                    "" | "true" | "yes" | "on" => true,
-                    "false" | "no" | "off" => false,
-                    v => {
-                        return Err(Error::Rules(format!(
-                            "option `stop-when-decided` is true or false, got `{v}`"
-                        )))
-                    }
-                })
-            }
-            "stage" => self.stage = Some(value.parse()?),
-            "grand-slam" => self.grand_slam = Some(value.parse()?),
-            "repetition" => self.repetition = Some(value.parse()?),
-            other => {
-                return Err(Error::Rules(format!(
-                    "unknown option `{other}` (options: {})",
-                    OPTIONS
-                        .iter()
-                        .map(|o| o.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )))
-            }
-        }
+        let option = RuleOption::find(name)?;
+        self.values[option.index()] = Some(option.parse(value)?);
         Ok(())
+    }
+
+    /// The value given for option `name`, if any.
+    pub fn get(&self, name: &str) -> Option<OptionValue> {
+        RuleOption::find(name)
+            .ok()
+            .and_then(|o| self.values[o.index()])
+    }
+
+    /// The options given and their values, in [`OPTIONS`] order.
+    pub fn given(&self) -> impl Iterator<Item = (&'static RuleOption, OptionValue)> + '_ {
+        OPTIONS
+            .iter()
+            .zip(self.values)
+            .filter_map(|(o, v)| Some((o, v?)))
     }
 }
 
 impl TryFrom<RulesSpec> for Rules {
     type Error = Error;
+    /// The preset's defaults with the options given; refuses an option the preset does not
+    /// take and values that do not go together ([`Rules::validate`]).
     fn try_from(spec: RulesSpec) -> Result<Rules, Error> {
         let preset = spec
             .preset
             .ok_or_else(|| Error::Rules("rules name no preset".into()))?;
-        let d = preset.rules();
-        for opt in OPTIONS {
-            let given = match opt.name {
-                "pits" => spec.pits.is_some(),
-                "seeds" => spec.seeds.is_some(),
-                "capture" => spec.capture.is_some(),
-                "end" => spec.end.is_some(),
-                "leftovers" => spec.leftovers.is_some(),
-                "stop-when-decided" => spec.stop_when_decided.is_some(),
-                "stage" => spec.stage.is_some(),
-                "grand-slam" => spec.grand_slam.is_some(),
-                "repetition" => spec.repetition.is_some(),
-                _ => false,
-            };
-            if given && !(opt.applies)(preset) {
+        let mut rules = preset.rules();
+        for (option, value) in spec.given() {
+            if !(option.applies)(preset) {
                 return Err(Error::Rules(format!(
                     "option `{}` does not apply to `{preset}`",
-                    opt.name
+                    option.name
                 )));
             }
+            option.apply(&mut rules, value);
         }
-        let rules = Rules {
-            preset,
-            pits: spec.pits.unwrap_or(d.pits),
-            seeds: spec.seeds.unwrap_or(d.seeds),
-            capture: spec.capture.unwrap_or(d.capture),
-            end: spec.end.unwrap_or(d.end),
-            leftovers: spec.leftovers.unwrap_or(d.leftovers),
-            stop_when_decided: spec.stop_when_decided.unwrap_or(d.stop_when_decided),
-            stage: spec.stage.unwrap_or(d.stage),
-            grand_slam: spec.grand_slam.unwrap_or(d.grand_slam),
-            repetition: spec.repetition.unwrap_or(d.repetition),
-        };
         rules.validate()?;
         Ok(rules)
     }
 }
 
 impl From<Rules> for RulesSpec {
+    /// Every option the preset takes, and any other that differs from its default (which
+    /// [`Rules::try_from`] then refuses rather than drops).
     fn from(r: Rules) -> RulesSpec {
         let d = r.preset.rules();
-        let kalah = r.preset.is_kalah_family();
-        let brazil = r.preset == Preset::KalahBrazil;
-        RulesSpec {
-            preset: Some(r.preset),
-            pits: Some(r.pits),
-            seeds: Some(r.seeds),
-            capture: kalah.then_some(r.capture),
-            end: kalah.then_some(r.end),
-            leftovers: kalah.then_some(r.leftovers),
-            stop_when_decided: Some(r.stop_when_decided),
-            stage: (brazil || r.stage != d.stage).then_some(r.stage),
-            grand_slam: (r.preset == Preset::Oware).then_some(r.grand_slam),
-            repetition: (r.preset == Preset::Oware).then_some(r.repetition),
+        let mut spec = RulesSpec::new(r.preset);
+        for (slot, option) in spec.values.iter_mut().zip(OPTIONS) {
+            let v = option.value(&r);
+            if (option.applies)(r.preset) || v != option.value(&d) {
+                *slot = Some(v);
+            }
         }
+        spec
     }
 }
 
-/// One option of the rules: its name, values and which presets take it.
-pub struct OptionInfo {
-    pub name: &'static str,
-    /// The values it takes, as typed.
-    pub values: &'static str,
-    pub help: &'static str,
-    pub applies: fn(Preset) -> bool,
+impl Serialize for RulesSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("preset", &self.preset)?;
+        for (option, value) in self.given() {
+            map.serialize_entry(option.name, &value)?;
+        }
+        map.end()
+    }
 }
 
-/// Every rule option, in the order menus show them.
-pub const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "pits",
-        values: "1-8",
-        help: "pits a side",
-        applies: |_| true,
-    },
-    OptionInfo {
-        name: "seeds",
-        values: "1-20",
-        help: "seeds a pit at the start (at most 240 seeds in all)",
-        applies: |_| true,
-    },
-    OptionInfo {
-        name: "capture",
-        values: "standard|empty|opposite-only",
-        help: "what a last seed in an own empty pit captures",
-        applies: Preset::is_kalah_family,
-    },
-    OptionInfo {
-        name: "end",
-        values: "any-row-empty|mover-empty",
-        help: "when the game ends",
-        applies: Preset::is_kalah_family,
-    },
-    OptionInfo {
-        name: "leftovers",
-        values: "to-owner|not-counted|last-mover|last-capturer",
-        help: "who scores the seeds left on the board at the end",
-        applies: Preset::is_kalah_family,
-    },
-    OptionInfo {
-        name: "stop-when-decided",
-        values: "true|false",
-        help: "end as soon as a store holds more than half of all seeds",
-        applies: |_| true,
-    },
-    OptionInfo {
-        name: "stage",
-        values: "basic|extra-turn|full",
-        help: "teaching stage: sowing only, then extra turns, then captures",
-        applies: |p| p == Preset::KalahBrazil,
-    },
-    OptionInfo {
-        name: "grand-slam",
-        values: "capture-nothing|forbidden|capture-all",
-        help: "what a capture of every seed in the opponent's row does",
-        applies: |p| p == Preset::Oware,
-    },
-    OptionInfo {
-        name: "repetition",
-        values: "own-row|split",
-        help: "who takes the seeds left when a position repeats",
-        applies: |p| p == Preset::Oware,
-    },
-];
+/// The keys a JSON rules object may hold, for serde's "unknown field" message.
+static FIELDS: [&str; OPTIONS.len() + 1] = {
+    let mut f = ["preset"; OPTIONS.len() + 1];
+    let mut i = 0;
+    while i < OPTIONS.len() {
+        f[i + 1] = OPTIONS[i].name;
+        i += 1;
+    }
+    f
+};
+
+/// Reads one option's JSON value as its kind says; `null` is not given.
+struct JsonValue(&'static RuleOption);
+
+impl<'de> serde::de::DeserializeSeed<'de> for JsonValue {
+    type Value = Option<OptionValue>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        use serde::de::Error as _;
+        let option = self.0;
+        Ok(match option.kind {
+            OptionKind::Number { .. } => match Option::<Whole>::deserialize(d)? {
+                Some(Whole(v)) => Some(OptionValue::Number(
+                    u8::try_from(v).map_err(|_| D::Error::custom(option.out_of_range(v)))?,
+                )),
+                None => None,
+            },
+            OptionKind::Bool => Option::<bool>::deserialize(d)?.map(OptionValue::Bool),
+            OptionKind::Keyword(_) => match Option::<String>::deserialize(d)? {
+                Some(s) => Some(option.parse(&s).map_err(D::Error::custom)?),
+                None => None,
+            },
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RulesSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RulesSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("rules: an object with a preset and its options")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<RulesSpec, A::Error> {
+                use serde::de::Error as _;
+                let mut spec = RulesSpec::default();
+                let mut seen = [false; OPTIONS.len() + 1];
+                while let Some(key) = map.next_key::<String>()? {
+                    let Some(at) = FIELDS.iter().position(|f| *f == key) else {
+                        return Err(A::Error::unknown_field(&key, &FIELDS));
+                    };
+                    if core::mem::replace(&mut seen[at], true) {
+                        return Err(A::Error::duplicate_field(FIELDS[at]));
+                    }
+                    match at {
+                        0 => spec.preset = map.next_value()?,
+                        _ => {
+                            spec.values[at - 1] =
+                                map.next_value_seed(JsonValue(&OPTIONS[at - 1]))?
+                        }
+                    }
+                }
+                Ok(spec)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
 
 impl Default for Rules {
     fn default() -> Self {
@@ -609,11 +885,14 @@ impl Default for Rules {
 impl Rules {
     /// Checks the option values against each other; every constructor calls it.
     pub fn validate(&self) -> Result<(), Error> {
-        if self.pits == 0 || self.pits as usize > MAX_PITS {
-            return Err(out_of_range("pits", self.pits));
-        }
-        if self.seeds == 0 || self.seeds > MAX_SEEDS {
-            return Err(out_of_range("seeds", self.seeds));
+        for option in OPTIONS {
+            if let (OptionKind::Number { min, max }, OptionValue::Number(n)) =
+                (option.kind, option.value(self))
+            {
+                if !(min..=max).contains(&n) {
+                    return Err(option.out_of_range(n));
+                }
+            }
         }
         if self.total_seeds() > MAX_TOTAL_SEEDS {
             return Err(Error::Rules(format!(
@@ -681,35 +960,11 @@ impl Rules {
     /// The options that differ from the preset's defaults, as `(name, value)`.
     pub fn changed_options(&self) -> Vec<(&'static str, String)> {
         let d = self.preset.rules();
-        let mut v = Vec::new();
-        if self.pits != d.pits {
-            v.push(("pits", self.pits.to_string()));
-        }
-        if self.seeds != d.seeds {
-            v.push(("seeds", self.seeds.to_string()));
-        }
-        if self.capture != d.capture {
-            v.push(("capture", self.capture.to_string()));
-        }
-        if self.end != d.end {
-            v.push(("end", self.end.to_string()));
-        }
-        if self.leftovers != d.leftovers {
-            v.push(("leftovers", self.leftovers.to_string()));
-        }
-        if self.stop_when_decided != d.stop_when_decided {
-            v.push(("stop-when-decided", self.stop_when_decided.to_string()));
-        }
-        if self.stage != d.stage {
-            v.push(("stage", self.stage.to_string()));
-        }
-        if self.grand_slam != d.grand_slam {
-            v.push(("grand-slam", self.grand_slam.to_string()));
-        }
-        if self.repetition != d.repetition {
-            v.push(("repetition", self.repetition.to_string()));
-        }
-        v
+        OPTIONS
+            .iter()
+            .filter(|o| o.value(self) != o.value(&d))
+            .map(|o| (o.name, o.value(self).to_string()))
+            .collect()
     }
 
     /// The rules in plain English, generated from the option values (`mancala rules`).
@@ -853,10 +1108,7 @@ impl FromStr for Rules {
     fn from_str(s: &str) -> Result<Rules, Error> {
         let mut parts = s.split(',');
         let preset: Preset = parts.next().unwrap_or("").parse()?;
-        let mut spec = RulesSpec {
-            preset: Some(preset),
-            ..RulesSpec::default()
-        };
+        let mut spec = RulesSpec::new(preset);
         let mut seen: Vec<&str> = Vec::new();
         for part in parts {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
@@ -892,6 +1144,83 @@ mod tests {
         assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
         let short: Rules = serde_json::from_str(r#"{"preset":"kalah","seeds":4}"#).unwrap();
         assert_eq!(short.seeds, 4);
+    }
+
+    /// The JSON form: numbers as numbers, booleans as booleans, in the registry's order, only
+    /// the options the preset takes.
+    #[test]
+    fn json_shape() {
+        let to_json = |r: Rules| serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            to_json(Preset::Kalah.rules()),
+            r#"{"preset":"kalah","pits":6,"seeds":3,"capture":"standard","end":"any-row-empty","leftovers":"to-owner","stop-when-decided":false}"#
+        );
+        assert_eq!(
+            to_json(Preset::Kauri.rules()),
+            r#"{"preset":"kauri","pits":6,"seeds":5,"stop-when-decided":true}"#
+        );
+        assert!(to_json(Preset::KalahBrazil.rules())
+            .ends_with(r#""stop-when-decided":false,"stage":"full"}"#));
+        // `null` is not given; unknown and repeated keys are refused in serde's words.
+        let r: Rules = serde_json::from_str(r#"{"preset":"kalah","seeds":null}"#).unwrap();
+        assert_eq!(r, Preset::Kalah.rules());
+        let e = serde_json::from_str::<Rules>(r#"{"preset":"kalah","colour":"red"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("unknown field `colour`, expected one of `preset`, `pits`"),
+            "{e}"
+        );
+        let e = serde_json::from_str::<Rules>(r#"{"preset":"kalah","seeds":4,"seeds":5}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("duplicate field `seeds`"), "{e}");
+        let e = serde_json::from_str::<Rules>(r#"{"preset":"kauri","capture":"empty"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("rules: option `capture` does not apply to `kauri`"),
+            "{e}"
+        );
+        let e = serde_json::from_str::<Rules>(r#"{"preset":"kalah","stop-when-decided":"yes"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected a boolean"), "{e}");
+    }
+
+    /// Every option reads back the text it was set from, for every value of its kind.
+    #[test]
+    fn every_option_round_trips_through_its_text() {
+        for o in OPTIONS {
+            let texts: Vec<String> = match o.kind {
+                OptionKind::Number { min, max } => (min..=max).map(|n| n.to_string()).collect(),
+                OptionKind::Bool => vec!["true".into(), "false".into()],
+                OptionKind::Keyword(words) => words.iter().map(|w| w.to_string()).collect(),
+            };
+            let preset = o.presets().next().unwrap();
+            for text in texts {
+                let mut spec = RulesSpec::new(preset);
+                spec.set(o.name, &text).unwrap();
+                let Ok(r) = Rules::try_from(spec) else {
+                    continue; // too many seeds in all
+                };
+                assert_eq!(o.value(&r).to_string(), text, "{}", o.name);
+                assert_eq!(r.to_string().parse::<Rules>().unwrap(), r);
+            }
+        }
+        let e = "kalah,colour=red".parse::<Rules>().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, stage, grand-slam, repetition)"
+        );
+        let e = "kalah,stop-when-decided=maybe"
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "rules: option `stop-when-decided` is true or false, got `maybe`"
+        );
     }
 
     /// A message quoting a long input is cut, saying how much it left out.
@@ -955,6 +1284,16 @@ mod tests {
         assert!("kalah,stage=basic".parse::<Rules>().is_err());
         assert!("kalah,colour=red".parse::<Rules>().is_err());
         assert!(serde_json::from_str::<Rules>(r#"{"preset":"kalah","seeds":0}"#).is_err());
+    }
+
+    /// The preset table is in declaration order, so a preset finds its entry by its number.
+    #[test]
+    fn presets_are_in_declaration_order() {
+        for (i, p) in Preset::ALL.into_iter().enumerate() {
+            assert_eq!(p as usize, i);
+            assert_eq!(p.rules().preset, p);
+            assert_eq!(p.name().parse::<Preset>().unwrap(), p);
+        }
     }
 
     #[test]

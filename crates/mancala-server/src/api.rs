@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
+use mancala_core::rules::RulesSpec;
 use mancala_core::{Position, Record, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -74,15 +75,16 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
     Some(t.trim().to_string())
 }
 
-/// The rules from a string (`kalah,seeds=4`) or a JSON object, with `options` applied.
+/// The rules from a string (`kalah,seeds=4`) or a JSON object, with `options` applied: each
+/// read by the rules' option registry from its text (a JSON number or boolean is taken as its
+/// text), overriding the option's value in the rules given.
 fn rules_from(v: Option<&Value>, options: Option<&HashMap<String, Value>>) -> ApiResult<Rules> {
-    let base = match v {
-        None | Some(Value::Null) => "kalah".to_string(),
-        Some(Value::String(s)) => s.clone(),
+    let bad = |e: mancala_core::Error| ApiError::bad(e.to_string());
+    let base: Rules = match v {
+        None | Some(Value::Null) => Rules::default(),
+        Some(Value::String(s)) => s.parse().map_err(bad)?,
         Some(obj @ Value::Object(_)) => {
-            let r: Rules = serde_json::from_value(obj.clone())
-                .map_err(|e| ApiError::bad(format!("rules: {e}")))?;
-            r.to_string()
+            serde_json::from_value(obj.clone()).map_err(|e| ApiError::bad(format!("rules: {e}")))?
         }
         Some(_) => {
             return Err(ApiError::bad(
@@ -90,30 +92,26 @@ fn rules_from(v: Option<&Value>, options: Option<&HashMap<String, Value>>) -> Ap
             ))
         }
     };
-    let mut text = base;
-    if let Some(opts) = options {
-        let mut keys: Vec<&String> = opts.keys().collect();
-        keys.sort();
-        for k in keys {
-            let v = match &opts[k] {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => {
-                    return Err(ApiError::bad(format!(
-                        "option `{k}`: give a string, number or boolean"
-                    )))
-                }
-            };
-            if k.contains([',', '=']) || v.contains([',', '=']) {
-                return Err(ApiError::bad(format!("option `{k}`: bad name or value")));
+    let Some(opts) = options else {
+        return Ok(base);
+    };
+    let mut spec = RulesSpec::from(base);
+    let mut keys: Vec<&String> = opts.keys().collect();
+    keys.sort();
+    for k in keys {
+        let v = match &opts[k] {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => {
+                return Err(ApiError::bad(format!(
+                    "option `{k}`: give a string, number or boolean"
+                )))
             }
-            text += &format!(",{k}={v}");
-        }
+        };
+        spec.set(k, &v).map_err(bad)?;
     }
-    // Options given twice: the later wins (the rules parser applies them in order).
-    text.parse::<Rules>()
-        .map_err(|e| ApiError::bad(e.to_string()))
+    Rules::try_from(spec).map_err(bad)
 }
 
 #[derive(Deserialize)]
@@ -673,4 +671,55 @@ pub fn router(c: Ctx) -> Router {
         .layer(middleware::from_fn_with_state(c.clone(), rate_limit))
         .layer(catch)
         .with_state(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(v: Value, options: Value) -> Result<String, String> {
+        let options: Option<HashMap<String, Value>> = serde_json::from_value(options).unwrap();
+        rules_from(Some(&v), options.as_ref())
+            .map(|r| r.to_string())
+            .map_err(|e| e.message)
+    }
+
+    /// `options` are read by the rules' registry and override the rules given.
+    #[test]
+    fn options_go_through_the_registry() {
+        assert_eq!(
+            rules(
+                json!("kalah"),
+                json!({"seeds": 4, "stop-when-decided": true})
+            ),
+            Ok("kalah,seeds=4,stop-when-decided=true".into())
+        );
+        assert_eq!(
+            rules(
+                json!({"preset": "kalah", "seeds": 4}),
+                json!({"seeds": "5"})
+            ),
+            Ok("kalah,seeds=5".into())
+        );
+        assert_eq!(
+            rules(json!("kalah,seeds=4"), json!(null)),
+            Ok("kalah,seeds=4".into())
+        );
+        assert_eq!(
+            rules(json!("kauri"), json!({"capture": "empty"})),
+            Err("rules: option `capture` does not apply to `kauri`".into())
+        );
+        assert_eq!(
+            rules(json!("kalah"), json!({"colour": "red"})).unwrap_err(),
+            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, stage, grand-slam, repetition)"
+        );
+        assert_eq!(
+            rules(json!("kalah"), json!({"seeds": [4]})),
+            Err("option `seeds`: give a string, number or boolean".into())
+        );
+        assert_eq!(
+            rules(json!("kalah"), json!({"seeds": 300})),
+            Err("rules: seeds must be 1 to 20, got 300".into())
+        );
+    }
 }

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use mancala_core::notation::{self, Notation};
-use mancala_core::rules::OPTIONS;
+use mancala_core::rules::{OptionKind, OPTIONS};
 use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Side};
 use mancala_engine::{Engine, Limits};
 use serde_json::{json, Value};
@@ -170,15 +170,15 @@ pub fn variants() -> Value {
                 .iter()
                 .filter(|o| (o.applies)(*p))
                 .map(|o| {
-                    let default = option_value(&p.rules(), o.name);
-                    let kind = if o.values.contains('|') {
-                        json!({"kind": "choice", "choices": o.values.split('|').collect::<Vec<_>>()})
-                    } else if let Some((a, b)) = o.values.split_once('-') {
-                        json!({"kind": "range", "min": a.parse::<u32>().unwrap_or(1), "max": b.parse::<u32>().unwrap_or(1)})
-                    } else {
-                        json!({"kind": "text"})
+                    let mut v = json!({"name": o.name, "values": o.values(), "help": o.help,
+                                       "default": o.default(*p).to_string()});
+                    let kind = match o.kind {
+                        OptionKind::Number { min, max } => {
+                            json!({"kind": "range", "min": min, "max": max})
+                        }
+                        OptionKind::Bool => json!({"kind": "choice", "choices": ["true", "false"]}),
+                        OptionKind::Keyword(words) => json!({"kind": "choice", "choices": words}),
                     };
-                    let mut v = json!({"name": o.name, "values": o.values, "help": o.help, "default": default});
                     if let (Some(a), Some(b)) = (v.as_object_mut(), kind.as_object()) {
                         a.extend(b.clone());
                     }
@@ -190,19 +190,6 @@ pub fn variants() -> Value {
         })
         .collect();
     json!({"presets": presets, "levels": mancala_engine::LEVELS.collect::<Vec<_>>()})
-}
-
-fn option_value(r: &mancala_core::Rules, name: &str) -> String {
-    match name {
-        "pits" => r.pits.to_string(),
-        "seeds" => r.seeds.to_string(),
-        "capture" => r.capture.to_string(),
-        "end" => r.end.to_string(),
-        "leftovers" => r.leftovers.to_string(),
-        "stop-when-decided" => r.stop_when_decided.to_string(),
-        "stage" => r.stage.to_string(),
-        _ => String::new(),
-    }
 }
 
 /// The engine's view of every move of `game`: for each ply, the value of the move played and
