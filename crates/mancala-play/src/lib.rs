@@ -5,6 +5,9 @@
 //!   Monte Carlo tree search), read from text and named; the computer as a player that keeps
 //!   its engine through a game ([`Computer`]); a level's move for a caller without an engine
 //!   ([`player::level_decision`]).
+//! - [`game`]: the game loop ([`game::play_out`]) between two sources of moves
+//!   ([`game::MoveSource`]): a person's input ([`game::HumanInput`]) or a computer player
+//!   ([`game::Seat`]).
 //! - [`matches`](mod@matches): games between two players from seeded random openings, both
 //!   colours, in parallel, scored with an Elo difference and its 95 % interval.
 //! - [`stats`]: many seeded games and their statistics (length, branching factor, game-tree
@@ -16,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod game;
 pub mod matches;
 pub mod player;
 pub mod rng;

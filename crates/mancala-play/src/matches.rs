@@ -3,17 +3,18 @@
 //!
 //! Everything is seeded: the openings come from an [`Rng::xorshift`] of the match's seed, and
 //! each game's per-move seeds from an [`Rng::lcg`] of the seed and the game's place, so a
-//! match of players without a clock gives the same result on any number of threads.
+//! match of players without a clock gives the same result on any number of threads. The games
+//! are [`play_out`]'s loop between two [`Seat`]s.
 
-use anyhow::{bail, Context, Result};
-use mancala_core::{Game, Position, Rules, Side};
-use mancala_engine::Engine;
+use anyhow::Result;
+use mancala_core::{Position, Rules, Side};
 use rayon::prelude::*;
 
+use crate::game::{play_out, Seat};
 use crate::player::Player;
 use crate::rng::Rng;
 
-/// A game running past this many plies is an error (no game of these rules is that long).
+/// A match game running past this many plies is an error.
 pub const MAX_PLIES: usize = 2000;
 
 /// What decides a match.
@@ -102,50 +103,14 @@ pub fn elo(s: f64) -> Option<f64> {
     ((1e-3..=1.0 - 1e-3).contains(&s)).then(|| -400.0 * (1.0 / s - 1.0).log10() + 0.0)
 }
 
-/// The engine a match player searches with for a whole game (a small table, one thread), or
-/// `None` for a player that needs none.
-fn match_engine(p: &Player) -> Option<Engine> {
-    match p {
-        Player::Engine(l) => Some(Engine::new(if l.level >= 6 { 64 } else { 4 }, 1)),
-        _ => None,
-    }
-}
-
-/// `p`'s move in `game`, with `seed` for its random choices: a level searches on one thread
-/// with `engine`. `None` when the game is over, or for a person (who cannot play a match).
-pub fn choose(p: &Player, engine: Option<&Engine>, game: &Game, seed: u64) -> Option<u8> {
-    match p {
-        Player::Engine(l) => {
-            let mut l = *l;
-            l.threads = 1;
-            l.choose_with(engine?, game.position(), game.history(), seed)
-        }
-        Player::Mcts(n) => mancala_engine::mcts::choose(game.position(), *n, seed),
-        Player::Random => {
-            let legal = game.legal_moves();
-            (!legal.is_empty()).then(|| Rng::new(seed).pick(legal.as_slice()))
-        }
-        Player::Human => None,
-    }
-}
-
-/// Plays one game from `start`, A on `a_side`; A's score: 1, 0.5 or 0.
+/// Plays one game from `start`, A on `a_side`, each with a [`Seat`]; A's score: 1, 0.5 or 0.
 pub fn play_game(start: &Position, a: Player, b: Player, a_side: Side, seed: u64) -> Result<f64> {
-    let mut game = Game::new(*start);
-    let (ea, eb) = (match_engine(&a), match_engine(&b));
-    let mut seeds = Rng::lcg(seed);
-    while !game.is_over() {
-        let (player, eng) = if game.to_move() == a_side {
-            (&a, &ea)
-        } else {
-            (&b, &eb)
-        };
-        let mv = choose(player, eng.as_ref(), &game, seeds.next_u64()).context("no move")?;
-        game.play(mv)?;
-        if game.moves().len() > MAX_PLIES {
-            bail!("a game ran past {MAX_PLIES} plies");
-        }
-    }
+    let (mut sa, mut sb) = (Seat::new(a), Seat::new(b));
+    let (south, north) = match a_side {
+        Side::South => (&mut sa, &mut sb),
+        Side::North => (&mut sb, &mut sa),
+    };
+    let game = play_out(*start, south, north, &mut Rng::lcg(seed), MAX_PLIES)?;
     Ok(match game.outcome().and_then(|o| o.winner()) {
         Some(w) if w == a_side => 1.0,
         Some(_) => 0.0,
