@@ -1,13 +1,15 @@
-//! `mancala analyze`, `mancala solve` and `mancala match`: the engine's commands.
+//! `mancala analyze`, `mancala solve` and `mancala match`: the engine's commands (a match is
+//! played by `mancala_play::matches`; this prints it).
 
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::notation::Notation;
-use mancala_core::{Game, Position, Side};
-use mancala_engine::{Engine, Level, Limits, MoveValue};
-use rayon::prelude::*;
+use mancala_core::{Position, Side};
+use mancala_engine::{Engine, Limits, MoveValue};
+use mancala_play::matches::{play_match, MatchConfig, MatchResult};
+use mancala_play::{Besides, Player};
 use serde_json::json;
 
 use crate::RulesArgs;
@@ -629,151 +631,29 @@ pub struct MatchArgs {
     json: bool,
 }
 
-/// A player of `mancala match`.
-#[derive(Clone, Copy, Debug)]
-enum Player {
-    Level(Level),
-    Mcts(u32),
-}
-
-impl Player {
-    fn parse(s: &str) -> Result<Player> {
-        const MAX_PLAYOUTS: u32 = 1_000_000;
-        let Some(n) = s.strip_prefix("mcts:") else {
-            return crate::input::parse_level(s)
-                .map(Player::Level)
-                .map_err(|e| anyhow::anyhow!("{e}, or mcts:N"));
-        };
-        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-            bail!("`{s}`: mcts:N needs a number of playouts");
-        }
-        match n.parse() {
-            Ok(n @ 1..=MAX_PLAYOUTS) => Ok(Player::Mcts(n)),
-            _ => bail!("`{s}`: mcts:N takes 1 to {MAX_PLAYOUTS} playouts"),
-        }
-    }
-
-    fn engine(&self) -> Option<Engine> {
-        match self {
-            Player::Level(l) => Some(Engine::new(if l.level >= 6 { 64 } else { 4 }, 1)),
-            Player::Mcts(_) => None,
-        }
-    }
-
-    fn choose(&self, engine: Option<&Engine>, game: &Game, seed: u64) -> Option<u8> {
-        match self {
-            Player::Level(l) => {
-                let history: Vec<Position> = (0..game.moves().len())
-                    .filter_map(|i| game.position_at(i).copied())
-                    .collect();
-                let mut l = *l;
-                l.threads = 1;
-                l.choose_with(engine?, game.position(), &history, seed)
-            }
-            Player::Mcts(n) => mancala_engine::mcts::choose(game.position(), *n, seed),
-        }
-    }
-}
-
-/// One game's result for player A: 1, 0.5 or 0.
-fn play_game(start: &Position, a: Player, b: Player, a_side: Side, seed: u64) -> Result<f64> {
-    let mut game = Game::new(*start);
-    let (ea, eb) = (a.engine(), b.engine());
-    let mut k = seed;
-    while !game.is_over() {
-        let (player, eng) = if game.to_move() == a_side {
-            (&a, &ea)
-        } else {
-            (&b, &eb)
-        };
-        k = k
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mv = player.choose(eng.as_ref(), &game, k).context("no move")?;
-        game.play(mv)?;
-        if game.moves().len() > 2000 {
-            bail!("a game ran past 2000 plies");
-        }
-    }
-    Ok(match game.outcome().and_then(|o| o.winner()) {
-        Some(w) if w == a_side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    })
-}
-
-/// Elo difference for score fraction `s`; `None` where it is unbounded (`s` at 0 or 1, or
-/// within 0.1 % of them: beyond 1200 Elo).
-fn elo(s: f64) -> Option<f64> {
-    ((1e-3..=1.0 - 1e-3).contains(&s)).then(|| -400.0 * (1.0 / s - 1.0).log10() + 0.0)
-}
-
 pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let rules = m.rules.rules()?;
-    let la = Player::parse(&m.a)?;
-    let lb = Player::parse(&m.b)?;
-    let pairs = m.games.div_ceil(2) as usize;
-    // Openings: pair 0 from the start; the others after 1..=openings random plies.
-    let mut starts = Vec::new();
-    let mut x = m.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for pair in 0..pairs {
-        let mut p = Position::start(&rules)?;
-        let plies = if pair == 0 || m.openings == 0 {
-            0
-        } else {
-            1 + pair % usize::from(m.openings)
-        };
-        for _ in 0..plies {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            p.play(moves.as_slice()[(x % moves.len() as u64) as usize])?;
-        }
-        if p.is_over() {
-            p = Position::start(&rules)?;
-        }
-        starts.push(p);
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(usize::from(m.threads))
-        .build()?;
-    let jobs: Vec<(usize, Side)> = (0..pairs)
-        .flat_map(|i| [(i, Side::South), (i, Side::North)])
-        .collect();
-    let results: Vec<f64> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(i, side)| {
-                play_game(
-                    &starts[i],
-                    la,
-                    lb,
-                    side,
-                    m.seed ^ (i as u64 * 31 + side as u64),
-                )
-            })
-            .collect::<Result<Vec<f64>>>()
-    })?;
-    let n = results.len() as f64;
-    let wins = results.iter().filter(|&&r| r == 1.0).count();
-    let draws = results.iter().filter(|&&r| r == 0.5).count();
-    let losses = results.len() - wins - draws;
-    let score = results.iter().sum::<f64>() / n;
-    let var = results.iter().map(|r| (r - score).powi(2)).sum::<f64>() / n;
-    let se = (var / n).sqrt();
-    let sweep = wins == results.len() || losses == results.len();
-    // Every game drawn: the games' spread is 0, but that bounds nothing (the next game may
-    // be won), so no interval is given.
-    let all_drawn = draws == results.len();
-    let (lo, hi) = if all_drawn {
-        (None, None)
-    } else {
-        (elo(score - 1.96 * se), elo(score + 1.96 * se))
+    let cfg = MatchConfig {
+        rules,
+        a: Player::parse(&m.a, Besides::Mcts)?,
+        b: Player::parse(&m.b, Besides::Mcts)?,
+        games: m.games,
+        threads: usize::from(m.threads),
+        openings: usize::from(m.openings),
+        seed: m.seed,
     };
-    let d = elo(score);
+    let r = play_match(&cfg)?;
+    let MatchResult {
+        wins,
+        draws,
+        losses,
+        score,
+        sweep,
+        all_drawn,
+        elo: d,
+        elo_95: (lo, hi),
+        ref results,
+    } = r;
     if results.len() != m.games as usize {
         eprintln!(
             "note: {} games played (each opening with both colours)",

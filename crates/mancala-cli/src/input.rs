@@ -1,11 +1,10 @@
-//! What the commands read from their arguments and files: record and position files (size
-//! capped, errors naming the file), computer levels, and the default seed.
+//! What the commands read from files: record and position files (size capped, errors naming
+//! the file).
 
 use std::io::Read;
 
 use anyhow::{bail, Context, Result};
 use mancala_core::{Game, Record, Rules};
-use mancala_engine::{Level, LEVELS};
 
 /// The largest record or position input read (the longest real games are a few KiB); larger
 /// input is refused before it is parsed, so a wrong file cannot take the machine's memory.
@@ -79,48 +78,4 @@ pub fn load_record_noting(
         game,
         note.map(|e| anyhow::Error::new(e).context(name.to_string())),
     ))
-}
-
-/// A computer level from its text; the error gives the levels there are.
-pub fn parse_level(s: &str) -> Result<Level> {
-    let t = s.trim();
-    let (lo, hi) = (LEVELS.start(), LEVELS.end());
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        bail!("`{t}` is not a level ({lo}-{hi})");
-    }
-    t.parse()
-        .ok()
-        .and_then(Level::new)
-        .with_context(|| format!("level {t} does not exist (levels {lo}-{hi})"))
-}
-
-/// `seed`, or one from the clock.
-pub fn seed_or_clock(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1)
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn levels_say_their_range() {
-        assert_eq!(parse_level(" 3 ").unwrap().level, 3);
-        for (s, msg) in [
-            ("0", "level 0 does not exist (levels 1-8)"),
-            ("9", "level 9 does not exist (levels 1-8)"),
-            ("300", "level 300 does not exist (levels 1-8)"),
-            ("99999999999999999999999", "does not exist (levels 1-8)"),
-            ("x", "`x` is not a level (1-8)"),
-            ("-1", "`-1` is not a level (1-8)"),
-        ] {
-            let e = parse_level(s).unwrap_err().to_string();
-            assert!(e.contains(msg), "{s}: {e}");
-        }
-    }
 }

@@ -8,7 +8,8 @@ use clap::{Args, ValueEnum};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, PlayedMove, Position, Record, Side};
-use mancala_engine::{Engine, Level, Limits};
+use mancala_engine::{Level, Limits};
+use mancala_play::Computer;
 
 use crate::board;
 use crate::RulesArgs;
@@ -24,7 +25,7 @@ pub struct PlayArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// Computer level, 1 (beginner) to 8 (strongest).
-    #[arg(long, short = 'l', default_value = "3", value_parser = crate::input::parse_level)]
+    #[arg(long, short = 'l', default_value = "3", value_parser = mancala_play::player::parse_level)]
     level: Level,
     /// Who moves first (the first player is South).
     #[arg(long, value_enum, default_value_t = First::Human)]
@@ -63,12 +64,10 @@ Commands:
 struct Session {
     game: Game,
     human: Side,
-    level: Level,
-    /// Kept across moves: its transposition table carries over.
-    engine: Engine,
+    /// Keeps its engine across moves: its transposition table carries over.
+    computer: Computer,
     /// The endgame tables the engine probes (`--egdb`).
     egdb: Option<std::sync::Arc<mancala_egdb::Egdb>>,
-    seed: u64,
     players: Players,
 }
 
@@ -87,7 +86,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     } else {
         first_mover.other()
     };
-    let ai_name = format!("computer (level {})", level.level);
+    let ai_name = mancala_play::player::computer_name(level.level);
     let players = match human {
         Side::South => Players {
             south: Some("you".into()),
@@ -98,17 +97,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
             north: Some("you".into()),
         },
     };
-    let seed = crate::input::seed_or_clock(a.seed);
+    let seed = mancala_play::rng::seed_or_clock(a.seed);
     let mut s = Session {
         game: Game::new(start),
         human,
-        level,
-        engine: Engine::new(if level.level >= 6 { 256 } else { 16 }, level.threads),
-        seed,
+        computer: Computer::new(level, seed),
         players,
         egdb: crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?,
     };
-    s.engine.oracle = crate::engine_cmds::oracle(&s.egdb);
+    s.computer.engine.oracle = crate::engine_cmds::oracle(&s.egdb);
     let rules = *s.game.rules();
     println!("{}: {}", rules, rules.preset.summary());
     println!(
@@ -228,7 +225,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "hint" => {
                 // A proof first (the default game proves in well under a second), else a
                 // search.
-                let r = s.engine.hint(
+                let r = s.computer.engine.hint(
                     s.game.position(),
                     Duration::from_millis(1000),
                     Limits {
@@ -401,37 +398,15 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
 impl Session {
     /// Plays the computer's whole turn and returns its moves.
     fn computer_turn(&mut self) -> Result<Vec<PlayedMove>> {
-        let side = self.game.to_move();
-        let mut moves = Vec::new();
-        while !self.game.is_over() && self.game.to_move() == side {
-            self.seed = self
-                .seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let pit = self
-                .level
-                .choose_with(
-                    &self.engine,
-                    self.game.position(),
-                    &self.history(),
-                    self.seed,
-                )
-                .context("the computer found no move")?;
-            self.game.play(pit)?;
-            moves.push(*self.game.moves().last().expect("just played"));
-            self.drop_bad_tables();
-        }
-        Ok(moves)
+        let egdb = &mut self.egdb;
+        self.computer
+            .play_turn(&mut self.game, |c| drop_bad_tables(egdb, c))
     }
 
     /// Stops probing the endgame tables once one has shown a forged entry: the game goes
     /// on (nothing is lost) with the engine's own search.
     fn drop_bad_tables(&mut self) {
-        if let Err(e) = crate::engine_cmds::check_tables(self.egdb.as_deref()) {
-            eprintln!("warning: {e:#}; playing on without the endgame tables");
-            self.egdb = None;
-            self.engine.oracle = None;
-        }
+        drop_bad_tables(&mut self.egdb, &mut self.computer);
     }
 
     /// The positions before the current one (for the repetition rule).
@@ -475,6 +450,15 @@ impl Session {
             rec.to_text()?
         };
         std::fs::write(path, text).with_context(|| format!("writing {path}"))
+    }
+}
+
+/// Stops `computer` probing `egdb` once a table has shown a forged entry (a warning says so).
+fn drop_bad_tables(egdb: &mut Option<std::sync::Arc<mancala_egdb::Egdb>>, computer: &mut Computer) {
+    if let Err(e) = crate::engine_cmds::check_tables(egdb.as_deref()) {
+        eprintln!("warning: {e:#}; playing on without the endgame tables");
+        *egdb = None;
+        computer.engine.oracle = None;
     }
 }
 

@@ -191,23 +191,13 @@ fn kauri_cases(scale: usize) -> Vec<Case> {
     ]
 }
 
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 /// A random game of `rules` from seed `seed`, played to its end.
 fn random_game(rules: &Rules, seed: u64) -> Game {
     let mut g = Game::from_rules(rules).unwrap();
-    let mut x = seed;
+    let mut rng = mancala_play::Rng::new(seed);
     while !g.is_over() && g.moves().len() < 400 {
-        x = mix(x.wrapping_add(0x9e37_79b9_7f4a_7c15));
         let legal = g.legal_moves();
-        g.play(legal.as_slice()[(x % legal.len() as u64) as usize])
-            .unwrap();
+        g.play(rng.pick(legal.as_slice())).unwrap();
     }
     g
 }

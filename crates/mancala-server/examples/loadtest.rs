@@ -98,7 +98,7 @@ async fn one_game_loop(
     deadline: Instant,
     g: usize,
 ) {
-    let mut k = g;
+    let mut rng = mancala_play::Rng::new(g as u64);
     while Instant::now() < deadline {
         let created = http
             .post(format!("{base}/api/games"))
@@ -159,10 +159,7 @@ async fn one_game_loop(
             if legal.is_empty() {
                 break;
             }
-            k = k
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let pit = legal[(k >> 33) % legal.len()];
+            let pit = rng.pick(&legal);
             let t0 = Instant::now();
             let r = http
                 .post(format!("{base}/api/games/{id}/moves"))

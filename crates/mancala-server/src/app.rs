@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use mancala_core::{Game, Position, Rules, Side};
-use mancala_engine::{Level, Limits};
+use mancala_engine::Limits;
+use mancala_play::player::{computer_name, level_decision};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Semaphore};
 
@@ -136,9 +137,7 @@ struct AiMove {
     time_ms: u64,
 }
 
-/// The computer's move at `level`: the noisy levels through [`Level::decide`], the exact ones
-/// through a search whose time never exceeds `cap`. `history`: the game's positions before
-/// `pos` (repetition rule).
+/// The computer's move at `level` (see [`level_decision`]), timed.
 fn ai_move(
     pos: &Position,
     history: &[Position],
@@ -147,15 +146,7 @@ fn ai_move(
     cap: Duration,
 ) -> Option<AiMove> {
     let t0 = Instant::now();
-    let mut lv = Level::new(level).or_else(|| Level::new(3))?;
-    if lv.noise == 0 {
-        lv.time = Some(lv.time.map_or(cap, |t| t.min(cap)));
-    }
-    let d = if lv.noise > 0 {
-        lv.decide(pos, history, seed)?
-    } else {
-        lv.decide_with(&mancala_engine::Engine::new(16, 1), pos, history, seed)?
-    };
+    let d = level_decision(pos, history, level, seed, cap)?;
     Some(AiMove {
         pit: d.pit,
         eval: d.eval.map(|e| e.margin),
@@ -267,10 +258,7 @@ impl Live {
         let names = |s: Side| -> Option<String> {
             let k = s.index();
             if self.row.ai[k] {
-                Some(format!(
-                    "computer (level {})",
-                    self.row.ai_level.unwrap_or(3)
-                ))
+                Some(computer_name(self.row.ai_level.unwrap_or(3)))
             } else {
                 self.row.names[k].clone().or_else(|| Some("you".into()))
             }

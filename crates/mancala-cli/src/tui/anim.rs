@@ -141,17 +141,14 @@ mod tests {
     fn frames_follow_the_rules() {
         for preset in Preset::ALL {
             let mut g = Game::from_rules(&preset.rules()).unwrap();
-            let mut x = 12345u64;
+            let mut rng = mancala_play::Rng::new(12345);
             for _ in 0..300 {
                 if g.is_over() {
                     g = Game::from_rules(&preset.rules()).unwrap();
                 }
                 let before = *g.position();
                 let legal = g.legal_moves();
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let pit = legal.as_slice()[(x >> 33) as usize % legal.len()];
+                let pit = rng.pick(legal.as_slice());
                 let e = g.play(pit).unwrap();
                 let after = *g.position();
                 let frames = sowing(&before, pit, &after);

@@ -22,6 +22,7 @@ use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, Position, Preset, Record, Rules, Side};
 use mancala_engine::{search, Engine, Level, Limits, SearchResult};
+use mancala_play::{Besides, Rng};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use anim::Frame;
@@ -52,46 +53,27 @@ pub struct TuiArgs {
     pub speed: u64,
 }
 
-/// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    Human,
-    Computer(Level),
+pub use mancala_play::Player;
+
+/// How the status line names a player: `human`, `computer, level N`.
+fn label(p: &Player) -> String {
+    match p {
+        Player::Engine(l) => format!("computer, level {}", l.level),
+        other => other.name(),
+    }
 }
 
-impl Player {
-    pub fn parse(s: &str) -> Result<Player> {
-        let t = s.trim();
-        if t.eq_ignore_ascii_case("human") {
-            return Ok(Player::Human);
-        }
-        crate::input::parse_level(t)
-            .map(Player::Computer)
-            .with_context(|| format!("player `{t}`: give `human` or a level"))
+/// 0 = human, 1-8 = level: the setup screen's index of a player.
+fn setup_index(p: &Player) -> usize {
+    match p {
+        Player::Engine(l) => l.level as usize,
+        _ => 0,
     }
+}
 
-    pub fn name(&self) -> String {
-        match self {
-            Player::Human => "human".into(),
-            Player::Computer(l) => format!("computer, level {}", l.level),
-        }
-    }
-
-    fn is_human(&self) -> bool {
-        *self == Player::Human
-    }
-
-    /// 0 = human, 1-8 = level: the setup screen's index.
-    fn index(&self) -> usize {
-        match self {
-            Player::Human => 0,
-            Player::Computer(l) => l.level as usize,
-        }
-    }
-
-    fn from_index(i: usize) -> Player {
-        Level::new(i as u8).map_or(Player::Human, Player::Computer)
-    }
+/// The player at the setup screen's index.
+fn setup_player(i: usize) -> Player {
+    Level::new(i as u8).map_or(Player::Human, Player::Engine)
 }
 
 /// What a text prompt asks for.
@@ -181,7 +163,8 @@ pub struct App {
     pub analysis_limits: Limits,
     /// What a hint may spend on a proof first, before the search within `analysis_limits`.
     pub hint_proof: Duration,
-    seed: u64,
+    /// The per-move seeds of the computer's random choices.
+    seeds: Rng,
     pub quit: bool,
     /// The last file saved or loaded, offered again.
     pub file: Option<String>,
@@ -210,7 +193,7 @@ impl App {
                 nodes: None,
             },
             hint_proof: Duration::from_millis(1000),
-            seed,
+            seeds: Rng::lcg(seed),
             quit: false,
             file: None,
         };
@@ -227,7 +210,7 @@ impl App {
     /// A lone human sits at the bottom; otherwise South does.
     fn natural_bottom(&self) -> Side {
         match self.players {
-            [Player::Computer(_), Player::Human] => Side::North,
+            [Player::Engine(_), Player::Human] => Side::North,
             _ => Side::South,
         }
     }
@@ -271,7 +254,7 @@ impl App {
                 format!("{side} (human)")
             }
             Player::Human => format!("{side} (you)"),
-            p => format!("{side} ({})", p.name()),
+            p => format!("{side} ({})", label(&p)),
         }
     }
 
@@ -309,14 +292,6 @@ impl App {
                 return;
             }
         }
-    }
-
-    fn next_seed(&mut self) -> u64 {
-        self.seed = self
-            .seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.seed
     }
 
     /// Plays `pit` for the side to move, animated.
@@ -441,10 +416,10 @@ impl App {
         let (tx, rx) = channel();
         let work: Box<dyn FnOnce() -> Outcome + Send> = match kind {
             JobKind::Computer => {
-                let Player::Computer(level) = self.players[position.to_move().index()] else {
+                let Player::Engine(level) = self.players[position.to_move().index()] else {
                     return;
                 };
-                let seed = self.next_seed();
+                let seed = self.seeds.next_u64();
                 Box::new(move || Outcome::Move(level.choose(&position, &history, seed)))
             }
             JobKind::Analysis(Analysis::Hint) => {
@@ -822,7 +797,7 @@ impl App {
             field: 0,
             choice: choices.iter().position(|r| *r == current).unwrap_or(0),
             choices,
-            players: [self.players[0].index(), self.players[1].index()],
+            players: [setup_index(&self.players[0]), setup_index(&self.players[1])],
         }
     }
 
@@ -844,7 +819,7 @@ impl App {
                 let rules = s.choices[s.choice];
                 match Game::from_rules(&rules) {
                     Ok(game) => {
-                        let players = s.players.map(Player::from_index);
+                        let players = s.players.map(setup_player);
                         self.new_game(game, players);
                     }
                     Err(e) => self.message = e.to_string(),
@@ -875,16 +850,13 @@ impl App {
         self.message = format!(
             "New game: {}, South {} v North {}.",
             self.game.rules(),
-            self.players[0].name(),
-            self.players[1].name()
+            label(&self.players[0]),
+            label(&self.players[1])
         );
     }
 
     fn record(&self) -> Record {
-        let name = |s: Side| match self.players[s.index()] {
-            Player::Human => "human".to_string(),
-            Player::Computer(l) => format!("computer (level {})", l.level),
-        };
+        let name = |s: Side| self.players[s.index()].record_name();
         Record::from_game(
             &self.game,
             Players {
@@ -982,9 +954,12 @@ impl Drop for Restore {
 }
 
 pub fn run(a: TuiArgs) -> Result<()> {
-    let players = [Player::parse(&a.south)?, Player::parse(&a.north)?];
+    let players = [
+        Player::parse(&a.south, Besides::Human)?,
+        Player::parse(&a.north, Besides::Human)?,
+    ];
     let start = a.rules.start_position(a.position.as_deref())?;
-    let seed = crate::input::seed_or_clock(a.seed);
+    let seed = mancala_play::rng::seed_or_clock(a.seed);
     let mut app = App::new(Game::new(start), players, seed);
     app.speed_ms = a.speed;
     if let Some(path) = &a.load {

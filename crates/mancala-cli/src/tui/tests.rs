@@ -30,7 +30,7 @@ fn app(rules: &str, players: [Player; 2]) -> App {
 const HUMANS: [Player; 2] = [Player::Human, Player::Human];
 
 fn computer(level: u8) -> Player {
-    Player::Computer(Level::new(level).unwrap())
+    Player::Engine(Level::new(level).unwrap())
 }
 
 fn key(a: &mut App, code: KeyCode) {
