@@ -403,10 +403,17 @@ fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
 
 /// Why a proof of `pos` gave no result.
 fn unfinished(pos: &Position) -> String {
-    if pos.rules().can_repeat() {
+    let r = pos.rules();
+    if r.repeat_ends_at() == Some(2) && r.repetition == mancala_core::Repetition::OwnRow {
+        "no proof under repetition=own-row: a repetition's value there depends on the position \
+         it happens in, which the retrograde solver cannot share; repetition=split is proven"
+            .to_string()
+    } else if r.can_repeat() {
         format!(
             "the proof did not finish within the time limit or the retrograde solver's {} million \
-             positions (Cross-Kalah and Kauri are proven on small boards only)",
+             positions (games whose positions repeat are proven on small boards only; where a \
+             second occurrence ends the game, only positions whose stores did not occur earlier \
+             in the game)",
             Engine::CYCLIC_MAX_POSITIONS >> 20
         )
     } else {

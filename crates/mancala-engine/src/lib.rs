@@ -3,7 +3,8 @@
 //! - [`Engine::search`]: iterative deepening alpha-beta with aspiration windows, a shared
 //!   lock-free transposition table and lazy SMP threads, within depth, time and node limits.
 //! - [`Engine::solve`]: the exact value by MTD(f) null-window searches to the end of the game;
-//!   in Cross-Kalah and Kauri, where positions repeat, by retrograde analysis (`cyclic.rs`).
+//!   in Cross-Kalah, Kauri and Oware, where positions repeat, by retrograde analysis
+//!   (`cyclic.rs`).
 //! - [`Level`]: playing levels 1 (beginner) to 8 (strongest).
 //!
 //! Values are in seeds from the side to move's view: the final seed margin the search expects
@@ -11,7 +12,7 @@
 //! a tie decided by the cowrie rule counts one seed. See [`game`] for how the search values
 //! positions internally, [`mod@search`] for the algorithms.
 //!
-//! The repetition rule of Cross-Kalah and Kauri is applied along each searched line and to the
+//! The repetition rule of Cross-Kalah, Kauri and Oware is applied along each searched line and to the
 //! game's history before the root (pass it to [`Engine::search`]); a search there never calls
 //! its value proven, since its table shares values between lines the rule tells apart.
 
@@ -179,7 +180,7 @@ impl Engine {
         })
     }
 
-    /// Cross-Kalah and Kauri: the most positions a proof may hold (about 1 GB).
+    /// Games whose positions repeat: the most positions a proof may hold (about 1 GB).
     pub const CYCLIC_MAX_POSITIONS: usize = cyclic::MAX_POSITIONS;
 
     pub fn table_bytes(&self) -> usize {
