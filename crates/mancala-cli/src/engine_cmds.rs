@@ -445,10 +445,9 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
 
 /// The proof's table size when none is asked for: a small proof (a position close to the
 /// endgame tables) runs in a fraction of a second, and the first writes to every page of a
-/// large table (the kernel zeroing them) would take longer than the proof itself: about a
-/// second for 1 GiB here. The fast path's entries take half the memory, so it gets half
-/// the table: Kalah(6,4) takes as many nodes with 512 MiB of them as it did with 1 GiB of the
-/// others, and a random read is faster in the smaller table.
+/// large table (the kernel zeroing them) would take longer than the proof itself. The fast
+/// path's entries take half the memory, so it gets half the table for the same entries, and
+/// a random read is faster in the smaller table (figures in docs/decisions.md).
 fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
     let Some(k) = pos.as_kalah() else {
         return 1024;

@@ -464,24 +464,16 @@ impl Engine {
         };
         // Every thread faults in its share of the table first: the single-threaded guess
         // search below would otherwise take every page fault (and any compaction) alone.
-        // Kalah(6,3) after an endgame-table run, four runs each: 0.61-1.52 s -> 0.49-0.68 s.
         self.tt.prefault(self.threads);
         let shared = self.shared(rest(), history, pos.full_key());
         let me = pos.to_move();
         let banked = pos.banked(me);
         // The first guess: a 16-ply heuristic search's value, raised by one step of the
         // value's parity (with every seed counted, a future net gain has the parity of the
-        // seeds on the board), so that the first pass proves an upper bound. Measured on the
-        // start positions, 2 threads: Kalah(6,4) 204 M -> 131 M nodes, Kalah(6,5) with
-        // 28-seed tables 289 M -> 205 M; on random Kalah(6,4) positions within a few per
-        // cent of guessing the shallow value itself, and both 5-10 % under guessing 0.
-        // 16 plies rather than 12: the 12-ply value of Kalah(6,5) (+5) left the proof three
-        // passes from +10, 240 M nodes with 28-seed tables against 163 M (empty capture:
-        // 75 M -> 59 M); Kalah(6,4) and random positions of it unchanged, Kalah(6,3) 6.4 M
-        // -> 4.8 M; the guess itself 0.1-0.4 s.
-        // Shallower within 31 seeds of the tables' top, and none within 16: there the proof
-        // is short and a deep guess would cost more than it saves (Kalah(6,4), empty capture,
-        // with 28-seed tables: 0.16-0.32 s with a 16-ply guess, 0.08-0.09 s with none).
+        // seeds on the board), so that the first pass proves an upper bound. 16 plies, since a
+        // shallower guess can be seeds off and cost whole passes. Shallower within 31 seeds
+        // of the tables' top, and none within 16: there the proof is short and a deep guess
+        // would cost more than it saves. Figures in docs/decisions.md.
         let depth = self
             .guess_depth
             .min((pos.gain_bound() - tabled - 15).clamp(0, 255) as u8);
@@ -499,9 +491,7 @@ impl Engine {
         };
         // Odd threads start one parity step above the others: when the guess is the value,
         // the two null-window passes that prove it (at least the guess; less than the next
-        // value) run at once instead of one after the other on every thread. Measured with
-        // 2 threads, two runs each: Kalah(6,5) with 28-seed tables 160-163 M -> 149-158 M
-        // nodes, empty capture 58 M -> 50-51 M; Kalah(6,4) 131-135 M -> 127-142 M.
+        // value) run at once instead of one after the other on every thread.
         let misere = pos.misere();
         let value = std::thread::scope(|s| {
             let monitor = progress.map(|progress| {

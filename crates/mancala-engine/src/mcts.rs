@@ -1,5 +1,5 @@
 //! Monte Carlo tree search (UCT with random playouts), to measure against alpha-beta where
-//! the evaluation is weak (issue 3 asks it for Kauri; `mancala match --a mcts:N`).
+//! the evaluation is weak, as in Kauri (`mancala match --a mcts:N`).
 //!
 //! Rewards are 1 for a win, 0.5 for a draw, 0 for a loss, from the view of the player who
 //! made the move into a node (an extra move keeps the same player). Playouts stop after

@@ -271,8 +271,8 @@ impl<'s, 't> Worker<'s, 't> {
             }
             gains[k] = kids[k].banked(me) - before;
             // Table move, then extra turns rightmost first, then by gain, rightmost first
-            // (helper threads rotate the tie order). A history heuristic halved the nodes on
-            // Kalah(5,4) but doubled them on Kalah(6,3) and Kalah(6,4): left out.
+            // (helper threads rotate the tie order). No history heuristic: it did not pay
+            // everywhere (docs/decisions.md).
             let key = if mv == tt_move {
                 1 << 30
             } else if e.again {
