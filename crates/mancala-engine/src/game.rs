@@ -83,7 +83,7 @@ pub trait SearchGame: GameState + Send + Sync {
         -self.banked(me)
     }
     /// Whether [`SearchGame::repetition_value`] is the same for every position with these
-    /// stores, as the retrograde solver ([`crate::cyclic`]) needs to prove values.
+    /// stores, as the retrograde solver (`cyclic.rs`) needs to prove values.
     fn repetition_by_level(&self) -> bool {
         true
     }
