@@ -7,8 +7,11 @@ use crate::{Error, MoveEffect, Moves, Outcome, Position, Rules, Side};
 /// One move of a game: who sowed which own pit (0-based from his left) and what it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayedMove {
+    /// The player who sowed.
     pub side: Side,
+    /// The pit sown: own pit, 0-based from the mover's left.
     pub pit: u8,
+    /// What the sowing did: store growth, captures, whether the same player moves again, the end.
     pub effect: MoveEffect,
 }
 
@@ -24,6 +27,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game that starts at `start`, with no move played yet.
     pub fn new(start: Position) -> Game {
         Game {
             positions: vec![start],
@@ -37,9 +41,11 @@ impl Game {
         Ok(Game::new(Position::start(rules)?))
     }
 
+    /// The rules the game is played under (those of its start position).
     pub fn rules(&self) -> &Rules {
         self.start().rules()
     }
+    /// The position the game started from: the rules' start or a set-up position.
     pub fn start(&self) -> &Position {
         &self.positions[0]
     }
@@ -51,6 +57,8 @@ impl Game {
     pub fn position_at(&self, k: usize) -> Option<&Position> {
         self.positions.get(k)
     }
+    /// The moves played so far, oldest first: one entry per sowing, so a turn with extra moves
+    /// fills several.
     pub fn moves(&self) -> &[PlayedMove] {
         &self.moves
     }
@@ -59,6 +67,7 @@ impl Game {
     pub fn history(&self) -> &[Position] {
         &self.positions[..self.positions.len() - 1]
     }
+    /// The side to move in the current position.
     pub fn to_move(&self) -> Side {
         self.position().to_move()
     }
@@ -84,9 +93,12 @@ impl Game {
             _ => p.scores(),
         }
     }
+    /// The game has ended, by its end rule or by the repetition rule.
     pub fn is_over(&self) -> bool {
         self.repetition || self.position().is_over()
     }
+    /// Who won, once the game is over (also when the repetition rule ended it); `None` while it is
+    /// live.
     pub fn outcome(&self) -> Option<Outcome> {
         if self.repetition {
             Some(match self.position().repetition_scores() {
@@ -99,6 +111,8 @@ impl Game {
             self.position().outcome()
         }
     }
+    /// The legal moves of the side to move: own pits from the mover's left; empty once the game is
+    /// over, also by repetition.
     pub fn legal_moves(&self) -> Moves {
         if self.repetition {
             Moves::default()

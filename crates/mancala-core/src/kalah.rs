@@ -11,16 +11,22 @@ pub const BOARD_LEN: usize = 2 * MAX_PITS + 2;
 /// The rules a Kalah-family position needs while playing, flattened from [`Rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KalahRules {
+    /// Pits a side (`m`).
     pub pits: u8,
     /// `None`: no captures (`kalah-brazil` before its last stage).
     pub capture: Option<Capture>,
+    /// A last seed in the mover's own store gives him another move (off in `kalah-brazil`'s basic
+    /// stage).
     pub extra_turn: bool,
     /// Cross-Kalah sowing direction.
     pub cross: bool,
     /// Dracala's compulsory maximum capture and bonus-step rule.
     pub dracala: bool,
+    /// Fewer seeds wins (Dracala).
     pub misere: bool,
+    /// When the game ends.
     pub end: EndCheck,
+    /// Who scores the seeds left on the board when the game ends.
     pub leftovers: Leftovers,
     /// A store above this many seeds ends the game (`stop-when-decided`); 255 when off.
     pub decided_above: u8,
@@ -198,10 +204,12 @@ impl KalahPos {
         }
     }
 
+    /// The flattened rules the position is played under.
     #[inline]
     pub fn rules(&self) -> &KalahRules {
         &self.rules
     }
+    /// Pits a side (`m`).
     #[inline]
     pub fn pits(&self) -> usize {
         self.rules.pits as usize
@@ -211,10 +219,13 @@ impl KalahPos {
     pub fn to_move(&self) -> Side {
         self.to_move
     }
+    /// The game has ended: no move can be played.
     #[inline]
     pub fn is_over(&self) -> bool {
         self.over
     }
+    /// Who last grew his store during a move: `None` before anyone has, and always `None` unless
+    /// the rules use `leftovers=last-capturer` (the only rule that needs it).
     pub fn last_capturer(&self) -> Option<Side> {
         self.last_capturer
     }
@@ -228,6 +239,7 @@ impl KalahPos {
     pub fn pit(&self, side: Side, i: usize) -> u8 {
         self.board[self.row_start(side) + i]
     }
+    /// Seeds in the store of `side`.
     #[inline]
     pub fn store(&self, side: Side) -> u8 {
         self.board[self.row_start(side) + self.pits()]

@@ -168,14 +168,18 @@ impl KauriPos {
         Ok(pos)
     }
 
+    /// Pits a side (`m`).
     #[inline]
     pub fn pits(&self) -> usize {
         self.pits as usize
     }
+    /// The side to move; in a finished game, the side that would have moved next, which loses a
+    /// tie.
     #[inline]
     pub fn to_move(&self) -> Side {
         self.to_move
     }
+    /// The game has ended: no move can be played.
     #[inline]
     pub fn is_over(&self) -> bool {
         self.over
@@ -195,12 +199,15 @@ impl KauriPos {
     pub fn store(&self, side: Side) -> u8 {
         self.stores[side.index()]
     }
+    /// Captured seeds by side, South first.
     pub fn scores(&self) -> [u8; 2] {
         self.stores
     }
+    /// Seeds in play, on the board and in the stores; cowries are not counted.
     pub fn total_seeds(&self) -> u8 {
         self.total
     }
+    /// Whether a pit of `side`'s row holds a cowrie: only a player with a cowrie can sow.
     pub fn has_cowrie(&self, side: Side) -> bool {
         let m = self.pits();
         self.cowries[side.index() * m..side.index() * m + m]
@@ -244,6 +251,8 @@ impl KauriPos {
         mv
     }
 
+    /// Plays own pit `pit` (0-based from the mover's left), which must hold a cowrie, or says why
+    /// the move is illegal; the position is unchanged on error.
     pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
         if self.over {
             return Err(Error::GameOver);

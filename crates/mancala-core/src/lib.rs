@@ -14,6 +14,8 @@
 //! A move is one sowing, named by its pit `0..m` counted from the mover's own left. A turn is
 //! a player's whole go: a move plus its extra moves (Kauri: sowings while the opponent passes).
 
+#![warn(missing_docs)]
+
 pub mod game;
 pub mod kalah;
 pub mod kauri;
@@ -42,13 +44,17 @@ pub use rules::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The first player, at the bottom of a diagram; index 0 in per-side arrays.
     South = 0,
+    /// The second player, at the top of a diagram; index 1 in per-side arrays.
     North = 1,
 }
 
 impl Side {
+    /// Both players in playing order: South, then North.
     pub const BOTH: [Side; 2] = [Side::South, Side::North];
 
+    /// The opponent of this player.
     #[inline]
     pub fn other(self) -> Side {
         match self {
@@ -57,11 +63,13 @@ impl Side {
         }
     }
 
+    /// This player's index in per-side arrays (stores, rows, scores): 0 for South, 1 for North.
     #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The player's name as shown to people: `"South"` or `"North"`.
     pub fn name(self) -> &'static str {
         match self {
             Side::South => "South",
@@ -80,11 +88,14 @@ impl fmt::Display for Side {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
+    /// This side won: by the seeds in the stores, or (Kauri) by the cowrie rule at a tie.
     Win(Side),
+    /// Neither side won: equal stores, or a repetition that ends the game without a winner.
     Draw,
 }
 
 impl Outcome {
+    /// The winning side; `None` for a draw.
     pub fn winner(self) -> Option<Side> {
         match self {
             Outcome::Win(s) => Some(s),
@@ -101,23 +112,28 @@ pub struct Moves {
 }
 
 impl Moves {
+    /// Appends own pit `pit` (0-based from the mover's left); at most [`MAX_PITS`] moves fit.
     #[inline]
     pub fn push(&mut self, pit: u8) {
         self.buf[self.len as usize] = pit;
         self.len += 1;
     }
+    /// Number of moves in the list.
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
+    /// Whether the list holds no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// The moves as own pits, 0-based from the mover's left, in increasing order.
     #[inline]
     pub fn as_slice(&self) -> &[u8] {
         &self.buf[..self.len as usize]
     }
+    /// Whether own pit `pit` (0-based from the mover's left) is among the moves.
     pub fn contains(&self, pit: u8) -> bool {
         self.as_slice().contains(&pit)
     }
@@ -165,8 +181,11 @@ pub struct MoveEffect {
 /// The hot-loop interface of a rule family's position (implemented by [`KalahPos`] and
 /// [`KauriPos`]): perft, search and database code are generic over it and monomorphised.
 pub trait GameState: Copy {
+    /// The side whose move it is; in a finished game, the side that would have moved next.
     fn to_move(&self) -> Side;
+    /// The game has ended: no move can be played.
     fn is_over(&self) -> bool;
+    /// The legal moves of the side to move; empty once the game is over.
     fn legal_moves(&self) -> Moves;
     /// Number of legal moves (may be faster than `legal_moves().len()`).
     fn count_moves(&self) -> u64 {
@@ -176,6 +195,7 @@ pub trait GameState: Copy {
     fn play_unchecked(&mut self, pit: u8) -> MoveEffect;
     /// Stores by side (captured seeds), after the end sweep once over.
     fn scores(&self) -> [u8; 2];
+    /// Who won, once the game is over; `None` while it is live.
     fn outcome(&self) -> Option<Outcome>;
 }
 

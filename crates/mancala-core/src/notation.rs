@@ -18,12 +18,17 @@ use crate::{Error, Game, MoveEffect, PlayedMove, Preset, Rules, Side};
 /// Which of the three notations a game uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notation {
+    /// Kalah family (Mancala World): South's pits `A`-`F`, North's `a`-`f`; `(+n)` store gains.
     Letters,
+    /// Dracala: pits `1`-`6` from the mover's left; `(-n)` the turn's capture.
     Digits,
+    /// Kauri: the first player's sowings `a`-`f`, the second's `A`-`F`; `(+n)` direct captures,
+    /// `(-n)` seeds handed to the opponent.
     Kauri,
 }
 
 impl Notation {
+    /// The notation of `rules`' game: digits for Dracala, Kauri's for Kauri, letters for the rest.
     pub fn for_rules(rules: &Rules) -> Notation {
         match rules.preset {
             Preset::Dracala => Notation::Digits,
@@ -70,8 +75,11 @@ impl Notation {
 /// One move as written: pit (0-based), the side its letter names, and any `!`/`?` comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextMove {
+    /// Own pit, 0-based from the mover's left.
     pub pit: u8,
+    /// Whose pit the letter names (its case tells); `None` for a digit, which names the mover's.
     pub side: Option<Side>,
+    /// The `!`/`?` marks written after the move (such as `"!?"`); `None` when there are none.
     pub comment: Option<String>,
     /// Byte offset of the move in the text.
     pub at: usize,
@@ -80,19 +88,24 @@ pub struct TextMove {
 /// One turn as written, with its annotation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextTurn {
+    /// The turn's sowings in order: more than one when extra moves follow.
     pub moves: Vec<TextMove>,
     /// `(+n)`: Letters, store gain; Kauri, direct captures. Dracala writes its capture `(-n)`;
     /// it is kept in `minus`.
     pub plus: Option<u32>,
     /// `(-n)`: Digits, capture; Kauri, seeds handed to the opponent.
     pub minus: Option<u32>,
+    /// The move number written before the turn (`7.`), counting pairs of turns; `None` when the
+    /// turn is not numbered.
     pub number: Option<u32>,
 }
 
 /// A parsed movetext: the turns and an optional claimed final score (first player first).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveText {
+    /// The turns in playing order.
     pub turns: Vec<TextTurn>,
+    /// The claimed final score (`38 : 26`), first player first; `None` when none is written.
     pub score: Option<[u32; 2]>,
 }
 

@@ -22,46 +22,63 @@ use crate::notation::{self, Check};
 use crate::rules::{MAX_PITS, MAX_TOTAL_SEEDS};
 use crate::{Error, Game, Outcome, Position, Rules, Side};
 
+/// The players' names, from a record's `[South "..."]`/`[North "..."]` tags or its JSON
+/// `players`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Players {
+    /// South's (the first player's) name; `None` when not recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub south: Option<String>,
+    /// North's (the second player's) name; `None` when not recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub north: Option<String>,
 }
 
+/// One move (one sowing) of a recorded turn.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordMove {
     /// Own pit, 1 = the mover's leftmost.
     #[serde(deserialize_with = "json_pit")]
     pub pit: u8,
+    /// A comment on the move, such as the notation's `!`/`?` marks; `None` for none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     /// Engine value after the move, in seeds from the mover's view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval: Option<f64>,
+    /// Milliseconds spent choosing the move; `None` when not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
 }
 
+/// One turn: a player's whole go, his move and the extra moves it earned.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordTurn {
+    /// The player whose turn it is.
     pub side: Side,
+    /// The turn's sowings in order; each but the last gave the same player another move.
     pub moves: Vec<RecordMove>,
 }
 
+/// How a recorded game ended: the final stores, the winner, and why when not by the end rule.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordResult {
+    /// Seeds in South's store at the end (after any end sweep or repetition share; at a
+    /// resignation, as the store stood).
     #[serde(deserialize_with = "json_store")]
     pub south: u8,
+    /// Seeds in North's store at the end (after any end sweep or repetition share; at a
+    /// resignation, as the store stood).
     #[serde(deserialize_with = "json_store")]
     pub north: u8,
     /// `None`: a draw.
     pub winner: Option<Side>,
+    /// Why the game ended when the end rule did not end it (`third repetition`, `South resigned`);
+    /// `None` for an ordinary end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The side that resigned: the game ended there unfinished, `winner` is the other side
@@ -103,12 +120,17 @@ impl RecordResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
+    /// The game and its options.
     pub rules: Rules,
+    /// The start position when it differs from the rules' start; `None`: the rules' start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Position>,
+    /// The players' names.
     #[serde(default)]
     pub players: Players,
+    /// The turns played, in order.
     pub turns: Vec<RecordTurn>,
+    /// How the game ended; `None` while it is unfinished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<RecordResult>,
 }

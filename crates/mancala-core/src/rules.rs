@@ -378,13 +378,17 @@ keyword_enum!(
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "RulesSpec", into = "RulesSpec")]
 pub struct Rules {
+    /// The game (Kalah, Kauri, Oware, ...) whose defaults the options start from.
     pub preset: Preset,
     /// Pits a side.
     pub pits: u8,
     /// Seeds a pit at the start (`kalah-brazil`: the central pits get one more).
     pub seeds: u8,
+    /// Kalah family: what a last seed in an own empty pit captures.
     pub capture: Capture,
+    /// Kalah family: when the game ends.
     pub end: EndCheck,
+    /// Kalah family: who scores the seeds left on the board when the game ends.
     pub leftovers: Leftovers,
     /// End as soon as a store holds more than half of all seeds (seeds on the board then count
     /// for nobody). In Dracala (misère) that player loses.
@@ -933,10 +937,14 @@ impl Rules {
         self.preset == Preset::Dracala
     }
 
+    /// Kalah family: a last seed in the mover's own store gives him another move; false only in
+    /// `kalah-brazil`'s basic stage.
     pub fn extra_turns(&self) -> bool {
         self.preset != Preset::KalahBrazil || self.stage != Stage::Basic
     }
 
+    /// Kalah family: a last seed in an own empty pit captures (see [`Rules::capture`]); false in
+    /// `kalah-brazil` before its full stage.
     pub fn captures(&self) -> bool {
         self.preset != Preset::KalahBrazil || self.stage == Stage::Full
     }

@@ -41,7 +41,9 @@ impl IntoResponse for ApiError {
 /// Shared state of the handlers.
 #[derive(Clone)]
 pub struct Ctx {
+    /// The games, the database and the settings.
     pub app: Arc<App>,
+    /// The request rate limiter shared by every client address.
     pub limiter: Arc<Limiter>,
 }
 
@@ -541,6 +543,8 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
 // ---------------------------------------------------------------------------------------
 // Rate limiting: a token bucket a client address.
 
+/// A rate limiter: a token bucket for each client address, refilled at `rate` requests a
+/// second up to `burst`.
 pub struct Limiter {
     rate: f64,
     burst: f64,
@@ -557,6 +561,8 @@ impl Limiter {
         }
     }
 
+    /// Whether a request from `ip` may go ahead now; takes a token from its bucket when it may.
+    /// Always true when the rate is 0.
     pub fn allow(&self, ip: IpAddr) -> bool {
         if self.rate <= 0.0 {
             return true;

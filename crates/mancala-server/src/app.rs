@@ -19,23 +19,31 @@ use crate::Config;
 /// An API error: an HTTP status and a message saying what is wrong.
 #[derive(Debug, Clone)]
 pub struct ApiError {
+    /// The HTTP status answered: 4xx for a client's mistake, 5xx for the server's.
     pub status: StatusCode,
+    /// What is wrong, answered as `{"error": message}`.
     pub message: String,
 }
 
 impl ApiError {
+    /// An error answered with `status` and `message`.
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
         }
     }
+    /// A malformed or impossible request (400 Bad Request).
     pub fn bad(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::BAD_REQUEST, message)
     }
+    /// A request the game's state does not allow now, such as a move in a finished game (409
+    /// Conflict).
     pub fn conflict(message: impl Into<String>) -> ApiError {
         Self::new(StatusCode::CONFLICT, message)
     }
+    /// A failure of the server's own, such as storage, with its message (500 Internal Server
+    /// Error).
     pub fn internal(e: impl std::fmt::Display) -> ApiError {
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -44,29 +52,39 @@ impl ApiError {
     }
 }
 
+/// The value of an API operation, or the error to answer.
 pub type ApiResult<T> = Result<T, ApiError>;
 
 /// A game in memory. Its mutex serialises every change to it; the database write of a move
 /// happens under it, before the game changes and before anyone is told.
 pub struct Live {
+    /// The game's stored row: seats, tokens, invitation, resignation.
     pub row: GameRow,
+    /// The game itself: its start, the moves played, the position now.
     pub game: Game,
     /// Stored facts of each move (engine value of the computer's moves), aligned with
     /// `game.moves()`.
     pub info: Vec<MoveRow>,
     /// Bumped on every change; a computer move computed for an older version is dropped.
     pub version: u64,
+    /// A computer move is being computed for this game (at most one at a time).
     pub ai_running: bool,
 }
 
+/// A loaded game: its state behind an async mutex and the channel its watchers listen on.
 pub struct Entry {
+    /// The game's state; hold the lock to read or change it.
     pub live: tokio::sync::Mutex<Live>,
     /// Public state after each change, for WebSocket watchers.
     pub tx: broadcast::Sender<Arc<str>>,
 }
 
+/// The server's state: the loaded games, the database, the settings and the pool the
+/// computer's searches run in.
 pub struct App {
+    /// The database the games are saved in.
     pub store: Arc<Store>,
+    /// The server's settings.
     pub cfg: Config,
     games: Mutex<HashMap<String, Arc<Entry>>>,
     /// One permit per search at a time (at most one a core).
@@ -103,6 +121,7 @@ fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// The side a JSON word names (`"south"` or `"north"`); `None` for any other word.
 pub fn parse_side(s: &str) -> Option<Side> {
     match s {
         "south" => Some(Side::South),
@@ -121,11 +140,15 @@ fn side_of(k: u8) -> Side {
 
 /// What a new game needs.
 pub struct NewGame {
+    /// The game and its options.
     pub rules: Rules,
+    /// A set-up start position; `None`: the rules' start.
     pub start: Option<Position>,
     /// Computer level, or `None` for a game between two people.
     pub level: Option<u8>,
+    /// The creator's seat: he plays this side, the computer or the invited friend the other.
     pub side: Side,
+    /// The creator's display name; `None` when none is given.
     pub name: Option<String>,
 }
 
@@ -156,15 +179,19 @@ fn ai_move(
 }
 
 impl Live {
+    /// Whether the computer plays side `s`.
     pub fn ai_side(&self, s: Side) -> bool {
         self.row.ai[s.index()]
     }
+    /// Whether the game is against the computer.
     pub fn is_ai_game(&self) -> bool {
         self.row.ai[0] || self.row.ai[1]
     }
+    /// The side that resigned; `None` unless one did.
     pub fn resigned(&self) -> Option<Side> {
         self.row.resigned.map(side_of)
     }
+    /// The game has ended: by its rules, or by a resignation.
     pub fn over(&self) -> bool {
         self.row.resigned.is_some() || self.game.is_over()
     }
@@ -204,6 +231,8 @@ impl Live {
         }
     }
 
+    /// Both seats for the JSON state (`{"south": ..., "north": ...}`): the computer with its
+    /// level, or a person with his name and whether he has joined.
     pub fn players(&self) -> Value {
         json!({"south": self.player(Side::South), "north": self.player(Side::North)})
     }
@@ -293,6 +322,8 @@ impl Live {
 }
 
 impl App {
+    /// The app over `store` with `cfg`: no game loaded yet, a pool of `cfg.ai_threads` search
+    /// permits.
     pub fn new(store: Store, cfg: Config) -> App {
         let threads = cfg.ai_threads.max(1);
         App {
@@ -589,6 +620,8 @@ impl App {
         Ok(live.view(Some(side)))
     }
 
+    /// Resigns game `id` for the seat `token` holds: the other side wins, the stores stay as they
+    /// are. Answers the state.
     pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
@@ -725,6 +758,9 @@ impl App {
         self.replay_game(game, players, resigned).await
     }
 
+    /// The replay view of `game` (stored or read from a record): its positions and moves, each
+    /// move judged by the engine within [`Config::analysis_time`]; past 100 times that in all,
+    /// the remaining moves go unjudged.
     pub async fn replay_game(
         &self,
         game: Game,

@@ -17,6 +17,8 @@
 //!
 //! Moves, undo, resign and hint need `Authorization: Bearer TOKEN` (WebSocket: `"token"`).
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod app;
 pub mod store;
@@ -88,13 +90,20 @@ impl Default for ServeArgs {
 /// The server's settings.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Searches run at once: the size of the computer's worker pool (at least 1).
     pub ai_threads: usize,
+    /// Most time the computer spends on one move; shared out when more searches wait than the
+    /// pool has threads.
     pub ai_time: Duration,
     /// Time a search of the replay analysis may take for one position.
     pub analysis_time: Duration,
+    /// Requests a second allowed on average from one client address; 0: no limit.
     pub rate: f64,
+    /// Requests one client address may make at once before the rate applies.
     pub burst: f64,
+    /// Largest request body in bytes (`POST /api/replay` takes records of at least 256 KiB).
     pub max_body: usize,
+    /// Folder the browser client is served from; `None`: the copy built into the server.
     pub web_dir: Option<PathBuf>,
 }
 
@@ -105,6 +114,8 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The settings of `mancala serve`'s options: one search thread a core unless given, 40 ms
+    /// of analysis a replayed position, bursts of three times the rate (at least 10).
     pub fn from_args(a: &ServeArgs) -> Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {

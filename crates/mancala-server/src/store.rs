@@ -49,27 +49,44 @@ pub const MIGRATIONS: &[&str] = &[
 /// One game's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
+    /// The game's id in URLs (`/api/games/ID`): 16 random hex digits.
     pub id: String,
+    /// The start position, as a position string.
     pub start: String,
+    /// When the game was created, in milliseconds since the Unix epoch.
     pub created_ms: i64,
     /// `[south, north]`: true where the computer plays.
     pub ai: [bool; 2],
+    /// The computer's level (1-8) in a game against it; `None` between two people.
     pub ai_level: Option<u8>,
+    /// `[south, north]`: the secret that acts for each seat; `None` while the seat is not taken,
+    /// and where the computer plays.
     pub tokens: [Option<String>; 2],
+    /// `[south, north]`: the players' display names; `None` where none was given.
     pub names: [Option<String>; 2],
+    /// The code that claims the open seat of a game between two people; `None` once used, and in
+    /// games against the computer.
     pub invite: Option<String>,
     /// 0 South, 1 North.
     pub resigned: Option<u8>,
+    /// Drives the computer's random choices in this game, mixed with the number of moves played.
     pub seed: i64,
 }
 
 /// One stored move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveRow {
+    /// The move's place in the game: 0 is the first move (one sowing each).
     pub ply: u32,
+    /// Own pit sown, 0-based from the mover's left.
     pub pit: u8,
+    /// The engine's value after a computer move, in seeds from the mover's view (the final
+    /// margin it expected); `None` for a person's move or where the engine gave none.
     pub eval: Option<i32>,
+    /// The search depth the computer's move came from; `None` for a person's move or a move
+    /// chosen without a search to a depth.
     pub depth: Option<u32>,
+    /// Milliseconds the computer took to choose the move; `None` for a person's move.
     pub time_ms: Option<u64>,
 }
 
@@ -90,6 +107,7 @@ impl Pending {
             .blocking_recv()
             .unwrap_or_else(|_| Err(anyhow::anyhow!("the database writer stopped")))
     }
+    /// Waits for the commit from an async task.
     pub async fn done(self) -> anyhow::Result<()> {
         self.0
             .await
@@ -97,6 +115,7 @@ impl Pending {
     }
 }
 
+/// The game database: a connection for reads and a queue to the one writer thread.
 pub struct Store {
     read: Mutex<Connection>,
     writer: Mutex<mpsc::Sender<WriteReq>>,
@@ -147,6 +166,7 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<WriteReq>) {
     }
 }
 
+/// The wall clock in milliseconds since the Unix epoch (0 if the clock is set before it).
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -223,10 +243,13 @@ impl Store {
         Pending(rx)
     }
 
+    /// The schema version of the open database (`PRAGMA user_version`): the number of
+    /// [`MIGRATIONS`] applied.
     pub fn schema_version(&self) -> anyhow::Result<u32> {
         self.with(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)))
     }
 
+    /// Queues the insertion of a new game's row.
     pub fn create_game(&self, g: &GameRow) -> Pending {
         let g = g.clone();
         self.write(move |c| {
@@ -340,6 +363,7 @@ impl Store {
         })
     }
 
+    /// Queues the resignation of game `id` by `side` (0 South, 1 North).
     pub fn set_resigned(&self, id: &str, side: u8) -> Pending {
         let id = id.to_string();
         self.write(move |c| {

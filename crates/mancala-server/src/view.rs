@@ -13,6 +13,7 @@ use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Side};
 use mancala_engine::{Engine, Limits};
 use serde_json::{json, Value};
 
+/// The side's word in JSON: `"south"` or `"north"`.
 pub fn side_str(s: Side) -> &'static str {
     match s {
         Side::South => "south",

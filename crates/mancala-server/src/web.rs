@@ -75,6 +75,8 @@ fn file(dir: Option<&PathBuf>, name: &str) -> Response {
     r
 }
 
+/// The routes of the browser client's files: `/` (its `index.html`) and `/{name}`, from
+/// `dir` when given, else from the copy built in.
 pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
     let d1 = dir.clone();
     Router::new()
