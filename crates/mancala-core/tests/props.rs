@@ -11,7 +11,7 @@ use mancala_core::notation::{self, Check, Notation};
 use mancala_core::position::State;
 use mancala_core::record::Players;
 use mancala_core::{
-    EndCheck, Game, Leftovers, MoveEffect, Outcome, Position, Preset, Record, Rules, Side,
+    EndCheck, Game, Leftovers, MoveEffect, Outcome, Position, Preset, Record, Rules, Setup, Side,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -351,6 +351,14 @@ fn check_game(rules: &Rules, picks: &[u16]) -> Result<Game, TestCaseError> {
         check_mirror(&before, pit)?;
         let e = game.play(pit).unwrap();
         let after = *game.position();
+        // Undo gives the game back as it was; a copy played alike is the same game.
+        let mut back = game.clone();
+        prop_assert_eq!(back.undo().map(|m| (m.pit, m.effect)), Some((pit, e)));
+        prop_assert_eq!(back.position(), &before);
+        prop_assert!(!back.is_over());
+        let mut copy = before;
+        prop_assert_eq!(copy.play(pit), Ok(e));
+        prop_assert_eq!(copy, after);
         check_move(&before, &after, e)?;
         check_path(&before, pit, &after, e)?;
         check_position(&after, true)?;
@@ -700,8 +708,75 @@ fn parse_everything(s: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Any setup of pits, stores, side and last capturer: every family builds a position or says
+/// why not, never panics, and a position it builds gives back the same setup.
+fn check_setup(rules: &Rules, setup: &Setup) -> Result<(), TestCaseError> {
+    if let Ok(p) = Position::from_setup(rules, setup) {
+        prop_assert_eq!(&p.setup(), setup, "{}", p);
+        check_position(&p, false)?;
+    }
+    Ok(())
+}
+
+fn small_pit() -> impl Strategy<Value = (u8, u8)> {
+    (
+        prop_oneof![0u8..6, any::<u8>()],
+        prop_oneof![Just(0u8), 0u8..3, any::<u8>()],
+    )
+}
+
+fn side() -> impl Strategy<Value = Option<Side>> {
+    prop_oneof![Just(None), Just(Some(Side::South)), Just(Some(Side::North))]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn setups_never_panic(
+        k in any::<prop::sample::Index>(),
+        south in prop::collection::vec(small_pit(), 0..10),
+        north in prop::collection::vec(small_pit(), 0..10),
+        stores in (prop_oneof![0u8..40, any::<u8>()], prop_oneof![0u8..40, any::<u8>()]),
+        to_move in side(),
+        last_capturer in side(),
+    ) {
+        let all = variants();
+        let rules = all[k.index(all.len())];
+        let setup = Setup {
+            rows: [south, north],
+            stores: [stores.0, stores.1],
+            to_move,
+            last_capturer,
+        };
+        check_setup(&rules, &setup)?;
+    }
+
+    /// A seed moved between two pits of a played position, the side to move perhaps
+    /// changed: a position of the family (checked), or an error saying why.
+    #[test]
+    fn moved_seeds_give_a_position_or_a_reason(
+        picks in prop::collection::vec(any::<u16>(), 0..60),
+        k in any::<prop::sample::Index>(),
+        from in any::<prop::sample::Index>(),
+        to in any::<prop::sample::Index>(),
+        flip in any::<bool>(),
+    ) {
+        let all = variants();
+        let rules = all[k.index(all.len())];
+        let game = play(&rules, &picks);
+        let mut setup = game.position().setup();
+        let m = rules.pits as usize;
+        let (f, t) = (from.index(2 * m), to.index(2 * m));
+        if setup.rows[f / m][f % m].0 > 0 {
+            setup.rows[f / m][f % m].0 -= 1;
+            setup.rows[t / m][t % m].0 += 1;
+        }
+        if flip {
+            setup.to_move = setup.to_move.map(Side::other);
+        }
+        check_setup(&rules, &setup)?;
+    }
 
     #[test]
     fn parsers_never_panic_on_any_string(s in any::<String>()) {
