@@ -21,7 +21,7 @@
 
 pub mod build;
 pub mod file;
-pub use mancala_engine::rank;
+pub use mancala_egdb_format::rank;
 
 use mancala_core::{Capture, EndCheck, KalahPos, KalahRules, Leftovers};
 use std::path::{Path, PathBuf};
