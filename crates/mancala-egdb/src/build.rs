@@ -19,7 +19,8 @@
 //! again as `T` for the levels above. Lower levels are read packed (5 bits an entry from 16
 //! seeds), so building Kalah's 6 pits to 32 seeds needs about 18 GiB rather than 33.
 
-use crate::file::{payload_len, write_level, Table};
+use crate::entry::{self, payload_len, PackedLevel};
+use crate::file::{write_level, Table};
 use crate::rank::{next, Binomials};
 use crate::{Error, TableRules};
 use mancala_core::{Capture, EndCheck, Leftovers};
@@ -94,35 +95,32 @@ impl Buf {
     }
 }
 
-/// Entries packed as in a file's payload (entry `i` at bit `i * bits`, in the file's code:
-/// `own` where the leftovers count, else `D + s`), read as `D + s`.
+/// Entries packed as in a file's payload, read as `D + s` (see [`entry`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Entries<'a> {
-    bytes: &'a [u8],
-    bits: u32,
-    /// 1 where the code is `own = (D + s) / 2`, else 0.
+    level: PackedLevel<'a>,
+    /// [`entry::shift`]: 1 where the code is `own = (D + s) / 2`, else 0.
     shift: u32,
 }
 
 impl Entries<'_> {
     const NONE: Entries<'static> = Entries {
-        bytes: &[],
-        bits: 1,
+        level: PackedLevel {
+            entries: &[],
+            bits: 1,
+        },
         shift: 0,
     };
 
     /// `D + s` of rank `i`.
     #[inline(always)]
     fn get(&self, i: u64) -> u8 {
-        let bit = i * self.bits as u64;
-        let b = (bit >> 3) as usize;
-        let w = u16::from_le_bytes([self.bytes[b], self.bytes[b + 1]]);
-        (((w >> (bit & 7)) & ((1 << self.bits) - 1)) as u8) << self.shift
+        self.level.get(i) << self.shift
     }
 
     #[inline(always)]
     fn prefetch(&self, i: u64) {
-        prefetch(self.bytes, (i * self.bits as u64) >> 3);
+        self.level.prefetch(i);
     }
 }
 
@@ -139,14 +137,16 @@ impl Packed {
         Ok(Packed {
             buf: Buf::new(payload_len(count, bits) as usize, 0)?,
             bits,
-            shift: r.counted() as u32,
+            shift: entry::shift(r.counted()),
         })
     }
 
     fn entries(&self) -> Entries<'_> {
         Entries {
-            bytes: self.buf.bytes(),
-            bits: self.bits,
+            level: PackedLevel {
+                entries: self.buf.bytes(),
+                bits: self.bits,
+            },
             shift: self.shift,
         }
     }
@@ -154,30 +154,8 @@ impl Packed {
     /// Stores `vals` (`D + s` each) as the entries from rank `start` on. Runs stored at once
     /// from several threads must not overlap: the bytes two runs share are or-ed in.
     fn store_run(&self, start: u64, vals: &[u8]) {
-        let cells = self.buf.cells();
-        let bit = start * self.bits as u64;
-        let mut at = (bit >> 3) as usize;
-        let mut held = (bit & 7) as u32;
-        let mut acc = 0u32;
-        let mut first = true;
-        for &v in vals {
-            acc |= ((v >> self.shift) as u32) << held;
-            held += self.bits;
-            while held >= 8 {
-                if first {
-                    cells[at].fetch_or(acc as u8, Relaxed);
-                    first = false;
-                } else {
-                    cells[at].store(acc as u8, Relaxed);
-                }
-                at += 1;
-                acc >>= 8;
-                held -= 8;
-            }
-        }
-        if held > 0 {
-            cells[at].fetch_or(acc as u8, Relaxed);
-        }
+        let codes = vals.iter().map(|&v| v >> self.shift);
+        entry::store_run(self.buf.cells(), self.bits, start, codes);
     }
 }
 
@@ -195,38 +173,18 @@ struct Ranker<'a, const M: usize> {
 }
 
 impl<const M: usize> Ranker<'_, M> {
-    #[allow(clippy::needless_range_loop)]
     /// The first `M` terms of the rank of `(x, y)` among the positions of `s` seeds: where
     /// the block of `x` starts.
     #[inline(always)]
     fn head(&self, x: &[u8], s: u32) -> u64 {
-        let mut r = s as usize;
-        let mut rank = 0;
-        for i in 0..M {
-            let j = 2 * M - 1 - i;
-            let xi = x[i] as usize;
-            rank += self.b.c(r + j, j) - self.b.c(r - xi + j, j);
-            r -= xi;
-        }
-        rank
+        self.b.rank_prefix(&x[..M], 2 * M, s)
     }
 
     /// The rank of `y` among the rows of its seeds.
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
     fn tail(&self, y: &[u8]) -> u64 {
-        let mut r = 0usize;
-        for &v in &y[..M] {
-            r += v as usize;
-        }
-        let mut rank = 0;
-        for i in 0..M - 1 {
-            let j = M - 1 - i;
-            let yi = y[i] as usize;
-            rank += self.b.c(r + j, j) - self.b.c(r - yi + j, j);
-            r -= yi;
-        }
-        rank
+        let r = y[..M].iter().map(|&v| v as u32).sum();
+        self.b.rank(y, M, r)
     }
 }
 
@@ -734,7 +692,7 @@ impl Tails {
             let j = m - 1 - i;
             for v in 0..n {
                 for r in 0..n - v {
-                    term[(i * n + v) * n + r] = b.c(v + r + j, j) - b.c(r + j, j);
+                    term[(i * n + v) * n + r] = b.term(j, v + r, v);
                 }
             }
         }
@@ -980,6 +938,15 @@ pub fn memory_needed(r: &TableRules, s: u32) -> u64 {
     peak
 }
 
+/// Memory the system can still give this process without swapping (`MemAvailable`), in
+/// bytes, where the system says.
+fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Peak resident memory of this process in bytes (`VmHWM`), where the system says.
 pub fn peak_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -1043,7 +1010,7 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
     }
     let b = Binomials::new();
     let need = memory_needed(&rules, opts.max_seeds);
-    let avail = opts.memory_limit.or_else(mancala_engine::tt::mem_available);
+    let avail = opts.memory_limit.or_else(mem_available);
     if let Some(avail) = avail {
         if need > avail {
             return Err(Error::Memory(format!(
@@ -1075,9 +1042,9 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
                 Ok(t) => {
                     drop_by_rank(&mut lower);
                     let by_rank = Packed {
-                        buf: Buf::copy_of(t.payload()).map_err(mem_err)?,
+                        buf: Buf::copy_of(t.level().entries).map_err(mem_err)?,
                         bits: rules.bits(s),
-                        shift: rules.counted() as u32,
+                        shift: entry::shift(rules.counted()),
                     };
                     drop(t);
                     let tp = Packed::new(&rules, s, n).map_err(mem_err)?;

@@ -17,10 +17,14 @@
 //! | 40 | 2 | length `L` of the rules string |
 //! | 42 | L | rules string (`p6-standard-any-row-empty-to-owner`) |
 //! | 42+L | | payload: entries packed little-endian, `bits` each, entry `i` at bit `i*bits`, one padding byte |
+//!
+//! The entries and their packing are [`mancala_egdb_format::entry`]'s.
 
+use crate::entry::{self, payload_len, PackedLevel};
 use crate::rank::Binomials;
-use crate::{cells, Error, TableRules};
+use crate::{cells, Error, Oracle, TableRules};
 use mancala_core::KalahPos;
+use mancala_egdb_format::PackedTables;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -29,10 +33,6 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 pub const MAGIC: &[u8; 8] = b"MANCEGDB";
 pub const VERSION: u32 = 1;
 const FIXED: usize = 42;
-
-pub(crate) fn payload_len(count: u64, bits: u32) -> u64 {
-    (count * bits as u64).div_ceil(8) + 1
-}
 
 /// Writes the file of level `s`: its header, then `payload` (the `count` entries packed as
 /// the format says). Atomically: a temporary file, then a rename. There is no `fsync`: a file
@@ -221,15 +221,15 @@ impl Table {
     /// The raw entry (file encoding) of rank `i`.
     #[inline]
     pub fn get(&self, i: u64) -> u8 {
-        let bit = i * self.bits as u64;
-        let p = &self.map[self.offset + (bit / 8) as usize..];
-        let w = p[0] as u16 | (p[1] as u16) << 8;
-        ((w >> (bit % 8)) & ((1u16 << self.bits) - 1)) as u8
+        self.level().get(i)
     }
 
     /// The packed entries (the payload, its padding byte included).
-    pub(crate) fn payload(&self) -> &[u8] {
-        &self.map[self.offset..]
+    pub fn level(&self) -> PackedLevel<'_> {
+        PackedLevel {
+            entries: &self.map[self.offset..],
+            bits: self.bits,
+        }
     }
 
     pub fn file_bytes(&self) -> u64 {
@@ -237,7 +237,7 @@ impl Table {
     }
 }
 
-/// All the tables of a directory, by rules; the engine's [`mancala_engine::Oracle`].
+/// All the tables of a directory, by rules; an [`Oracle`] for the search.
 pub struct Egdb {
     pub dir: PathBuf,
     /// Each rule set present and its tables by level (a probe compares rules, allocating and
@@ -404,11 +404,7 @@ impl Egdb {
     /// growth) under perfect play, if tabled.
     pub fn net(&self, pos: &KalahPos) -> Option<i32> {
         let (r, s, code) = self.lookup(pos)?;
-        Some(if r.counted() {
-            2 * code as i32 - s as i32
-        } else {
-            code as i32 - s as i32
-        })
+        Some(entry::net(r.counted(), s, code))
     }
 
     /// A best move by the tables and its future net gain for the side to move, if every
@@ -455,21 +451,18 @@ impl Egdb {
     }
 }
 
-impl mancala_engine::Oracle for Egdb {
+impl Oracle for Egdb {
     fn max_seeds(&self) -> u32 {
         self.max_seeds
     }
-    fn packed(&self, rules: &mancala_core::KalahRules) -> Option<mancala_engine::PackedTables<'_>> {
+    fn packed(&self, rules: &mancala_core::KalahRules) -> Option<PackedTables<'_>> {
         let r = TableRules::new(rules).ok()?;
         let levels = self.levels(&r).unwrap_or(&[]);
-        Some(mancala_engine::PackedTables {
+        Some(PackedTables {
             levels: levels
                 .iter()
                 .map_while(|t| t.as_ref())
-                .map(|t| mancala_engine::PackedLevel {
-                    entries: &t.map[t.offset..],
-                    bits: t.bits,
-                })
+                .map(Table::level)
                 .collect(),
             counted: r.counted(),
             fault: self

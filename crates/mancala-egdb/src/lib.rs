@@ -21,7 +21,7 @@
 
 pub mod build;
 pub mod file;
-pub use mancala_engine::rank;
+pub use mancala_egdb_format::{entry, rank, Oracle};
 
 use mancala_core::{Capture, EndCheck, KalahPos, KalahRules, Leftovers};
 use std::path::{Path, PathBuf};
@@ -154,16 +154,12 @@ impl TableRules {
 
     /// Largest entry of level `seeds` in the file encoding.
     pub fn max_code(&self, seeds: u32) -> u32 {
-        if self.counted() {
-            seeds
-        } else {
-            2 * seeds
-        }
+        entry::max_code(self.counted(), seeds)
     }
 
     /// Bits per packed entry at level `seeds`.
     pub fn bits(&self, seeds: u32) -> u32 {
-        (32 - self.max_code(seeds).leading_zeros()).max(1)
+        entry::bits(self.counted(), seeds)
     }
 
     /// Whether a position (mover's row, opponent's row) with the mover to move is live.

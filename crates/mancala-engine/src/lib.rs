@@ -20,13 +20,12 @@ mod cyclic;
 pub mod fast;
 pub mod game;
 pub mod mcts;
-pub mod rank;
 pub mod search;
 pub mod tt;
 pub mod value;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mancala_core::with_family;
@@ -37,52 +36,8 @@ use search::{Shared, Worker, FULL_DEPTH};
 use tt::Table;
 pub use value::{Evaluation, Quality};
 
-/// One level of an endgame table in its packed file encoding, for the solver's fast path to
-/// index without a call per probe.
-#[derive(Clone, Copy, Debug)]
-pub struct PackedLevel<'a> {
-    /// The entry of rank `i` ([`rank::Binomials::rank`] of the mover's row then the
-    /// opponent's) is the `bits`-bit field at bit `i * bits`, little-endian; at least one byte
-    /// follows the last entry.
-    pub entries: &'a [u8],
-    pub bits: u32,
-}
-
-/// The tables of one rule set, levels `0..levels.len()`, every one present.
-#[derive(Clone, Debug)]
-pub struct PackedTables<'a> {
-    pub levels: Vec<PackedLevel<'a>>,
-    /// Entries are the mover's share `e` of the `s` seeds on the board (future net gain
-    /// `2e - s`); otherwise (`leftovers=not-counted`) they are `D + s` (net gain `e - s`).
-    pub counted: bool,
-    /// Where a probe that reads an entry above its level's range (a forged file: its checksum
-    /// matches) records the level plus one; the entry is then clamped into the range.
-    pub fault: Option<&'a AtomicU32>,
-}
-
-/// Endgame databases as the search sees them (implemented by `mancala-egdb`).
-pub trait Oracle: Sync {
-    /// Most seeds on the board of any position the databases cover.
-    fn max_seeds(&self) -> u32;
-    /// The number of the seeds left on the board that the side to move ends with under perfect
-    /// play, if the databases cover this position and its rules; `None` otherwise.
-    fn kalah(&self, pos: &mancala_core::KalahPos) -> Option<u8>;
-    /// The future net gain of the side to move under perfect play (his future store growth
-    /// minus the opponent's), if covered. The search uses this; the default derives it from
-    /// [`Oracle::kalah`] as `2 * own - seeds_on_board`, which holds when every seed on the
-    /// board ends in a store. Rules whose leftovers count for nobody (`not-counted`) must
-    /// override it (the two shares need not add up to the board there).
-    fn net(&self, pos: &mancala_core::KalahPos) -> Option<i32> {
-        let own = self.kalah(pos)? as i32;
-        Some(2 * own - pos.board_seeds() as i32)
-    }
-    /// The tables of `rules` as packed levels, when the databases hold them from level 0 on:
-    /// the solver's fast path then reads entries itself. `None` (the default): it asks
-    /// [`Oracle::net`].
-    fn packed(&self, _rules: &mancala_core::KalahRules) -> Option<PackedTables<'_>> {
-        None
-    }
-}
+// Endgame databases as the search sees them, and their format, are `mancala-egdb-format`'s.
+pub use mancala_egdb_format::{Oracle, PackedLevel, PackedTables};
 
 /// What the search may spend; it stops at whichever comes first. With no limit at all,
 /// [`Engine::search`] searches to depth 64.

@@ -1,5 +1,9 @@
 //! Combinatorial ranking of the distributions of `s` seeds over `k` pits (compositions into
 //! `k` non-negative parts), in lexicographic order of `(c0, c1, ..., c(k-1))`.
+//!
+//! A level of the endgame tables ranks its positions over `2m` pits, the mover's row first.
+//! The rank is a sum of one term a pit ([`Binomials::term`]), so a prefix of the pits
+//! (the mover's row) fixes where its block of ranks starts ([`Binomials::rank_prefix`]).
 
 /// Largest `n` in the binomial table.
 pub const MAX_N: usize = 160;
@@ -9,6 +13,7 @@ const MAX_K: usize = 17;
 pub struct Binomials([[u64; MAX_K]; MAX_N]);
 
 impl Binomials {
+    /// The table, computed (saturating where `C(n, k)` exceeds `u64`).
     pub fn new() -> Binomials {
         let mut t = [[0u64; MAX_K]; MAX_N];
         for n in 0..MAX_N {
@@ -20,6 +25,7 @@ impl Binomials {
         Binomials(t)
     }
 
+    /// `C(n, k)`.
     #[inline]
     pub fn c(&self, n: usize, k: usize) -> u64 {
         self.0[n][k]
@@ -31,22 +37,35 @@ impl Binomials {
         self.c(s as usize + k - 1, k - 1)
     }
 
-    /// Rank of `c[..k]` among the distributions of its seeds over `k` pits.
-    #[inline]
-    pub fn rank(&self, c: &[u8], k: usize, s: u32) -> u64 {
+    /// What a pit holding `v` of the `r` seeds not in the pits before it adds to the rank,
+    /// with `j` pits after it: the number of distributions of `r` seeds over it and them
+    /// that put fewer seeds in it.
+    #[inline(always)]
+    pub fn term(&self, j: usize, r: usize, v: usize) -> u64 {
+        self.c(r + j, j) - self.c(r - v + j, j)
+    }
+
+    /// Where the block of the distributions of `s` seeds over `k` pits that begin with
+    /// `prefix` starts: the first `prefix.len()` (below `k`) terms of their rank.
+    #[inline(always)]
+    pub fn rank_prefix(&self, prefix: &[u8], k: usize, s: u32) -> u64 {
         let mut r = s as usize;
         let mut rank = 0;
-        for (i, &ci) in c[..k - 1].iter().enumerate() {
+        for (i, &ci) in prefix.iter().enumerate() {
             if r == 0 {
                 break;
             }
-            let j = k - 1 - i;
             let ci = ci as usize;
-            // Distributions with a smaller pit i: sum over v < ci of count(r - v, j parts).
-            rank += self.c(r + j, j) - self.c(r - ci + j, j);
+            rank += self.term(k - 1 - i, r, ci);
             r -= ci;
         }
         rank
+    }
+
+    /// Rank of `c[..k]` among the distributions of its seeds over `k` pits.
+    #[inline(always)]
+    pub fn rank(&self, c: &[u8], k: usize, s: u32) -> u64 {
+        self.rank_prefix(&c[..k - 1], k, s)
     }
 
     /// The distribution of rank `rank` of `s` seeds over `k` pits.
@@ -114,6 +133,29 @@ mod tests {
                     assert_eq!(u[..k], c[..k]);
                     let more = next(&mut c, k);
                     assert_eq!(more, r + 1 < n);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rank_is_row_block_plus_row_rank() {
+        let b = Binomials::new();
+        for m in 1..=4 {
+            for s in 0..=6u32 {
+                let mut c = [0u8; 16];
+                c[2 * m - 1] = s as u8;
+                loop {
+                    let y: u32 = c[m..2 * m].iter().map(|&v| v as u32).sum();
+                    assert_eq!(
+                        b.rank_prefix(&c[..m], 2 * m, s) + b.rank(&c[m..], m, y),
+                        b.rank(&c, 2 * m, s),
+                        "{:?}",
+                        &c[..2 * m]
+                    );
+                    if !next(&mut c, 2 * m) {
+                        break;
+                    }
                 }
             }
         }

@@ -1,0 +1,60 @@
+//! The format of the Kalah family's endgame tables, and the interface a search reads them
+//! through.
+//!
+//! - [`rank`]: the combinatorial ranking that orders a level's positions (the mover's row,
+//!   then the opponent's);
+//! - [`entry`]: what an entry means and how a level's entries are packed, in a file's
+//!   payload and in memory alike ([`PackedLevel`] reads them, [`entry::store_run`] writes
+//!   them);
+//! - [`Oracle`]: endgame databases as a search sees them, with [`PackedTables`] for a
+//!   search that reads the entries itself.
+//!
+//! `mancala-egdb` builds, writes and opens the tables and implements [`Oracle`];
+//! `mancala-engine` probes through [`Oracle`] and ranks and unpacks with this crate, so
+//! neither depends on the other.
+
+pub mod entry;
+pub mod rank;
+
+pub use entry::PackedLevel;
+
+use std::sync::atomic::AtomicU32;
+
+/// The tables of one rule set, levels `0..levels.len()`, every one present.
+#[derive(Clone, Debug)]
+pub struct PackedTables<'a> {
+    /// Level `s` holds the positions of `s` seeds on the board, by [`rank::Binomials::rank`]
+    /// of the mover's row then the opponent's.
+    pub levels: Vec<PackedLevel<'a>>,
+    /// Entries are the mover's share `e` of the `s` seeds on the board (future net gain
+    /// `2e - s`); otherwise (`leftovers=not-counted`) they are `D + s` (net gain `e - s`).
+    /// See [`entry::net`].
+    pub counted: bool,
+    /// Where a probe that reads an entry above its level's range (a forged file: its checksum
+    /// matches) records the level plus one; the entry is then clamped into the range.
+    pub fault: Option<&'a AtomicU32>,
+}
+
+/// Endgame databases as the search sees them (implemented by `mancala-egdb`).
+pub trait Oracle: Sync {
+    /// Most seeds on the board of any position the databases cover.
+    fn max_seeds(&self) -> u32;
+    /// The number of the seeds left on the board that the side to move ends with under perfect
+    /// play, if the databases cover this position and its rules; `None` otherwise.
+    fn kalah(&self, pos: &mancala_core::KalahPos) -> Option<u8>;
+    /// The future net gain of the side to move under perfect play (his future store growth
+    /// minus the opponent's), if covered. The search uses this; the default derives it from
+    /// [`Oracle::kalah`] as `2 * own - seeds_on_board`, which holds when every seed on the
+    /// board ends in a store. Rules whose leftovers count for nobody (`not-counted`) must
+    /// override it (the two shares need not add up to the board there).
+    fn net(&self, pos: &mancala_core::KalahPos) -> Option<i32> {
+        let own = self.kalah(pos)? as i32;
+        Some(2 * own - pos.board_seeds() as i32)
+    }
+    /// The tables of `rules` as packed levels, when the databases hold them from level 0 on:
+    /// the solver's fast path then reads entries itself. `None` (the default): it asks
+    /// [`Oracle::net`].
+    fn packed(&self, _rules: &mancala_core::KalahRules) -> Option<PackedTables<'_>> {
+        None
+    }
+}
