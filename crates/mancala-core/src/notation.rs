@@ -13,7 +13,7 @@
 
 use core::fmt::Write;
 
-use crate::{Error, Game, MoveEffect, PlayedMove, Preset, Rules, Side};
+use crate::{Error, Game, MoveEffect, PlayedMove, Rules, Side};
 
 /// Which of the three notations a game uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,11 +30,7 @@ pub enum Notation {
 impl Notation {
     /// The notation of `rules`' game: digits for Dracala, Kauri's for Kauri, letters for the rest.
     pub fn for_rules(rules: &Rules) -> Notation {
-        match rules.preset {
-            Preset::Dracala => Notation::Digits,
-            Preset::Kauri => Notation::Kauri,
-            _ => Notation::Letters,
-        }
+        rules.preset.notation()
     }
 
     /// The text of one move: own pit `pit` (0-based) of `side`.

@@ -11,6 +11,7 @@ use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::notation::Notation;
 use crate::Error;
 
 /// Most pits a side any preset may be played with.
@@ -45,6 +46,8 @@ pub enum Preset {
 struct PresetEntry {
     name: &'static str,
     summary: &'static str,
+    /// How its records write moves.
+    notation: Notation,
     defaults: Rules,
 }
 
@@ -68,11 +71,13 @@ const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "kalah",
         summary: "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
+        notation: Notation::Letters,
         defaults: BASE,
     },
     PresetEntry {
         name: "kalah-brazil",
         summary: "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)",
+        notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::KalahBrazil,
             capture: Capture::OppositeOnly,
@@ -84,6 +89,7 @@ const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "vaccean",
         summary: "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
+        notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::Vaccean,
             pits: 4,
@@ -95,6 +101,7 @@ const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "cross-kalah",
         summary: "Cross-Kalah: odd pits sow clockwise, even counter-clockwise (source 004)",
+        notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::CrossKalah,
             seeds: 6,
@@ -104,6 +111,7 @@ const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "dracala",
         summary: "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)",
+        notation: Notation::Digits,
         defaults: Rules {
             preset: Preset::Dracala,
             seeds: 6,
@@ -115,6 +123,7 @@ const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "kauri",
         summary: "Kauri: seeds and cowries, direct and indirect captures (source 003)",
+        notation: Notation::Kauri,
         defaults: Rules {
             preset: Preset::Kauri,
             seeds: 5,
@@ -125,6 +134,7 @@ const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "oware",
         summary: "Oware (Abapa): captures of 2s and 3s in the opponent's row, must-feed, 25 seeds win",
+        notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::Oware,
             seeds: 4,
@@ -158,6 +168,11 @@ impl Preset {
     /// One line: what the game is and where its rules come from.
     pub fn summary(self) -> &'static str {
         self.entry().summary
+    }
+
+    /// The notation its records use.
+    pub fn notation(self) -> Notation {
+        self.entry().notation
     }
 
     /// Whether it is played by the Kalah rules engine ([`crate::kalah`]).
