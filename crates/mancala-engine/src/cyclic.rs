@@ -1,5 +1,5 @@
-//! Exact values of games whose positions can repeat (Cross-Kalah, Kauri), by retrograde
-//! analysis of one store level at a time.
+//! Exact values of games whose positions can repeat (Cross-Kalah, Kauri, Oware), by
+//! retrograde analysis of one store level at a time.
 //!
 //! # Why not the search
 //! Under the repetition rule (the third occurrence of a position is a draw) a value depends on
@@ -13,6 +13,13 @@
 //!   attractor below), so no position repeats and no third occurrence is ever met;
 //! - the other side can keep the result from being better by play in which a repetition only
 //!   ever gives it the draw, which is no better than `v*` for the first side either.
+//!
+//! "Draw" here is the game ending by repetition, at the value the family gives it
+//! (`SearchGame::repetition_value`: a final margin of 0 in Cross-Kalah and Kauri, the stores
+//! unchanged under Oware's `repetition=split`); it must be the same on every position of a
+//! level (`SearchGame::repetition_by_level`). Where the second occurrence ends the game
+//! (Oware), `v*` is the rule's value wherever no earlier position of the game has the same
+//! stores, since reaching one again would end the game sooner.
 //!
 //! # How
 //! Captured seeds never return, so a position can only repeat while the stores stay as they

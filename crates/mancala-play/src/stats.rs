@@ -36,7 +36,7 @@ pub const TURN_COUNT_CAP: u64 = 100_000;
 pub enum Ending {
     /// By the rules (including a decided game under stop-when-decided).
     Rules,
-    /// Third repetition of a position.
+    /// The repetition rule (a position occurring a third time, or a second in Oware).
     Repetition,
     /// Stopped at [`Config::max_plies`].
     Unfinished,
