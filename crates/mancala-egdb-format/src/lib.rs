@@ -13,6 +13,8 @@
 //! `mancala-engine` probes through [`Oracle`] and ranks and unpacks with this crate, so
 //! neither depends on the other.
 
+#![warn(missing_docs)]
+
 pub mod entry;
 pub mod rank;
 

@@ -17,7 +17,7 @@
 //! Memory. The level being built is `T` one byte an entry (`D + s`, `0xFF` unknown); when it
 //! is complete it is transposed into `M`, packed as the file's payload and written, and packed
 //! again as `T` for the levels above. Lower levels are read packed (5 bits an entry from 16
-//! seeds), so building Kalah's 6 pits to 32 seeds needs about 18 GiB rather than 33.
+//! seeds) instead of a byte an entry.
 
 use crate::entry::{self, payload_len, PackedLevel};
 use crate::file::{write_level, Table};
@@ -786,9 +786,9 @@ fn compute_level(
 /// decreasing `px + py`, those of one sum in parallel.
 ///
 /// The threads of the pool take the work items in order from one counter; an item of a sum
-/// waits, spinning, until every item of the sum before is done. A barrier that slept (as
-/// rayon's threads do between two parallel calls) cost a sleeping vCPU's wake-up at each of
-/// the level's hundreds of sums: the second thread was idle a fifth of the time.
+/// waits, spinning, until every item of the sum before is done, so no thread sleeps (as
+/// rayon's do between two parallel calls) and pays a wake-up at each of the level's hundreds
+/// of sums.
 fn sweep_level<const M: usize>(
     r: TableRules,
     b: &Binomials,
@@ -957,7 +957,9 @@ pub fn peak_memory() -> Option<u64> {
 
 /// How to build.
 pub struct BuildOptions {
+    /// Where the table files go (and where the levels already built are found).
     pub dir: PathBuf,
+    /// The highest level to build: seeds on the board, at most 126.
     pub max_seeds: u32,
     /// Show a progress bar on stderr.
     pub progress: bool,

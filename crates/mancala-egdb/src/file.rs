@@ -30,7 +30,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
+/// The first 8 bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"MANCEGDB";
+/// The format version this program writes and the only one it reads.
 pub const VERSION: u32 = 1;
 const FIXED: usize = 42;
 
@@ -73,12 +75,19 @@ pub(crate) fn write_level(
 
 /// One level, memory-mapped and checked.
 pub struct Table {
+    /// The file it was opened from.
     pub path: PathBuf,
+    /// The rules string of the header (`p6-standard-any-row-empty-to-owner`).
     pub rules_name: String,
+    /// Pits a row.
     pub pits: u8,
+    /// The level: seeds on the board in every position of this table.
     pub seeds: u32,
+    /// Bits per packed entry.
     pub bits: u32,
+    /// Number of entries: every distribution of `seeds` seeds over the `2 * pits` pits.
     pub count: u64,
+    /// CRC-32 of the payload, as the header gives it and the payload was checked against.
     pub crc: u32,
     map: memmap2::Mmap,
     offset: usize,
@@ -232,6 +241,7 @@ impl Table {
         }
     }
 
+    /// Size of the file in bytes, header and padding included.
     pub fn file_bytes(&self) -> u64 {
         self.map.len() as u64
     }
@@ -239,6 +249,7 @@ impl Table {
 
 /// All the tables of a directory, by rules; an [`Oracle`] for the search.
 pub struct Egdb {
+    /// The directory the tables were read from.
     pub dir: PathBuf,
     /// Each rule set present and its tables by level (a probe compares rules, allocating and
     /// hashing nothing).

@@ -1,4 +1,4 @@
-//! Endgame databases for the Kalah family (issue 4).
+//! Endgame databases for the Kalah family.
 //!
 //! One table per number of seeds on the board (a *level*), for every distribution of those
 //! seeds over the `2m` pits, the side to move's row first (side to move normalised). An entry
@@ -19,6 +19,8 @@
 //! Cross-Kalah (positions can repeat within a level), no Dracala, leftovers other than
 //! `last-capturer`, not misère (the tables hold maximising play).
 
+#![warn(missing_docs)]
+
 pub mod build;
 pub mod file;
 pub use mancala_egdb_format::{entry, rank, Oracle};
@@ -32,14 +34,29 @@ pub use file::{Egdb, Table};
 /// A fault in a database file: the file and what is wrong with it.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A table file that is not what it should be: short, torn, a bad header or checksum,
+    /// or other rules than asked for.
     #[error("{}: {fault}", file.display())]
-    File { file: PathBuf, fault: String },
+    File {
+        /// The table file.
+        file: PathBuf,
+        /// What is wrong with it.
+        fault: String,
+    },
+    /// Rules no table can serve, or a level beyond what the format can hold.
     #[error("{0}")]
     Rules(String),
+    /// A level needs more memory to build than the limit allows, or allocating it failed.
     #[error("{0}")]
     Memory(String),
+    /// Reading or writing a file failed.
     #[error("{}: {err}", file.display())]
-    Io { file: PathBuf, err: std::io::Error },
+    Io {
+        /// The file being read or written.
+        file: PathBuf,
+        /// The system's error.
+        err: std::io::Error,
+    },
 }
 
 impl Error {
@@ -60,11 +77,15 @@ impl Error {
 /// The part of the rules a table's values depend on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TableRules {
+    /// Pits a row (`m`; the board has `2m`).
     pub pits: u8,
     /// `None`: no captures.
     pub capture: Option<Capture>,
+    /// Whether a sowing that ends in the mover's own store gives an extra turn.
     pub extra_turn: bool,
+    /// When the game is over (which row, or rows, must be empty).
     pub end: EndCheck,
+    /// Who banks the seeds left on the board when the game ends.
     pub leftovers: Leftovers,
 }
 

@@ -25,9 +25,9 @@
 //! # Transposition table
 //! The proof keeps its entries in the engine's table memory seen as one-word slots
 //! ([`ProofTable`]): every entry is proven, so it needs no depth, and a Kalah value fits a
-//! byte. Twice the entries fit, so the same entries take half the pages: Kalah(6,4) proves
-//! in as many nodes with 512 MiB as it did with 1 GiB of two-word slots, at a node rate
-//! about 11 % higher. [`best_line`] reads the best move and principal variation back from it.
+//! byte. Twice the entries fit in the same memory, so a proof's entries span half the pages
+//! they would as two-word slots. [`best_line`] reads the best move and principal variation
+//! back from it.
 //! Values, keys and moves are those of the generic search on [`KalahPos`] (future net gain
 //! for the side to move, [`SearchGame::tt_key`](crate::game::SearchGame::tt_key), own pit
 //! index).
@@ -341,6 +341,7 @@ pub struct FastWorker<'s, 't, const M: usize> {
     shared: &'s Shared<'t>,
     tt: ProofTable<'t>,
     rules: &'s FastRules<'s>,
+    /// Positions this thread has searched (added to the shared count at each flush).
     pub nodes: u64,
     flushed: u64,
     thread: usize,
@@ -352,6 +353,8 @@ pub struct FastWorker<'s, 't, const M: usize> {
 }
 
 impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
+    /// Thread `thread` of a proof under `rules`: threads 0 and 1 start the two first passes,
+    /// the others join them.
     pub fn new(shared: &'s Shared<'t>, rules: &'s FastRules<'s>, thread: usize) -> Self {
         FastWorker {
             shared,
@@ -367,6 +370,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         }
     }
 
+    /// Adds the nodes and endgame table hits since the last flush to the shared counts.
     pub fn flush(&mut self) {
         self.shared.add_nodes(self.nodes - self.flushed);
         self.flushed = self.nodes;
@@ -487,8 +491,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         // A child searched after a sibling had its entry asked for while the parent played
         // its moves: that line has arrived, and a cutoff from it saves playing the moves and
         // fetching the children's lines. (The first child's line is still on its way, so it
-        // waits below, behind its own children's requests.) Kalah(6,4), 2 threads, 7
-        // interleaved pairs: 7.8-10.7 s (median 8.9) against 9.5-14.4 s (median 10.9).
+        // waits below, behind its own children's requests.)
         let mut entry = None;
         if early {
             entry = tt.probe(key);
@@ -519,8 +522,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             if g - s >= beta {
                 // The move refutes whatever follows (the game ended, or the child's value
                 // lies within its seeds): no more moves, no probe, no entry (so no store
-                // to evict another). Kalah(5,4), 1 thread, 1 MiB: 14 % fewer instructions,
-                // 2 % fewer nodes.
+                // to evict another).
                 return g - s;
             }
             if s == 0 {
@@ -632,9 +634,8 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         // marks the moves it has under way; one that has finished its first pass (so joined a
         // proof another thread started) leaves a move the other is searching for a second
         // pass, unless it is the first searched here. The thread that started the proof keeps
-        // its own order: when it deferred too, one Kalah(6,4) run in three took 127-135 M
-        // nodes instead of 108 M (now 106-112 M in 12 runs of 12; Kalah(6,5) with 28-seed
-        // tables 161-164 M -> 145-152 M; random positions unchanged).
+        // its own order: when both defer, the joining thread's pass can finish first, each
+        // having searched the other's deferred moves.
         if alpha < beta {
             let defer = self.ply < self.shared.defer_max_ply;
             let (mut deferred, mut searched) = (0u32, 0);

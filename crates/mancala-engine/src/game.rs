@@ -52,6 +52,8 @@ pub(crate) fn row_key(a: u64, b: u64, extra: u64) -> u64 {
     fmix(a ^ fmix(b.wrapping_add(extra.wrapping_mul(0x9e37_79b9_7f4a_7c15))))
 }
 
+/// A game as the search sees it: table keys, bounds, a leaf evaluation and the rules that
+/// change how values are read. Values are future net gain for the side to move, in seeds.
 pub trait SearchGame: GameState + Send + Sync {
     /// Hash of everything the rest of the game depends on, seen from the side to move.
     fn tt_key(&self) -> u64;
@@ -61,7 +63,10 @@ pub trait SearchGame: GameState + Send + Sync {
     fn gain_bound(&self) -> i32;
     /// Estimate of the future net gain for the side to move, in seeds (leaf evaluation).
     fn eval(&self, w: &Weights) -> i32;
+    /// Fewer seeds win (Dracala's misère): the search maximises the opposite of the margin.
     fn misere(&self) -> bool;
+    /// Positions can repeat (Cross-Kalah, Kauri, Oware), so the repetition rule applies and a value
+    /// may depend on the line that reached the position.
     fn can_repeat(&self) -> bool;
     /// Extra value of a finished game for `me` beyond its margin (Kauri's tie-break win).
     fn terminal_bonus(&self, _me: Side) -> i32 {

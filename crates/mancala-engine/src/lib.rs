@@ -16,6 +16,8 @@
 //! game's history before the root (pass it to [`Engine::search`]); a search there never calls
 //! its value proven, since its table shares values between lines the rule tells apart.
 
+#![warn(missing_docs)]
+
 mod cyclic;
 pub mod fast;
 pub mod game;
@@ -43,8 +45,11 @@ pub use mancala_egdb_format::{Oracle, PackedLevel, PackedTables};
 /// [`Engine::search`] searches to depth 64.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
+    /// Deepest iteration in plies (`None`: no depth limit).
     pub depth: Option<u32>,
+    /// Wall-clock time from the start of the search (`None`: no time limit).
     pub time: Option<Duration>,
+    /// Nodes, all threads together (`None`: no node limit).
     pub nodes: Option<u64>,
 }
 
@@ -58,9 +63,11 @@ pub struct SearchResult {
     pub eval: Evaluation,
     /// Last completed depth in plies (of a proof: the perfect line's length).
     pub depth: u32,
+    /// Positions searched, all threads.
     pub nodes: u64,
     /// Principal variation: the best move and the expected continuation, own pits of each mover.
     pub pv: Vec<u8>,
+    /// Wall-clock time the search took.
     pub elapsed: Duration,
 }
 
@@ -71,10 +78,14 @@ pub struct SolveResult {
     pub eval: Evaluation,
     /// A move proven to reach that value.
     pub best: u8,
+    /// The line of perfect play that starts with `best`, own pits of each mover, as far as
+    /// the table gives it back.
     pub pv: Vec<u8>,
+    /// Positions searched, all threads.
     pub nodes: u64,
     /// Positions valued by the endgame databases.
     pub oracle_hits: u64,
+    /// Wall-clock time the proof took.
     pub elapsed: Duration,
 }
 
@@ -83,6 +94,7 @@ pub struct SolveResult {
 pub struct SolveProgress {
     /// Nodes searched so far, all threads.
     pub nodes: u64,
+    /// Wall-clock time since the proof began.
     pub elapsed: Duration,
     /// The value (as the margin of [`SolveResult::eval`]: final seed margin for the side to
     /// move) is proven to be at least this much, where a pass has shown it.
@@ -95,6 +107,7 @@ pub struct SolveProgress {
 pub struct Engine {
     tt: Table,
     threads: usize,
+    /// The leaf evaluation's weights (depth-limited searches only; a proof never reads them).
     pub weights: Weights,
     /// Enhanced transposition cutoffs within this many plies of the root.
     pub etc_max_ply: u32,
@@ -138,6 +151,7 @@ impl Engine {
     /// Games whose positions repeat: the most positions a proof may hold (about 1 GB).
     pub const CYCLIC_MAX_POSITIONS: usize = cyclic::MAX_POSITIONS;
 
+    /// Size of the transposition table in bytes.
     pub fn table_bytes(&self) -> usize {
         self.tt.bytes()
     }
@@ -724,7 +738,9 @@ impl Engine {
 /// A move of a game judged against the best move, from [`Engine::judge_move`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Judgement {
+    /// The move played and its value.
     pub played: MoveValue,
+    /// The best move and its value.
     pub best: MoveValue,
     /// The seeds the move played gives away against the best (see
     /// [`Evaluation::loss_against`]); `None` where the best move's value is the less certain.
@@ -736,6 +752,8 @@ pub struct Judgement {
 pub struct MoveValue {
     /// Own pit, 0-based from the mover's left.
     pub pit: u8,
+    /// The value of playing it, from the mover's view: proven or a search's estimate, as its
+    /// quality says.
     pub eval: Evaluation,
 }
 
@@ -831,12 +849,15 @@ pub fn search(pos: &Position, limits: Limits, history: &[Position]) -> Option<Se
 /// A playing level: how deep and how long the computer thinks, and how much it errs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
+    /// The level's number, in [`LEVELS`].
     pub level: u8,
     /// Plies searched (`None`: to the time limit).
     pub depth: Option<u32>,
+    /// Thinking time a move (`None`: to the depth limit).
     pub time: Option<Duration>,
     /// Moves within this many seeds of the best may be picked at random (human mistakes).
     pub noise: i32,
+    /// Search threads.
     pub threads: usize,
 }
 
@@ -978,6 +999,8 @@ impl Level {
 pub struct Decision {
     /// Own pit, 0-based from the mover's left.
     pub pit: u8,
+    /// The position's value for the mover as the level's search found it (`None`: a forced
+    /// move, or a level with noise, whose pick is random among the near-best).
     pub eval: Option<Evaluation>,
     /// The depth the search completed.
     pub depth: Option<u32>,

@@ -17,11 +17,18 @@ const INF: i32 = 10_000;
 
 /// State shared by the threads of one search.
 pub struct Shared<'t> {
+    /// The transposition table.
     pub tt: &'t Table,
+    /// Set when a limit is reached or the search is done (the main thread has finished, or
+    /// a thread has finished the proof); the threads still searching then unwind.
     pub stop: AtomicBool,
+    /// Positions searched, all threads (each adds its own at each flush).
     pub nodes: AtomicU64,
+    /// When the search must stop (`None`: no time limit).
     pub deadline: Option<Instant>,
+    /// Node limit, all threads (`u64::MAX`: none).
     pub max_nodes: u64,
+    /// The leaf evaluation's weights.
     pub weights: Weights,
     /// Full keys of the game's positions before the root (repetition rule).
     pub history: Vec<u64>,
@@ -42,6 +49,7 @@ pub struct Shared<'t> {
     /// `defer_max_ply` plies of the root a thread leaves such a move, unless it is the first
     /// it searches, until its other moves are done, instead of searching it twice at once.
     pub busy: Box<[AtomicU64]>,
+    /// Moves are deferred only within this many plies of the root (0: never).
     pub defer_max_ply: u32,
 }
 
@@ -61,6 +69,7 @@ impl Shared<'_> {
         }
     }
 
+    /// Whether the search has been told to stop.
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -100,8 +109,11 @@ impl Shared<'_> {
     }
 }
 
+/// One search thread of the generic path: its counts, line and ply, over the shared state.
 pub struct Worker<'s, 't> {
+    /// What the threads of this search share.
     pub shared: &'s Shared<'t>,
+    /// Positions this thread has searched (added to the shared count at each flush).
     pub nodes: u64,
     /// Count of values that came from the horizon (evaluation or a shallow table entry); a
     /// subtree whose search left it unchanged is proven to the end.
@@ -120,6 +132,7 @@ pub struct Worker<'s, 't> {
 }
 
 impl<'s, 't> Worker<'s, 't> {
+    /// Thread `thread` (0: the main thread, whose move order is not perturbed) of a search.
     pub fn new(shared: &'s Shared<'t>, thread: usize) -> Self {
         Worker {
             shared,
@@ -134,6 +147,7 @@ impl<'s, 't> Worker<'s, 't> {
         }
     }
 
+    /// Adds the nodes and endgame table hits since the last flush to the shared counts.
     pub fn flush(&mut self) {
         self.shared.add_nodes(self.nodes - self.flushed);
         self.flushed = self.nodes;
@@ -404,11 +418,16 @@ impl<'s, 't> Worker<'s, 't> {
 /// Result of a root search, values in future net gain for the side to move at the root.
 #[derive(Clone, Debug)]
 pub struct RootResult {
+    /// The best move, own pit (the first legal move when the iteration was stopped).
     pub best: u8,
+    /// The root's value at `depth` (0 when the iteration was stopped).
     pub value: i32,
+    /// The iteration's depth in plies.
     pub depth: u8,
     /// The value is proven to the end of the game.
     pub exact: bool,
+    /// The iteration finished before a limit stopped it; otherwise `best` and `value` mean
+    /// nothing.
     pub complete: bool,
 }
 

@@ -15,7 +15,9 @@ pub const SOLVED: u8 = u8::MAX;
 /// A stored search result: bounds on the value for the side to move, in the search's units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The value is at least this (future net gain for the side to move, in seeds).
     pub lower: i16,
+    /// The value is at most this.
     pub upper: i16,
     /// Best move (own pit), or `NO_MOVE`.
     pub best: u8,
@@ -25,6 +27,7 @@ pub struct Entry {
     pub work: u8,
 }
 
+/// The best move of an entry that has none (no move searched, or the position is over).
 pub const NO_MOVE: u8 = u8::MAX;
 
 impl Entry {
@@ -117,6 +120,7 @@ pub fn prefetch(p: *const u8) {
     let _ = p;
 }
 
+/// The transposition table: buckets of four two-word slots, a power of two of them.
 pub struct Table {
     slots: Slots,
     mask: usize,
@@ -249,6 +253,7 @@ impl Table {
         (key as usize & self.mask) * WAYS
     }
 
+    /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
@@ -295,10 +300,10 @@ impl Table {
     }
 
     /// Has the memory of the whole table mapped in now, on `threads` threads at once (a write
-    /// to each 2 MiB page that changes no value: safe while searches use the table). The kernel's first fault on each
-    /// huge page zeroes it and may first have to compact memory for it: up to 2.5 s a GiB on
-    /// one thread here when the page cache has fragmented memory, otherwise paid inside the
-    /// search.
+    /// to each 2 MiB page that changes no value: safe while searches use the table). The
+    /// kernel's first fault on each huge page zeroes it and may first have to compact memory
+    /// for it, which is slow when the page cache has fragmented memory; done here, that cost
+    /// is not paid inside the search.
     pub fn prefault(&self, threads: usize) {
         const PAGE: usize = ALIGN / 16;
         let pages = self.slots.len().div_ceil(PAGE);
@@ -330,6 +335,7 @@ impl Table {
         }
     }
 
+    /// Empties every slot.
     pub fn clear(&self) {
         for s in self.slots.iter() {
             s[0].store(0, Ordering::Relaxed);
@@ -353,7 +359,7 @@ const PROOF_WAYS: usize = 8;
 
 /// A table's memory seen as one-word slots, for proven entries only (the solver's fast path,
 /// [`crate::fast`]): twice the entries of the same memory, so the proof's working set spans
-/// half the pages (a random read here: about 180 ns in 512 MiB, 260 ns in 1 GiB).
+/// half the pages, and a random read costs fewer page walks.
 ///
 /// A slot is one `AtomicU64`, so it is never torn:
 /// - bits 0-7: lower bound, `i8` (-128: none);

@@ -10,7 +10,10 @@ pub enum Quality {
     /// Proven to the end of the game with perfect play from both sides.
     Proven,
     /// The estimate of a search to this many plies (moves, each one sowing).
-    Searched { depth: u32 },
+    Searched {
+        /// The search's depth in plies.
+        depth: u32,
+    },
 }
 
 impl Quality {
@@ -49,6 +52,7 @@ pub struct Evaluation {
     pub margin: i32,
     /// Fewer seeds win (misère): a lower margin is better for `side`.
     pub lower_is_better: bool,
+    /// Proven, or a search's estimate to some depth.
     pub quality: Quality,
 }
 
@@ -87,6 +91,7 @@ impl Evaluation {
         }
     }
 
+    /// Whether the value is proven (not a search's estimate).
     pub fn is_proven(&self) -> bool {
         self.quality == Quality::Proven
     }
