@@ -72,7 +72,7 @@ test('a game against the computer: menus, moves, answer, hint, reload, keyboard,
   await page.waitForSelector('#start');
   // The menus come from the rules data: every preset, and its options.
   const presets = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
-  assert.deepEqual(presets, ['kalah', 'kalah-brazil', 'vaccean', 'cross-kalah', 'dracala', 'kauri']);
+  assert.deepEqual(presets, ['kalah', 'kalah-brazil', 'vaccean', 'cross-kalah', 'dracala', 'kauri', 'oware']);
   await page.click('details.more > summary');
   await page.selectOption('#preset', 'kalah-brazil');
   await page.waitForSelector('#opt-stage');
@@ -229,9 +229,9 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   await b.context.close();
 });
 
-test('Kauri and Dracala draw and play at phone width', async () => {
+test('Kauri, Oware and Dracala draw and play at phone width', async () => {
   const { context, page, errors } = await newPage(PHONE);
-  for (const preset of ['kauri', 'dracala']) {
+  for (const preset of ['kauri', 'oware', 'dracala']) {
     await page.goto(`${BASE}/`);
     await page.waitForSelector('#start');
     await page.selectOption('#preset', preset);

@@ -63,6 +63,16 @@ pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String
     out
 }
 
+/// How a repeated position that ended the game shared the seeds left.
+fn repeated(game: &Game) -> &'static str {
+    match game.rules().repetition {
+        mancala_core::Repetition::OwnRow => {
+            "a position repeated and each player took the seeds in his row"
+        }
+        mancala_core::Repetition::Split => "a position repeated and the seeds left were shared",
+    }
+}
+
 /// "South wins 40 : 32" and how the game ended.
 pub fn result_line(game: &Game) -> String {
     let s = game.scores();
@@ -73,11 +83,11 @@ pub fn result_line(game: &Game) -> String {
             format!("Draw by the third repetition of a position. {score}")
         }
         Some(Outcome::Draw) if game.ended_by_repetition() => {
-            format!("Draw: a position repeated and the seeds left were shared. {score}")
+            format!("Draw: {}. {score}", repeated(game))
         }
         Some(Outcome::Draw) => format!("Draw. {score}"),
         Some(Outcome::Win(w)) if game.ended_by_repetition() => {
-            format!("{w} wins: a position repeated and the seeds left were shared. {score}")
+            format!("{w} wins: {}. {score}", repeated(game))
         }
         Some(Outcome::Win(w)) => {
             let misere = if game.rules().misere() {

@@ -108,12 +108,27 @@ impl OwarePos {
         match to_move {
             Some(side) => {
                 pos.over = false;
+                let before = pos;
                 pos.settle(side);
                 if pos.over {
-                    return Err(Error::Position(
-                        "the game is already over in this position, but a side to move is given"
-                            .into(),
-                    ));
+                    let why = if before.stores.iter().any(|&s| s > pos.decided_above) {
+                        "a store holds more than half of the seeds".to_string()
+                    } else if before.row_seeds(side) == 0 {
+                        format!(
+                            "{side} has no seeds to move; {} takes his row",
+                            side.other()
+                        )
+                    } else {
+                        format!(
+                            "{side} cannot reach {}'s empty row; he takes his row",
+                            side.other()
+                        )
+                    };
+                    return Err(Error::Position(format!(
+                        "the game is already over in this position ({why}), but a side to move is \
+                         given; a finished position has the board swept into the stores and `-` \
+                         as its side"
+                    )));
                 }
             }
             None => {

@@ -52,6 +52,14 @@ pub(crate) fn row_key(a: u64, b: u64, extra: u64) -> u64 {
     fmix(a ^ fmix(b.wrapping_add(extra.wrapping_mul(0x9e37_79b9_7f4a_7c15))))
 }
 
+/// Where positions repeat, the side to move goes into the table key: a position and its
+/// mirror (the same from the mover's view) otherwise share an entry, and a cycle through the
+/// two is never searched to its repetition, each taking the other's shallower value.
+#[inline]
+fn side_salt(me: Side) -> u64 {
+    (me as u64 + 1) << 56
+}
+
 /// A game as the search sees it: table keys, bounds, a leaf evaluation and the rules that
 /// change how values are read. Values are future net gain for the side to move, in seeds.
 pub trait SearchGame: GameState + Send + Sync {
@@ -116,6 +124,10 @@ impl SearchGame for KalahPos {
         // future net gain reads them.
         if r.decided_above != u8::MAX || r.cross {
             extra = self.store(me) as u64 | (self.store(me.other()) as u64) << 8;
+        }
+        if r.cross {
+            // See `side_salt`.
+            extra |= side_salt(me);
         }
         if r.leftovers == Leftovers::LastCapturer {
             extra |= match self.last_capturer() {
@@ -188,7 +200,9 @@ impl SearchGame for KauriPos {
         let (seeds, cowries) = self.ring();
         // The stores go above the bits the pits are mixed into (they once shared them, and
         // positions with other stores and other pits collided).
-        let mut h = fmix((self.store(me) as u64) << 32 | (self.store(me.other()) as u64) << 40);
+        let mut h = fmix(
+            (self.store(me) as u64) << 32 | (self.store(me.other()) as u64) << 40 | side_salt(me),
+        );
         for k in 0..2 * m {
             // Mover's row first.
             let i = (k + me.index() * m) % (2 * m);
@@ -251,8 +265,9 @@ impl SearchGame for OwarePos {
         let me = self.to_move();
         let m = self.pits();
         let ring = self.ring();
-        // The stores matter only where a store ends the game (stop-when-decided).
-        let mut h = fmix((self.store(me) as u64) << 32 | (self.store(me.other()) as u64) << 40);
+        let mut h = fmix(
+            (self.store(me) as u64) << 32 | (self.store(me.other()) as u64) << 40 | side_salt(me),
+        );
         for k in 0..2 * m {
             let i = (k + me.index() * m) % (2 * m);
             h = fmix(h ^ (ring[i] as u64).wrapping_add(k as u64 * 0x1_0000));

@@ -431,3 +431,24 @@ fn solve_respects_its_time_limit() {
         t.elapsed()
     );
 }
+
+/// A cycle through a position and its mirror is searched to its repetition: under Oware's
+/// `own-row` the only line, A a A, repeats and North keeps the four seeds of his row.
+#[test]
+fn a_search_meets_the_repetition_of_a_mirrored_cycle() {
+    let pos: Position = "oware,pits=1,seeds=2/2/0/2/0/s".parse().unwrap();
+    for depth in 3..8 {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = Engine::new(1, 1).search(&pos, limits, &[]).unwrap();
+        assert_eq!(r.eval.margin, -4, "depth {depth}");
+        assert!(!r.eval.is_proven());
+    }
+    let mut g = Game::new(pos);
+    for _ in 0..3 {
+        g.play(0).unwrap();
+    }
+    assert_eq!(g.scores(), [0, 4]);
+}
