@@ -41,6 +41,10 @@ fn provable(pos: &Position, history: &[Position]) -> bool {
     if !pos.rules().can_repeat() {
         return true;
     }
+    if pos.rules().repeat_ends_at() == Some(2) {
+        // A second occurrence ends the game: proven under `repetition=split` only.
+        return pos.rules().repetition == mancala_core::Repetition::Split;
+    }
     let mut line = history.to_vec();
     line.push(*pos);
     let twice = |l: &[Position]| l.iter().enumerate().any(|(i, p)| l[..i].contains(p));
@@ -60,7 +64,15 @@ fn prove(pos: &Position, history: &[Position]) -> Proof {
         .expect("a position in play")
         .eval;
     let moves = engine.analyze_moves(pos, Limits::default(), history);
-    assert!(moves.iter().all(|m| m.eval.is_proven()), "{pos}");
+    assert!(
+        moves.iter().all(|m| m.eval.is_proven()),
+        "{pos} after {}: {moves:?}",
+        history
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     let proof = Proof { value, moves };
     let best = MoveValue::best(&proof.moves).unwrap();
     assert_eq!(
@@ -167,6 +179,13 @@ fn cases(scale: usize) -> Vec<Case> {
         c("cross-kalah,pits=3,seeds=2", 12, 6, 0),
         c("cross-kalah,pits=4,seeds=2", 12, 4, 0),
         c("kauri,pits=2,seeds=2", 8, 6, 0),
+        c("oware,pits=2,seeds=3,repetition=split", 8, 6, 0),
+        c(
+            "oware,pits=3,seeds=2,repetition=split,grand-slam=forbidden",
+            8,
+            6,
+            0,
+        ),
         c("dracala", 14, 6, 0),
         c("dracala,pits=4,seeds=3", 24, 4, 0),
     ]

@@ -18,8 +18,9 @@
 //! (`SearchGame::repetition_value`: a final margin of 0 in Cross-Kalah and Kauri, the stores
 //! unchanged under Oware's `repetition=split`); it must be the same on every position of a
 //! level (`SearchGame::repetition_by_level`). Where the second occurrence ends the game
-//! (Oware), `v*` is the rule's value wherever no earlier position of the game has the same
-//! stores, since reaching one again would end the game sooner.
+//! (Oware), the positions of the game so far at the root's stores (the root's included) are
+//! exits at that value, since reaching one again ends the game; the values at those stores
+//! then belong to this game alone and are not remembered.
 //!
 //! # How
 //! Captured seeds never return, so a position can only repeat while the stores stay as they
@@ -30,7 +31,7 @@
 //! `t` for South when South can force reaching an exit worth at least `t` (`t` above a draw),
 //! or when North cannot force reaching one worth less than `t` (`t` up to a draw).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use mancala_core::Side;
@@ -56,6 +57,12 @@ pub(crate) struct Cyclic {
     deadline: Option<Instant>,
     /// Positions expanded.
     pub nodes: u64,
+    /// Where a second occurrence ends the game: the full keys of the positions of the game so
+    /// far (the root's included) at the root's stores, which end the game if reached again,
+    /// and those stores. Values at those stores then depend on the game, so they are neither
+    /// read from nor written to `memo`.
+    ends: HashSet<u64>,
+    ends_scores: Option<[u8; 2]>,
 }
 
 /// The most positions the solver holds (values and the levels under way), about 1 GB: beyond
@@ -84,7 +91,27 @@ impl Cyclic {
             memo,
             deadline,
             nodes: 0,
+            ends: HashSet::new(),
+            ends_scores: None,
         }
+    }
+
+    /// Makes `keys` (full keys of positions with the stores `scores`) end the game when
+    /// reached, at the family's repetition value.
+    pub(crate) fn with_ends(
+        mut self,
+        keys: impl IntoIterator<Item = u64>,
+        scores: [u8; 2],
+    ) -> Cyclic {
+        self.ends = keys.into_iter().collect();
+        self.ends_scores = Some(scores);
+        self
+    }
+
+    /// Whether `p` has the stores of the positions that end the game (its value depends on
+    /// the game so far).
+    fn at_ends<P: SearchGame>(&self, p: &P) -> bool {
+        self.ends_scores == Some(p.scores())
     }
 
     /// The values found so far, for the next solver of the same rules.
@@ -102,8 +129,10 @@ impl Cyclic {
 
     /// `v*` of `pos` for its side to move (future net gain); `None` past the deadline.
     pub(crate) fn value<P: SearchGame>(&mut self, pos: &P) -> Option<i32> {
-        if let Some(&v) = self.memo.get(&pos.tt_key()) {
-            return Some(v);
+        if !self.at_ends(pos) {
+            if let Some(&v) = self.memo.get(&pos.tt_key()) {
+                return Some(v);
+            }
         }
         let level = self.level(pos, false)?;
         Some(for_south(pos.to_move(), level.value[0]))
@@ -138,7 +167,12 @@ impl Cyclic {
             let mut c = *pos;
             c.play_unchecked(mv);
             if !c.is_over() && c.scores() == pos.scores() {
-                match self.memo.get(&c.tt_key()).filter(|_| !whole) {
+                if self.ends.contains(&c.full_key()) {
+                    out.push(Edge::Exit(for_south(me, c.repetition_value(me))));
+                    continue;
+                }
+                let known = !whole && !self.at_ends(&c);
+                match self.memo.get(&c.tt_key()).filter(|_| known) {
                     Some(&v) => {
                         let v = if c.to_move() == me { v } else { -v };
                         out.push(Edge::Exit(for_south(me, v)));
@@ -256,8 +290,10 @@ impl Cyclic {
                 }
             }
         }
-        for (p, &v) in positions.iter().zip(&value) {
-            self.memo.insert(p.tt_key(), for_south(p.to_move(), v));
+        if !self.at_ends(pos) {
+            for (p, &v) in positions.iter().zip(&value) {
+                self.memo.insert(p.tt_key(), for_south(p.to_move(), v));
+            }
         }
         Some(Level {
             positions,
@@ -285,10 +321,15 @@ impl Cyclic {
         for &mv in pos.legal_moves().as_slice() {
             let mut c = pos;
             c.play_unchecked(mv);
-            let inside = (!c.is_over() && c.scores() == pos.scores())
-                .then(|| level.index[&c.full_key()] as usize);
+            let inside =
+                (!c.is_over() && c.scores() == pos.scores() && !self.ends.contains(&c.full_key()))
+                    .then(|| level.index[&c.full_key()] as usize);
             let mv_value = match inside {
                 Some(i) => level.value[i],
+                // Back to a position of the game so far: the game ends there.
+                None if !c.is_over() && self.ends.contains(&c.full_key()) => {
+                    for_south(me, c.repetition_value(me))
+                }
                 None => for_south(me, self.move_value(&pos, mv)?),
             };
             if mv_value != v {
@@ -309,7 +350,8 @@ impl Cyclic {
     pub(crate) fn line<P: SearchGame>(&mut self, pos: &P, max: usize) -> Option<Vec<u8>> {
         let mut line = Vec::new();
         let mut p = *pos;
-        let mut seen = vec![p.full_key()];
+        let mut seen: Vec<u64> = self.ends.iter().copied().collect();
+        seen.push(p.full_key());
         // One whole level serves every position of the line within it (its ranks compare).
         let mut level: Option<Level<P>> = None;
         while line.len() < max && !p.is_over() {

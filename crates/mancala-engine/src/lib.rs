@@ -341,12 +341,7 @@ impl Engine {
         if keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k)) {
             return None;
         }
-        // Where a second occurrence ends the game, reaching an earlier position again would
-        // end it sooner than `v*` assumes: prove only where none shares the stores (positions
-        // repeat only while the stores stay the same).
-        if pos.repeat_ends_at() <= 2 && history.iter().any(|h| h.scores() == pos.scores()) {
-            return None;
-        }
+
         let start = Instant::now();
         // The values of earlier proofs under the same rules hold on every line: start from
         // them while they fill under half the solver's room.
@@ -358,6 +353,17 @@ impl Engine {
             }
         };
         let mut solver = cyclic::Cyclic::new(limits.time.map(|t| start + t), memo);
+        if pos.repeat_ends_at() <= 2 {
+            // A second occurrence ends the game: the positions so far at these stores (the
+            // only ones that can occur again) end it if reached, the root included.
+            let scores = pos.scores();
+            let ends = history
+                .iter()
+                .filter(|h| h.scores() == scores)
+                .map(full_key)
+                .chain(std::iter::once(pos.full_key()));
+            solver = solver.with_ends(ends, scores);
+        }
         // No line is read once the value is out of reach.
         let result = solver
             .value(pos)
