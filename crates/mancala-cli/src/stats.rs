@@ -418,25 +418,6 @@ mod tests {
     use super::*;
     use mancala_engine::Level;
 
-    fn cfg(rules: &str, players: [Player; 2], seed: u64) -> Config {
-        Config {
-            start: Position::start(&rules.parse().unwrap()).unwrap(),
-            players,
-            seed,
-            opening: 0,
-            max_plies: 5000,
-            count_turns: true,
-        }
-    }
-
-    fn run_with_threads(cfg: &Config, games: u64, threads: usize) -> Vec<Sample> {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| play_games(cfg, games, || {}))
-    }
-
     #[test]
     fn players_parse() {
         assert_eq!(parse_players("random").unwrap(), [Player::Random; 2]);
@@ -449,8 +430,15 @@ mod tests {
 
     #[test]
     fn plots_svg_and_png() {
-        let c = cfg("kalah", [Player::Random; 2], 1);
-        let samples = run_with_threads(&c, 200, 2);
+        let c = Config {
+            start: Position::start(&Rules::default()).unwrap(),
+            players: [Player::Random; 2],
+            seed: 1,
+            opening: 0,
+            max_plies: 5000,
+            count_turns: true,
+        };
+        let samples = play_games(&c, 200, || {});
         let s = summarize(&c, &samples);
         let dir = std::env::temp_dir().join(format!("mancala-stats-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
