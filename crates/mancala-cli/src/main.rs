@@ -26,7 +26,7 @@ use serde_json::json;
 #[command(
     name = "mancala",
     version,
-    about = "Play, replay and analyse the sowing games of the Kalah family: Kalah, Cross-Kalah, Dracala, Kauri and the 4x2 Vaccean mancala",
+    about = "Play, replay and analyse the sowing games of the Kalah family: Kalah, Cross-Kalah, Dracala, Kauri, the 4x2 Vaccean mancala, and Oware",
     after_help = "Run `mancala variants` for the games and their options, `mancala rules PRESET` for a game's rules."
 )]
 struct Cli {
