@@ -314,10 +314,14 @@ fn run(cases: Vec<Case>) {
                     }
                 }
             }
-            // The server's replay analysis of the whole game.
-            let values =
-                mancala_server::view::analysis(&game, Duration::from_millis(20), Duration::MAX);
-            for (k, v) in values.iter().enumerate() {
+            // The server's replay analysis of the whole game, as the client reads it.
+            let values = serde_json::to_value(mancala_server::view::analysis(
+                &game,
+                Duration::from_millis(20),
+                Duration::MAX,
+            ))
+            .unwrap();
+            for (k, v) in values.as_array().unwrap().iter().enumerate() {
                 let pos = *game.position_at(k).unwrap();
                 if pos.board_seeds() > case.max_board
                     || v["played"].is_null()

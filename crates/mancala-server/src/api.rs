@@ -20,16 +20,22 @@ use mancala_core::rules::RulesSpec;
 use mancala_core::{Position, Record, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::app::{parse_side, random_hex, ApiError, ApiResult, App, NewGame};
+use crate::response::{
+    ErrorBody, GameView, Health, Hint, Joined, Player, RecordPlayer, RulesText, Seats, WsMessage,
+};
 use crate::view;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut r = (
             self.status,
-            Json(json!({"error": self.message, "status": self.status.as_u16()})),
+            Json(ErrorBody {
+                error: self.message,
+                status: self.status.as_u16(),
+            }),
         )
             .into_response();
         r.headers_mut()
@@ -223,7 +229,7 @@ async fn get_game(
     State(c): State<Ctx>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameView>> {
     Ok(Json(c.app.state(&id, bearer(&headers).as_deref()).await?))
 }
 
@@ -251,7 +257,7 @@ async fn play(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameView>> {
     let req: MoveReq = parse_json(body)?;
     let pit = pit_number(&req.pit)?;
     Ok(Json(
@@ -265,7 +271,7 @@ async fn undo(
     State(c): State<Ctx>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameView>> {
     Ok(Json(c.app.undo(&id, bearer(&headers).as_deref()).await?))
 }
 
@@ -273,7 +279,7 @@ async fn resign(
     State(c): State<Ctx>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<GameView>> {
     Ok(Json(c.app.resign(&id, bearer(&headers).as_deref()).await?))
 }
 
@@ -281,7 +287,7 @@ async fn hint(
     State(c): State<Ctx>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Hint>> {
     Ok(Json(c.app.hint(&id, bearer(&headers).as_deref()).await?))
 }
 
@@ -297,7 +303,7 @@ async fn join(
     State(c): State<Ctx>,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Joined>> {
     let req: JoinReq = parse_json(body)?;
     Ok(Json(
         c.app.join(&id, &req.invite, clean_name(req.name)?).await?,
@@ -340,7 +346,10 @@ async fn record(
         .into_response())
 }
 
-async fn replay_game(State(c): State<Ctx>, Path(id): Path<String>) -> ApiResult<Json<Value>> {
+async fn replay_game(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<view::Replay<Seats<Player>>>> {
     Ok(Json(c.app.replay(&id).await?))
 }
 
@@ -348,7 +357,7 @@ async fn replay_game(State(c): State<Ctx>, Path(id): Path<String>) -> ApiResult<
 async fn replay_record(
     State(c): State<Ctx>,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<view::Replay<Seats<RecordPlayer>>>> {
     let bytes = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(e.status(), "record too large")
@@ -367,14 +376,16 @@ async fn replay_record(
     // annotations or score disagree is shown anyway, with the disagreement as a note.
     let (rec, game, note) =
         Record::parse_noting(text, None).map_err(|e| ApiError::bad(e.to_string()))?;
-    let players = json!({
-        "south": {"name": rec.players.south},
-        "north": {"name": rec.players.north},
-    });
+    let players = Seats {
+        south: RecordPlayer {
+            name: rec.players.south,
+        },
+        north: RecordPlayer {
+            name: rec.players.north,
+        },
+    };
     let mut view = c.app.replay_game(game, players, None).await?;
-    if let Some(n) = note {
-        view["note"] = n.to_string().into();
-    }
+    view.note = note.map(|n| n.to_string());
     Ok(Json(view))
 }
 
@@ -383,7 +394,7 @@ struct RulesQuery {
     variant: Option<String>,
 }
 
-async fn rules_text(Query(q): Query<RulesQuery>) -> ApiResult<Json<Value>> {
+async fn rules_text(Query(q): Query<RulesQuery>) -> ApiResult<Json<RulesText>> {
     let r: Rules = q
         .variant
         .as_deref()
@@ -391,19 +402,24 @@ async fn rules_text(Query(q): Query<RulesQuery>) -> ApiResult<Json<Value>> {
         .parse()
         .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
     let start = Position::start(&r).map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(Json(
-        json!({"name": r.to_string(), "rules": r, "text": r.describe(), "start": view::board(&start)}),
-    ))
+    Ok(Json(RulesText {
+        name: r.to_string(),
+        rules: r,
+        text: r.describe(),
+        start: view::board(&start),
+    }))
 }
 
-async fn variants() -> Json<Value> {
+async fn variants() -> Json<view::Variants> {
     Json(view::variants())
 }
 
-async fn health(State(c): State<Ctx>) -> Json<Value> {
-    Json(
-        json!({"ok": true, "schema": crate::store::MIGRATIONS.len(), "ai_threads": c.app.cfg.ai_threads}),
-    )
+async fn health(State(c): State<Ctx>) -> Json<Health> {
+    Json(Health {
+        ok: true,
+        schema: crate::store::MIGRATIONS.len(),
+        ai_threads: c.app.cfg.ai_threads,
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -450,16 +466,24 @@ async fn ws(
         .on_upgrade(move |socket| ws_session(socket, c, id, ip)))
 }
 
-async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> Value {
+async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> WsMessage {
     if let Some(ip) = ip {
         if !c.limiter.allow(ip) {
-            return json!({"type": "error", "status": 429, "error": "too many requests: slow down"});
+            return WsMessage::Error {
+                id: None,
+                status: 429,
+                error: "too many requests: slow down".into(),
+            };
         }
     }
     let req: WsReq = match serde_json::from_str(text) {
         Ok(r) => r,
         Err(e) => {
-            return json!({"type": "error", "status": 400, "error": format!("malformed JSON: {e}")})
+            return WsMessage::Error {
+                id: None,
+                status: 400,
+                error: format!("malformed JSON: {e}"),
+            }
         }
     };
     let token = req.token.as_deref();
@@ -477,10 +501,12 @@ async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> Value
         ))),
     };
     match result {
-        Ok(g) => json!({"type": "ack", "id": req.id, "game": g}),
-        Err(e) => {
-            json!({"type": "error", "id": req.id, "status": e.status.as_u16(), "error": e.message})
-        }
+        Ok(game) => WsMessage::Ack { id: req.id, game },
+        Err(e) => WsMessage::Error {
+            id: Some(req.id.unwrap_or(Value::Null)),
+            status: e.status.as_u16(),
+            error: e.message,
+        },
     }
 }
 
@@ -492,7 +518,10 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
     let (mut tx, mut incoming) = socket.split();
     let hello = {
         let live = entry.live.lock().await;
-        json!({"type": "state", "game": live.view(None)}).to_string()
+        WsMessage::State {
+            game: live.view(None),
+        }
+        .text()
     };
     if tx.send(Message::Text(hello.into())).await.is_err() {
         return;
@@ -504,7 +533,7 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
                     Ok(m) => m.to_string(),
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                         let live = entry.live.lock().await;
-                        json!({"type": "state", "game": live.view(None)}).to_string()
+                        WsMessage::State { game: live.view(None) }.text()
                     }
                     Err(_) => break,
                 };
@@ -515,14 +544,18 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
             m = incoming.next() => {
                 let answer = match m {
                     Some(Ok(Message::Text(t))) => ws_answer(&c, &id, t.as_str(), ip).await,
-                    Some(Ok(Message::Binary(_))) => json!({"type": "error", "status": 400, "error": "send JSON text messages"}),
+                    Some(Ok(Message::Binary(_))) => WsMessage::Error {
+                        id: None,
+                        status: 400,
+                        error: "send JSON text messages".into(),
+                    },
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Err(e)) => {
                         // A message the socket cannot read (over 16 KiB, text that is not
                         // UTF-8): the connection cannot go on, but the client is told why.
                         let why = format!("unreadable message ({e}): send JSON text of at most 16 KiB");
-                        let error = json!({"type": "error", "status": 400, "error": why});
-                        let _ = tx.send(Message::Text(error.to_string().into())).await;
+                        let error = WsMessage::Error { id: None, status: 400, error: why };
+                        let _ = tx.send(Message::Text(error.text().into())).await;
                         let close = axum::extract::ws::CloseFrame {
                             code: axum::extract::ws::close_code::POLICY,
                             reason: "unreadable message".into(),
@@ -532,7 +565,7 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
                     }
                     Some(Ok(_)) => continue, // ping/pong
                 };
-                if tx.send(Message::Text(answer.to_string().into())).await.is_err() {
+                if tx.send(Message::Text(answer.text().into())).await.is_err() {
                     break;
                 }
             }
@@ -682,6 +715,7 @@ pub fn router(c: Ctx) -> Router {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn rules(v: Value, options: Value) -> Result<String, String> {
         let options: Option<HashMap<String, Value>> = serde_json::from_value(options).unwrap();

@@ -5,15 +5,15 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::response::{Created, GameView, Hint, Joined, Player, Seats, WsMessage};
 use axum::http::StatusCode;
 use mancala_core::{Game, Position, Rules, Side};
 use mancala_engine::Limits;
 use mancala_play::player::{computer_name, level_decision};
-use serde_json::{json, Value};
 use tokio::sync::{broadcast, Semaphore};
 
 use crate::store::{now_ms, GameRow, MoveRow, Store};
-use crate::view::{self, side_str};
+use crate::view::{self, side_str, Replay};
 use crate::Config;
 
 /// An API error: an HTTP status and a message saying what is wrong.
@@ -221,36 +221,44 @@ impl Live {
         ))
     }
 
-    fn player(&self, s: Side) -> Value {
+    fn player(&self, s: Side) -> Player {
         let k = s.index();
         if self.row.ai[k] {
             let level = self.row.ai_level.unwrap_or(3);
-            json!({"kind": "computer", "level": level, "name": format!("Computer (level {level})"), "joined": true})
+            Player::Computer {
+                level,
+                name: format!("Computer (level {level})"),
+                joined: true,
+            }
         } else {
-            json!({"kind": "human", "name": self.row.names[k], "joined": self.row.tokens[k].is_some()})
+            Player::Human {
+                name: self.row.names[k].clone(),
+                joined: self.row.tokens[k].is_some(),
+            }
         }
     }
 
     /// Both seats for the JSON state (`{"south": ..., "north": ...}`): the computer with its
     /// level, or a person with his name and whether he has joined.
-    pub fn players(&self) -> Value {
-        json!({"south": self.player(Side::South), "north": self.player(Side::North)})
+    pub fn players(&self) -> Seats<Player> {
+        Seats {
+            south: self.player(Side::South),
+            north: self.player(Side::North),
+        }
     }
 
     /// The state everyone may see (never a token), plus `you` for the seat asking.
-    pub fn view(&self, you: Option<Side>) -> Value {
+    pub fn view(&self, you: Option<Side>) -> GameView {
         let g = &self.game;
         let n = g.moves().len();
         let from = n.saturating_sub(12);
-        let recent: Vec<Value> = (from..n)
+        let recent = (from..n)
             .map(|k| {
                 let before = g.position_at(k).expect("ply");
                 let mut v =
                     view::move_view(before, g.position_at(k + 1).expect("ply"), &g.moves()[k], k);
-                v["before"] = view::board(before);
-                if let Some(e) = self.info.get(k).and_then(|i| i.eval) {
-                    v["eval"] = e.into();
-                }
+                v.before = Some(view::board(before));
+                v.eval = self.info.get(k).and_then(|i| i.eval);
                 v
             })
             .collect();
@@ -260,26 +268,30 @@ impl Live {
         } else {
             g.legal_moves().as_slice().iter().map(|p| p + 1).collect()
         };
-        json!({
-            "id": self.row.id,
-            "version": self.version,
-            "ply": n,
-            "rules": view::rules_view(g),
-            "board": view::board(g.position()),
-            "to_move": if over { Value::Null } else { side_str(g.to_move()).into() },
-            "over": over,
-            "result": view::result(g, self.resigned()),
-            "legal": legal,
-            "players": self.players(),
-            "vs_computer": self.is_ai_game(),
-            "thinking": self.ai_to_move(),
-            "waiting_for_opponent": self.row.invite.is_some(),
-            "turns": view::turns(g),
-            "recent": recent,
-            "you": you.map(side_str),
+        GameView {
+            id: self.row.id.clone(),
+            version: self.version,
+            ply: n,
+            rules: view::rules_view(g),
+            board: view::board(g.position()),
+            to_move: (!over).then(|| side_str(g.to_move())),
+            over,
+            result: view::result(g, self.resigned()),
+            legal,
+            players: self.players(),
+            vs_computer: self.is_ai_game(),
+            thinking: self.ai_to_move(),
+            waiting_for_opponent: self.row.invite.is_some(),
+            turns: view::turns(g),
+            recent,
+            you: you.map(side_str),
             // The invitation, to a seat holder only, while the other seat is free.
-            "invite": if you.is_some() { self.row.invite.clone() } else { None },
-        })
+            invite: if you.is_some() {
+                self.row.invite.clone()
+            } else {
+                None
+            },
+        }
     }
 
     /// The game record (JSON) with the computer's values and times on its moves.
@@ -415,7 +427,7 @@ impl App {
 
     /// Creates a game; returns its state, the creator's seat and token, and the invitation
     /// code for a game between two people.
-    pub async fn create(self: &Arc<Self>, new: NewGame) -> ApiResult<Value> {
+    pub async fn create(self: &Arc<Self>, new: NewGame) -> ApiResult<Created> {
         let start = match new.start {
             Some(p) => p,
             None => Position::start(&new.rules).map_err(|e| ApiError::bad(e.to_string()))?,
@@ -473,12 +485,12 @@ impl App {
         );
         let state = entry.live.lock().await.view(Some(new.side));
         self.kick_ai(&id, &entry).await;
-        Ok(json!({
-            "game": state,
-            "seat": side_str(new.side),
-            "token": token,
-            "invite": invite,
-        }))
+        Ok(Created {
+            game: state,
+            seat: side_str(new.side),
+            token,
+            invite,
+        })
     }
 
     /// Claims the open seat of a game between two people with its invitation code.
@@ -487,7 +499,7 @@ impl App {
         id: &str,
         invite: &str,
         name: Option<String>,
-    ) -> ApiResult<Value> {
+    ) -> ApiResult<Joined> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
         let Some(code) = live.row.invite.clone() else {
@@ -517,13 +529,20 @@ impl App {
         live.row.names[side.index()] = name;
         live.row.invite = None;
         self.changed(&entry, &mut live);
-        Ok(json!({"game": live.view(Some(side)), "seat": side_str(side), "token": token}))
+        Ok(Joined {
+            game: live.view(Some(side)),
+            seat: side_str(side),
+            token,
+        })
     }
 
     /// Tells the watchers and bumps the version.
     fn changed(&self, entry: &Entry, live: &mut Live) {
         live.version += 1;
-        let msg = json!({"type": "state", "game": live.view(None)}).to_string();
+        let msg = WsMessage::State {
+            game: live.view(None),
+        }
+        .text();
         let _ = entry.tx.send(Arc::from(msg));
     }
 
@@ -535,7 +554,7 @@ impl App {
         token: Option<&str>,
         pit: i64,
         expect_ply: Option<i64>,
-    ) -> ApiResult<Value> {
+    ) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
         let side = live.seat(token)?;
@@ -592,7 +611,7 @@ impl App {
     }
 
     /// Takes back the asker's last move and the computer's answer (games against the computer).
-    pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+    pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
         let side = live.seat(token)?;
@@ -622,7 +641,7 @@ impl App {
 
     /// Resigns game `id` for the seat `token` holds: the other side wins, the stores stay as they
     /// are. Answers the state.
-    pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+    pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
         let side = live.seat(token)?;
@@ -638,7 +657,7 @@ impl App {
     }
 
     /// The state, with `you` when the token holds a seat.
-    pub async fn state(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+    pub async fn state(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let view = {
             let live = entry.live.lock().await;
@@ -655,7 +674,7 @@ impl App {
     }
 
     /// The engine's suggestion for the asker (games against the computer, on his turn).
-    pub async fn hint(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Value> {
+    pub async fn hint(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Hint> {
         let entry = self.entry(id).await?;
         let pos = {
             let live = entry.live.lock().await;
@@ -692,14 +711,14 @@ impl App {
             .await?
             .ok_or_else(|| ApiError::conflict("no legal move"))?;
         let notation = mancala_core::notation::Notation::for_rules(pos.rules());
-        Ok(json!({
-            "pit": r.best + 1,
-            "text": notation.move_text(pos.to_move(), r.best).to_string(),
-            "value": r.eval.margin,
-            "depth": r.depth,
-            "proven": r.eval.is_proven(),
-            "eval": r.eval,
-        }))
+        Ok(Hint {
+            pit: r.best + 1,
+            text: notation.move_text(pos.to_move(), r.best).to_string(),
+            value: r.eval.margin,
+            depth: r.depth,
+            proven: r.eval.is_proven(),
+            eval: r.eval,
+        })
     }
 
     /// Runs `f` on the worker pool: one permit (one core) per computation.
@@ -749,7 +768,7 @@ impl App {
     }
 
     /// The replay view of a game with the engine's values of its moves.
-    pub async fn replay(self: &Arc<Self>, id: &str) -> ApiResult<Value> {
+    pub async fn replay(self: &Arc<Self>, id: &str) -> ApiResult<Replay<Seats<Player>>> {
         let entry = self.entry(id).await?;
         let (game, players, resigned) = {
             let live = entry.live.lock().await;
@@ -761,12 +780,12 @@ impl App {
     /// The replay view of `game` (stored or read from a record): its positions and moves, each
     /// move judged by the engine within [`Config::analysis_time`]; past 100 times that in all,
     /// the remaining moves go unjudged.
-    pub async fn replay_game(
+    pub async fn replay_game<P: Send + 'static>(
         &self,
         game: Game,
-        players: Value,
+        players: P,
         resigned: Option<Side>,
-    ) -> ApiResult<Value> {
+    ) -> ApiResult<Replay<P>> {
         let per = self.cfg.analysis_time;
         self.compute(move || {
             let values = view::analysis(&game, per, per * 100);

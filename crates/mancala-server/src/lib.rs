@@ -21,6 +21,7 @@
 
 pub mod api;
 pub mod app;
+pub mod response;
 pub mod store;
 pub mod view;
 pub mod web;

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use mancala_core::notation::{self, Notation};
 use mancala_core::rules::{OptionKind, OPTIONS};
-use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Side};
-use mancala_engine::{Engine, Limits};
-use serde_json::{json, Value};
+use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
+use mancala_engine::{Engine, Evaluation, Limits};
+use serde::Serialize;
 
 /// The side's word in JSON: `"south"` or `"north"`.
 pub fn side_str(s: Side) -> &'static str {
@@ -29,22 +29,52 @@ fn notation_str(n: Notation) -> &'static str {
     }
 }
 
+/// A position as the client draws it (`board`, `start`, `positions[k]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Board {
+    /// South's pits from South's left.
+    pub south: Vec<u8>,
+    /// North's pits from North's left.
+    pub north: Vec<u8>,
+    /// South's store, then North's.
+    pub stores: [u8; 2],
+    /// `"south"` or `"north"`; null once the game is over.
+    pub to_move: Option<&'static str>,
+    /// The position in the notation of `mancala_core`.
+    pub position: String,
+    /// The cowries of each pit, only under rules that have them (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cowries: Option<Cowries>,
+}
+
+/// The cowries of each pit of both rows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cowries {
+    /// South's pits from South's left.
+    pub south: Vec<u8>,
+    /// North's pits from North's left.
+    pub north: Vec<u8>,
+}
+
 /// Pits, stores, cowries and side to move.
-pub fn board(p: &Position) -> Value {
+pub fn board(p: &Position) -> Board {
     let m = p.pits();
     let row = |s: Side| (0..m).map(|i| p.seeds(s, i)).collect::<Vec<_>>();
-    let mut v = json!({
-        "south": row(Side::South),
-        "north": row(Side::North),
-        "stores": p.scores(),
-        "to_move": if p.is_over() { Value::Null } else { side_str(p.to_move()).into() },
-        "position": p.to_string(),
-    });
-    if p.rules().has_cowries() {
+    let cowries = p.rules().has_cowries().then(|| {
         let cow = |s: Side| (0..m).map(|i| p.cowries(s, i)).collect::<Vec<_>>();
-        v["cowries"] = json!({"south": cow(Side::South), "north": cow(Side::North)});
+        Cowries {
+            south: cow(Side::South),
+            north: cow(Side::North),
+        }
+    });
+    Board {
+        south: row(Side::South),
+        north: row(Side::North),
+        stores: p.scores(),
+        to_move: (!p.is_over()).then(|| side_str(p.to_move())),
+        position: p.to_string(),
+        cowries,
     }
-    v
 }
 
 /// Seeds of every ring place.
@@ -59,9 +89,46 @@ fn ring_counts(p: &Position) -> Vec<i32> {
     v
 }
 
+/// One move as the client animates it (`recent[k]`, `moves[k]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveView {
+    /// The move's index in the game, from 0.
+    pub ply: usize,
+    /// The mover: `"south"` or `"north"`.
+    pub side: &'static str,
+    /// The pit, 1-based from the mover's left.
+    pub pit: u8,
+    /// The move in the game's notation.
+    pub text: String,
+    /// The ring place the seeds were taken from.
+    pub origin: usize,
+    /// The ring places sown, in order.
+    pub path: Vec<usize>,
+    /// The index in `path` from which the sown seeds are cowries (Kauri).
+    pub cowries_from: usize,
+    /// The pits the move took seeds from: captures, and the end sweep.
+    pub taken: Vec<usize>,
+    /// Seeds the mover's store gained.
+    pub gain: u8,
+    /// Seeds captured.
+    pub captured: u8,
+    /// Seeds handed to the opponent.
+    pub handed: u8,
+    /// Whether the mover moves again.
+    pub again: bool,
+    /// Whether the move ended the game.
+    pub ended: bool,
+    /// The position before the move: in a game's `recent` moves only (absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<Board>,
+    /// The computer's value of its own move, where it made it (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval: Option<i32>,
+}
+
 /// One move with what the client needs to draw it: its text, the sowing path, and the pits
 /// the move took seeds from (captures, and the end sweep).
-pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> Value {
+pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> MoveView {
     let notation = Notation::for_rules(before.rules());
     let (path, cowries_from) = before.sowing_path(mv.pit);
     let mut counts = ring_counts(before);
@@ -83,25 +150,42 @@ pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usiz
     let taken: Vec<usize> = (0..counts.len())
         .filter(|&i| i != m && i != 2 * m + 1 && counts[i] > after_counts[i])
         .collect();
-    json!({
-        "ply": ply,
-        "side": side_str(mv.side),
-        "pit": mv.pit + 1,
-        "text": notation.move_text(mv.side, mv.pit).to_string(),
-        "origin": origin,
-        "path": path,
-        "cowries_from": cowries_from,
-        "taken": taken,
-        "gain": mv.effect.gain,
-        "captured": mv.effect.captured,
-        "handed": mv.effect.handed,
-        "again": mv.effect.again,
-        "ended": mv.effect.ended,
-    })
+    MoveView {
+        ply,
+        side: side_str(mv.side),
+        pit: mv.pit + 1,
+        text: notation.move_text(mv.side, mv.pit).to_string(),
+        origin,
+        path,
+        cowries_from,
+        taken,
+        gain: mv.effect.gain,
+        captured: mv.effect.captured,
+        handed: mv.effect.handed,
+        again: mv.effect.again,
+        ended: mv.effect.ended,
+        before: None,
+        eval: None,
+    }
+}
+
+/// One turn in the game's notation (several moves where a move earned another).
+#[derive(Debug, Clone, Serialize)]
+pub struct TurnView {
+    /// The move number, as a record numbers it.
+    pub number: usize,
+    /// The mover: `"south"` or `"north"`.
+    pub side: &'static str,
+    /// The turn's moves in the game's notation.
+    pub text: String,
+    /// The ply of the turn's first move.
+    pub first_ply: usize,
+    /// How many moves the turn has.
+    pub plies: usize,
 }
 
 /// The turns as the game's notation writes them.
-pub fn turns(game: &Game) -> Vec<Value> {
+pub fn turns(game: &Game) -> Vec<TurnView> {
     let notation = Notation::for_rules(game.rules());
     let mut ply = 0;
     let first_north = game.start().to_move() == Side::North;
@@ -111,86 +195,211 @@ pub fn turns(game: &Game) -> Vec<Value> {
         .map(|(k, (side, moves))| {
             let first_ply = ply;
             ply += moves.len();
-            let number = (k + usize::from(first_north)) / 2 + 1;
-            json!({
-                "number": number,
-                "side": side_str(*side),
-                "text": notation::turn_text(notation, *side, moves),
-                "first_ply": first_ply,
-                "plies": moves.len(),
-            })
+            TurnView {
+                number: (k + usize::from(first_north)) / 2 + 1,
+                side: side_str(*side),
+                text: notation::turn_text(notation, *side, moves),
+                first_ply,
+                plies: moves.len(),
+            }
         })
         .collect()
 }
 
-/// "North wins 40 : 32" style result, with resignation and repetition.
-pub fn result(game: &Game, resigned: Option<Side>) -> Value {
-    let s = game.scores();
-    if let Some(r) = resigned {
-        return json!({"south": s[0], "north": s[1], "winner": side_str(r.other()),
-            "reason": format!("{} resigned", r)});
-    }
-    match game.outcome() {
-        None => Value::Null,
-        Some(o) => {
-            let reason = if let Some(r) = game.repetition_reason() {
-                r.to_string()
-            } else if game.rules().misere() {
-                "fewer seeds wins".to_string()
-            } else {
-                "game over".to_string()
-            };
-            json!({"south": s[0], "north": s[1],
-                "winner": match o { Outcome::Win(w) => side_str(w).into(), Outcome::Draw => Value::Null },
-                "reason": reason})
-        }
-    }
+/// How a finished game ended (the game's `result`, null while it goes on).
+#[derive(Debug, Clone, Serialize)]
+pub struct GameResult {
+    /// South's seeds.
+    pub south: u8,
+    /// North's seeds.
+    pub north: u8,
+    /// `"south"` or `"north"`; null for a draw.
+    pub winner: Option<&'static str>,
+    /// Why the game ended: a resignation, a repetition, or the rules' end.
+    pub reason: String,
 }
 
-/// Rules facts the client draws with (the rules text is at `/api/rules`).
-pub fn rules_view(game: &Game) -> Value {
-    let r = game.rules();
-    json!({
-        "name": r.to_string(),
-        "preset": r.preset.name(),
-        "summary": r.preset.summary(),
-        "rules": r,
-        "pits": r.pits,
-        "notation": notation_str(Notation::for_rules(r)),
-        "misere": r.misere(),
-        "kauri": r.has_cowries(),
+/// "North wins 40 : 32" style result, with resignation and repetition; `None` (null) while
+/// the game goes on.
+pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
+    let s = game.scores();
+    if let Some(r) = resigned {
+        return Some(GameResult {
+            south: s[0],
+            north: s[1],
+            winner: Some(side_str(r.other())),
+            reason: format!("{} resigned", r),
+        });
+    }
+    let o = game.outcome()?;
+    let reason = if let Some(r) = game.repetition_reason() {
+        r.to_string()
+    } else if game.rules().misere() {
+        "fewer seeds wins".to_string()
+    } else {
+        "game over".to_string()
+    };
+    Some(GameResult {
+        south: s[0],
+        north: s[1],
+        winner: match o {
+            Outcome::Win(w) => Some(side_str(w)),
+            Outcome::Draw => None,
+        },
+        reason,
     })
 }
 
+/// The rules facts the client draws with.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulesView {
+    /// The rules as text (`kalah,seeds=4`).
+    pub name: String,
+    /// The preset's name.
+    pub preset: &'static str,
+    /// The preset's one-line summary.
+    pub summary: &'static str,
+    /// Every option's value.
+    pub rules: Rules,
+    /// Pits a side.
+    pub pits: u8,
+    /// How moves are written: `"letters"`, `"digits"` or `"kauri"`.
+    pub notation: &'static str,
+    /// Whether fewer seeds win.
+    pub misere: bool,
+    /// Whether the board has cowries.
+    pub kauri: bool,
+}
+
+/// Rules facts the client draws with (the rules text is at `/api/rules`).
+pub fn rules_view(game: &Game) -> RulesView {
+    let r = game.rules();
+    RulesView {
+        name: r.to_string(),
+        preset: r.preset.name(),
+        summary: r.preset.summary(),
+        rules: *r,
+        pits: r.pits,
+        notation: notation_str(Notation::for_rules(r)),
+        misere: r.misere(),
+        kauri: r.has_cowries(),
+    }
+}
+
+/// The answer of `/api/variants`: the new-game menus.
+#[derive(Debug, Clone, Serialize)]
+pub struct Variants {
+    /// Every preset.
+    pub presets: Vec<PresetView>,
+    /// The computer's levels.
+    pub levels: Vec<u8>,
+}
+
+/// A preset, its defaults, and the options that apply to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PresetView {
+    /// The preset's name.
+    pub name: &'static str,
+    /// Its one-line summary.
+    pub summary: &'static str,
+    /// Its rules with every option at its default.
+    pub defaults: Rules,
+    /// The options that apply to it.
+    pub options: Vec<OptionView>,
+    /// Its rules in words.
+    pub text: String,
+}
+
+/// One option of a preset for the menus.
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionView {
+    /// The option's name.
+    pub name: &'static str,
+    /// Its values in words (`1-20`, `standard|empty`).
+    pub values: String,
+    /// What it does.
+    pub help: &'static str,
+    /// Its default under this preset.
+    pub default: String,
+    /// How the menu offers it.
+    #[serde(flatten)]
+    pub kind: OptionChoice,
+}
+
+/// How a menu offers an option: `"kind": "range"` with its bounds, or `"kind": "choice"`
+/// with its words.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum OptionChoice {
+    /// A number from `min` to `max`.
+    Range {
+        /// The least value.
+        min: u8,
+        /// The greatest value.
+        max: u8,
+    },
+    /// One of `choices`.
+    Choice {
+        /// The words allowed.
+        choices: Vec<&'static str>,
+    },
+}
+
 /// Every preset, its defaults, and the options that apply to it, for the new-game menus.
-pub fn variants() -> Value {
-    let presets: Vec<Value> = Preset::ALL
+pub fn variants() -> Variants {
+    let presets = Preset::ALL
         .iter()
         .map(|p| {
-            let options: Vec<Value> = OPTIONS
+            let options = OPTIONS
                 .iter()
                 .filter(|o| (o.applies)(*p))
-                .map(|o| {
-                    let mut v = json!({"name": o.name, "values": o.values(), "help": o.help,
-                                       "default": o.default(*p).to_string()});
-                    let kind = match o.kind {
-                        OptionKind::Number { min, max } => {
-                            json!({"kind": "range", "min": min, "max": max})
-                        }
-                        OptionKind::Bool => json!({"kind": "choice", "choices": ["true", "false"]}),
-                        OptionKind::Keyword(words) => json!({"kind": "choice", "choices": words}),
-                    };
-                    if let (Some(a), Some(b)) = (v.as_object_mut(), kind.as_object()) {
-                        a.extend(b.clone());
-                    }
-                    v
+                .map(|o| OptionView {
+                    name: o.name,
+                    values: o.values(),
+                    help: o.help,
+                    default: o.default(*p).to_string(),
+                    kind: match o.kind {
+                        OptionKind::Number { min, max } => OptionChoice::Range { min, max },
+                        OptionKind::Bool => OptionChoice::Choice {
+                            choices: vec!["true", "false"],
+                        },
+                        OptionKind::Keyword(words) => OptionChoice::Choice {
+                            choices: words.to_vec(),
+                        },
+                    },
                 })
                 .collect();
-            json!({"name": p.name(), "summary": p.summary(), "defaults": p.rules(), "options": options,
-                   "text": p.rules().describe()})
+            PresetView {
+                name: p.name(),
+                summary: p.summary(),
+                defaults: p.rules(),
+                options,
+                text: p.rules().describe(),
+            }
         })
         .collect();
-    json!({"presets": presets, "levels": mancala_engine::LEVELS.collect::<Vec<_>>()})
+    Variants {
+        presets,
+        levels: mancala_engine::LEVELS.collect(),
+    }
+}
+
+/// The engine's judgement of one move of a replayed game (`values[k]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveJudgement {
+    /// The move's index in the game.
+    pub ply: usize,
+    /// The value of the move played, from the mover's view; null where not judged.
+    pub played: Option<Evaluation>,
+    /// The value of the best move, from the mover's view; null where not judged.
+    pub best: Option<Evaluation>,
+    /// The best move's pit, 1-based; null where not judged.
+    pub best_pit: Option<u8>,
+    /// The best move in the game's notation; absent where not judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_text: Option<String>,
+    /// The seeds the move played gave away; null where no comparison can be made.
+    pub loss: Option<i32>,
 }
 
 /// The engine's view of every move of `game`: for each ply, the value of the move played and
@@ -200,7 +409,7 @@ pub fn variants() -> Value {
 /// so that no comparison can be made). Each move is judged by [`Engine::judge_move`] within
 /// `per_search`: proofs where they finish, else a search of every move to one depth. After
 /// `budget` the remaining plies get nulls.
-pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<Value> {
+pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<MoveJudgement> {
     let t0 = Instant::now();
     let engine = Engine::new(64, 1);
     let notation = Notation::for_rules(game.rules());
@@ -208,8 +417,14 @@ pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<Valu
         .iter()
         .enumerate()
         .map(|(k, mv)| {
-            let none =
-                json!({"ply": k, "played": null, "best": null, "best_pit": null, "loss": null});
+            let none = MoveJudgement {
+                ply: k,
+                played: None,
+                best: None,
+                best_pit: None,
+                best_text: None,
+                loss: None,
+            };
             if t0.elapsed() > budget {
                 return none;
             }
@@ -222,30 +437,53 @@ pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<Valu
             let Some(j) = engine.judge_move(before, mv.pit, limits, history) else {
                 return none;
             };
-            json!({
-                "ply": k,
-                "played": j.played.eval,
-                "best": j.best.eval,
-                "best_pit": j.best.pit + 1,
-                "best_text": notation.move_text(mv.side, j.best.pit).to_string(),
-                "loss": j.loss,
-            })
+            MoveJudgement {
+                ply: k,
+                played: Some(j.played.eval),
+                best: Some(j.best.eval),
+                best_pit: Some(j.best.pit + 1),
+                best_text: Some(notation.move_text(mv.side, j.best.pit).to_string()),
+                loss: j.loss,
+            }
         })
         .collect()
 }
 
+/// Everything the replay viewer needs (`/api/games/{id}/replay`, `/api/replay`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Replay<P> {
+    /// The rules facts.
+    pub rules: RulesView,
+    /// Both seats.
+    pub players: P,
+    /// Every position, from the start to the last move.
+    pub positions: Vec<Board>,
+    /// Every move with its sowing path.
+    pub moves: Vec<MoveView>,
+    /// The turns in notation.
+    pub turns: Vec<TurnView>,
+    /// How the game ended; null while it goes on.
+    pub result: Option<GameResult>,
+    /// The engine's judgement of each move; null where not asked for.
+    pub values: Option<Vec<MoveJudgement>>,
+    /// Where an uploaded record's annotations or score disagree with its moves, what
+    /// disagrees (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
 /// Everything the replay viewer needs: every position, every move with its sowing path, the
 /// turns in notation and, when asked, the engine's values.
-pub fn replay(
+pub fn replay<P>(
     game: &Game,
-    players: Value,
+    players: P,
     resigned: Option<Side>,
-    values: Option<Vec<Value>>,
-) -> Value {
-    let positions: Vec<Value> = (0..=game.moves().len())
+    values: Option<Vec<MoveJudgement>>,
+) -> Replay<P> {
+    let positions = (0..=game.moves().len())
         .map(|k| board(game.position_at(k).expect("ply in range")))
         .collect();
-    let moves: Vec<Value> = game
+    let moves = game
         .moves()
         .iter()
         .enumerate()
@@ -258,15 +496,16 @@ pub fn replay(
             )
         })
         .collect();
-    json!({
-        "rules": rules_view(game),
-        "players": players,
-        "positions": positions,
-        "moves": moves,
-        "turns": turns(game),
-        "result": result(game, resigned),
-        "values": values,
-    })
+    Replay {
+        rules: rules_view(game),
+        players,
+        positions,
+        moves,
+        turns: turns(game),
+        result: result(game, resigned),
+        values,
+        note: None,
+    }
 }
 
 #[cfg(test)]
@@ -282,7 +521,7 @@ mod tests {
                 let before = *g.position();
                 g.play(mv).unwrap();
                 let v = move_view(&before, g.position(), g.moves().last().unwrap(), 0);
-                assert!(!v["path"].as_array().unwrap().is_empty(), "{preset:?}");
+                assert!(!v.path.is_empty(), "{preset:?}");
             }
         }
     }

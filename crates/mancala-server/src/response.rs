@@ -1,0 +1,200 @@
+//! The API's answers as typed values: each struct here is one JSON shape the browser client
+//! reads. The position-level parts (board, moves, turns, result, rules, menus, replay) are
+//! in [`crate::view`].
+//!
+//! A field that is `Option` without `skip_serializing_if` is always sent, as null when
+//! empty; one with it is left out when empty. The client tells the two apart.
+
+use mancala_engine::Evaluation;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::view::{Board, GameResult, MoveView, RulesView, TurnView};
+
+/// The state of a game everyone may see (never a token), plus `you` for the seat asking.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// Bumped on every change.
+    pub version: u64,
+    /// Moves played.
+    pub ply: usize,
+    /// The rules facts.
+    pub rules: RulesView,
+    /// The position now.
+    pub board: Board,
+    /// `"south"` or `"north"`; null once the game is over.
+    pub to_move: Option<&'static str>,
+    /// Whether the game is over (by the rules or a resignation).
+    pub over: bool,
+    /// How the game ended; null while it goes on.
+    pub result: Option<GameResult>,
+    /// The pits the side to move may play, 1-based; empty once over.
+    pub legal: Vec<u8>,
+    /// Both seats.
+    pub players: Seats<Player>,
+    /// Whether one seat is the computer's.
+    pub vs_computer: bool,
+    /// Whether the computer is to move.
+    pub thinking: bool,
+    /// Whether the second seat is still free.
+    pub waiting_for_opponent: bool,
+    /// The turns in notation.
+    pub turns: Vec<TurnView>,
+    /// The last moves (at most 12), each with the position before it.
+    pub recent: Vec<MoveView>,
+    /// The asker's seat; null for a watcher.
+    pub you: Option<&'static str>,
+    /// The invitation, to a seat holder only, while the other seat is free; else null.
+    pub invite: Option<String>,
+}
+
+/// South's and North's seats.
+#[derive(Debug, Clone, Serialize)]
+pub struct Seats<P> {
+    /// South's seat.
+    pub south: P,
+    /// North's seat.
+    pub north: P,
+}
+
+/// A seat of a stored game: the computer with its level, or a person with his name (null
+/// where none was given) and whether he has joined.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Player {
+    /// The computer.
+    Computer {
+        /// Its level.
+        level: u8,
+        /// `Computer (level N)`.
+        name: String,
+        /// Always true.
+        joined: bool,
+    },
+    /// A person.
+    Human {
+        /// The name given, or null.
+        name: Option<String>,
+        /// Whether the seat is taken.
+        joined: bool,
+    },
+}
+
+/// A seat of an uploaded record: only the name it gives, or null.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordPlayer {
+    /// The player's name, or null.
+    pub name: Option<String>,
+}
+
+/// The answer to creating a game (`POST /api/games`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Created {
+    /// The state, as the creator sees it.
+    pub game: GameView,
+    /// The creator's seat.
+    pub seat: &'static str,
+    /// The creator's seat token.
+    pub token: String,
+    /// The invitation code for the other seat; null against the computer.
+    pub invite: Option<String>,
+}
+
+/// The answer to joining a game (`POST /api/games/{id}/join`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Joined {
+    /// The state, as the new seat holder sees it.
+    pub game: GameView,
+    /// The seat taken.
+    pub seat: &'static str,
+    /// Its token.
+    pub token: String,
+}
+
+/// The engine's suggestion (`GET /api/games/{id}/hint`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Hint {
+    /// The pit to play, 1-based.
+    pub pit: u8,
+    /// The move in the game's notation.
+    pub text: String,
+    /// The value's margin, from the asker's view.
+    pub value: i32,
+    /// The depth reached.
+    pub depth: u32,
+    /// Whether the value is proven.
+    pub proven: bool,
+    /// The value with its quality.
+    pub eval: Evaluation,
+}
+
+/// The answer of `/api/rules`: a variant's rules and start.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulesText {
+    /// The rules as text.
+    pub name: String,
+    /// Every option's value.
+    pub rules: mancala_core::Rules,
+    /// The rules in words.
+    pub text: String,
+    /// The start position.
+    pub start: Board,
+}
+
+/// The answer of `/api/health`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Health {
+    /// Always true.
+    pub ok: bool,
+    /// The database schema's version (migrations applied).
+    pub schema: usize,
+    /// Threads the computer's searches may use.
+    pub ai_threads: usize,
+}
+
+/// The body of every error answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorBody {
+    /// What is wrong.
+    pub error: String,
+    /// The HTTP status.
+    pub status: u16,
+}
+
+/// A message the server sends on a game's WebSocket.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum WsMessage {
+    /// The game's state after a change (or on connecting).
+    State {
+        /// The state, as a watcher sees it.
+        game: GameView,
+    },
+    /// A request done.
+    Ack {
+        /// The request's `id`, null where it had none.
+        id: Option<Value>,
+        /// The state, as the asker sees it.
+        game: GameView,
+    },
+    /// A request refused.
+    Error {
+        /// The request's `id` (null where it had none); absent where the message could
+        /// not be read.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<Value>,
+        /// The HTTP status the same request would get.
+        status: u16,
+        /// What is wrong.
+        error: String,
+    },
+}
+
+impl WsMessage {
+    /// The message as JSON text.
+    pub fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
