@@ -1,5 +1,5 @@
 //! Solves a seeded set of random positions on one thread and prints the total nodes and time:
-//! the paired measurement behind the move-ordering and first-guess figures in ARCHITECTURE.md.
+//! the paired measurement behind the move-ordering and first-guess figures in docs/decisions.md.
 //! `cargo run --release -p mancala-engine --example solveset -- RULES PLIES COUNT [TT_MB]`
 //! (`VERBOSE=1` prints each position).
 use mancala_core::Position;
