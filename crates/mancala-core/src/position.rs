@@ -20,7 +20,7 @@ use core::str::FromStr;
 use crate::kalah::KalahPos;
 use crate::kauri::KauriPos;
 use crate::oware::OwarePos;
-use crate::rules::{Leftovers, Preset, Rules};
+use crate::rules::{Preset, Rules};
 use crate::{Error, Family, MoveEffect, Moves, Outcome, Setup, Side};
 
 /// The position of a game of any preset, with its rules.
@@ -308,15 +308,9 @@ impl FromStr for Position {
                 rows[k].push(pair);
             }
         }
+        // Whether the rules use a last capturer is the family's check (`Family::from_setup`).
         let last_capturer = match fields.get(6) {
-            Some(f) if rules.leftovers == Leftovers::LastCapturer => {
-                parse_side(f, "field 7 (last capturer)")?
-            }
-            Some(_) => {
-                return Err(Error::Position(
-                    "field 7 (last capturer) is only used with leftovers=last-capturer".into(),
-                ))
-            }
+            Some(f) => parse_side(f, "field 7 (last capturer)")?,
             None => None,
         };
         let setup = Setup {
