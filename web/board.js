@@ -86,7 +86,7 @@ export class Board {
     this.m = 0;
     this.board = null;
     this.places = [];
-    this.marks = { origin: null, last: null, taken: [], hint: null };
+    this.marks = { origin: null, last: null, taken: [], swept: [], hint: null };
     this.legal = [];
     this.names = { south: 'South', north: 'North' };
     this.notation = 'letters';
@@ -200,25 +200,28 @@ export class Board {
       if (this.marks.origin === r) extra += ', last move sown from here';
       if (this.marks.last === r) extra += ', last seed fell here';
       if (this.marks.taken.includes(r)) extra += ', captured';
+      if (this.marks.swept.includes(r)) extra += ', emptied at the end of the game';
       if (this.marks.hint === r) extra += ', hint: play this pit';
       p.el.setAttribute('aria-label', `${whose} pit ${letter(this.notation, p.side, p.i)}: ${seeds}${cow}${extra}`);
     }
     p.el.classList.toggle('mark-origin', this.marks.origin === r);
     p.el.classList.toggle('mark-last', this.marks.last === r);
     p.el.classList.toggle('mark-taken', this.marks.taken.includes(r));
+    p.el.classList.toggle('mark-swept', this.marks.swept.includes(r));
     p.el.classList.toggle('mark-hint', this.marks.hint === r);
   }
 
   setMarks(marks) {
-    const before = [this.marks.origin, this.marks.last, this.marks.hint, ...this.marks.taken];
-    this.marks = { origin: null, last: null, taken: [], hint: null, ...marks };
-    const after = [this.marks.origin, this.marks.last, this.marks.hint, ...this.marks.taken];
+    const placesOf = (k) => [k.origin, k.last, k.hint, ...k.taken, ...k.swept];
+    const before = placesOf(this.marks);
+    this.marks = { origin: null, last: null, taken: [], swept: [], hint: null, ...marks };
+    const after = placesOf(this.marks);
     for (const r of new Set([...before, ...after])) if (r !== null && r !== undefined) this.drawPlace(r);
   }
 
   markMove(mv) {
     if (!mv) return this.setMarks({});
-    this.setMarks({ origin: mv.origin, last: mv.path.length ? mv.path[mv.path.length - 1] : null, taken: mv.taken });
+    this.setMarks({ origin: mv.origin, last: mv.path.length ? mv.path[mv.path.length - 1] : null, taken: mv.taken, swept: mv.swept || [] });
   }
 
   hint(pit1) {
@@ -252,8 +255,8 @@ export class Board {
       el.classList.add('drop');
       if (step) await sleep(step);
     }
-    if (mv.taken.length) {
-      this.setMarks({ origin: mv.origin, last: mv.path[mv.path.length - 1], taken: mv.taken });
+    if (mv.taken.length || (mv.swept && mv.swept.length)) {
+      this.setMarks({ origin: mv.origin, last: mv.path[mv.path.length - 1], taken: mv.taken, swept: mv.swept || [] });
       await sleep(reduce ? 0 : 420 / speed);
     }
     this.animating = false;

@@ -106,8 +106,11 @@ pub struct MoveView {
     pub path: Vec<usize>,
     /// The index in `path` from which the sown seeds are cowries (Kauri).
     pub cowries_from: usize,
-    /// The pits the move took seeds from: captures, and the end sweep.
+    /// The pits the move captured seeds from (ring places).
     pub taken: Vec<usize>,
+    /// The pits emptied by the end of the game's sweep of the seeds left on the board (ring
+    /// places): not captures, since the seeds may go to their owner.
+    pub swept: Vec<usize>,
     /// Seeds the mover's store gained.
     pub gain: u8,
     /// Seeds captured.
@@ -126,30 +129,18 @@ pub struct MoveView {
     pub eval: Option<i32>,
 }
 
-/// One move with what the client needs to draw it: its text, the sowing path, and the pits
-/// the move took seeds from (captures, and the end sweep).
+/// One move with what the client needs to draw it: its text, the sowing path, the pits the
+/// move captured from, and the pits emptied by the end sweep.
 pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> MoveView {
     let notation = Notation::for_rules(before.rules());
     let (path, cowries_from) = before.sowing_path(mv.pit);
-    let mut counts = ring_counts(before);
     let m = before.pits();
     let origin = if mv.side == Side::South {
         mv.pit as usize
     } else {
         m + 1 + mv.pit as usize
     };
-    if let Some(c) = counts.get_mut(origin) {
-        *c = 0;
-    }
-    for &i in &path {
-        if let Some(c) = counts.get_mut(i) {
-            *c += 1;
-        }
-    }
-    let after_counts = ring_counts(after);
-    let taken: Vec<usize> = (0..counts.len())
-        .filter(|&i| i != m && i != 2 * m + 1 && counts[i] > after_counts[i])
-        .collect();
+    let (taken, swept) = emptied(before, after, mv, origin, &path, cowries_from);
     MoveView {
         ply,
         side: side_str(mv.side),
@@ -159,6 +150,7 @@ pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usiz
         path,
         cowries_from,
         taken,
+        swept,
         gain: mv.effect.gain,
         captured: mv.effect.captured,
         handed: mv.effect.handed,
@@ -167,6 +159,63 @@ pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usiz
         before: None,
         eval: None,
     }
+}
+
+/// The pits a move captured from and the pits the end sweep emptied, as ring places.
+///
+/// A pit is emptied when it holds fewer seeds after the move than the sowing alone left there
+/// (Kauri's cowries are no seeds). Of those, a Kauri pit that held a cowrie lost nothing to a
+/// capture (a seed sown onto an opponent's cowries alone goes to his store); a Kalah-family
+/// capture takes the last seed's pit and the pit opposite; Kauri and Oware capture in the
+/// opponent's row only. Every other emptied pit was swept at the end of the game.
+fn emptied(
+    before: &Position,
+    after: &Position,
+    mv: &PlayedMove,
+    origin: usize,
+    path: &[usize],
+    cowries_from: usize,
+) -> (Vec<usize>, Vec<usize>) {
+    let m = before.pits();
+    let mut sown = ring_counts(before);
+    if let Some(c) = sown.get_mut(origin) {
+        *c = 0;
+    }
+    for &i in &path[..cowries_from.min(path.len())] {
+        if let Some(c) = sown.get_mut(i) {
+            *c += 1;
+        }
+    }
+    let after_counts = ring_counts(after);
+    let place = |i: usize| -> Option<(Side, usize)> {
+        match i {
+            i if i < m => Some((Side::South, i)),
+            i if i > m && i <= 2 * m => Some((Side::North, i - m - 1)),
+            _ => None,
+        }
+    };
+    let last = path.last().copied();
+    let kalah = before.as_kalah().is_some();
+    let (mut taken, mut swept) = (Vec::new(), Vec::new());
+    for (i, (&s, &a)) in sown.iter().zip(&after_counts).enumerate() {
+        let Some((side, pit)) = place(i) else {
+            continue;
+        };
+        if s <= a || before.cowries(side, pit) > 0 {
+            continue;
+        }
+        let captured = if kalah {
+            mv.effect.captured > 0 && last.is_some_and(|l| i == l || i + l == 2 * m)
+        } else {
+            side != mv.side
+        };
+        if captured {
+            taken.push(i);
+        } else {
+            swept.push(i);
+        }
+    }
+    (taken, swept)
 }
 
 /// One turn in the game's notation (several moves where a move earned another).
@@ -511,6 +560,60 @@ pub fn replay<P>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The view of `pit` played in the position string `p`.
+    fn played(p: &str, pit: u8) -> MoveView {
+        let before: Position = p.parse().unwrap();
+        let mut after = before;
+        let effect = after.play(pit).unwrap();
+        let mv = PlayedMove {
+            side: before.to_move(),
+            pit,
+            effect,
+        };
+        move_view(&before, &after, &mv, 0)
+    }
+
+    #[test]
+    fn a_kauri_cowrie_captures_only_where_the_opponent_has_none() {
+        // Kauri's start: the cowrie falls on North's first pit, which holds a cowrie: nothing
+        // is captured (the pit gains a cowrie, not a seed).
+        let v = played(
+            "kauri/5c1-5c1-5c1-5c1-5c1-5c1/0/5c1-5c1-5c1-5c1-5c1-5c1/0/s",
+            0,
+        );
+        assert_eq!(
+            (v.path.clone(), v.cowries_from),
+            (vec![1, 2, 3, 4, 5, 7], 5)
+        );
+        assert_eq!((v.taken, v.swept, v.captured), (vec![], vec![], 0));
+        // South's cowrie falls on North's first pit, two seeds and no cowrie: a capture.
+        let v = played("kauri,pits=2,seeds=1/0c1-0c1/1/2-0c2/1/s", 1);
+        assert_eq!(
+            (v.taken, v.swept, v.captured, v.handed),
+            (vec![3], vec![], 2, 0)
+        );
+        // South's seed falls on North's cowries alone and goes to North's store (handed, that
+        // pit keeps its count), then the cowrie captures the five seeds of the next pit.
+        let v = played("kauri,pits=3,seeds=2/0c1-0c1-1c1/0/0c2-5-0c1/6/s", 2);
+        assert_eq!((v.handed, v.captured), (1, 5));
+        assert_eq!((v.taken, v.swept), (vec![5], vec![]));
+    }
+
+    #[test]
+    fn the_end_sweep_is_no_capture() {
+        // South's last seed reaches his store and empties his row: North's seeds go to North.
+        let v = played("kalah/0-0-0-0-0-1/10/3-3-3-3-3-3/7/s", 5);
+        assert!(v.ended && v.captured == 0);
+        assert_eq!(v.taken, Vec::<usize>::new());
+        assert_eq!(v.swept, vec![7, 8, 9, 10, 11, 12]);
+        // A capture that ends the game: the capturing pit and the one opposite are taken, the
+        // rest of North's row is swept.
+        let v = played("kalah/0-0-0-1-0-0/10/1-2-3-0-0-2/17/s", 3);
+        assert!(v.ended && v.captured == 3);
+        assert_eq!(v.taken, vec![4, 8]);
+        assert_eq!(v.swept, vec![7, 9, 12]);
+    }
 
     #[test]
     fn every_move_has_a_sowing_path() {
