@@ -507,3 +507,44 @@ fn highlights_last_move_cursor_and_sowing() {
         .count();
     assert!(green > 0, "no pit lit during the sowing");
 }
+
+/// The shortest line of moves from `g` to a draw by repetition, within `depth` moves.
+fn line_to_repetition(g: &mut Game, depth: usize) -> Option<Vec<u8>> {
+    if g.ended_by_repetition() {
+        return Some(Vec::new());
+    }
+    if g.is_over() || depth == 0 {
+        return None;
+    }
+    for pit in g.legal_moves().as_slice().to_vec() {
+        g.play(pit).unwrap();
+        let found = line_to_repetition(g, depth - 1);
+        g.undo();
+        if let Some(mut line) = found {
+            line.insert(0, pit);
+            return Some(line);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_draw_by_repetition_shows_nobody_to_move() {
+    // Equal stores and no seeds left: Kauri goes on with the cowries, which can circle until
+    // a position occurs a third time, a draw.
+    let start: Position = "kauri,pits=2,seeds=1/0c2-0/2/0c2-0/2/s".parse().unwrap();
+    let line = (1..14)
+        .find_map(|d| line_to_repetition(&mut Game::new(start), d))
+        .expect("a repetition");
+    let mut a = App::new(Game::new(start), HUMANS, 42);
+    a.sync = true;
+    a.speed_ms = 0;
+    for pit in line {
+        keys(&mut a, &(pit + 1).to_string());
+    }
+    assert!(a.game.ended_by_repetition(), "{}", a.game.position());
+    assert!(!a.game.position().is_over());
+    let t = text(&a);
+    assert!(t.contains("Game over"), "{t}");
+    assert!(!t.contains("to move"), "{t}");
+}

@@ -138,7 +138,12 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
     let bottom = app.bottom;
     let top = bottom.other();
     let notation = app.notation();
-    let live = !pos.is_over() && app.frame().is_none();
+    // The game, not the position alone, knows a draw by repetition.
+    let over = match app.replay {
+        Some(k) => pos.is_over() || (k == app.game.moves().len() && app.game.is_over()),
+        None => app.game.is_over(),
+    };
+    let live = !over && app.frame().is_none();
     let mover = pos.to_move();
     let legal = pos.legal_moves();
     let human = app.human_to_move() && app.frame().is_none();
