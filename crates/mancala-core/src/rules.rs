@@ -32,7 +32,7 @@ pub enum Preset {
     KalahBrazil,
     /// The 4 x 2 "Vaccean-inspired" mancala, 5 seeds a pit (Spanish source page).
     Vaccean,
-    /// Cross-Kalah (W. Dan Troyka, 2004): odd pits sow clockwise.
+    /// Cross-Kalah (W. Dan Troyka, 2004): a pit holding an odd number of seeds sows clockwise.
     CrossKalah,
     /// Dracala (Ralf Gering, 2010): compulsory maximum capture, misère.
     Dracala,
@@ -45,6 +45,8 @@ pub enum Preset {
 /// One preset: its name, its summary line and its rules with every option at its default.
 struct PresetEntry {
     name: &'static str,
+    /// The name people read in menus and titles.
+    title: &'static str,
     summary: &'static str,
     /// How its records write moves.
     notation: Notation,
@@ -70,12 +72,14 @@ const BASE: Rules = Rules {
 const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "kalah",
+        title: "Kalah",
         summary: "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
         notation: Notation::Letters,
         defaults: BASE,
     },
     PresetEntry {
         name: "kalah-brazil",
+        title: "Brazilian classroom Kalah",
         summary: "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)",
         notation: Notation::Letters,
         defaults: Rules {
@@ -88,6 +92,7 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "vaccean",
+        title: "Vaccean mancala",
         summary: "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
         notation: Notation::Letters,
         defaults: Rules {
@@ -100,7 +105,8 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "cross-kalah",
-        summary: "Cross-Kalah: odd pits sow clockwise, even counter-clockwise (source 004)",
+        title: "Cross-Kalah",
+        summary: "Cross-Kalah: a pit holding an odd number of seeds sows clockwise, an even number counter-clockwise (source 004)",
         notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::CrossKalah,
@@ -110,6 +116,7 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "dracala",
+        title: "Dracala",
         summary: "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)",
         notation: Notation::Digits,
         defaults: Rules {
@@ -122,6 +129,7 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "kauri",
+        title: "Kauri",
         summary: "Kauri: seeds and cowries, direct and indirect captures (source 003)",
         notation: Notation::Kauri,
         defaults: Rules {
@@ -133,6 +141,7 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "oware",
+        title: "Oware (Abapa)",
         summary: "Oware (Abapa): captures of 2s and 3s in the opponent's row, must-feed, 25 seeds win",
         notation: Notation::Letters,
         defaults: Rules {
@@ -163,6 +172,11 @@ impl Preset {
     /// Its name, as in rules strings and JSON.
     pub fn name(self) -> &'static str {
         self.entry().name
+    }
+
+    /// The name people read in menus and titles (`Brazilian classroom Kalah`).
+    pub fn title(self) -> &'static str {
+        self.entry().title
     }
 
     /// One line: what the game is and where its rules come from.
@@ -1151,6 +1165,27 @@ impl FromStr for Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn presets_have_names_people_read_and_true_summaries() {
+        let titles: Vec<&str> = Preset::ALL.iter().map(|p| p.title()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Kalah",
+                "Brazilian classroom Kalah",
+                "Vaccean mancala",
+                "Cross-Kalah",
+                "Dracala",
+                "Kauri",
+                "Oware (Abapa)"
+            ]
+        );
+        // Cross-Kalah's direction is the parity of the seed count, not of the pit.
+        assert!(Preset::CrossKalah
+            .summary()
+            .contains("a pit holding an odd number of seeds sows clockwise"));
+    }
 
     #[test]
     fn rules_strings_round_trip() {

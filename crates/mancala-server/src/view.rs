@@ -306,6 +306,8 @@ pub struct RulesView {
     pub name: String,
     /// The preset's name.
     pub preset: &'static str,
+    /// The preset's name as people read it (`Brazilian classroom Kalah`).
+    pub title: &'static str,
     /// The preset's one-line summary.
     pub summary: &'static str,
     /// Every option's value.
@@ -326,6 +328,7 @@ pub fn rules_view(game: &Game) -> RulesView {
     RulesView {
         name: r.to_string(),
         preset: r.preset.name(),
+        title: r.preset.title(),
         summary: r.preset.summary(),
         rules: *r,
         pits: r.pits,
@@ -349,6 +352,8 @@ pub struct Variants {
 pub struct PresetView {
     /// The preset's name.
     pub name: &'static str,
+    /// Its name as people read it.
+    pub title: &'static str,
     /// Its one-line summary.
     pub summary: &'static str,
     /// Its rules with every option at its default.
@@ -420,6 +425,7 @@ pub fn variants() -> Variants {
                 .collect();
             PresetView {
                 name: p.name(),
+                title: p.title(),
                 summary: p.summary(),
                 defaults: p.rules(),
                 options,
