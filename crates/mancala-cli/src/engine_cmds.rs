@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::notation::Notation;
 use mancala_core::{Position, Side};
-use mancala_engine::{Engine, Limits, MoveValue};
+use mancala_engine::{Engine, Evaluation, Limits, MoveValue};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
 use serde_json::json;
@@ -59,6 +59,20 @@ pub fn line_text(pos: &Position, pits: &[u8]) -> String {
         p.play(mv).expect("legal");
     }
     out
+}
+
+/// What `value` means in JSON: the final seed margin of the side to move, or where the value
+/// is a tie decided by the cowrie rule (Kauri), equal seeds with the tie counted as one seed.
+fn value_is(e: &Evaluation, how: &str, misere: &str) -> String {
+    let side = side_word(e.side);
+    if e.is_tie_break() {
+        format!(
+            "equal seeds{how}: a tie the cowrie rule decides ({}), counted as one seed for its winner, from {side}'s view (the side to move)",
+            e.outcome_text()
+        )
+    } else {
+        format!("final seed margin for {side} (the side to move){how}{misere}")
+    }
 }
 
 fn side_word(s: Side) -> &'static str {
@@ -207,7 +221,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
                     "best": notation.move_text(side, r.best).to_string(),
                     "best_pit": r.best + 1,
                     "value": r.eval.margin,
-                    "value_is": format!("final seed margin for {} (the side to move){}", side_word(side), if pos.rules().misere() { "; misere: lower is better" } else { "" }),
+                    "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misere: lower is better" } else { "" }),
                     "exact": r.eval.is_proven(),
                     "eval": r.eval,
                     "pv": line_text(&pos, &r.pv),
@@ -530,7 +544,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             "variant": pos.rules().to_string(),
             "position": pos.to_string(),
             "value": r.eval.margin,
-            "value_is": format!("final seed margin for {} (the side to move) with perfect play{misere}", side_word(side)),
+            "value_is": value_is(&r.eval, " with perfect play", misere),
             "eval": r.eval,
             "best": notation.move_text(side, r.best).to_string(),
             "pv": line_text(&pos, &r.pv),

@@ -1065,3 +1065,25 @@ fn a_closed_output_pipe_is_no_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
 }
+
+/// A Kauri tie on seeds decided by the cowrie rule counts one seed for its winner in the
+/// engine; `solve` says it is a tie, not a one-seed margin.
+#[test]
+fn solve_names_a_kauri_tie_break() {
+    let p = "kauri,pits=2,seeds=1/0c1-0c1/2/0c1-0c1/2/s";
+    let o = mancala(&["solve", "--position", p, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["value"], -1);
+    assert_eq!(v["eval"]["tie_break"], true);
+    let is = v["value_is"].as_str().unwrap();
+    assert!(
+        is.starts_with("equal seeds") && !is.contains("margin"),
+        "{is}"
+    );
+    assert_eq!(
+        v["eval"]["text"],
+        "tie won by North (South loses on equal seeds by the cowrie rule), proven"
+    );
+    let o = mancala(&["solve", "--position", p]);
+    assert!(stdout(&o).contains("South loses on equal seeds by the cowrie rule"));
+}

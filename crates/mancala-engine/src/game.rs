@@ -80,6 +80,12 @@ pub trait SearchGame: GameState + Send + Sync {
     fn terminal_bonus(&self, _me: Side) -> i32 {
         0
     }
+    /// Whether a margin of one seed stands for equal seeds and a tie decided by the rules
+    /// ([`SearchGame::terminal_bonus`]): Kauri with an even count of seeds, where no game ends
+    /// one seed apart.
+    fn decided_ties(&self) -> bool {
+        false
+    }
     /// The future net gain for the side to move from the endgame databases, where they cover
     /// this position and these rules.
     fn probe(&self, _oracle: &dyn crate::Oracle) -> Option<i32> {
@@ -245,6 +251,12 @@ impl SearchGame for KauriPos {
 
     fn can_repeat(&self) -> bool {
         true
+    }
+
+    fn decided_ties(&self) -> bool {
+        // Every seed ends in a store, or a store passes half of them: with an even count two
+        // final stores are never one seed apart.
+        self.total_seeds() % 2 == 0
     }
 
     fn terminal_bonus(&self, me: Side) -> i32 {

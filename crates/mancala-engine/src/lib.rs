@@ -271,7 +271,13 @@ impl Engine {
         let exact = exact && !pos.can_repeat();
         Some(SearchResult {
             best,
-            eval: evaluation(me, banked + value, misere, exact, depth),
+            eval: evaluation(
+                me,
+                banked + value,
+                (misere, pos.decided_ties()),
+                exact,
+                depth,
+            ),
             depth,
             nodes,
             pv: pv.unwrap_or_else(|| vec![best]),
@@ -373,7 +379,13 @@ impl Engine {
         let (value, pv) = result?;
         let me = pos.to_move();
         Some(SolveResult {
-            eval: evaluation(me, pos.banked(me) + value, pos.misere(), true, 0),
+            eval: evaluation(
+                me,
+                pos.banked(me) + value,
+                (pos.misere(), pos.decided_ties()),
+                true,
+                0,
+            ),
             best: *pv.first()?,
             pv,
             nodes,
@@ -536,7 +548,13 @@ impl Engine {
             return None;
         }
         Some(SolveResult {
-            eval: evaluation(me, banked + value, pos.misere(), true, 0),
+            eval: evaluation(
+                me,
+                banked + value,
+                (pos.misere(), pos.decided_ties()),
+                true,
+                0,
+            ),
             best,
             pv,
             nodes: shared.nodes.load(Ordering::Relaxed),
@@ -713,6 +731,7 @@ impl Engine {
             let Some(values) = values else { break };
             let banked = with_family!(pos, p => p.banked(me));
             let misere = pos.rules().misere();
+            let ties = with_family!(pos, p => p.decided_ties());
             // As in `search_state`: no search proves a value where positions can repeat.
             let repeats = pos.rules().can_repeat();
             let all_exact = values.iter().all(|v| v.2);
@@ -721,7 +740,7 @@ impl Engine {
                     .into_iter()
                     .map(|(pit, v, exact)| MoveValue {
                         pit,
-                        eval: evaluation(me, banked + v, misere, exact && !repeats, depth),
+                        eval: evaluation(me, banked + v, (misere, ties), exact && !repeats, depth),
                     })
                     .collect::<Vec<_>>(),
             );
@@ -791,12 +810,20 @@ impl MoveValue {
     }
 }
 
-/// The evaluation of `utility` (the final margin of `me` in search units: misère negated).
-fn evaluation(me: Side, utility: i32, misere: bool, exact: bool, depth: u32) -> Evaluation {
+/// The evaluation of `utility` (the final margin of `me` in search units: misère negated);
+/// `decided_ties` as [`SearchGame::decided_ties`].
+fn evaluation(
+    me: Side,
+    utility: i32,
+    (misere, decided_ties): (bool, bool),
+    exact: bool,
+    depth: u32,
+) -> Evaluation {
     Evaluation {
         side: me,
         margin: if misere { -utility } else { utility },
         lower_is_better: misere,
+        decided_ties,
         quality: if exact {
             Quality::Proven
         } else {

@@ -43,7 +43,8 @@ impl Quality {
 /// In a misère game (Dracala) fewer seeds win, so a lower margin is better for the side named.
 /// [`Evaluation::score`] turns either kind into "higher is better for the side named", which is
 /// what comparisons between moves use. In Kauri a tie decided by the cowrie rule counts one
-/// seed for its winner.
+/// seed for its winner: where [`Evaluation::decided_ties`], a margin of one seed is that
+/// tie, and the words say so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Evaluation {
     /// The side whose view the margin is from.
@@ -52,18 +53,25 @@ pub struct Evaluation {
     pub margin: i32,
     /// Fewer seeds win (misère): a lower margin is better for `side`.
     pub lower_is_better: bool,
+    /// A margin of one seed stands for equal seeds and a tie won by the rules (Kauri's cowrie
+    /// rule, with an even count of seeds, where no game ends one seed apart).
+    pub decided_ties: bool,
     /// Proven, or a search's estimate to some depth.
     pub quality: Quality,
 }
 
 impl Evaluation {
-    /// The value of a finished game for `side`: its final margin, proven.
+    /// The value of a finished game for `side`: its final margin, proven (the engine adds
+    /// Kauri's tie-break seed).
     pub fn final_margin(pos: &mancala_core::Position, side: Side) -> Evaluation {
         let s = pos.scores();
         Evaluation {
             side,
             margin: s[side.index()] as i32 - s[side.other().index()] as i32,
             lower_is_better: pos.rules().misere(),
+            decided_ties: mancala_core::with_family!(pos, p => {
+                crate::game::SearchGame::decided_ties(p)
+            }),
             quality: Quality::Proven,
         }
     }
@@ -91,6 +99,11 @@ impl Evaluation {
         }
     }
 
+    /// Whether the value is a tie on seeds decided by the rules (Kauri's cowrie rule).
+    pub fn is_tie_break(&self) -> bool {
+        self.decided_ties && self.margin.abs() == 1
+    }
+
     /// Whether the value is proven (not a search's estimate).
     pub fn is_proven(&self) -> bool {
         self.quality == Quality::Proven
@@ -106,10 +119,15 @@ impl Evaluation {
             .then(|| (best.score() - self.score()).max(0))
     }
 
-    /// The outcome in words for [`Evaluation::side`]: `South wins by 4`, `a draw`, and in a
-    /// misère game `South loses by 3 (fewer seeds win)`.
+    /// The outcome in words for [`Evaluation::side`]: `South wins by 4`, `a draw`, in a
+    /// misère game `South loses by 3 (fewer seeds win)`, and in Kauri `South wins on equal
+    /// seeds by the cowrie rule`.
     pub fn outcome_text(&self) -> String {
         let s = self.score();
+        if self.is_tie_break() {
+            let what = if s > 0 { "wins" } else { "loses" };
+            return format!("{} {what} on equal seeds by the cowrie rule", self.side);
+        }
         let what = match s.cmp(&0) {
             core::cmp::Ordering::Greater => format!("{} wins by {s}", self.side),
             core::cmp::Ordering::Less => format!("{} loses by {}", self.side, -s),
@@ -124,8 +142,21 @@ impl Evaluation {
 
     /// One line for people: `+4 for South (South wins by 4), proven`, or with a search's
     /// depth; in a misère game `+3 for South (South loses by 3, fewer seeds win), search to
-    /// depth 12`.
+    /// depth 12`; a tie decided by the rules `tie won by South (South wins on equal seeds by
+    /// the cowrie rule), proven`.
     pub fn text(&self) -> String {
+        if self.is_tie_break() {
+            let winner = if self.score() > 0 {
+                self.side
+            } else {
+                self.side.other()
+            };
+            return format!(
+                "tie won by {winner} ({}), {}",
+                self.outcome_text(),
+                self.quality.text()
+            );
+        }
         format!(
             "{:+} for {} ({}), {}",
             self.margin,
@@ -137,16 +168,19 @@ impl Evaluation {
 }
 
 /// As JSON: `{"side": "south", "margin": 4, "score": 4, "lower_is_better": false,
-/// "proven": true, "depth": null, "text": "+4 for South (South wins by 4), proven"}`;
-/// `score` is the margin turned so that higher is better for `side`, `depth` a search's depth.
+/// "tie_break": false, "proven": true, "depth": null, "text": "+4 for South (South wins by
+/// 4), proven"}`; `score` is the margin turned so that higher is better for `side`,
+/// `tie_break` whether a margin of one is a tie decided by the rules (Kauri's cowrie rule),
+/// `depth` a search's depth.
 impl serde::Serialize for Evaluation {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut m = s.serialize_struct("Evaluation", 7)?;
+        let mut m = s.serialize_struct("Evaluation", 8)?;
         m.serialize_field("side", &self.side)?;
         m.serialize_field("margin", &self.margin)?;
         m.serialize_field("score", &self.score())?;
         m.serialize_field("lower_is_better", &self.lower_is_better)?;
+        m.serialize_field("tie_break", &self.is_tie_break())?;
         m.serialize_field("proven", &self.is_proven())?;
         m.serialize_field(
             "depth",
@@ -175,6 +209,7 @@ mod tests {
             side: Side::South,
             margin,
             lower_is_better: misere,
+            decided_ties: false,
             quality,
         }
     }
@@ -192,6 +227,29 @@ mod tests {
             ev(4, false, Quality::Searched { depth: 12 }).text(),
             "+4 for South (South wins by 4), search to depth 12"
         );
+    }
+
+    #[test]
+    fn a_kauri_tie_decided_by_the_cowries_is_no_seed_margin() {
+        let tie = Evaluation {
+            decided_ties: true,
+            ..ev(-1, false, Quality::Proven)
+        };
+        assert!(tie.is_tie_break());
+        assert_eq!(tie.score(), -1);
+        assert_eq!(
+            tie.text(),
+            "tie won by North (South loses on equal seeds by the cowrie rule), proven"
+        );
+        assert_eq!(
+            tie.seen_by(Side::North).outcome_text(),
+            "North wins on equal seeds by the cowrie rule"
+        );
+        let two = Evaluation {
+            decided_ties: true,
+            ..ev(2, false, Quality::Proven)
+        };
+        assert_eq!(two.outcome_text(), "South wins by 2");
     }
 
     #[test]
