@@ -152,7 +152,6 @@ async function setupScreen() {
   const syncOpp = () => {
     const isComputer = form.querySelector('input[name=opponent]:checked').value === 'computer';
     levelField.hidden = !isComputer;
-    nameField.hidden = isComputer;
   };
   oppBox.addEventListener('change', syncOpp);
   const err = h('p', { class: 'error', role: 'alert' });
@@ -170,7 +169,7 @@ async function setupScreen() {
     const opponent = form.querySelector('input[name=opponent]:checked').value;
     const req = { rules: rulesString(), opponent, side: side.value };
     if (opponent === 'computer') req.level = Number(level.value);
-    else if (name.value.trim()) req.name = name.value.trim();
+    if (name.value.trim()) req.name = name.value.trim();
     localStorage.setItem('mancala.setup', JSON.stringify({ preset: presetSel.value, opponent, level: level.value, side: side.value, name: name.value }));
     try {
       const r = await api.create(req);
@@ -243,7 +242,11 @@ async function gameScreen(id) {
   const scoreTop = h('div', { class: 'player p-top' });
   const scoreBottom = h('div', { class: 'player p-bottom' });
   const boardEl = h('div', { id: 'board' });
-  const board = new Board(boardEl, { interactive: !!you, onPlay: (pit) => play(pit) });
+  // The scores beside the names follow the stores as the seeds fall.
+  const onSown = (b) => {
+    for (const el of s.querySelectorAll('.player .score[data-side]')) el.textContent = String(b.stores[el.dataset.side === 'south' ? 0 : 1]);
+  };
+  const board = new Board(boardEl, { interactive: !!you, onPlay: (pit) => play(pit), onSown });
   const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' });
   const invite = h('div', { class: 'invite card', hidden: true });
   const btn = (id2, text, fn, title2) => h('button', { type: 'button', id: id2, text, onclick: fn, title: title2 });
@@ -256,7 +259,7 @@ async function gameScreen(id) {
   const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: 'Record (text)' });
   const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
   const rulesText = h('div', { class: 'rules-text' });
-  const keys = h('p', { class: 'keys', text: you ? 'Keys: 1–8 or the pit letter plays a pit; arrows move between your pits; U undo, H hint.' : 'You are watching this game.' });
+  const keys = h('p', { class: 'keys', text: you ? `Keys: 1–${g.rules.pits} or the pit letter plays a pit; arrows move between your pits; U undo, ${g.rules.pits >= 8 ? '?' : 'H or ?'} hint.` : 'You are watching this game.' });
   s.append(title,
     h('div', { class: 'game' },
       h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status,
@@ -273,11 +276,11 @@ async function gameScreen(id) {
   function drawInfo(st, sowing = null) {
     const top = other(bottom);
     const who = { south: whoIs(st, 'south', you), north: whoIs(st, 'north', you) };
-    board.names = who;
+    board.setNames(who);
     const line = (side) => {
       const turn = !st.over && st.to_move === side;
       return [h('span', { class: `dot ${turn ? 'on' : ''}`, 'aria-hidden': 'true' }), h('span', { class: 'name', text: who[side] }),
-        h('span', { class: 'score', text: String(st.board.stores[side === 'south' ? 0 : 1]) })];
+        h('span', { class: 'score', 'data-side': side, text: String(st.board.stores[side === 'south' ? 0 : 1]) })];
     };
     scoreTop.replaceChildren(...line(top));
     scoreBottom.replaceChildren(...line(bottom));
@@ -303,10 +306,12 @@ async function gameScreen(id) {
     status.classList.toggle('over', !sowing && st.over);
     status.classList.toggle('yours', !sowing && !st.over && st.to_move === you);
     moves.dataset.ply = sowing ? sowing.ply : st.ply;
-    // Move list: numbered lines of the first player's turn and the reply.
+    // Move list: numbered lines of the first player's turn and the reply, up to the move
+    // being sown (never ahead of the board).
     moves.replaceChildren();
     let li = null;
-    for (const t of st.turns) {
+    const upTo = sowing ? sowing.ply + 1 : st.ply;
+    for (const t of st.turns.filter((x) => x.first_ply + x.plies <= upTo)) {
       if (!li || t.side === 'south' || (li.dataset.n !== String(t.number))) {
         li = h('li', { 'data-n': t.number }, h('span', { class: 'n', text: `${t.number}.` }));
         if (t.side === 'north' && li.childElementCount === 1) li.append(h('span', { class: 'mv empty', text: '…' }));
@@ -380,7 +385,11 @@ async function gameScreen(id) {
   async function guarded(fn) {
     if (busy) return;
     busy = true;
-    try { await fn(); } catch (e) { toast(e.message, 'error'); announce(e.message); } finally { busy = false; drawInfo(latest === shown ? shown : shown || latest); }
+    try { await fn(); } catch (e) { toast(e.message, 'error'); announce(e.message); } finally {
+      busy = false;
+      // While a sowing is drawn its own status stands; the state is drawn when it ends.
+      if (!drawing) drawInfo(latest === shown ? shown : shown || latest);
+    }
   }
   function play(pit) {
     if (!shown || shown.over || shown.to_move !== you || board.animating) return;
@@ -409,13 +418,13 @@ async function gameScreen(id) {
     if (ev.target.closest && ev.target.closest('input, select, textarea')) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const k = ev.key;
-    if (/^[1-8]$/.test(k)) { ev.preventDefault(); play(Number(k)); return; }
-    if (you && /^[a-hA-H]$/.test(k) && g.rules.notation !== 'digits') {
-      const l = k.toLowerCase();
-      if (l === 'u' || l === 'h') { /* fallthrough */ } else { ev.preventDefault(); play(l.charCodeAt(0) - 96); return; }
-    }
+    // A pit's digit, or its letter (either case) where the game writes pits as letters: on
+    // an 8-pit board `h` is pit H, and `?` asks for a hint.
+    const pit = /^[1-8]$/.test(k) ? Number(k)
+      : (g.rules.notation !== 'digits' && /^[a-zA-Z]$/.test(k) ? k.toLowerCase().charCodeAt(0) - 96 : 0);
+    if (you && pit >= 1 && pit <= g.rules.pits) { ev.preventDefault(); play(pit); return; }
     if (k === 'u' || k === 'U') { if (you && g.vs_computer) undo(); }
-    if (k === 'h' || k === 'H') { if (you && g.vs_computer) hint(); }
+    if (k === '?' || k === 'h' || k === 'H') { if (you && g.vs_computer) hint(); }
   };
   document.addEventListener('keydown', onKey);
   const stop = watch(id, receive, (up) => { conn.textContent = up ? '' : 'Reconnecting…'; });
@@ -484,13 +493,14 @@ function drawReplay(view, r) {
     north: (r.players.north && r.players.north.name) || 'North',
   };
   const table = h('table', { class: 'values', id: 'replay-moves' },
-    h('caption', { text: `Moves and the engine's values: the final seed margin for the mover${r.rules.misere ? ' (fewer seeds win)' : ''}, proven unless a search depth is given` }),
+    h('caption', { text: `Moves and the engine's values for the mover: +n wins by n seeds, −n loses by n${r.rules.misere ? ' (fewer seeds win)' : ''}; proven unless a search depth is given` }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Side' }), h('th', { scope: 'col', text: 'Move' }),
       h('th', { scope: 'col', text: 'Value' }), h('th', { scope: 'col', text: 'Best' }))));
   const body = h('tbody');
-  // An evaluation from the server (see the engine's Evaluation): its margin, and the search
-  // depth where it is not proven.
-  const fmt = (e) => (!e ? '–' : `${e.margin > 0 ? '+' : ''}${e.margin}${e.proven ? '' : ` (depth ${e.depth})`}`);
+  // An evaluation from the server (see the engine's Evaluation): its score, good for the
+  // mover when positive (the server turns a misère margin), and the search depth where it is
+  // not proven.
+  const fmt = (e) => (!e ? '–' : `${e.score > 0 ? '+' : ''}${e.score}${e.proven ? '' : ` (depth ${e.depth})`}`);
   r.moves.forEach((mv, i) => {
     const val = r.values && r.values[i];
     const loss = val && val.loss > 0;

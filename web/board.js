@@ -78,7 +78,7 @@ function drawSeeds(svg, n, c, big) {
 }
 
 export class Board {
-  // opts: {onPlay(pit1), interactive}
+  // opts: {onPlay(pit1), interactive, onSown(board): after each piece sown and at the end}
   constructor(root, opts = {}) {
     this.root = root;
     this.opts = opts;
@@ -148,6 +148,16 @@ export class Board {
     root.appendChild(topRow);
     root.appendChild(bottomRow);
     root.appendChild(mkStore(bottom, 'store-right'));
+  }
+
+  // New names for the two sides (a friend who joined): store labels and pit labels follow.
+  setNames(names) {
+    this.names = names;
+    for (const side of ['south', 'north']) {
+      const p = this.places[side === 'south' ? this.m : 2 * this.m + 1];
+      if (p) p.el.querySelector('.label').textContent = names[side];
+    }
+    if (this.board) for (let r = 0; r < 2 * this.m + 2; r++) this.drawPlace(r);
   }
 
   arrowKeys(ev, i) {
@@ -249,6 +259,7 @@ export class Board {
       if (k >= mv.cowries_from) addCowrie(this.board, m, r, 1);
       else add(this.board, m, r, 1);
       this.drawPlace(r);
+      if (this.opts.onSown) this.opts.onSown(this.board);
       const el = this.places[r].el;
       el.classList.remove('drop');
       void el.offsetWidth; // restart the animation
@@ -262,6 +273,7 @@ export class Board {
     this.animating = false;
     this.board = clone(after);
     for (let r = 0; r < 2 * m + 2; r++) this.drawPlace(r);
+    if (this.opts.onSown) this.opts.onSown(this.board);
     this.markMove(mv);
   }
 }

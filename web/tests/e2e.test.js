@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -194,6 +194,8 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   assert.deepEqual(aBottom, [0, 1, 2, 3, 4, 5]);
   // A sees the friend join; the invitation disappears.
   await a.page.waitForSelector('.invite', { state: 'hidden' });
+  // ...and the friend's store label no longer says "not here yet".
+  await a.page.waitForFunction(() => document.querySelector('#board .store-left .label').textContent === 'Your friend');
 
   // Take turns: whoever's status says "Your move" plays his first playable pit.
   for (let k = 0; k < 8; k++) {
@@ -249,6 +251,112 @@ test('Kauri, Oware and Dracala draw and play at phone width', async () => {
   // Every pit has a label a screen reader reads.
   const labels = await page.$$eval('#board .pit', (els) => els.map((e) => e.getAttribute('aria-label')));
   assert.ok(labels.every((l) => /pit \d: \d+ seeds?/.test(l)), labels.join(' | '));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// What the game screen shows while a move of ours is sown: snapshots of the status, the
+// scores and the move list at every change of the page.
+async function recordScreen(page) {
+  await page.evaluate(() => {
+    window.screenLog = [];
+    const snap = () => {
+      const score = (cls) => { const e = document.querySelector(`.player.${cls} .score`); return e ? e.textContent : null; };
+      window.screenLog.push({
+        status: document.querySelector('#status').textContent,
+        bottom: score('p-bottom'),
+        north: document.querySelectorAll('.moves .mv.north').length,
+      });
+    };
+    new MutationObserver(snap).observe(document.querySelector('#screen-game'), { subtree: true, childList: true, characterData: true });
+  });
+}
+
+test('the form, the keys and the screen while a move is sown say what is true', async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  // Hidden fields stay hidden: the level is asked only against the computer; the name always.
+  await page.check('input[name=opponent][value=friend]');
+  assert.equal(await page.isVisible('#level'), false);
+  assert.equal(await page.isVisible('#name'), true);
+  await page.check('input[name=opponent][value=computer]');
+  assert.equal(await page.isVisible('#level'), true);
+  assert.equal(await page.isVisible('#name'), true);
+  // Kalah on 8 pits against the computer, with a name.
+  await page.selectOption('#preset', 'kalah');
+  await page.click('details.more > summary');
+  await page.fill('#opt-pits', '8');
+  await page.locator('#opt-pits').dispatchEvent('change');
+  await page.fill('#name', 'Ann');
+  await page.selectOption('#level', '1');
+  await page.selectOption('#side', 'south');
+  await page.click('#start');
+  await page.waitForURL(/#\/game\//);
+  await page.waitForSelector('button.pit.playable');
+  const id = page.url().split('/').pop();
+  const st = await (await page.request.get(`${BASE}/api/games/${id}`)).json();
+  assert.equal(st.players.south.name, 'Ann');
+  // `h` on an 8-pit board plays pit H (its 3 seeds: the store, then North's first two pits).
+  await recordScreen(page);
+  await page.keyboard.press('h');
+  await waitForPlies(page, 0);
+  await waitForMyTurn(page);
+  assert.match(await page.textContent('.moves .mv.south'), /^H\b/);
+  const log = await page.evaluate(() => window.screenLog);
+  const sowing = log.filter((x) => /^You play H/.test(x.status));
+  assert.ok(sowing.length > 0, JSON.stringify(log));
+  // The score follows the seed that reached the store while the seeds were sown...
+  assert.ok(sowing.some((x) => x.bottom === '1'), JSON.stringify(sowing));
+  // ...the computer's answer is not listed before it is drawn...
+  assert.ok(sowing.every((x) => x.north === 0), JSON.stringify(sowing));
+  // ...and nothing says it is our move before the answer came.
+  const first = log.findIndex((x) => /^You play H/.test(x.status));
+  const next = log.slice(first).find((x) => !/^You play H/.test(x.status));
+  assert.notEqual(next && next.status, 'Your move.', JSON.stringify(log));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('replays mark captures, the end sweep and misère values the right way', async () => {
+  const { context, page, errors } = await newPage();
+  const open = async (file) => {
+    await page.goto(`${BASE}/#/replay`);
+    await page.waitForSelector('#record-text');
+    await page.fill('#record-text', readFileSync(file, 'utf8'));
+    await page.click('#load-record');
+    await page.waitForSelector('#replay-moves tbody tr');
+  };
+  const goTo = async (k) => {
+    await page.click(`#replay-moves tbody tr:nth-child(${k}) button`);
+    await page.waitForFunction((n) => new RegExp(`Move ${n} of`).test(document.querySelector('#replay-status').textContent), k);
+  };
+  const marked = (cls) => page.locator(`#replay-board .${cls}`).count();
+  // Kauri: a cowrie that falls on an opponent's cowries captures nothing (move 1); a direct
+  // capture marks the one pit taken (move 6, North's C, +2).
+  await open(path.resolve(here, '../../examples/records/kauri-gering-van-patten.txt'));
+  await goTo(1);
+  assert.equal(await marked('mark-taken'), 0);
+  const labels = await page.$$eval('#replay-board .pit', (els) => els.map((e) => e.getAttribute('aria-label')).join(' | '));
+  assert.doesNotMatch(labels, /captured/);
+  await goTo(6);
+  assert.equal(await marked('mark-taken'), 1);
+  // Kalah: the last move empties South's row; North's seeds go to North's store, a sweep and
+  // no capture.
+  writeFileSync(path.join(OUT, 'sweep.txt'), '[Variant "kalah"]\n[Position "kalah/0-0-0-0-0-1/17/3-3-0-0-0-0/12/s"]\n1. F\n');
+  await open(path.join(OUT, 'sweep.txt'));
+  await goTo(1);
+  assert.equal(await marked('mark-taken'), 0);
+  assert.equal(await marked('mark-swept'), 2);
+  // Dracala (fewer seeds win): South ends 38 : 26 and loses, so South's moves read negative,
+  // good for the mover when positive.
+  await open(path.resolve(here, '../../examples/records/dracala-tavares-gering.txt'));
+  const rows = await page.$$eval('#replay-moves tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const last = rows[rows.length - 1];
+  assert.equal(last[1], 'South');
+  assert.match(last[3], /^-12$/, JSON.stringify(last));
+  assert.match(await page.textContent('#replay-moves caption'), /fewer seeds win/);
+  await shot(page, '10-replay-dracala');
   assert.deepEqual(errors, []);
   await context.close();
 });
