@@ -373,6 +373,18 @@ fn play_a_whole_game_from_stdin_and_save_it() {
                 "{out}"
             );
         }
+        if variant == "dracala" {
+            // Fewer seeds win: the hint says so, with the outcome in words for South.
+            let hint = out.lines().find(|l| l.contains("Hint:")).unwrap();
+            assert!(
+                hint.contains("for South (South")
+                    && hint.contains("fewer seeds win)")
+                    && (hint.contains("wins by")
+                        || hint.contains("loses by")
+                        || hint.contains("a draw")),
+                "{hint}"
+            );
+        }
         assert!(
             out.contains("wins") || out.contains("Draw"),
             "{variant}: the game ends\n{out}"

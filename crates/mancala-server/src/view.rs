@@ -622,6 +622,45 @@ mod tests {
     }
 
     #[test]
+    fn misere_analysis_calls_the_lowest_margin_best() {
+        // Dracala, fewer seeds win: every judged move's loss is the best move's score (good
+        // for the mover) minus its own, never negative, and a move with no choice loses
+        // nothing.
+        let text = include_str!("../../../examples/records/dracala-tavares-gering.txt");
+        let game = mancala_core::Record::parse(text, None)
+            .unwrap()
+            .replay()
+            .unwrap();
+        let values = analysis(&game, Duration::from_millis(40), Duration::from_secs(30));
+        let mut judged = 0;
+        for (k, v) in values.iter().enumerate() {
+            let (Some(played), Some(best)) = (v.played, v.best) else {
+                continue;
+            };
+            judged += 1;
+            assert!(played.lower_is_better && best.lower_is_better);
+            assert_eq!(played.side, game.moves()[k].side);
+            assert!(
+                best.score() >= played.score() || v.loss.is_none(),
+                "ply {k}"
+            );
+            if let Some(loss) = v.loss {
+                assert_eq!(loss, best.score() - played.score(), "ply {k}");
+            }
+            if game.position_at(k).unwrap().legal_moves().len() == 1 {
+                assert_eq!(v.loss, Some(0), "ply {k}: a forced move");
+            }
+        }
+        assert!(judged > 30, "{judged} of {} moves judged", values.len());
+        // The last move (South's, forced to a 38 : 26 loss) is valued -12 for South.
+        let last = values.last().unwrap().played.unwrap();
+        assert_eq!(
+            (last.side, last.score(), last.margin),
+            (Side::South, -12, 12)
+        );
+    }
+
+    #[test]
     fn every_move_has_a_sowing_path() {
         for preset in Preset::ALL {
             let mut g = Game::from_rules(&preset.rules()).unwrap();

@@ -367,6 +367,18 @@ fn hint_and_value_use_the_engine() {
 }
 
 #[test]
+fn a_misere_hint_says_fewer_seeds_win() {
+    // Dracala: the hint's value is South's margin with its outcome in words, never a bare
+    // margin read as if more were better.
+    let mut a = app("dracala", HUMANS);
+    keys(&mut a, "h");
+    let want = search(a.game.position(), a.analysis_limits, &[]).unwrap();
+    let line = a.engine_line.clone().unwrap();
+    assert!(line.contains(&want.eval.outcome_text()), "{line}");
+    assert!(line.contains("fewer seeds win"), "{line}");
+}
+
+#[test]
 fn sowing_animation_runs_and_is_skippable() {
     let mut a = app("kalah,seeds=4", HUMANS);
     a.speed_ms = 50;
