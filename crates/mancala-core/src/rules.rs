@@ -272,7 +272,7 @@ fn one_of(values: &[&str]) -> String {
 }
 
 macro_rules! keyword_enum {
-    ($(#[$m:meta])* $name:ident ($option:literal) { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
+    ($(#[$m:meta])* $name:ident ($option:literal) { $($(#[$vm:meta])* $variant:ident = $text:literal => $label:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
         #[serde(rename_all = "kebab-case")]
@@ -288,6 +288,8 @@ macro_rules! keyword_enum {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
             /// The words of [`Self::ALL`], in the same order.
             pub const WORDS: &'static [&'static str] = &[$($text),+];
+            /// What each value of [`Self::ALL`] means, for menus people read.
+            pub const LABELS: &'static [&'static str] = &[$($label),+];
             /// The value's word, as written in rules strings and JSON.
             pub fn name(self) -> &'static str { match self { $($name::$variant => $text),+ } }
         }
@@ -312,11 +314,11 @@ keyword_enum!(
     /// What a last seed landing in an own empty pit does (design.md 3.1).
     Capture ("capture") {
         /// The last seed and the opposite seeds go to the store, if the opposite pit holds seeds.
-        Standard = "standard",
+        Standard = "standard" => "The last seed and the opposite seeds",
         /// As standard, but the last seed goes to the store even when the opposite pit is empty.
-        Empty = "empty",
+        Empty = "empty" => "The last seed, even facing an empty pit",
         /// Only the opposite seeds go to the store; the capturing seed stays.
-        OppositeOnly = "opposite-only",
+        OppositeOnly = "opposite-only" => "The opposite seeds only",
     }
 );
 
@@ -344,9 +346,9 @@ keyword_enum!(
     /// When a Kalah-family game ends.
     EndCheck ("end") {
         /// After every move, if either row is empty.
-        AnyRowEmpty = "any-row-empty",
+        AnyRowEmpty = "any-row-empty" => "Ends when a row is empty",
         /// When the player to move has no seeds in his row.
-        MoverEmpty = "mover-empty",
+        MoverEmpty = "mover-empty" => "Ends when the player to move has no seeds",
     }
 );
 
@@ -354,13 +356,13 @@ keyword_enum!(
     /// Where the seeds still on the board go when the game ends.
     Leftovers ("leftovers") {
         /// Each row to its owner's store.
-        ToOwner = "to-owner",
+        ToOwner = "to-owner" => "Each row to its owner",
         /// Nobody scores them.
-        NotCounted = "not-counted",
+        NotCounted = "not-counted" => "Nobody",
         /// All to the player who made the last move.
-        LastMover = "last-mover",
+        LastMover = "last-mover" => "The player who moved last",
         /// All to the player who last grew his store during a move (nobody yet: to their owners).
-        LastCapturer = "last-capturer",
+        LastCapturer = "last-capturer" => "The player who captured last",
     }
 );
 
@@ -368,11 +370,11 @@ keyword_enum!(
     /// Teaching stage of `kalah-brazil` (source 002: rules 1-5, then 6, then 7).
     Stage ("stage") {
         /// Rules 1-5: sowing only, no extra turn, no capture.
-        Basic = "basic",
+        Basic = "basic" => "Sowing only",
         /// Rule 6 added: last seed in the own store plays again.
-        ExtraTurn = "extra-turn",
+        ExtraTurn = "extra-turn" => "Sowing and extra turns",
         /// Rule 7 added: capture.
-        Full = "full",
+        Full = "full" => "Sowing, extra turns and captures",
     }
 );
 
@@ -380,11 +382,11 @@ keyword_enum!(
     /// Oware: what a capture that would take every seed of the opponent's row does.
     GrandSlam ("grand-slam") {
         /// The move is played and captures nothing (Abapa).
-        CaptureNothing = "capture-nothing",
+        CaptureNothing = "capture-nothing" => "Played, captures nothing",
         /// The move is illegal while another move exists (then it captures nothing).
-        Forbidden = "forbidden",
+        Forbidden = "forbidden" => "Not allowed while another move exists",
         /// The move captures as any other.
-        CaptureAll = "capture-all",
+        CaptureAll = "capture-all" => "Captures every seed",
     }
 );
 
@@ -393,10 +395,10 @@ keyword_enum!(
     /// game.
     Repetition ("repetition") {
         /// Each player takes the seeds in his row.
-        OwnRow = "own-row",
+        OwnRow = "own-row" => "Each player takes his row",
         /// The seeds left are shared equally (an odd seed counts for nobody): a repetition
         /// changes nothing between the players, as in computer Awari.
-        Split = "split",
+        Split = "split" => "Shared equally",
     }
 );
 
@@ -534,8 +536,13 @@ impl Serialize for OptionValue {
 pub struct RuleOption {
     /// Its name, in rules strings (`seeds=4`), as a flag (`--seeds 4`) and as a JSON key.
     pub name: &'static str,
+    /// Its name as menus show it to people (`End of the game`).
+    pub title: &'static str,
     /// One phrase saying what it does, for help texts and menus.
     pub help: &'static str,
+    /// Of a keyword option, what each word means, in the order of its words (`Ends when a
+    /// row is empty`); empty for other kinds.
+    pub labels: &'static [&'static str],
     /// The values it takes.
     pub kind: OptionKind,
     /// Whether a preset takes it; giving it for another preset is an error.
@@ -550,6 +557,8 @@ pub struct RuleOption {
 pub const OPTIONS: &[RuleOption] = &[
     RuleOption {
         name: "pits",
+        title: "Pits a side",
+        labels: &[],
         help: "pits a side",
         kind: OptionKind::Number {
             min: 1,
@@ -561,6 +570,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "seeds",
+        title: "Seeds a pit",
+        labels: &[],
         help: "seeds a pit at the start (at most 240 seeds in all)",
         kind: OptionKind::Number {
             min: 1,
@@ -572,6 +583,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "capture",
+        title: "What a last seed in an own empty pit captures",
+        labels: Capture::LABELS,
         help: "what a last seed in an own empty pit captures",
         kind: OptionKind::Keyword(Capture::WORDS),
         applies: Preset::is_kalah_family,
@@ -580,6 +593,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "end",
+        title: "End of the game",
+        labels: EndCheck::LABELS,
         help: "when the game ends",
         kind: OptionKind::Keyword(EndCheck::WORDS),
         applies: Preset::is_kalah_family,
@@ -588,6 +603,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "leftovers",
+        title: "Seeds left on the board at the end go to",
+        labels: Leftovers::LABELS,
         help: "who scores the seeds left on the board at the end",
         kind: OptionKind::Keyword(Leftovers::WORDS),
         applies: Preset::is_kalah_family,
@@ -596,6 +613,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "stop-when-decided",
+        title: "End as soon as the result is decided",
+        labels: &[],
         help: "end as soon as a store holds more than half of all seeds",
         kind: OptionKind::Bool,
         applies: |_| true,
@@ -604,6 +623,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "stage",
+        title: "Teaching stage",
+        labels: Stage::LABELS,
         help: "teaching stage: sowing only, then extra turns, then captures",
         kind: OptionKind::Keyword(Stage::WORDS),
         applies: |p| p == Preset::KalahBrazil,
@@ -612,6 +633,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "grand-slam",
+        title: "A capture of the whole opposing row (grand slam)",
+        labels: GrandSlam::LABELS,
         help: "what a capture of every seed in the opponent's row does",
         kind: OptionKind::Keyword(GrandSlam::WORDS),
         applies: |p| p == Preset::Oware,
@@ -620,6 +643,8 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "repetition",
+        title: "When a position repeats, the seeds left go to",
+        labels: Repetition::LABELS,
         help: "who takes the seeds left when a position repeats",
         kind: OptionKind::Keyword(Repetition::WORDS),
         applies: |p| p == Preset::Oware,
@@ -1004,6 +1029,31 @@ impl Rules {
             .collect()
     }
 
+    /// The game's name and its options that differ from the preset's, in words people read:
+    /// `Kalah · Seeds a pit: 4 · End of the game: Ends when the player to move has no seeds`.
+    pub fn title(&self) -> String {
+        let d = self.preset.rules();
+        let mut t = self.preset.title().to_string();
+        for o in OPTIONS.iter().filter(|o| o.value(self) != o.value(&d)) {
+            let v = match o.value(self) {
+                OptionValue::Number(n) => n.to_string(),
+                OptionValue::Bool(b) => (if b { "yes" } else { "no" }).to_string(),
+                OptionValue::Word(w) => match o.kind {
+                    OptionKind::Keyword(words) => words
+                        .iter()
+                        .position(|x| *x == w)
+                        .and_then(|i| o.labels.get(i))
+                        .copied()
+                        .unwrap_or(w)
+                        .to_string(),
+                    _ => w.to_string(),
+                },
+            };
+            t += &format!(" · {}: {v}", o.title);
+        }
+        t
+    }
+
     /// The rules in plain English, generated from the option values (`mancala rules`).
     pub fn describe(&self) -> String {
         let mut t = String::new();
@@ -1165,6 +1215,32 @@ impl FromStr for Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_names_the_game_and_its_changed_options() {
+        let r: Rules = "kalah,seeds=4,end=mover-empty".parse().unwrap();
+        assert_eq!(
+            r.title(),
+            "Kalah · Seeds a pit: 4 · End of the game: Ends when the player to move has no seeds"
+        );
+        assert_eq!(
+            Preset::KalahBrazil.rules().title(),
+            "Brazilian classroom Kalah"
+        );
+    }
+
+    #[test]
+    fn every_keyword_has_words_people_read() {
+        for o in OPTIONS {
+            match o.kind {
+                OptionKind::Keyword(words) => assert_eq!(words.len(), o.labels.len(), "{}", o.name),
+                _ => assert!(o.labels.is_empty(), "{}", o.name),
+            }
+            assert!(!o.title.is_empty());
+        }
+        let end = RuleOption::find("end").unwrap();
+        assert_eq!(end.labels[0], "Ends when a row is empty");
+    }
 
     #[test]
     fn presets_have_names_people_read_and_true_summaries() {
