@@ -264,12 +264,16 @@ pub struct GameResult {
     pub north: u8,
     /// `"south"` or `"north"`; null for a draw.
     pub winner: Option<&'static str>,
-    /// Why the game ended: a resignation, a repetition, or the rules' end.
+    /// Why the game ended, in words: a resignation, a repetition, a decided score, the
+    /// cowrie rule at equal seeds, or the end of the moves and where the seeds left went.
     pub reason: String,
+    /// The final result for South in words, from the engine's [`Evaluation`] (`South loses by
+    /// 12 (fewer seeds win)`); absent after a resignation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
 }
 
-/// "North wins 40 : 32" style result, with resignation and repetition; `None` (null) while
-/// the game goes on.
+/// The result of a finished game with why it ended; `None` (null) while the game goes on.
 pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
     let s = game.scores();
     if let Some(r) = resigned {
@@ -278,16 +282,53 @@ pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
             north: s[1],
             winner: Some(side_str(r.other())),
             reason: format!("{} resigned", r),
+            outcome: None,
         });
     }
     let o = game.outcome()?;
+    let rules = game.rules();
+    let total = rules.total_seeds();
+    let leader = if s[0] >= s[1] {
+        Side::South
+    } else {
+        Side::North
+    };
     let reason = if let Some(r) = game.repetition_reason() {
         r.to_string()
-    } else if game.rules().misere() {
-        "fewer seeds wins".to_string()
+    } else if rules.stop_when_decided && u32::from(s[leader.index()]) * 2 > total {
+        format!(
+            "decided: {leader} holds more than half of the seeds ({} of {total})",
+            s[leader.index()]
+        )
+    } else if rules.has_cowries() && s[0] == s[1] {
+        "equal seeds: the cowrie rule decides, and the player to move has no cowrie".to_string()
     } else {
-        "game over".to_string()
+        let left = match rules.leftovers {
+            _ if rules.preset == Preset::Oware => "each player took the seeds of his row",
+            _ if rules.has_cowries() => "no seeds are left",
+            mancala_core::rules::Leftovers::ToOwner => "the seeds left went to their owners",
+            mancala_core::rules::Leftovers::NotCounted => "the seeds left count for nobody",
+            mancala_core::rules::Leftovers::LastMover => {
+                "the seeds left went to the player who moved last"
+            }
+            mancala_core::rules::Leftovers::LastCapturer => {
+                "the seeds left went to the player who captured last"
+            }
+        };
+        format!("no moves left: {left}")
     };
+    let mut outcome = Evaluation {
+        side: Side::South,
+        margin: i32::from(s[0]) - i32::from(s[1]),
+        lower_is_better: rules.misere(),
+        decided_ties: false,
+        quality: mancala_engine::Quality::Proven,
+    };
+    if let (Outcome::Win(w), 0) = (o, outcome.margin) {
+        // Kauri's tie won by the cowrie rule counts one seed for its winner.
+        outcome.margin = if w == Side::South { 1 } else { -1 };
+        outcome.decided_ties = true;
+    }
     Some(GameResult {
         south: s[0],
         north: s[1],
@@ -296,6 +337,7 @@ pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
             Outcome::Draw => None,
         },
         reason,
+        outcome: Some(outcome.outcome_text()),
     })
 }
 
@@ -306,8 +348,8 @@ pub struct RulesView {
     pub name: String,
     /// The preset's name.
     pub preset: &'static str,
-    /// The preset's name as people read it (`Brazilian classroom Kalah`).
-    pub title: &'static str,
+    /// The game and its changed options as people read them (`Kalah · Seeds a pit: 4`).
+    pub title: String,
     /// The preset's one-line summary.
     pub summary: &'static str,
     /// Every option's value.
@@ -328,7 +370,7 @@ pub fn rules_view(game: &Game) -> RulesView {
     RulesView {
         name: r.to_string(),
         preset: r.preset.name(),
-        title: r.preset.title(),
+        title: r.title(),
         summary: r.preset.summary(),
         rules: *r,
         pits: r.pits,
@@ -369,6 +411,8 @@ pub struct PresetView {
 pub struct OptionView {
     /// The option's name.
     pub name: &'static str,
+    /// Its name as people read it (`End of the game`).
+    pub title: &'static str,
     /// Its values in words (`1-20`, `standard|empty`).
     pub values: String,
     /// What it does.
@@ -396,6 +440,8 @@ pub enum OptionChoice {
     Choice {
         /// The words allowed.
         choices: Vec<&'static str>,
+        /// What each word means, for people (`Ends when a row is empty`), in the same order.
+        labels: Vec<&'static str>,
     },
 }
 
@@ -409,6 +455,7 @@ pub fn variants() -> Variants {
                 .filter(|o| (o.applies)(*p))
                 .map(|o| OptionView {
                     name: o.name,
+                    title: o.title,
                     values: o.values(),
                     help: o.help,
                     default: o.default(*p).to_string(),
@@ -416,9 +463,11 @@ pub fn variants() -> Variants {
                         OptionKind::Number { min, max } => OptionChoice::Range { min, max },
                         OptionKind::Bool => OptionChoice::Choice {
                             choices: vec!["true", "false"],
+                            labels: vec!["Yes", "No"],
                         },
                         OptionKind::Keyword(words) => OptionChoice::Choice {
                             choices: words.to_vec(),
+                            labels: o.labels.to_vec(),
                         },
                     },
                 })
@@ -657,6 +706,35 @@ mod tests {
         assert_eq!(
             (last.side, last.score(), last.margin),
             (Side::South, -12, 12)
+        );
+    }
+
+    #[test]
+    fn a_result_says_who_won_by_how_much_and_why() {
+        let mut g = Game::new("kalah/0-0-0-0-0-1/17/3-3-0-0-0-0/12/s".parse().unwrap());
+        g.play(5).unwrap();
+        let r = result(&g, None).unwrap();
+        assert_eq!((r.south, r.north, r.winner), (18, 18, None));
+        assert_eq!(
+            r.reason,
+            "no moves left: the seeds left went to their owners"
+        );
+        assert_eq!(r.outcome.as_deref(), Some("a draw"));
+        let text = include_str!("../../../examples/records/dracala-tavares-gering.txt");
+        let g = mancala_core::Record::parse(text, None)
+            .unwrap()
+            .replay()
+            .unwrap();
+        let r = result(&g, None).unwrap();
+        assert_eq!(r.winner, Some("north"));
+        assert_eq!(
+            r.outcome.as_deref(),
+            Some("South loses by 12 (fewer seeds win)")
+        );
+        let r = result(&g, Some(Side::North)).unwrap();
+        assert_eq!(
+            (r.winner, r.reason.as_str()),
+            (Some("south"), "North resigned")
         );
     }
 
