@@ -55,6 +55,13 @@ export function saveSeat(id, seat, token) {
   const ids = Object.keys(s).sort((a, b) => s[b].at - s[a].at).slice(0, 200);
   localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(ids.map((k) => [k, s[k]]))));
 }
+// What the recent-games list shows of a game of ours: {game, opponent, result}.
+export function noteGame(id, info) {
+  const s = seats();
+  if (!s[id]) return;
+  s[id] = { ...s[id], ...info };
+  localStorage.setItem(KEY, JSON.stringify(s));
+}
 export function recentGames() {
   const s = seats();
   return Object.keys(s).map((id) => ({ id, ...s[id] })).sort((a, b) => b.at - a.at);

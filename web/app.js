@@ -5,7 +5,7 @@
 //   #/join/ID/INVITE     take the free seat of a friend's game
 //   #/replay/ID          replay and analyse a game; #/replay: open a record file
 
-import { api, seatOf, saveSeat, watch, recentGames } from './api.js';
+import { api, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
 import { Board, letter, sideName, other, sleep } from './board.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -79,7 +79,7 @@ async function setupScreen() {
   s.replaceChildren();
   const form = h('form', { class: 'setup card', id: 'setup-form', novalidate: true });
   const presetSel = h('select', { id: 'preset', name: 'preset' },
-    presets.map((p) => h('option', { value: p.name, text: p.name })));
+    presets.map((p) => h('option', { value: p.name, text: p.title })));
   if (saved.preset && presets.some((p) => p.name === saved.preset)) presetSel.value = saved.preset;
   const summary = h('p', { class: 'summary', id: 'preset-summary' });
   const optionsBox = h('div', { class: 'options', id: 'options' });
@@ -97,7 +97,7 @@ async function setupScreen() {
         input = h('input', { type: 'checkbox', id, name: o.name });
         input.checked = o.default === 'true';
       } else if (o.kind === 'choice') {
-        input = h('select', { id, name: o.name }, o.choices.map((c) => h('option', { value: c, text: c })));
+        input = h('select', { id, name: o.name }, o.choices.map((c, i) => h('option', { value: c, text: o.labels[i] || c })));
         input.value = o.default;
       } else if (o.kind === 'range') {
         input = h('input', { type: 'number', id, name: o.name, min: o.min, max: o.max, value: o.default, inputmode: 'numeric' });
@@ -108,7 +108,7 @@ async function setupScreen() {
       input.dataset.default = o.default;
       input.addEventListener('change', updateRules);
       optionsBox.append(h('div', { class: `field ${input.type === 'checkbox' ? 'check' : ''}` },
-        h('label', { for: id, text: o.name.replace(/-/g, ' ') }), input, h('small', { text: o.help })));
+        h('label', { for: id, text: o.title }), input, h('small', { text: o.help })));
     }
     updateRules();
   };
@@ -186,8 +186,8 @@ async function setupScreen() {
   if (recent.length) {
     s.append(h('section', { class: 'card recent', 'aria-labelledby': 'recent-title' },
       h('h2', { id: 'recent-title', text: 'Your recent games' }),
-      h('ul', {}, recent.map((g) => h('li', {}, h('a', { href: `#/game/${g.id}`, text: `Game ${g.id}` }),
-        ` · you play ${sideName(g.seat)} · ${new Date(g.at).toLocaleString()}`)))));
+      h('ul', {}, recent.map((g) => h('li', {}, h('a', { href: `#/game/${g.id}`, text: g.game || `Game ${g.id}` }),
+        ` · ${g.opponent ? `against ${g.opponent}` : `you play ${sideName(g.seat)}`} · ${g.result || 'not finished'} · ${new Date(g.at).toLocaleString()}`)))));
   }
   drawOptions();
   syncOpp();
@@ -237,7 +237,8 @@ async function gameScreen(id) {
   let hintPit = null;
 
   s.replaceChildren();
-  const title = h('h1', { id: 'game-title', class: 'sr-only', text: `Game ${id}` });
+  const title = h('h1', { id: 'game-title', class: 'game-title', text: g.rules.title });
+  const resultCard = h('section', { class: 'result-card card', id: 'result-card', hidden: true, 'aria-live': 'polite' });
   const status = h('p', { class: 'status', id: 'status', 'aria-live': 'off' });
   const scoreTop = h('div', { class: 'player p-top' });
   const scoreBottom = h('div', { class: 'player p-bottom' });
@@ -262,7 +263,7 @@ async function gameScreen(id) {
   const keys = h('p', { class: 'keys', text: you ? `Keys: 1–${g.rules.pits} or the pit letter plays a pit; arrows move between your pits; U undo, ${g.rules.pits >= 8 ? '?' : 'H or ?'} hint.` : 'You are watching this game.' });
   s.append(title,
     h('div', { class: 'game' },
-      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status,
+      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, resultCard,
         h('div', { class: 'controls' }, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
         invite, keys),
       h('aside', { class: 'side card' },
@@ -272,6 +273,7 @@ async function gameScreen(id) {
   api.rules(g.rules.name).then((r) => rulesText.replaceChildren(...r.text.trim().split('\n\n').map((p) => h('p', { text: p })))).catch(() => {});
 
   board.layout(g.rules.pits, bottom, g.rules.notation, { south: whoIs(g, 'south', you), north: whoIs(g, 'north', you) });
+  if (you) noteGame(id, { game: g.rules.title, opponent: whoIs(g, other(you), you) });
 
   function drawInfo(st, sowing = null) {
     const top = other(bottom);
@@ -280,7 +282,8 @@ async function gameScreen(id) {
     const line = (side) => {
       const turn = !st.over && st.to_move === side;
       return [h('span', { class: `dot ${turn ? 'on' : ''}`, 'aria-hidden': 'true' }), h('span', { class: 'name', text: who[side] }),
-        h('span', { class: 'score', 'data-side': side, text: String(st.board.stores[side === 'south' ? 0 : 1]) })];
+        st.rules.misere ? h('span', { class: 'misere', text: 'fewer seeds win' }) : null,
+        h('span', { class: 'score', 'data-side': side, text: String(st.board.stores[side === 'south' ? 0 : 1]) })].filter(Boolean);
     };
     scoreTop.replaceChildren(...line(top));
     scoreBottom.replaceChildren(...line(bottom));
@@ -295,7 +298,7 @@ async function gameScreen(id) {
       const w = r.winner;
       const score = `${r.south} : ${r.north}`;
       if (!w) text = `Draw, ${score}.`;
-      else if (you) text = `${w === you ? 'You win' : `${who[w]} wins`}, ${score}${r.reason && r.reason !== 'game over' ? ` (${r.reason})` : ''}.`;
+      else if (you) text = `${w === you ? 'You win' : `${who[w]} wins`}, ${score}.`;
       else text = `${sideName(w)} wins, ${score}.`;
     } else if (st.to_move === you) text = 'Your move.';
     else if (st.thinking) text = 'The computer is thinking…';
@@ -303,6 +306,7 @@ async function gameScreen(id) {
     else if (you) text = `${who[st.to_move]} to move…`;
     else text = `${sideName(st.to_move)} to move.`;
     status.textContent = text;
+    drawResult(!sowing && st.over ? st : null, who);
     status.classList.toggle('over', !sowing && st.over);
     status.classList.toggle('yours', !sowing && !st.over && st.to_move === you);
     moves.dataset.ply = sowing ? sowing.ply : st.ply;
@@ -335,6 +339,41 @@ async function gameScreen(id) {
         h('button', { type: 'button', text: 'Copy', onclick: async () => { input.select(); try { await navigator.clipboard.writeText(link); toast('Link copied'); } catch { document.execCommand('copy'); } } })));
       invite.hidden = false;
     } else invite.hidden = true;
+  }
+
+  // The card at the end: who won, by how much, why; a rematch with the same settings.
+  function drawResult(st, who) {
+    if (!st || !st.result) { resultCard.hidden = true; return; }
+    const r = st.result;
+    const margin = Math.abs(r.south - r.north);
+    const seeds = `${margin} seed${margin === 1 ? '' : 's'}`;
+    let head;
+    if (!r.winner) head = 'A draw';
+    else if (you) head = r.winner === you ? 'You win' : `${who[r.winner]} wins`;
+    else head = `${sideName(r.winner)} wins`;
+    // After a resignation the seeds decided nothing: the score alone.
+    const score = `${r.south} : ${r.north}`;
+    const by = !r.winner || !r.outcome ? score : margin ? `by ${seeds}, ${score}` : `on equal seeds, ${score}`;
+    const opponent = you ? who[other(you)] : null;
+    const rematch = you ? h('button', { type: 'button', class: 'primary', id: 'rematch', text: 'Rematch', onclick: async () => {
+      const req = { rules: st.rules.name, opponent: st.vs_computer ? 'computer' : 'friend', side: you };
+      const them = st.players[other(you)];
+      if (st.vs_computer && them.level) req.level = them.level;
+      if (st.players[you].name) req.name = st.players[you].name;
+      try {
+        const c = await api.create(req);
+        saveSeat(c.game.id, c.seat, c.token);
+        if (c.invite) sessionStorage.setItem(`mancala.invite.${c.game.id}`, c.invite);
+        location.hash = `#/game/${c.game.id}`;
+      } catch (e) { toast(e.message, 'error'); }
+    } }) : null;
+    resultCard.replaceChildren(
+      h('h2', { text: head }), h('p', { class: 'by', text: by }),
+      h('p', { class: 'why', text: `Why: ${r.reason}.` }),
+      st.rules.misere ? h('p', { class: 'why', text: 'Fewer seeds win.' }) : null,
+      h('div', { class: 'controls' }, rematch, h('a', { class: 'button', href: `#/replay/${id}`, text: 'Replay and analyse' })));
+    resultCard.hidden = false;
+    if (you) noteGame(id, { game: st.rules.title, opponent, result: `${head.toLowerCase()}, ${r.south} : ${r.north}` });
   }
 
   function describeMove(mv, st) {

@@ -46,7 +46,7 @@ function seedSpots(n, big) {
   const spots = [];
   const shown = Math.min(n, big ? 40 : 20);
   const golden = Math.PI * (3 - Math.sqrt(5));
-  const radius = big ? 34 : 27 + Math.min(6, shown / 3);
+  const radius = big ? 34 : 30 + Math.min(6, shown / 3);
   for (let k = 0; k < shown; k++) {
     const r = radius * Math.sqrt((k + 0.5) / Math.max(shown, 6));
     const a = k * golden + 0.7;
@@ -56,24 +56,34 @@ function seedSpots(n, big) {
 }
 const SEED_COLOURS = ['#f2d492', '#e8a33d', '#d9c8a6', '#c7763a', '#efe3c2'];
 
+const svgEl = (tag, attrs) => {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+};
+
+// Seeds as stones with volume (a body, a shade below and a highlight above) and Kauri's
+// cowries as shells (an oval with the toothed slit of a cowrie), spread over the pit.
 function drawSeeds(svg, n, c, big) {
   svg.replaceChildren();
   const spots = seedSpots(n + c, big);
+  const r = spots.length > 24 ? 5.5 : spots.length > 12 ? 7 : 9.5;
   spots.forEach(([x, y], k) => {
     const isCowrie = k >= spots.length - Math.min(c, spots.length) && c > 0;
-    const el = document.createElementNS(SVGNS, isCowrie ? 'ellipse' : 'circle');
-    el.setAttribute('cx', x.toFixed(1));
-    el.setAttribute('cy', y.toFixed(1));
+    const g = svgEl('g', { transform: `translate(${x.toFixed(1)} ${y.toFixed(1)}) rotate(${(k * 47) % 180})` });
     if (isCowrie) {
-      el.setAttribute('rx', '8');
-      el.setAttribute('ry', '5.5');
-      el.setAttribute('class', 'cowrie');
+      g.setAttribute('class', 'cowrie');
+      g.append(svgEl('ellipse', { rx: r * 1.25, ry: r * 0.85, class: 'shell' }),
+        svgEl('path', { d: `M${-r * 0.8} 0 Q 0 ${r * 0.22} ${r * 0.8} 0`, class: 'slit' }),
+        svgEl('path', { d: `M${-r * 0.45} -1.2 v2.4 M0 -1.4 v2.8 M${r * 0.45} -1.2 v2.4`, class: 'teeth' }));
     } else {
-      el.setAttribute('r', spots.length > 12 ? '6' : '7.5');
-      el.setAttribute('fill', SEED_COLOURS[(k * 7 + n) % SEED_COLOURS.length]);
-      el.setAttribute('class', 'seed');
+      g.setAttribute('class', 'seed');
+      const fill = SEED_COLOURS[(k * 7 + n) % SEED_COLOURS.length];
+      g.append(svgEl('circle', { r, fill, class: 'body' }),
+        svgEl('ellipse', { cx: 0, cy: r * 0.35, rx: r * 0.8, ry: r * 0.5, class: 'shade' }),
+        svgEl('ellipse', { cx: -r * 0.3, cy: -r * 0.38, rx: r * 0.38, ry: r * 0.26, class: 'shine' }));
     }
-    svg.appendChild(el);
+    svg.appendChild(g);
   });
 }
 

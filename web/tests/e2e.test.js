@@ -360,3 +360,49 @@ test('replays mark captures, the end sweep and misère values the right way', as
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the game screen names the game, keeps misère in view, ends on a result card with a rematch', async () => {
+  const { context, page, errors } = await newPage(PHONE);
+  page.on('dialog', (d) => d.accept());
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  // Menus use names people read, from the rules registry.
+  const titles = await page.$$eval('#preset option', (os) => os.map((o) => o.textContent));
+  assert.ok(titles.includes('Brazilian classroom Kalah') && titles.includes('Kalah'), titles.join(', '));
+  await page.selectOption('#preset', 'kalah');
+  await page.click('details.more > summary');
+  const endWords = await page.$$eval('#opt-end option', (os) => os.map((o) => o.textContent));
+  assert.ok(endWords.includes('Ends when a row is empty'), endWords.join(', '));
+  await page.selectOption('#preset', 'dracala');
+  await page.selectOption('#level', '1');
+  await page.click('#start');
+  await page.waitForSelector('button.pit.playable');
+  assert.equal(await page.textContent('#game-title'), 'Dracala');
+  // Fewer seeds win, beside the scores, all game.
+  assert.equal(await page.locator('.player .misere').count(), 2);
+  // Phone: the pits take the width, at least 44 px, their letters or digits shown.
+  const widths = await page.$$eval('#board .pit', (els) => els.map((e) => e.getBoundingClientRect().width));
+  assert.ok(widths.every((w) => w >= 44), widths.join(', '));
+  assert.ok(await page.isVisible('#board .row-bottom .pit .tag'));
+  await shot(page, '11-dracala-phone');
+  // Resign: the card says who won, by how much and why, and offers a rematch.
+  const first = page.url();
+  await page.click('#resign');
+  await page.waitForSelector('#result-card:not([hidden])');
+  assert.match(await page.textContent('#result-card h2'), /Computer \(level 1\) wins/);
+  assert.match(await page.textContent('#result-card'), /Why: South resigned\./);
+  assert.match(await page.textContent('#result-card'), /Fewer seeds win\./);
+  await shot(page, '12-result-card-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, '12-result-card-desktop');
+  await page.click('#rematch');
+  await page.waitForFunction((u) => location.href !== u && /#\/game\//.test(location.href), first);
+  await page.waitForSelector('button.pit.playable');
+  assert.equal(await page.textContent('#game-title'), 'Dracala');
+  // Your recent games: the game, the opponent and the result.
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('.recent li');
+  assert.match(await page.textContent('.recent'), /Dracala · against Computer \(level 1\) · computer \(level 1\) wins/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
