@@ -240,6 +240,7 @@ async function gameScreen(id) {
   const title = h('h1', { id: 'game-title', class: 'game-title', text: g.rules.title });
   const resultCard = h('section', { class: 'result-card card', id: 'result-card', hidden: true, 'aria-live': 'polite' });
   const status = h('p', { class: 'status', id: 'status', 'aria-live': 'off' });
+  const forced = h('p', { class: 'forced', id: 'forced' });
   const scoreTop = h('div', { class: 'player p-top' });
   const scoreBottom = h('div', { class: 'player p-bottom' });
   const boardEl = h('div', { id: 'board' });
@@ -263,7 +264,7 @@ async function gameScreen(id) {
   const keys = h('p', { class: 'keys', text: you ? `Keys: 1–${g.rules.pits} or the pit letter plays a pit; arrows move between your pits; U undo, ${g.rules.pits >= 8 ? '?' : 'H or ?'} hint.` : 'You are watching this game.' });
   s.append(title,
     h('div', { class: 'game' },
-      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, resultCard,
+      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, forced, resultCard,
         h('div', { class: 'controls' }, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
         invite, keys),
       h('aside', { class: 'side card' },
@@ -306,6 +307,7 @@ async function gameScreen(id) {
     else if (you) text = `${who[st.to_move]} to move…`;
     else text = `${sideName(st.to_move)} to move.`;
     status.textContent = text;
+    forced.textContent = !sowing && !st.over && st.to_move === you && st.forced ? `Only the marked pits: ${st.forced}.` : '';
     drawResult(!sowing && st.over ? st : null, who);
     status.classList.toggle('over', !sowing && st.over);
     status.classList.toggle('yours', !sowing && !st.over && st.to_move === you);
@@ -376,11 +378,19 @@ async function gameScreen(id) {
     if (you) noteGame(id, { game: st.rules.title, opponent, result: `${head.toLowerCase()}, ${r.south} : ${r.north}` });
   }
 
+  // An extra turn, or in Kauri the opponent's pass (he has no cowrie), in words.
+  function againText(mv, st) {
+    if (!mv.again) return null;
+    const them = other(mv.side);
+    if (st.rules.kauri) return `${them === you ? 'You have' : `${whoIs(st, them, you)} has`} no cowrie: ${them === you ? 'you pass' : 'a pass'}`;
+    return 'extra turn';
+  }
   function describeMove(mv, st) {
     const who = mv.side === you ? 'You' : (st.players[mv.side].kind === 'computer' ? 'The computer' : whoIs(st, mv.side, you));
     let t = `${who} played ${mv.text}`;
     if (mv.captured) t += `, capturing ${mv.captured}`;
-    if (mv.again) t += ', and moves again';
+    const again = againText(mv, st);
+    if (again) t += `; ${again}, ${mv.side === you ? 'you move' : 'it moves'} again`;
     return `${t}.`;
   }
 
@@ -398,6 +408,8 @@ async function gameScreen(id) {
             const after = target.recent.find((x) => x.ply === mv.ply + 1);
             drawInfo({ ...target, board: mv.before, over: false, to_move: mv.side, thinking: false }, mv);
             await board.animate(mv, mv.before, after ? after.before : target.board);
+            const again = againText(mv, target);
+            if (again) board.note(again.replace(/^./, (c) => c.toUpperCase()));
             announce(describeMove(mv, target));
             if (latest !== target && latest.ply <= mv.ply) break; // undone meanwhile
           }

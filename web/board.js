@@ -170,6 +170,16 @@ export class Board {
     if (this.board) for (let r = 0; r < 2 * this.m + 2; r++) this.drawPlace(r);
   }
 
+  // A short note over the board (an extra turn, a pass), gone after a moment.
+  note(text) {
+    const n = document.createElement('div');
+    n.className = 'board-note';
+    n.setAttribute('aria-hidden', 'true');
+    n.textContent = text;
+    this.root.appendChild(n);
+    setTimeout(() => n.remove(), 1400);
+  }
+
   arrowKeys(ev, i) {
     const step = { ArrowLeft: -1, ArrowRight: 1, Home: -99, End: 99 }[ev.key];
     if (step === undefined) return;

@@ -1029,6 +1029,22 @@ impl Rules {
             .collect()
     }
 
+    /// Why a pit holding pieces may not be sown, where these rules forbid some (Dracala's
+    /// compulsory capture, Kauri's cowries, Oware's feeding and grand slam); `None` where any
+    /// non-empty pit may be sown.
+    pub fn move_restriction(&self) -> Option<&'static str> {
+        match self.preset {
+            Preset::Dracala => Some(
+                "capture is compulsory: only the moves with the largest capture may be played, and of those ending in the own store only the one nearest it",
+            ),
+            Preset::Kauri => Some("only a pit holding a cowrie may be sown"),
+            Preset::Oware => Some(
+                "a move must give the opponent seeds when his row is empty, and a grand slam may be refused",
+            ),
+            _ => None,
+        }
+    }
+
     /// The game's name and its options that differ from the preset's, in words people read:
     /// `Kalah · Seeds a pit: 4 · End of the game: Ends when the player to move has no seeds`.
     pub fn title(&self) -> String {
@@ -1227,6 +1243,16 @@ mod tests {
             Preset::KalahBrazil.rules().title(),
             "Brazilian classroom Kalah"
         );
+    }
+
+    #[test]
+    fn restricted_moves_have_a_reason() {
+        assert!(Preset::Dracala
+            .rules()
+            .move_restriction()
+            .unwrap()
+            .starts_with("capture is compulsory"));
+        assert_eq!(Preset::Kalah.rules().move_restriction(), None);
     }
 
     #[test]

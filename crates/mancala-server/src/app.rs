@@ -277,6 +277,14 @@ impl Live {
             to_move: (!over).then(|| side_str(g.to_move())),
             over,
             result: view::result(g, self.resigned()),
+            forced: {
+                let p = g.position();
+                let pieces = |i: usize| p.seeds(p.to_move(), i) + p.cowries(p.to_move(), i) > 0;
+                let held = (0..p.pits()).filter(|&i| pieces(i)).count();
+                (!over && legal.len() < held)
+                    .then(|| g.rules().move_restriction())
+                    .flatten()
+            },
             legal,
             players: self.players(),
             vs_computer: self.is_ai_game(),

@@ -32,6 +32,9 @@ pub struct GameView {
     pub result: Option<GameResult>,
     /// The pits the side to move may play, 1-based; empty once over.
     pub legal: Vec<u8>,
+    /// Why some pits of the side to move that hold pieces may not be played now (Dracala's
+    /// compulsory capture, Kauri's cowries, Oware's feeding); null where every one may.
+    pub forced: Option<&'static str>,
     /// Both seats.
     pub players: Seats<Player>,
     /// Whether one seat is the computer's.

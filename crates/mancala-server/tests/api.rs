@@ -563,3 +563,26 @@ async fn a_misere_hint_says_fewer_seeds_win() {
             .contains("South loses by 3 (fewer seeds win)"));
     }
 }
+
+/// A pit with pieces that may not be played says why: in Kauri only a pit with a cowrie moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forced_choice_says_why() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let (_, _, v) = c
+        .create(json!({"rules": "kalah", "opponent": "computer", "level": 1, "side": "south"}))
+        .await;
+    assert!(v["game"]["forced"].is_null(), "{v}");
+    let (_, _, v) = c
+        .create(
+            json!({"rules": "kauri,pits=3,seeds=2", "opponent": "friend", "side": "south",
+            "position": "kauri,pits=3,seeds=2/2-0c2-1c1/0/1c1-4-0c2/4/s"}),
+        )
+        .await;
+    assert_eq!(v["game"]["legal"], json!([2, 3]), "{v}");
+    assert_eq!(
+        v["game"]["forced"], "only a pit holding a cowrie may be sown",
+        "{v}"
+    );
+    s.stop().await;
+}
