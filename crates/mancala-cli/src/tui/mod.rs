@@ -90,8 +90,12 @@ pub enum PromptKind {
 /// A window over the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Overlay {
-    Help,
-    Prompt { kind: PromptKind, input: String },
+    /// The keys, scrolled down this many lines (a short terminal shows part at a time).
+    Help(u16),
+    Prompt {
+        kind: PromptKind,
+        input: String,
+    },
     Setup(Setup),
 }
 
@@ -556,13 +560,21 @@ impl App {
             return;
         }
         match self.overlay.take() {
-            Some(Overlay::Help) => {
-                if !matches!(
-                    k.code,
-                    KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter
-                ) {
-                    self.overlay = Some(Overlay::Help);
-                }
+            Some(Overlay::Help(top)) => {
+                let top = match k.code {
+                    KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter => {
+                        return
+                    }
+                    KeyCode::Down | KeyCode::Char('j') => top.saturating_add(1),
+                    KeyCode::Up | KeyCode::Char('k') => top.saturating_sub(1),
+                    KeyCode::PageDown | KeyCode::Char(' ') => top.saturating_add(10),
+                    KeyCode::PageUp => top.saturating_sub(10),
+                    KeyCode::Home => 0,
+                    KeyCode::End => u16::MAX,
+                    _ => top,
+                };
+                // The view keeps the last line at the bottom; so does the offset here.
+                self.overlay = Some(Overlay::Help(top.min(view::help_lines() as u16)));
             }
             Some(Overlay::Prompt { kind, input }) => self.prompt_key(kind, input, k),
             Some(Overlay::Setup(s)) => self.setup_key(s, k),
@@ -574,7 +586,7 @@ impl App {
     fn play_key(&mut self, k: KeyEvent) {
         match k.code {
             KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help),
+            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help(0)),
             KeyCode::Left => self.move_cursor(-1),
             KeyCode::Right => self.move_cursor(1),
             KeyCode::Enter | KeyCode::Char(' ') => {
@@ -649,7 +661,7 @@ impl App {
         let Some(at) = self.replay else { return };
         match k.code {
             KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help),
+            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help(0)),
             KeyCode::Left => self.replay = Some(at.saturating_sub(1)),
             KeyCode::Right => self.replay = Some((at + 1).min(len)),
             KeyCode::Up | KeyCode::PageUp => self.replay = Some(self.turn_start_before(at)),

@@ -407,7 +407,7 @@ fn sowing_animation_runs_and_is_skippable() {
 fn quit_help_and_ctrl_c() {
     let mut a = app("kalah", HUMANS);
     keys(&mut a, "?");
-    assert_eq!(a.overlay, Some(Overlay::Help));
+    assert_eq!(a.overlay, Some(Overlay::Help(0)));
     keys(&mut a, "q");
     assert_eq!(a.overlay, None, "q closes the help first");
     assert!(!a.quit);
@@ -559,4 +559,32 @@ fn a_draw_by_repetition_shows_nobody_to_move() {
     let t = text(&a);
     assert!(t.contains("Game over"), "{t}");
     assert!(!t.contains("to move"), "{t}");
+}
+
+#[test]
+fn help_and_key_bar_are_readable_at_80x24() {
+    let mut a = app("kalah", HUMANS);
+    let bar = screen(&a, 80, 24).backend().to_string();
+    let last = bar.lines().last().unwrap().to_string();
+    assert!(last.contains("? help") && last.contains("h hint"), "{last}");
+    // Every key on the bar is whole: it ends with a key and its word, not a cut one.
+    assert!(
+        last.trim_matches('"')
+            .trim_end()
+            .ends_with(char::is_alphabetic),
+        "{last}"
+    );
+    keys(&mut a, "?");
+    let t = screen(&a, 80, 24).backend().to_string();
+    assert!(t.contains("Keys 1-22 of "), "{t}");
+    assert!(t.contains("choose a pit of the side to move"), "{t}");
+    assert!(!t.contains("start, cancel"), "{t}");
+    key(&mut a, KeyCode::End);
+    let t = screen(&a, 80, 24).backend().to_string();
+    assert!(t.contains("start, cancel"), "the last key is reached:\n{t}");
+    assert!(!t.contains("choose a pit of the side to move"), "{t}");
+    key(&mut a, KeyCode::Home);
+    assert_eq!(a.overlay, Some(Overlay::Help(0)));
+    key(&mut a, KeyCode::Esc);
+    assert_eq!(a.overlay, None);
 }

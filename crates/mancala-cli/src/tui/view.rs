@@ -115,7 +115,7 @@ pub fn render(app: &App, f: &mut Frame) {
     }
     render_keys(app, f, keys);
     match &app.overlay {
-        Some(Overlay::Help) => render_help(f, area),
+        Some(Overlay::Help(top)) => render_help(f, area, *top),
         Some(Overlay::Prompt { kind, input }) => render_prompt(f, area, *kind, input),
         Some(Overlay::Setup(s)) => render_setup(f, area, s),
         None => {}
@@ -369,12 +369,44 @@ fn render_moves(app: &App, f: &mut Frame, area: Rect) {
     );
 }
 
+/// The key bar: as many of the keys as the width holds, the most needed first (`?` lists
+/// them all).
 fn render_keys(app: &App, f: &mut Frame, area: Rect) {
-    let text = if app.replay.is_some() {
-        " ? help  q quit  ←→ move  ↑↓ turn  Home End  g go to  Enter play from here  Esc back"
+    let keys: &[&str] = if app.replay.is_some() {
+        &[
+            "? help",
+            "q quit",
+            "←→ move",
+            "↑↓ turn",
+            "Esc back",
+            "Enter play from here",
+            "g go to",
+            "Home End",
+        ]
     } else {
-        " ? help  q quit  ←→ Enter sow  u r undo redo  h hint  v value  s o save open  p replay  n new"
+        &[
+            "? help",
+            "q quit",
+            "←→ Enter sow",
+            "u undo",
+            "h hint",
+            "n new",
+            "p replay",
+            "v value",
+            "r redo",
+            "s save",
+            "o open",
+        ]
     };
+    let mut text = String::new();
+    for k in keys {
+        if text.chars().count() + 2 + k.chars().count() > area.width as usize {
+            break;
+        }
+        text += " ";
+        text += k;
+        text += " ";
+    }
     f.render_widget(
         Paragraph::new(Line::styled(text, Style::default().fg(Color::DarkGray))),
         area,
@@ -392,7 +424,14 @@ fn popup(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-fn render_help(f: &mut Frame, area: Rect) {
+/// Lines of the help window's text.
+pub fn help_lines() -> usize {
+    HELP.len()
+}
+
+/// The keys, scrolled down `top` lines where the terminal is too short for them all (at most
+/// so far that the last line is at the bottom); the title says how to scroll.
+fn render_help(f: &mut Frame, area: Rect, top: u16) {
     let mut lines = Vec::new();
     for (k, what) in HELP {
         if k.is_empty() {
@@ -408,9 +447,23 @@ fn render_help(f: &mut Frame, area: Rect) {
         }
     }
     let r = popup(area, 76, lines.len() as u16 + 2);
+    let shown = r.height.saturating_sub(2);
+    let top = top.min((lines.len() as u16).saturating_sub(shown));
+    let title = if (lines.len() as u16) > shown {
+        format!(
+            " Keys {}-{} of {} (↑↓ PgUp PgDn scroll, Esc closes) ",
+            top + 1,
+            (top + shown).min(lines.len() as u16),
+            lines.len()
+        )
+    } else {
+        " Keys (Esc closes) ".to_string()
+    };
     f.render_widget(Clear, r);
     f.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" Keys (Esc closes) ")),
+        Paragraph::new(lines)
+            .block(Block::bordered().title(title))
+            .scroll((top, 0)),
         r,
     );
 }
