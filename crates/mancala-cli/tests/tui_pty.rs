@@ -178,7 +178,7 @@ fn plays_a_whole_game_saves_replays_resizes_and_quits() {
         &dir,
     );
     t.wait_for("South (you) to move");
-    assert!(t.contents().contains("mancala · kalah"));
+    assert!(t.contents().contains("mancala · Kalah"));
     // Enter sows the pit under the cursor, always a legal one; the computer replies.
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut presses = 0;
@@ -215,7 +215,7 @@ fn plays_a_whole_game_saves_replays_resizes_and_quits() {
     t.resize(10, 30);
     t.wait_for("Enlarge it");
     t.resize(ROWS, COLS);
-    t.wait_for("mancala · kalah");
+    t.wait_for("mancala · Kalah");
     t.send(b"q");
     assert_eq!(t.wait_exit(), 0);
     t.assert_restored();
@@ -235,7 +235,7 @@ fn plays_a_whole_game_saves_replays_resizes_and_quits() {
 fn ctrl_c_quits_and_restores_the_terminal() {
     let dir = temp_dir("ctrlc");
     let mut t = Tui::start(&["tui", "--variant", "kauri", "--speed", "0"], &[], &dir);
-    t.wait_for("mancala · kauri");
+    t.wait_for("mancala · Kauri");
     t.send(b"\x03");
     assert_eq!(t.wait_exit(), 0);
     t.assert_restored();

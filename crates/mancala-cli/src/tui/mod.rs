@@ -87,6 +87,9 @@ pub enum PromptKind {
     Jump,
 }
 
+/// Moves whose events the screen keeps.
+const EVENTS_KEPT: usize = 3;
+
 /// A window over the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Overlay {
@@ -108,6 +111,10 @@ pub struct Setup {
     pub choice: usize,
     /// 0 = human, 1-8 = computer level.
     pub players: [usize; 2],
+    /// A game is in progress: Enter asks to be pressed again before it is discarded.
+    pub discards: bool,
+    /// Enter was pressed once over a game in progress.
+    pub confirm: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,6 +163,13 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub anim: Option<Anim>,
     pub message: String,
+    /// What the last moves did (captures, extra turns, passes, the end), oldest first, so
+    /// that a player's own move stays in view when the computer answers.
+    pub events: Vec<String>,
+    /// q was pressed once over a game in progress: a second q quits.
+    pub quit_armed: bool,
+    /// The players' names of an opened record (shown beside their sides).
+    pub names: [Option<String>; 2],
     pub engine_line: Option<String>,
     /// A pit the engine suggested, for the side to move.
     pub hint: Option<u8>,
@@ -186,6 +200,9 @@ impl App {
             overlay: None,
             anim: None,
             message: String::new(),
+            events: Vec::new(),
+            names: [None, None],
+            quit_armed: false,
             engine_line: None,
             hint: None,
             job: None,
@@ -253,6 +270,9 @@ impl App {
     }
 
     pub fn player_label(&self, side: Side) -> String {
+        if let Some(name) = &self.names[side.index()] {
+            return format!("{side}: {name}");
+        }
         match self.players[side.index()] {
             Player::Human if self.players.iter().all(|p| p.is_human()) => {
                 format!("{side} (human)")
@@ -327,6 +347,10 @@ impl App {
         }
         if self.game.is_over() {
             msg = format!("{msg} {}", crate::board::result_line(&self.game));
+        }
+        self.events.push(msg.clone());
+        if self.events.len() > EVENTS_KEPT {
+            self.events.remove(0);
         }
         self.message = msg;
         if self.speed_ms > 0 {
@@ -584,8 +608,14 @@ impl App {
     }
 
     fn play_key(&mut self, k: KeyEvent) {
+        let armed = std::mem::take(&mut self.quit_armed);
         match k.code {
-            KeyCode::Char('q') => self.quit = true,
+            KeyCode::Char('q') if armed || !self.in_progress() => self.quit = true,
+            KeyCode::Char('q') => {
+                self.quit_armed = true;
+                self.message =
+                    "q again quits and discards the game in progress (s saves it first).".into();
+            }
             KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help(0)),
             KeyCode::Left => self.move_cursor(-1),
             KeyCode::Right => self.move_cursor(1),
@@ -749,7 +779,7 @@ impl App {
                     },
                     PromptKind::Jump => match text.parse::<usize>() {
                         Ok(n) if n >= 1 => {
-                            // Move number n: the first player's turn of line n.
+                            // Line n of the move list: the first player's turn there.
                             let b = self.turn_bounds();
                             let first_north =
                                 self.game.turns().first().map(|t| t.0) == Some(Side::North);
@@ -757,7 +787,7 @@ impl App {
                             let at = b.get(turn).copied().unwrap_or(self.game.moves().len());
                             self.replay = Some(at);
                         }
-                        _ => self.message = format!("`{text}` is not a move number."),
+                        _ => self.message = format!("`{text}` is not a line of the move list."),
                     },
                 }
                 return;
@@ -799,6 +829,11 @@ impl App {
         };
     }
 
+    /// A game with moves that has not ended: leaving it discards something.
+    fn in_progress(&self) -> bool {
+        !self.game.moves().is_empty() && !self.game.is_over()
+    }
+
     fn setup(&self) -> Setup {
         let current = *self.game.rules();
         let mut choices: Vec<Rules> = Preset::ALL.iter().map(|p| p.rules()).collect();
@@ -810,6 +845,8 @@ impl App {
             choice: choices.iter().position(|r| *r == current).unwrap_or(0),
             choices,
             players: [setup_index(&self.players[0]), setup_index(&self.players[1])],
+            discards: self.in_progress(),
+            confirm: false,
         }
     }
 
@@ -827,6 +864,7 @@ impl App {
                     _ => {}
                 }
             }
+            KeyCode::Enter if s.discards && !s.confirm => s.confirm = true,
             KeyCode::Enter => {
                 let rules = s.choices[s.choice];
                 match Game::from_rules(&rules) {
@@ -838,11 +876,12 @@ impl App {
                 }
                 return;
             }
-            KeyCode::Char('q') => {
-                self.quit = true;
-                return;
-            }
+            // q cancels here, as Esc does; it quits only from the game.
+            KeyCode::Char('q') => return,
             _ => {}
+        }
+        if k.code != KeyCode::Enter {
+            s.confirm = false;
         }
         self.overlay = Some(Overlay::Setup(s));
     }
@@ -856,6 +895,8 @@ impl App {
         self.replay = None;
         self.hint = None;
         self.engine_line = None;
+        self.events.clear();
+        self.names = [None, None];
         self.bottom = self.natural_bottom();
         self.cursor = 0;
         self.fix_cursor();
@@ -898,16 +939,32 @@ impl App {
     pub fn load(&mut self, path: &str, rules: Option<Rules>) -> Result<()> {
         // A record whose annotations or score disagree with its moves opens anyway (as
         // `--lenient` elsewhere), and the message says where.
-        let (_, game, note) = crate::input::load_record_noting(path, rules)?;
+        let (rec, game, note) = crate::input::load_record_noting(path, rules)?;
         let players = self.players;
         self.new_game(game, players);
+        self.names = [rec.players.south.clone(), rec.players.north.clone()];
         // A loaded game opens at its end, in replay mode, so nobody moves by surprise.
         self.replay = Some(self.game.moves().len());
         self.file = Some(path.to_string());
+        let who = match &self.names {
+            [None, None] => String::new(),
+            [s, n] => format!(
+                "{} v {}, ",
+                s.as_deref().unwrap_or("South"),
+                n.as_deref().unwrap_or("North")
+            ),
+        };
+        let result = match rec.result.as_ref().and_then(|r| r.reason.clone()) {
+            Some(reason) if !self.game.is_over() => {
+                let s = self.game.scores();
+                format!("{reason}, South {} : North {}", s[0], s[1])
+            }
+            _ => crate::board::result_line(&self.game),
+        };
         self.message = format!(
-            "Opened {path}: {} moves of {}. Replay mode: Home for the start, Enter plays on.",
+            "Opened {path}: {who}{} moves of {}. {result}. Replay mode: Home for the start, Enter plays on.",
             self.game.moves().len(),
-            self.game.rules()
+            self.game.rules().title(),
         );
         if let Some(e) = note {
             self.message += &format!(" Note: {:#}", e);
@@ -915,9 +972,25 @@ impl App {
         Ok(())
     }
 
-    /// The game so far, numbered as the notation writes it, one line per move number, and the
-    /// index of the line holding ply `at` (the last ply played before it).
-    pub fn move_lines(&self, at: usize) -> (Vec<String>, Option<usize>) {
+    /// The move list's line number (as the notation numbers it) of the turn holding ply `k`
+    /// (1-based: the `k`-th move); `None` for the start.
+    pub fn line_of_move(&self, k: usize) -> Option<usize> {
+        let turns = self.game.turns();
+        let first_north = usize::from(turns.first().is_some_and(|t| t.0 == Side::North));
+        let mut ply = 0;
+        for (i, t) in turns.iter().enumerate() {
+            ply += t.1.len();
+            if k >= 1 && k <= ply {
+                return Some((i + first_north) / 2 + 1);
+            }
+        }
+        None
+    }
+
+    /// The game so far, numbered as the notation writes it, one line per move number where
+    /// it fits in `width` (else more, every turn whole), and the index of the (first) line
+    /// holding ply `at` (the last ply played before it).
+    pub fn move_lines(&self, at: usize, width: usize) -> (Vec<String>, Option<usize>) {
         let n = self.notation();
         let turns = self.game.turns();
         let mut lines = Vec::new();
@@ -925,15 +998,35 @@ impl App {
         let mut ply = 0;
         let mut k = 0;
         let mut number = 1;
+        // A move pair: `  1. a        b` where both fit, else each turn on lines of its own,
+        // long turns broken after a `-`, so that no turn is ever cut off.
+        let push = |lines: &mut Vec<String>, number: usize, a: &str, b: Option<&str>| {
+            let head = format!("{number:>3}. ");
+            let room = width.saturating_sub(head.len()).max(8);
+            let one = match b {
+                Some(b) => format!("{a:<8} {b}"),
+                None => a.to_string(),
+            };
+            if one.chars().count() <= room {
+                lines.push(format!("{head}{one}"));
+                return;
+            }
+            let pad = " ".repeat(head.len());
+            let mut first = true;
+            for t in std::iter::once(a).chain(b) {
+                for piece in wrap_turn(t, room) {
+                    lines.push(format!("{}{piece}", if first { &head } else { &pad }));
+                    first = false;
+                }
+            }
+        };
         if turns.first().is_some_and(|t| t.0 == Side::North) {
             ply += turns[0].1.len();
-            lines.push(format!(
-                "{number:>3}. ...  {}",
-                notation::turn_text(n, Side::North, &turns[0].1)
-            ));
+            let b = notation::turn_text(n, Side::North, &turns[0].1);
             if at >= 1 && at <= ply {
                 current = Some(0);
             }
+            push(&mut lines, number, "...", Some(&b));
             number += 1;
             k = 1;
         }
@@ -948,12 +1041,37 @@ impl App {
             if at > first_start && at <= ply {
                 current = Some(lines.len());
             }
-            lines.push(format!("{number:>3}. {a:<8} {}", b.unwrap_or_default()));
+            push(&mut lines, number, &a, b.as_deref());
             number += 1;
             k += 2;
         }
         (lines, current)
     }
+}
+
+/// A turn's text in pieces of at most `room` characters, broken after a `-` between moves
+/// where one is near (else anywhere).
+fn wrap_turn(t: &str, room: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest: Vec<char> = t.chars().collect();
+    while rest.len() > room {
+        let cut = rest[..room]
+            .iter()
+            .rposition(|&c| c == '-' || c == ' ')
+            .map(|i| i + 1)
+            .filter(|&i| i > room / 3)
+            .unwrap_or(room);
+        out.push(
+            rest[..cut]
+                .iter()
+                .collect::<String>()
+                .trim_end()
+                .to_string(),
+        );
+        rest.drain(..cut);
+    }
+    out.push(rest.into_iter().collect());
+    out
 }
 
 /// Restores the terminal when dropped (early returns and errors; panics have ratatui's hook).

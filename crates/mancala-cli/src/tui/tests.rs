@@ -588,3 +588,98 @@ fn help_and_key_bar_are_readable_at_80x24() {
     key(&mut a, KeyCode::Esc);
     assert_eq!(a.overlay, None);
 }
+
+#[test]
+fn long_turns_are_whole_in_the_move_list() {
+    // Kauri's record ends with South sowing three times while North passes: d-a-f (+34).
+    let text = include_str!("../../../../examples/records/kauri-gering-van-patten.txt");
+    let game = mancala_core::Record::parse(text, None)
+        .unwrap()
+        .replay()
+        .unwrap();
+    let mut a = App::new(game, HUMANS, 42);
+    a.sync = true;
+    let t = screen(&a, 80, 24).backend().to_string();
+    assert!(t.contains("d-a-f (+34)"), "{t}");
+    // A turn too long for the panel goes on lines of its own, broken after a move.
+    let (lines, _) = a.move_lines(a.game.moves().len(), 12);
+    assert!(lines.iter().all(|l| l.chars().count() <= 12), "{lines:?}");
+    assert_eq!(
+        lines[lines.len() - 2..],
+        ["  7. d-a-f", "     (+34)"],
+        "{lines:?}"
+    );
+    // At the panel's width the turn and its reply share a line where both fit.
+    let (lines, _) = a.move_lines(a.game.moves().len(), 26);
+    assert_eq!(lines[2], "  3. b        C (+2)");
+}
+
+#[test]
+fn the_event_log_keeps_a_players_move_when_the_computer_answers() {
+    // Kalah(6,3): South's D ends in his store (again), then A; the computer answers.
+    let mut a = app("kalah", [Player::Human, computer(1)]);
+    keys(&mut a, "4");
+    keys(&mut a, "1");
+    settle(&mut a);
+    assert_eq!(a.game.moves().len(), 3, "{}", a.game.position());
+    let t = screen(&a, 80, 24).backend().to_string();
+    assert!(
+        t.contains("South sowed D. Last seed in the store: again."),
+        "{t}"
+    );
+    assert!(t.contains("South sowed A."), "{t}");
+    assert!(t.contains("North sowed"), "{t}");
+}
+
+#[test]
+fn a_game_in_progress_is_not_discarded_without_asking() {
+    let mut a = app("kalah", HUMANS);
+    keys(&mut a, "1");
+    // The new-game window: q cancels it (it does not quit), Start is in view, and starting
+    // over a game in progress takes a second Enter.
+    keys(&mut a, "n");
+    assert!(screen(&a, 80, 24)
+        .backend()
+        .to_string()
+        .contains("[ Start ]"));
+    keys(&mut a, "q");
+    assert!(a.overlay.is_none() && !a.quit);
+    keys(&mut a, "n");
+    key(&mut a, KeyCode::Enter);
+    assert!(matches!(a.overlay, Some(Overlay::Setup(_))));
+    assert!(screen(&a, 80, 24)
+        .backend()
+        .to_string()
+        .contains("Enter again discards"));
+    assert_eq!(a.game.moves().len(), 1);
+    key(&mut a, KeyCode::Enter);
+    assert!(a.overlay.is_none());
+    assert_eq!(a.game.moves().len(), 0);
+    // q over a game in progress asks first; any other key forgets it.
+    keys(&mut a, "1q");
+    assert!(!a.quit && a.message.starts_with("q again quits"));
+    key(&mut a, KeyCode::Left);
+    keys(&mut a, "q");
+    assert!(!a.quit);
+    keys(&mut a, "q");
+    assert!(a.quit);
+}
+
+#[test]
+fn an_opened_record_shows_its_players_and_result() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/records/kauri-gering-van-patten.txt"
+    );
+    let mut a = app("kalah", HUMANS);
+    a.load(path, None).unwrap();
+    let t = screen(&a, 110, 28).backend().to_string();
+    assert!(t.contains("South: Ralf Gering"), "{t}");
+    assert!(t.contains("North: Gregory K. van Patten"), "{t}");
+    assert!(
+        a.message.contains("Ralf Gering v Gregory K. van Patten")
+            && a.message.contains("South wins"),
+        "{}",
+        a.message
+    );
+}

@@ -1,7 +1,7 @@
 //! Drawing the [`App`]: the board, the move list, the status lines, and the windows over them
 //! (help, prompts, new game).
 
-use mancala_core::{Preset, Side};
+use mancala_core::Side;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -59,10 +59,13 @@ pub const HELP: &[(&str, &str)] = &[
     ("? or F1", "this help (Esc closes it)"),
     ("q, Ctrl-C", "quit"),
     ("", "Replay"),
-    ("← →", "one move back, forward"),
+    ("← →", "one move (one sowing) back, forward"),
     ("↑ ↓, PgUp PgDn", "one turn back, forward"),
     ("Home, End", "the start, the end"),
-    ("g", "go to move number N (the position before it)"),
+    (
+        "g",
+        "go to line N of the move list (the position before it)",
+    ),
     ("Enter", "play on from here (r replays the later moves)"),
     ("Esc, p", "back to the game"),
     (
@@ -281,7 +284,7 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
     for l in lines.iter_mut().take(9) {
         l.spans.insert(0, Span::raw(" ".repeat(indent)));
     }
-    let title = format!(" mancala · {} ", pos.rules());
+    let title = format!(" mancala · {} ", pos.rules().title());
     let block = Block::bordered().title(title);
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -292,7 +295,8 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
         let len = app.game.moves().len();
         let what = match k.checked_sub(1).and_then(|i| app.game.moves().get(i)) {
             Some(mv) => format!(
-                ", after {} {}",
+                " (line {} of the list), after {} {}",
+                app.line_of_move(k).unwrap_or(0),
                 mv.side,
                 app.notation().move_text(mv.side, mv.pit)
             ),
@@ -325,7 +329,20 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
         Line::styled(text, Style::default().add_modifier(Modifier::BOLD))
     };
     let mut lines = vec![status];
-    if !app.message.is_empty() {
+    // The last moves' events, older ones dimmer; then a message that is no move's event.
+    if app.replay.is_none() {
+        let n = app.events.len();
+        for (i, e) in app.events.iter().enumerate() {
+            let colour = if i + 1 == n {
+                Color::Yellow
+            } else {
+                Color::Gray
+            };
+            lines.push(Line::styled(format!(" {e}"), Style::default().fg(colour)));
+        }
+    }
+    if !app.message.is_empty() && (app.replay.is_some() || app.events.last() != Some(&app.message))
+    {
         lines.push(Line::styled(
             format!(" {}", app.message),
             Style::default().fg(Color::Yellow),
@@ -342,7 +359,7 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
 
 fn render_moves(app: &App, f: &mut Frame, area: Rect) {
     let at = app.replay.unwrap_or(app.game.moves().len());
-    let (lines, current) = app.move_lines(at);
+    let (lines, current) = app.move_lines(at, area.width.saturating_sub(2) as usize);
     let height = area.height.saturating_sub(2) as usize;
     let focus = current.unwrap_or(lines.len().saturating_sub(1));
     let offset = (focus + 1).saturating_sub(height);
@@ -473,7 +490,7 @@ fn render_prompt(f: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
         PromptKind::Save => " Save the record to (Enter saves, Esc cancels) ",
         PromptKind::Overwrite => return render_overwrite(f, area, input),
         PromptKind::Load => " Open the record (Enter opens, Esc cancels) ",
-        PromptKind::Jump => " Go to move number (Enter goes, Esc cancels) ",
+        PromptKind::Jump => " Go to line of the move list (Enter goes, Esc cancels) ",
     };
     let r = popup(area, 60, 3);
     f.render_widget(Clear, r);
@@ -501,6 +518,23 @@ fn render_overwrite(f: &mut Frame, area: Rect, path: &str) {
     );
 }
 
+/// `text` in lines of at most `width` characters, broken between words.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for w in text.split_whitespace() {
+        let last = lines.last_mut().expect("one line");
+        if !last.is_empty() && last.chars().count() + 1 + w.chars().count() > width {
+            lines.push(w.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(w);
+        }
+    }
+    lines
+}
+
 fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
     let player = |i: usize| match i {
         0 => "human".to_string(),
@@ -508,7 +542,7 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
     };
     let rules = &s.choices[s.choice];
     let rows = [
-        ("Game", rules.to_string()),
+        ("Game", rules.title()),
         ("South (first)", player(s.players[0])),
         ("North", player(s.players[1])),
     ];
@@ -524,16 +558,28 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
             Span::styled(format!("◀ {v} ▶"), st),
         ]));
     }
-    let summary = if rules.preset == Preset::Kalah && rules.seeds != 3 {
-        format!("Kalah({},{})", rules.pits, rules.seeds)
-    } else {
-        rules.preset.summary().to_string()
-    };
-    lines.push(Line::styled(
-        format!("  {summary}"),
-        Style::default().fg(Color::DarkGray),
-    ));
+    let summary = rules.preset.summary();
+    // Wrapped here, so that the window is as tall as its lines and Start stays in it.
+    for l in wrap_words(&summary, 58) {
+        lines.push(Line::styled(
+            format!("  {l}"),
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
     lines.push(Line::raw(""));
+    if s.confirm {
+        lines.push(Line::styled(
+            "  Enter again discards the game in progress; Esc keeps it.",
+            Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ));
+    } else if s.discards {
+        lines.push(Line::styled(
+            "  Starting discards the game in progress.",
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
     let st = if s.field == 3 {
         Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
     } else {
@@ -543,12 +589,14 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
         Span::raw("  "),
         Span::styled("[ Start ]", st),
     ]));
-    let r = popup(area, 64, lines.len() as u16 + 2);
+    // Lines the window's width (62 inside) wraps take more rows.
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(62)).sum();
+    let r = popup(area, 64, rows as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" New game (↑↓ ←→, Enter starts, Esc cancels) ")),
+            .block(Block::bordered().title(" New game (↑↓ ←→, Enter starts, Esc or q cancels) ")),
         r,
     );
 }
