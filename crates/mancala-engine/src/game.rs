@@ -256,7 +256,7 @@ impl SearchGame for KauriPos {
     fn decided_ties(&self) -> bool {
         // Every seed ends in a store, or a store passes half of them: with an even count two
         // final stores are never one seed apart.
-        self.total_seeds() % 2 == 0
+        self.total_seeds().is_multiple_of(2)
     }
 
     fn terminal_bonus(&self, me: Side) -> i32 {

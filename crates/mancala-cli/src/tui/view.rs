@@ -560,7 +560,7 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
     }
     let summary = rules.preset.summary();
     // Wrapped here, so that the window is as tall as its lines and Start stays in it.
-    for l in wrap_words(&summary, 58) {
+    for l in wrap_words(summary, 58) {
         lines.push(Line::styled(
             format!("  {l}"),
             Style::default().fg(Color::DarkGray),
