@@ -253,7 +253,7 @@ async function gameScreen(id) {
   const invite = h('div', { class: 'invite card', hidden: true });
   const btn = (id2, text, fn, title2) => h('button', { type: 'button', id: id2, text, onclick: fn, title: title2 });
   const undoBtn = btn('undo', 'Undo', () => undo(), 'Take back your last move (U)');
-  const hintBtn = btn('hint', 'Hint', () => hint(), 'Ask the engine (H)');
+  const hintBtn = btn('hint', 'Hint', () => hint(), g.rules.pits >= 8 ? 'Ask the engine (?)' : 'Ask the engine (H or ?)');
   const resignBtn = btn('resign', 'Resign', () => resign());
   const newBtn = h('a', { class: 'button', href: '#/', id: 'new-game', text: 'New game' });
   const replayBtn = h('a', { class: 'button', href: `#/replay/${id}`, id: 'replay-link', text: 'Replay' });
