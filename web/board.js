@@ -259,6 +259,31 @@ export class Board {
     this.setMarks({ ...this.marks, hint: r });
   }
 
+  // The centre of ring place `r` within the board, in pixels.
+  centre(r) {
+    const el = this.places[r].el;
+    const a = el.getBoundingClientRect();
+    const b = this.root.getBoundingClientRect();
+    return [a.left - b.left + a.width / 2, a.top - b.top + a.height / 2];
+  }
+
+  // A stone (or a cowrie) over the board at place `r`, to be moved with flyTo.
+  flyer(r, cowrie) {
+    const f = document.createElement('div');
+    f.className = `flyer${cowrie ? ' cowrie' : ''}`;
+    f.setAttribute('aria-hidden', 'true');
+    const [x, y] = this.centre(r);
+    f.style.transform = `translate(${x}px, ${y}px)`;
+    this.root.appendChild(f);
+    return f;
+  }
+
+  flyTo(f, r, ms) {
+    const [x, y] = this.centre(r);
+    f.style.transition = `transform ${Math.round(ms)}ms ease-in-out`;
+    f.style.transform = `translate(${x}px, ${y}px)`;
+  }
+
   // Animates `mv` (a move view with `before`), seed by seed, then shows `after`.
   async animate(mv, before, after, speed = 1) {
     this.animating = true;
@@ -273,9 +298,16 @@ export class Board {
     for (let r = 0; r < 2 * m + 2; r++) this.drawPlace(r);
     const reduce = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
     const step = reduce ? 0 : Math.max(45, Math.min(190, 2600 / Math.max(1, mv.path.length))) / speed;
+    // The hand: a stone that travels from place to place as the pieces are dropped.
+    const hand = step ? this.flyer(mv.origin, mv.cowries_from === 0) : null;
     await sleep(step);
     for (let k = 0; k < mv.path.length; k++) {
       const r = mv.path[k];
+      if (hand) {
+        if (k === mv.cowries_from) hand.classList.add('cowrie');
+        this.flyTo(hand, r, step * 0.8);
+        await sleep(step * 0.8);
+      }
       if (k >= mv.cowries_from) addCowrie(this.board, m, r, 1);
       else add(this.board, m, r, 1);
       this.drawPlace(r);
@@ -284,11 +316,18 @@ export class Board {
       el.classList.remove('drop');
       void el.offsetWidth; // restart the animation
       el.classList.add('drop');
-      if (step) await sleep(step);
+      if (step) await sleep(step * 0.2);
     }
+    if (hand) hand.remove();
     if (mv.taken.length || (mv.swept && mv.swept.length)) {
       this.setMarks({ origin: mv.origin, last: mv.path[mv.path.length - 1], taken: mv.taken, swept: mv.swept || [] });
+      // Captured seeds fly to the mover's store.
+      const store = mv.side === 'south' ? m : 2 * m + 1;
+      const flying = reduce ? [] : mv.taken.map((r) => this.flyer(r, false));
+      await sleep(reduce ? 0 : 60);
+      for (const f of flying) this.flyTo(f, store, 360 / speed);
       await sleep(reduce ? 0 : 420 / speed);
+      for (const f of flying) f.remove();
     }
     this.animating = false;
     this.board = clone(after);
