@@ -7,6 +7,7 @@
 
 import { api, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
 import { Board, letter, sideName, other, sleep } from './board.js';
+import { T } from './text.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const h = (tag, attrs = {}, ...kids) => {
@@ -187,7 +188,7 @@ async function setupScreen() {
     s.append(h('section', { class: 'card recent', 'aria-labelledby': 'recent-title' },
       h('h2', { id: 'recent-title', text: 'Your recent games' }),
       h('ul', {}, recent.map((g) => h('li', {}, h('a', { href: `#/game/${g.id}`, text: g.game || `Game ${g.id}` }),
-        ` · ${g.opponent ? `against ${g.opponent}` : `you play ${sideName(g.seat)}`} · ${g.result || 'not finished'} · ${new Date(g.at).toLocaleString()}`)))));
+        ` · ${g.opponent ? T.recent.against(g.opponent) : `you play ${sideName(g.seat)}`} · ${g.result || T.recent.notFinished} · ${new Date(g.at).toLocaleString()}`)))));
   }
   drawOptions();
   syncOpp();
@@ -253,7 +254,7 @@ async function gameScreen(id) {
   const invite = h('div', { class: 'invite card', hidden: true });
   const btn = (id2, text, fn, title2) => h('button', { type: 'button', id: id2, text, onclick: fn, title: title2 });
   const undoBtn = btn('undo', 'Undo', () => undo(), 'Take back your last move (U)');
-  const hintBtn = btn('hint', 'Hint', () => hint(), g.rules.pits >= 8 ? 'Ask the engine (?)' : 'Ask the engine (H or ?)');
+  const hintBtn = btn('hint', 'Hint', () => hint(), T.hintTitle(g.rules.pits));
   const resignBtn = btn('resign', 'Resign', () => resign());
   const newBtn = h('a', { class: 'button', href: '#/', id: 'new-game', text: 'New game' });
   const replayBtn = h('a', { class: 'button', href: `#/replay/${id}`, id: 'replay-link', text: 'Replay' });
@@ -261,7 +262,7 @@ async function gameScreen(id) {
   const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: 'Record (text)' });
   const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
   const rulesText = h('div', { class: 'rules-text' });
-  const keys = h('p', { class: 'keys', text: you ? `Keys: 1–${g.rules.pits} or the pit letter plays a pit; arrows move between your pits; U undo, ${g.rules.pits >= 8 ? '?' : 'H or ?'} hint.` : 'You are watching this game.' });
+  const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits) : 'You are watching this game.' });
   s.append(title,
     h('div', { class: 'game' },
       h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, forced, resultCard,
@@ -283,7 +284,7 @@ async function gameScreen(id) {
     const line = (side) => {
       const turn = !st.over && st.to_move === side;
       return [h('span', { class: `dot ${turn ? 'on' : ''}`, 'aria-hidden': 'true' }), h('span', { class: 'name', text: who[side] }),
-        st.rules.misere ? h('span', { class: 'misere', text: 'fewer seeds win' }) : null,
+        st.rules.misere ? h('span', { class: 'misere', text: T.misereBadge }) : null,
         h('span', { class: 'score', 'data-side': side, text: String(st.board.stores[side === 'south' ? 0 : 1]) })].filter(Boolean);
     };
     scoreTop.replaceChildren(...line(top));
@@ -301,13 +302,13 @@ async function gameScreen(id) {
       if (!w) text = `Draw, ${score}.`;
       else if (you) text = `${w === you ? 'You win' : `${who[w]} wins`}, ${score}.`;
       else text = `${sideName(w)} wins, ${score}.`;
-    } else if (st.to_move === you) text = 'Your move.';
+    } else if (st.to_move === you) text = T.yourMove;
     else if (st.thinking) text = 'The computer is thinking…';
     else if (you && st.waiting_for_opponent) text = 'Waiting for your friend to join…';
     else if (you) text = `${who[st.to_move]} to move…`;
     else text = `${sideName(st.to_move)} to move.`;
     status.textContent = text;
-    forced.textContent = !sowing && !st.over && st.to_move === you && st.forced ? `Only the marked pits: ${st.forced}.` : '';
+    forced.textContent = !sowing && !st.over && st.to_move === you && st.forced ? T.forced(st.forced) : '';
     drawResult(!sowing && st.over ? st : null, who);
     status.classList.toggle('over', !sowing && st.over);
     status.classList.toggle('yours', !sowing && !st.over && st.to_move === you);
@@ -348,16 +349,15 @@ async function gameScreen(id) {
     if (!st || !st.result) { resultCard.hidden = true; return; }
     const r = st.result;
     const margin = Math.abs(r.south - r.north);
-    const seeds = `${margin} seed${margin === 1 ? '' : 's'}`;
     let head;
-    if (!r.winner) head = 'A draw';
-    else if (you) head = r.winner === you ? 'You win' : `${who[r.winner]} wins`;
-    else head = `${sideName(r.winner)} wins`;
+    if (!r.winner) head = T.resultHead.draw;
+    else if (you) head = r.winner === you ? T.resultHead.you : T.resultHead.wins(who[r.winner]);
+    else head = T.resultHead.wins(sideName(r.winner));
     // After a resignation the seeds decided nothing: the score alone.
     const score = `${r.south} : ${r.north}`;
-    const by = !r.winner || !r.outcome ? score : margin ? `by ${seeds}, ${score}` : `on equal seeds, ${score}`;
+    const by = !r.winner || !r.outcome ? score : `${margin ? T.resultBy.seeds(margin) : T.resultBy.equal}, ${score}`;
     const opponent = you ? who[other(you)] : null;
-    const rematch = you ? h('button', { type: 'button', class: 'primary', id: 'rematch', text: 'Rematch', onclick: async () => {
+    const rematch = you ? h('button', { type: 'button', class: 'primary', id: 'rematch', text: T.rematch, onclick: async () => {
       const req = { rules: st.rules.name, opponent: st.vs_computer ? 'computer' : 'friend', side: you };
       const them = st.players[other(you)];
       if (st.vs_computer && them.level) req.level = them.level;
@@ -371,9 +371,9 @@ async function gameScreen(id) {
     } }) : null;
     resultCard.replaceChildren(
       h('h2', { text: head }), h('p', { class: 'by', text: by }),
-      h('p', { class: 'why', text: `Why: ${r.reason}.` }),
-      st.rules.misere ? h('p', { class: 'why', text: 'Fewer seeds win.' }) : null,
-      h('div', { class: 'controls' }, rematch, h('a', { class: 'button', href: `#/replay/${id}`, text: 'Replay and analyse' })));
+      h('p', { class: 'why', text: T.resultWhy(r.reason) }),
+      st.rules.misere ? h('p', { class: 'why', text: T.misereNote }) : null,
+      h('div', { class: 'controls' }, rematch, h('a', { class: 'button', href: `#/replay/${id}`, text: T.replayAnalyse })));
     resultCard.hidden = false;
     if (you) noteGame(id, { game: st.rules.title, opponent, result: `${head.toLowerCase()}, ${r.south} : ${r.north}` });
   }
@@ -382,15 +382,15 @@ async function gameScreen(id) {
   function againText(mv, st) {
     if (!mv.again) return null;
     const them = other(mv.side);
-    if (st.rules.kauri) return `${them === you ? 'You have' : `${whoIs(st, them, you)} has`} no cowrie: ${them === you ? 'you pass' : 'a pass'}`;
-    return 'extra turn';
+    if (st.rules.kauri) return T.pass(whoIs(st, them, you), them === you);
+    return T.extraTurn;
   }
   function describeMove(mv, st) {
     const who = mv.side === you ? 'You' : (st.players[mv.side].kind === 'computer' ? 'The computer' : whoIs(st, mv.side, you));
     let t = `${who} played ${mv.text}`;
     if (mv.captured) t += `, capturing ${mv.captured}`;
     const again = againText(mv, st);
-    if (again) t += `; ${again}, ${mv.side === you ? 'you move' : 'it moves'} again`;
+    if (again) t += `; ${again}, ${T.movesAgain(mv.side === you)}`;
     return `${t}.`;
   }
 
@@ -544,7 +544,7 @@ function drawReplay(view, r) {
     north: (r.players.north && r.players.north.name) || 'North',
   };
   const table = h('table', { class: 'values', id: 'replay-moves' },
-    h('caption', { text: `Moves and the engine's values for the mover: +n wins by n seeds, −n loses by n${r.rules.misere ? ' (fewer seeds win)' : ''}; proven unless a search depth is given` }),
+    h('caption', { text: T.replayCaption(r.rules.misere) }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Side' }), h('th', { scope: 'col', text: 'Move' }),
       h('th', { scope: 'col', text: 'Value' }), h('th', { scope: 'col', text: 'Best' }))));
   const body = h('tbody');

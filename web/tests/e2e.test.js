@@ -16,7 +16,7 @@ const OUT = process.env.TEST_OUTPUT || path.resolve(here, '../../test-output/bro
 mkdirSync(OUT, { recursive: true });
 const shot = (page, name) => page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
 
-const DESKTOP = { width: 1280, height: 860 };
+const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 let browser;
 
@@ -368,6 +368,7 @@ test('the game screen names the game, keeps misère in view, ends on a result ca
   page.on('dialog', (d) => d.accept());
   await page.goto(`${BASE}/`);
   await page.waitForSelector('#start');
+  await shot(page, '01-new-game-phone');
   // Menus use names people read, from the rules registry.
   const titles = await page.$$eval('#preset option', (os) => os.map((o) => o.textContent));
   assert.ok(titles.includes('Brazilian classroom Kalah') && titles.includes('Kalah'), titles.join(', '));

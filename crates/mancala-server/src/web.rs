@@ -40,6 +40,11 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/api.js"),
     ),
     (
+        "text.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/text.js"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("../../../web/favicon.svg"),
