@@ -235,6 +235,21 @@ test('two people in two browsers, each seeing his own side at the bottom', async
 
 test('Kauri, Oware and Dracala draw and play at phone width', async () => {
   const { context, page, errors } = await newPage(PHONE);
+  // A Kauri position where South's first pit holds a seed and no cowrie: only the cowrie
+  // pits are playable, and the screen says why.
+  const created = await (await page.request.post(`${BASE}/api/games`, {
+    data: { rules: 'kauri,pits=3,seeds=2', opponent: 'friend', side: 'south', position: 'kauri,pits=3,seeds=2/2-0c2-1c1/0/1c1-4-0c2/4/s' },
+  })).json();
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  await page.evaluate(([id, token]) => {
+    localStorage.setItem('mancala.seats', JSON.stringify({ [id]: { seat: 'south', token, at: Date.now() } }));
+  }, [created.game.id, created.token]);
+  await page.goto(`${BASE}/#/game/${created.game.id}`);
+  await page.waitForSelector('button.pit.playable');
+  assert.equal(await page.locator('button.pit.playable').count(), 2);
+  assert.equal(await page.textContent('#forced'), 'Only the marked pits: only a pit holding a cowrie may be sown.');
+  await shot(page, '09-kauri-forced-phone');
   for (const preset of ['kauri', 'oware', 'dracala']) {
     await page.goto(`${BASE}/`);
     await page.waitForSelector('#start');
