@@ -90,12 +90,15 @@ pub fn result_line(game: &Game) -> String {
             format!("{w} wins: {}. {score}", repeated(game))
         }
         Some(Outcome::Win(w)) => {
-            let misere = if game.rules().misere() {
+            let why = if game.rules().misere() {
                 " (fewer seeds wins)"
+            } else if s[0] == s[1] {
+                // Kauri: equal seeds, and the player to move had no cowrie.
+                " on equal seeds by the cowrie rule"
             } else {
                 ""
             };
-            format!("{w} wins{misere}. {score}")
+            format!("{w} wins{why}. {score}")
         }
     }
 }

@@ -683,3 +683,30 @@ fn an_opened_record_shows_its_players_and_result() {
         a.message
     );
 }
+
+#[test]
+fn a_kauri_tie_won_by_the_cowries_says_so() {
+    // Equal stores, no seeds: the cowries circle until a side cannot move; South, with perfect
+    // play, wins the tie (see `solve`'s test of this position).
+    let start: Position = "kauri,pits=2,seeds=1/0c2-0/2/0c2-0/2/s".parse().unwrap();
+    let mut g = Game::new(start);
+    while !g.is_over() {
+        let r = search(
+            g.position(),
+            Limits {
+                depth: Some(12),
+                time: None,
+                nodes: None,
+            },
+            g.history(),
+        )
+        .unwrap();
+        g.play(r.best).unwrap();
+    }
+    assert!(!g.ended_by_repetition(), "{}", g.position());
+    let line = crate::board::result_line(&g);
+    assert_eq!(
+        line,
+        "South wins on equal seeds by the cowrie rule. South 2 : North 2"
+    );
+}
