@@ -19,8 +19,9 @@
 //! that would have moved next. What the layout leaves out (who moved last under
 //! `leftovers=last-capturer`, the positions so far for the repetition rule) is in the game.
 
-use mancala_core::{Error, Game, Outcome, Position, Rules, Side};
+use mancala_core::{with_family, Error, Family, Game, Moves, Outcome, Position, Rules, Side};
 use mancala_engine::{Evaluation, Quality};
+use rayon::prelude::*;
 
 use crate::rng::Rng;
 
@@ -37,30 +38,44 @@ pub fn observation_len(rules: &Rules) -> usize {
 /// Writes the observation of `pos` from its side to move into `out`, which holds
 /// [`observation_len`] entries.
 pub fn write_observation(pos: &Position, out: &mut [f32]) {
-    let m = pos.pits();
-    let me = pos.to_move();
+    write_observation_for(pos, pos.to_move(), out)
+}
+
+/// Writes the observation of `pos` from `me`'s view (as if `me` were to move) into `out`.
+pub fn write_observation_for(pos: &Position, me: Side, out: &mut [f32]) {
+    let cowries = pos.rules().has_cowries();
+    with_family!(pos, p => fill(p, pos.pits(), me, cowries, out))
+}
+
+/// [`write_observation_for`] on the family's own position type (one call a position).
+fn fill<F: Family>(p: &F, m: usize, me: Side, cowries: bool, out: &mut [f32]) {
     let them = me.other();
     for i in 0..m {
-        out[i] = pos.seeds(me, i) as f32;
-        out[m + i] = pos.seeds(them, i) as f32;
+        let (a, ac) = p.pit_content(me, i);
+        let (b, bc) = p.pit_content(them, i);
+        out[i] = a as f32;
+        out[m + i] = b as f32;
+        if cowries {
+            out[2 * m + 2 + i] = ac as f32;
+            out[3 * m + 2 + i] = bc as f32;
+        }
     }
-    let s = pos.scores();
+    let s = p.scores();
     out[2 * m] = s[me.index()] as f32;
     out[2 * m + 1] = s[them.index()] as f32;
-    if pos.rules().has_cowries() {
-        for i in 0..m {
-            out[2 * m + 2 + i] = pos.cowries(me, i) as f32;
-            out[3 * m + 2 + i] = pos.cowries(them, i) as f32;
-        }
+}
+
+/// Writes `legal` as a mask of `out.len()` pits from the mover's left.
+fn write_moves(legal: &Moves, out: &mut [bool]) {
+    out.fill(false);
+    for pit in legal {
+        out[pit as usize] = true;
     }
 }
 
 /// Writes the legal moves of `game` as a mask of its `m` pits from the mover's left.
 pub fn write_mask(game: &Game, out: &mut [bool]) {
-    out.fill(false);
-    for pit in &game.legal_moves() {
-        out[pit as usize] = true;
-    }
+    write_moves(&game.legal_moves(), out)
 }
 
 /// What a finished game pays the player who made its last move.
@@ -86,32 +101,99 @@ impl Reward {
 
     /// The reward of finished `game` for `side`.
     pub fn of(self, game: &Game, side: Side) -> f32 {
+        self.of_result(game.outcome(), game.scores(), game.rules().misere(), side)
+    }
+
+    /// The reward for `side` of a game that ended with `outcome` and stores `scores`.
+    fn of_result(self, outcome: Option<Outcome>, scores: [u8; 2], misere: bool, side: Side) -> f32 {
         match self {
-            Reward::Win => match game.outcome() {
+            Reward::Win => match outcome {
                 Some(Outcome::Win(s)) if s == side => 1.0,
                 Some(Outcome::Win(_)) => -1.0,
                 _ => 0.0,
             },
-            Reward::Margin => {
-                let s = game.scores();
-                Evaluation {
-                    side,
-                    margin: s[side.index()] as i32 - s[side.other().index()] as i32,
-                    lower_is_better: game.rules().misere(),
-                    quality: Quality::Proven,
-                }
-                .score() as f32
+            Reward::Margin => Evaluation {
+                side,
+                margin: scores[side.index()] as i32 - scores[side.other().index()] as i32,
+                lower_is_better: misere,
+                quality: Quality::Proven,
             }
+            .score() as f32,
         }
     }
 }
 
-/// `n` games of one start position, stepped together.
+/// One game of a batch: a position played copy-make where no position can repeat, else a
+/// [`Game`], which keeps the positions for the repetition rule.
+#[derive(Clone, Debug)]
+enum Slot {
+    Plain(Position),
+    Kept(Game),
+}
+
+impl Slot {
+    fn new(start: Position) -> Slot {
+        if start.rules().can_repeat() {
+            Slot::Kept(Game::new(start))
+        } else {
+            Slot::Plain(start)
+        }
+    }
+    fn position(&self) -> &Position {
+        match self {
+            Slot::Plain(p) => p,
+            Slot::Kept(g) => g.position(),
+        }
+    }
+    fn legal_moves(&self) -> Moves {
+        match self {
+            Slot::Plain(p) => p.legal_moves(),
+            Slot::Kept(g) => g.legal_moves(),
+        }
+    }
+    fn is_over(&self) -> bool {
+        match self {
+            Slot::Plain(p) => p.is_over(),
+            Slot::Kept(g) => g.is_over(),
+        }
+    }
+    fn play(&mut self, pit: u8) -> Result<(), Error> {
+        match self {
+            Slot::Plain(p) => p.play(pit).map(|_| ()),
+            Slot::Kept(g) => g.play(pit).map(|_| ()),
+        }
+    }
+    fn result(&self) -> (Option<Outcome>, [u8; 2]) {
+        match self {
+            Slot::Plain(p) => (p.outcome(), p.scores()),
+            Slot::Kept(g) => (g.outcome(), g.scores()),
+        }
+    }
+}
+
+/// The games a task steps, and where their results go.
+struct Part<'a> {
+    slots: &'a mut [Slot],
+    rngs: &'a mut [Rng],
+    acts: &'a [i64],
+    rews: &'a mut [f32],
+    dns: &'a mut [bool],
+    fin: &'a mut [[u8; 2]],
+}
+
+/// Games a rayon task steps: enough that a task's work outweighs handing it out.
+const CHUNK: usize = 512;
+
+/// `n` games of one start position, stepped together (on every core for large batches).
+///
+/// Each game draws its openings and [`Batch::sample_actions`] from its own generator, seeded
+/// from the batch's seed and its index ([`Rng::derive`]), so a seed gives the same games
+/// whatever the threads.
 #[derive(Clone, Debug)]
 pub struct Batch {
     start: Position,
-    games: Vec<Game>,
-    rng: Rng,
+    slots: Vec<Slot>,
+    rngs: Vec<Rng>,
     opening: u32,
     reward: Reward,
     final_scores: Vec<[u8; 2]>,
@@ -119,58 +201,67 @@ pub struct Batch {
 
 impl Batch {
     /// `n` games from `start`, each opened by up to `opening` random plies (the number drawn
-    /// for each game, 0 to `opening`) from a generator seeded with `seed`.
+    /// for each game, 0 to `opening`), the generators seeded from `seed`.
     pub fn new(start: Position, n: usize, seed: u64, opening: u32, reward: Reward) -> Batch {
         let mut b = Batch {
             start,
-            games: Vec::with_capacity(n),
-            rng: Rng::new(seed),
+            slots: vec![Slot::new(start); n],
+            rngs: Vec::new(),
             opening,
             reward,
             final_scores: vec![[0; 2]; n],
         };
-        for _ in 0..n {
-            let g = b.fresh();
-            b.games.push(g);
-        }
+        b.reset(Some(seed));
         b
     }
 
-    /// A new game from the start, opened by the random plies.
-    fn fresh(&mut self) -> Game {
-        let mut g = Game::new(self.start);
-        if self.opening > 0 {
-            let plies = self.rng.below(self.opening as usize + 1);
+    /// A new game from `start`, opened by up to `opening` random plies drawn from `rng`.
+    fn fresh(start: Position, opening: u32, rng: &mut Rng) -> Slot {
+        let mut g = Slot::new(start);
+        if opening > 0 {
+            let plies = rng.below(opening as usize + 1);
             for _ in 0..plies {
                 let legal = g.legal_moves();
                 if legal.is_empty() {
                     break;
                 }
-                let pit = self.rng.pick(legal.as_slice());
-                g.play(pit).expect("a legal move");
+                g.play(rng.pick(legal.as_slice())).expect("a legal move");
             }
             // An opening that ended the game gives the plain start instead.
             if g.is_over() {
-                g = Game::new(self.start);
+                g = Slot::new(start);
             }
         }
         g
     }
 
-    /// Starts every game again, the generator seeded with `seed` when given.
+    /// Starts every game again, the generators seeded anew from `seed` when given.
     pub fn reset(&mut self, seed: Option<u64>) {
         if let Some(s) = seed {
-            self.rng = Rng::new(s);
+            self.rngs = (0..self.slots.len() as u64)
+                .map(|i| Rng::new(Rng::derive(s, i)))
+                .collect();
         }
-        for i in 0..self.games.len() {
-            self.games[i] = self.fresh();
-            self.final_scores[i] = [0; 2];
+        let (start, opening) = (self.start, self.opening);
+        for (slot, rng) in self.slots.iter_mut().zip(&mut self.rngs) {
+            *slot = Batch::fresh(start, opening, rng);
         }
+        self.final_scores.fill([0; 2]);
     }
 
-    /// The games.
-    pub fn games(&self) -> &[Game] {
-        &self.games
+    /// Games in the batch.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the batch holds no game.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The position of game `i` now.
+    pub fn position(&self, i: usize) -> &Position {
+        self.slots[i].position()
     }
 
     /// The rules of the games.
@@ -190,14 +281,14 @@ impl Batch {
         rewards: &mut [f32],
         dones: &mut [bool],
     ) -> Result<(), Error> {
-        if actions.len() != self.games.len() {
+        if actions.len() != self.slots.len() {
             return Err(Error::IllegalMove(format!(
                 "{} actions for {} games",
                 actions.len(),
-                self.games.len()
+                self.slots.len()
             )));
         }
-        for (i, (g, &a)) in self.games.iter().zip(actions).enumerate() {
+        for (i, (g, &a)) in self.slots.iter().zip(actions).enumerate() {
             let legal = g.legal_moves();
             if !(0..=255).contains(&a) || !legal.contains(a as u8) {
                 return Err(Error::IllegalMove(format!(
@@ -206,19 +297,48 @@ impl Batch {
                 )));
             }
         }
-        for i in 0..self.games.len() {
-            let g = &mut self.games[i];
-            let side = g.to_move();
-            g.play(actions[i] as u8).expect("checked above");
-            if g.is_over() {
-                rewards[i] = self.reward.of(g, side);
-                dones[i] = true;
-                self.final_scores[i] = g.scores();
-                self.games[i] = self.fresh();
-            } else {
-                rewards[i] = 0.0;
-                dones[i] = false;
+        let (start, opening, reward) = (self.start, self.opening, self.reward);
+        let misere = self.rules().misere();
+        let parallel = self.slots.len() > CHUNK;
+        let parts: Vec<Part<'_>> = self
+            .slots
+            .chunks_mut(CHUNK)
+            .zip(self.rngs.chunks_mut(CHUNK))
+            .zip(actions.chunks(CHUNK))
+            .zip(rewards.chunks_mut(CHUNK))
+            .zip(dones.chunks_mut(CHUNK))
+            .zip(self.final_scores.chunks_mut(CHUNK))
+            .map(|(((((slots, rngs), acts), rews), dns), fin)| Part {
+                slots,
+                rngs,
+                acts,
+                rews,
+                dns,
+                fin,
+            })
+            .collect();
+        let work = |p: Part<'_>| {
+            for k in 0..p.slots.len() {
+                let g = &mut p.slots[k];
+                let side = g.position().to_move();
+                g.play(p.acts[k] as u8).expect("checked above");
+                if g.is_over() {
+                    let (outcome, scores) = g.result();
+                    p.rews[k] = reward.of_result(outcome, scores, misere, side);
+                    p.dns[k] = true;
+                    p.fin[k] = scores;
+                    *g = Batch::fresh(start, opening, &mut p.rngs[k]);
+                } else {
+                    p.rews[k] = 0.0;
+                    p.dns[k] = false;
+                    p.fin[k] = [0; 2];
+                }
             }
+        };
+        if parallel {
+            parts.into_par_iter().for_each(work);
+        } else {
+            parts.into_iter().for_each(work);
         }
         Ok(())
     }
@@ -232,23 +352,36 @@ impl Batch {
     /// Writes every game's observation (see the module docs), one row a game.
     pub fn write_observations(&self, out: &mut [f32]) {
         let k = observation_len(self.rules());
-        for (g, row) in self.games.iter().zip(out.chunks_exact_mut(k)) {
-            write_observation(g.position(), row);
+        let fill = |(slots, rows): (&[Slot], &mut [f32])| {
+            for (g, row) in slots.iter().zip(rows.chunks_exact_mut(k)) {
+                write_observation(g.position(), row);
+            }
+        };
+        if self.slots.len() > CHUNK {
+            self.slots
+                .par_chunks(CHUNK)
+                .zip(out.par_chunks_mut(CHUNK * k))
+                .for_each(fill);
+        } else {
+            self.slots
+                .chunks(CHUNK)
+                .zip(out.chunks_mut(CHUNK * k))
+                .for_each(fill);
         }
     }
 
     /// Writes every game's legal-move mask, one row of `m` pits a game.
     pub fn write_masks(&self, out: &mut [bool]) {
         let m = self.start.pits();
-        for (g, row) in self.games.iter().zip(out.chunks_exact_mut(m)) {
-            write_mask(g, row);
+        for (g, row) in self.slots.iter().zip(out.chunks_exact_mut(m)) {
+            write_moves(&g.legal_moves(), row);
         }
     }
 
-    /// Writes a legal move of every game drawn uniformly from the generator.
+    /// Writes a legal move of every game, drawn uniformly from its generator.
     pub fn sample_actions(&mut self, out: &mut [i64]) {
-        for (g, a) in self.games.iter().zip(out.iter_mut()) {
-            *a = self.rng.pick(g.legal_moves().as_slice()) as i64;
+        for ((g, rng), a) in self.slots.iter().zip(&mut self.rngs).zip(out.iter_mut()) {
+            *a = rng.pick(g.legal_moves().as_slice()) as i64;
         }
     }
 }
@@ -333,12 +466,12 @@ mod tests {
     fn an_illegal_action_moves_no_game() {
         let mut b = batch("kalah", 2, 1);
         let (mut r, mut d) = (vec![0.0; 2], vec![false; 2]);
-        let before: Vec<Position> = b.games().iter().map(|g| *g.position()).collect();
+        let before: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
         let e = b.step(&[0, 9], &mut r, &mut d).unwrap_err();
         assert!(e.to_string().contains("game 1: pit 9"), "{e}");
         assert!(b.step(&[0], &mut r, &mut d).is_err());
         assert!(b.step(&[-1, 0], &mut r, &mut d).is_err());
-        let after: Vec<Position> = b.games().iter().map(|g| *g.position()).collect();
+        let after: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
         assert_eq!(before, after);
         let mut mask = vec![false; 12];
         b.write_masks(&mut mask);
@@ -358,7 +491,7 @@ mod tests {
         let (mut r, mut d, mut acts) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
         let mut seen = 0;
         for _ in 0..2000 {
-            let movers: Vec<Side> = b.games().iter().map(|g| g.to_move()).collect();
+            let movers: Vec<Side> = (0..n).map(|i| b.position(i).to_move()).collect();
             b.sample_actions(&mut acts);
             b.step(&acts, &mut r, &mut d).unwrap();
             for i in 0..n {
