@@ -463,6 +463,34 @@ mod tests {
     }
 
     #[test]
+    fn threads_do_not_change_the_games() {
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let n = 3 * CHUNK + 7;
+                let start = Position::start(&"kalah".parse().unwrap()).unwrap();
+                let mut b = Batch::new(start, n, 5, 3, Reward::Margin);
+                let (mut r, mut d, mut a) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+                let mut total = 0.0;
+                for _ in 0..100 {
+                    b.sample_actions(&mut a);
+                    b.step(&a, &mut r, &mut d).unwrap();
+                    total += r.iter().map(|x| x.abs()).sum::<f32>();
+                }
+                let mut o = vec![0.0; n * 14];
+                b.write_observations(&mut o);
+                (total, o, b.final_scores().to_vec())
+            })
+        };
+        let one = run(1);
+        assert!(one.0 > 0.0);
+        assert_eq!(one, run(3));
+    }
+
+    #[test]
     fn an_illegal_action_moves_no_game() {
         let mut b = batch("kalah", 2, 1);
         let (mut r, mut d) = (vec![0.0; 2], vec![false; 2]);
