@@ -1,0 +1,163 @@
+"""The Python API of one game and of batched games."""
+
+import copy
+import json
+import random
+import threading
+
+import numpy as np
+import pytest
+
+import mancala
+
+
+def test_moves_undo_clone_and_errors():
+    g = mancala.Game("kalah,seeds=4")
+    assert g.rules == "kalah,seeds=4" and g.pits == 6 and g.total_seeds == 48
+    assert g.to_move == "south" and not g.is_over and g.outcome is None
+    g.play(2)  # C: the last seed in the store, South moves again
+    assert g.to_move == "south" and g.scores == (1, 0)
+    c = g.clone()
+    d = copy.deepcopy(g)
+    g.play(5)
+    assert g.to_move == "north" and g.moves == [2, 5]
+    assert c.moves == [2] and d.position == c.position
+    with pytest.raises(ValueError, match="0-based"):
+        g.play(6)
+    with pytest.raises(ValueError):
+        g.play(-1)
+    assert g.moves == [2, 5]
+    assert g.undo() == 5 and g.undo() == 2 and g.undo() is None
+    assert g.position == g.start == "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"
+    with pytest.raises(ValueError, match="unknown|preset"):
+        mancala.Game("kalha")
+    with pytest.raises(ValueError):
+        mancala.Game("kalah", position="kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s")
+
+
+def test_positions_and_records_round_trip():
+    p = "kalah,seeds=4/0-0-0-0-1-1/20/0-0-0-0-2-0/24/s"
+    g = mancala.Game(position=p)
+    assert g.position == p and str(g) == p
+    rng = random.Random(3)
+    g = mancala.Game("kauri")
+    while not g.is_over:
+        g.play(rng.choice(g.legal_moves()))
+    rec = json.loads(g.record(south="me", north="you"))
+    assert rec["players"] == {"south": "me", "north": "you"}
+    assert rec["result"]["south"] == g.scores[0] and rec["result"]["north"] == g.scores[1]
+    for fmt in ("json", "text"):
+        h = mancala.Game.from_record(g.record(fmt))
+        assert h.moves == g.moves and h.outcome == g.outcome
+    with pytest.raises(ValueError):
+        g.record("xml")
+    with pytest.raises(ValueError):
+        mancala.Game.from_record('{"rules": "kalah", "turns": [{"side": "north", "moves": [{"pit": 1}]}]}')
+
+
+def test_observation_layout():
+    g = mancala.Game("kalah,seeds=4")
+    g.play(2)
+    g.play(5)
+    o = g.observation()
+    assert o.dtype == np.float32 and o.shape == (g.observation_size,) == (14,)
+    # North to move: his pits from his left, South's from South's left, then the stores.
+    assert o.tolist() == [5, 5, 5, 5, 4, 4, 4, 4, 0, 5, 5, 0, 0, 2]
+    assert g.observation("south").tolist() == [4, 4, 0, 5, 5, 0, 5, 5, 5, 5, 4, 4, 2, 0]
+    k = mancala.Game("kauri")
+    assert k.observation_size == 4 * k.pits + 2
+    assert k.observation()[2 * k.pits + 2 :].sum() > 0  # cowries
+    assert k.legal_mask().dtype == np.bool_
+
+
+def test_rewards_follow_the_outcome_and_the_misere_rule():
+    rng = random.Random(5)
+    for rules in ("kalah", "dracala"):
+        g = mancala.Game(rules)
+        assert g.reward("south") == 0.0
+        while not g.is_over:
+            g.play(rng.choice(g.legal_moves()))
+        s, n = g.scores
+        sign = -1 if rules == "dracala" else 1
+        assert g.reward("south", "margin") == sign * (s - n)
+        assert g.reward("north", "margin") == sign * (n - s)
+        win = {"south": 1.0, "north": -1.0, "draw": 0.0}[g.outcome]
+        assert g.reward("south") == win and g.reward("north") == -win
+
+
+def test_vecgame_matches_single_games_and_is_seeded():
+    n = 64
+    v = mancala.VecGame("kalah,seeds=4", n, seed=11)
+    w = mancala.VecGame("kalah,seeds=4", n, seed=11)
+    obs, masks = v.reset()
+    assert obs.shape == (n, 14) and obs.dtype == np.float32
+    assert masks.shape == (n, 6) and masks.dtype == np.bool_
+    games = [mancala.Game("kalah,seeds=4") for _ in range(n)]
+    finished = 0
+    for _ in range(300):
+        acts = v.sample_actions()
+        assert (acts == w.sample_actions()).all()
+        movers = v.to_move()
+        obs, rew, done, masks = v.step(acts)
+        w.step(acts)
+        assert rew.dtype == np.float32 and done.dtype == np.bool_
+        for i, g in enumerate(games):
+            assert ("south", "north")[movers[i]] == g.to_move
+            g.play(int(acts[i]))
+            if done[i]:
+                finished += 1
+                assert g.is_over and rew[i] == g.reward(("south", "north")[movers[i]])
+                assert tuple(v.final_scores()[i]) == g.scores
+                games[i] = g = mancala.Game("kalah,seeds=4")
+            else:
+                assert rew[i] == 0.0
+            assert (obs[i] == g.observation()).all()
+            assert (masks[i] == g.legal_mask()).all()
+    assert finished > 100
+    assert v.positions() == w.positions()
+    assert (v.observations() == w.observations()).all()
+
+
+def test_vecgame_refuses_bad_actions_and_takes_lists():
+    v = mancala.VecGame("kalah", 3, seed=1)
+    before = v.positions()
+    with pytest.raises(ValueError, match="game 2"):
+        v.step(np.array([0, 1, 7]))
+    with pytest.raises(ValueError):
+        v.step([0, 1])
+    with pytest.raises(ValueError):
+        mancala.VecGame("kalah", 0)
+    with pytest.raises(ValueError):
+        mancala.VecGame("kalah", 2, reward="points")
+    assert v.positions() == before
+    v.step([0, 1, 2])
+    v.step(np.array([0, 1, 2], dtype=np.int32)[::-1].copy() * 0 + 3)
+    assert v.positions() != before
+
+
+def test_openings_vary_the_starts():
+    v = mancala.VecGame("oware", 32, seed=2, opening=6, reward="margin")
+    starts = set(v.positions())
+    assert len(starts) > 10
+    v.reset(seed=2)
+    assert set(v.positions()) == starts
+
+
+def test_vecgame_steps_without_the_gil():
+    # Two threads step their own batches; with the GIL released they overlap, and either way
+    # both finish with games that ended.
+    results = {}
+
+    def run(k):
+        v = mancala.VecGame("kalah", 256, seed=k)
+        ended = 0
+        for _ in range(200):
+            ended += int(v.step(v.sample_actions())[2].sum())
+        results[k] = ended
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(results[k] > 256 for k in range(2)), results
