@@ -123,50 +123,69 @@ impl Reward {
     }
 }
 
-/// One game of a batch: a position played copy-make where no position can repeat, else a
+/// A game of a batch: a position played copy-make where no position can repeat, else a
 /// [`Game`], which keeps the positions for the repetition rule.
 #[derive(Clone, Debug)]
-enum Slot {
+enum Play {
     Plain(Position),
     Kept(Game),
 }
 
+/// One game of a batch and its legal moves, read once a move: a step checks the actions,
+/// writes the masks and samples the next actions from them.
+#[derive(Clone, Debug)]
+struct Slot {
+    play: Play,
+    legal: Moves,
+}
+
 impl Slot {
     fn new(start: Position) -> Slot {
-        if start.rules().can_repeat() {
-            Slot::Kept(Game::new(start))
+        let play = if start.rules().can_repeat() {
+            Play::Kept(Game::new(start))
         } else {
-            Slot::Plain(start)
+            Play::Plain(start)
+        };
+        let mut s = Slot {
+            play,
+            legal: Moves::default(),
+        };
+        s.legal = s.read_legal();
+        s
+    }
+    fn read_legal(&self) -> Moves {
+        match &self.play {
+            Play::Plain(p) => p.legal_moves(),
+            Play::Kept(g) => g.legal_moves(),
         }
     }
     fn position(&self) -> &Position {
-        match self {
-            Slot::Plain(p) => p,
-            Slot::Kept(g) => g.position(),
+        match &self.play {
+            Play::Plain(p) => p,
+            Play::Kept(g) => g.position(),
         }
     }
     fn legal_moves(&self) -> Moves {
-        match self {
-            Slot::Plain(p) => p.legal_moves(),
-            Slot::Kept(g) => g.legal_moves(),
-        }
+        self.legal
     }
     fn is_over(&self) -> bool {
-        match self {
-            Slot::Plain(p) => p.is_over(),
-            Slot::Kept(g) => g.is_over(),
+        match &self.play {
+            Play::Plain(p) => p.is_over(),
+            Play::Kept(g) => g.is_over(),
         }
     }
     fn play(&mut self, pit: u8) -> Result<(), Error> {
-        match self {
-            Slot::Plain(p) => p.play(pit).map(|_| ()),
-            Slot::Kept(g) => g.play(pit).map(|_| ()),
-        }
+        match &mut self.play {
+            Play::Plain(p) => p.play(pit).map(|_| ()),
+            Play::Kept(g) => g.play(pit).map(|_| ()),
+        }?;
+        self.legal = self.read_legal();
+        Ok(())
     }
     fn result(&self) -> (Option<Outcome>, [u8; 2]) {
-        match self {
-            Slot::Plain(p) => (p.outcome(), p.scores()),
-            Slot::Kept(g) => (g.outcome(), g.scores()),
+        match &self.play {
+            Play::Plain(p) => (p.outcome(), p.scores()),
+            Play::Kept(g) => (g.outcome(), g.scores()),
         }
     }
 }
