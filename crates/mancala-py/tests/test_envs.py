@@ -87,8 +87,8 @@ def test_pettingzoo_game_to_the_end():
 def test_openspiel_conformance(rules):
     import pyspiel
 
-    import mancala.openspiel_game  # noqa: F401  (registers python_mancala)
-
+    # `import mancala` registered the game.
+    assert "python_mancala" in pyspiel.registered_names()
     game = pyspiel.load_game("python_mancala", {"rules": rules})
     assert game.num_distinct_actions() == mancala.Game(rules).pits
     pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)

@@ -10,8 +10,10 @@ position strings:
   dict with ``side``, ``margin``, ``score``, ``lower_is_better``, ``proven``, ``depth``,
   ``text``), proofs, endgame tables and the computer's playing levels.
 
-Adapters (pure Python, imported on demand): :mod:`mancala.gym_env` (Gymnasium),
-:mod:`mancala.pettingzoo_env` (PettingZoo AEC), :mod:`mancala.openspiel_game` (OpenSpiel).
+Adapters (pure Python): :mod:`mancala.gym_env` (Gymnasium; importing it registers
+``mancala/Mancala-v0``), :mod:`mancala.pettingzoo_env` (PettingZoo AEC), and
+:mod:`mancala.openspiel_game` (OpenSpiel's ``python_mancala``, registered with
+``pyspiel.register_game`` when this package is imported and ``open_spiel`` is installed).
 
 Observation layout (float32, from the side to move, ``m`` pits a side): the mover's pits from
 his left (``0..m``), the opponent's pits from the opponent's left (``m..2m``), the mover's
@@ -20,5 +22,13 @@ cowries of the mover's pits and of the opponent's, in the same order (``2m+2..4m
 """
 
 from ._mancala import Egdb, Game, Level, VecGame, __version__, analyze, presets, solve
+
+import importlib.util as _util
+
+if _util.find_spec("pyspiel") is not None:
+    try:
+        from . import openspiel_game  # noqa: F401  (registers python_mancala)
+    except ImportError:  # an OpenSpiel that does not load leaves the rest of the package usable
+        pass
 
 __all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "__version__"]
