@@ -408,6 +408,60 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mancala_core::Preset;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Every preset: a batch plays, rewards, ends, restarts and observes its games as
+        /// separate `Game`s do.
+        #[test]
+        fn a_batch_plays_as_separate_games(
+            preset in 0..Preset::ALL.len(),
+            seed: u64,
+            n in 1usize..24,
+            steps in 1usize..300,
+            margin: bool,
+        ) {
+            let rules = Preset::ALL[preset].rules();
+            let start = Position::start(&rules).unwrap();
+            let reward = if margin { Reward::Margin } else { Reward::Win };
+            let mut b = Batch::new(start, n, seed, 0, reward);
+            let mut games: Vec<Game> = (0..n).map(|_| Game::new(start)).collect();
+            let (mut r, mut d, mut a) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+            let k = observation_len(&rules);
+            let (mut obs, mut mask) = (vec![0.0; n * k], vec![false; n * rules.pits as usize]);
+            for _ in 0..steps {
+                b.sample_actions(&mut a);
+                b.step(&a, &mut r, &mut d).unwrap();
+                b.write_observations(&mut obs);
+                b.write_masks(&mut mask);
+                for i in 0..n {
+                    let g = &mut games[i];
+                    let mover = g.to_move();
+                    prop_assert!(g.legal_moves().contains(a[i] as u8));
+                    g.play(a[i] as u8).unwrap();
+                    prop_assert_eq!(d[i], g.is_over());
+                    if d[i] {
+                        prop_assert_eq!(r[i], reward.of(g, mover));
+                        prop_assert_eq!(b.final_scores()[i], g.scores());
+                        *g = Game::new(start);
+                    } else {
+                        prop_assert_eq!(r[i], 0.0);
+                    }
+                    prop_assert_eq!(b.position(i), g.position());
+                    let mut o = vec![0.0; k];
+                    write_observation(g.position(), &mut o);
+                    prop_assert_eq!(&obs[i * k..(i + 1) * k], &o[..]);
+                    let m = rules.pits as usize;
+                    let mut want = vec![false; m];
+                    write_mask(g, &mut want);
+                    prop_assert_eq!(&mask[i * m..(i + 1) * m], &want[..]);
+                }
+            }
+        }
+    }
 
     fn batch(rules: &str, n: usize, seed: u64) -> Batch {
         let start = Position::start(&rules.parse().unwrap()).unwrap();
