@@ -518,6 +518,11 @@ fn check_tables(db: Option<&mancala_egdb::Egdb>) -> PyResult<()> {
 }
 
 fn engine(tt_mb: usize, threads: usize, db: &Option<Arc<mancala_egdb::Egdb>>) -> PyResult<Engine> {
+    if !(1..=256).contains(&threads) {
+        return Err(PyValueError::new_err(format!(
+            "threads = {threads}: give 1 to 256"
+        )));
+    }
     let mut e = Engine::try_new(tt_mb, threads).map_err(PyRuntimeError::new_err)?;
     e.oracle = db
         .clone()

@@ -44,6 +44,10 @@ def test_solve_a_misere_endgame_and_refusals():
         mancala.solve("not a position")
     with pytest.raises(RuntimeError):
         mancala.solve(mancala.Game("kalah,seeds=6"), time_ms=50)
+    with pytest.raises(ValueError, match="threads"):
+        mancala.solve(mancala.Game("kalah"), threads=0)
+    with pytest.raises(ValueError, match="threads"):
+        mancala.analyze(mancala.Game("kalah"), threads=100_000)
 
 
 def test_analyze_gives_values_of_every_move():
