@@ -1,23 +1,25 @@
 """Type stubs of the compiled part of the ``mancala`` package."""
 
 import os
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "__version__"]
 
-Value = Dict[str, Any]
+_Value = Dict[str, Any]
 """An engine value: ``side`` ("south"/"north"), ``margin`` (final seeds of ``side`` minus the
 other's), ``score`` (the margin turned so that higher is better for ``side``),
 ``lower_is_better`` (misère), ``proven``, ``depth`` (a search's depth, else None), ``text``."""
 
-PositionLike = Union[str, "Game"]
+_PositionLike = Union[str, "Game"]
 
 def presets() -> List[str]:
     """Every preset's name (``kalah``, ``kauri``, ...)."""
 
+@final
 class Game:
     """A game of any preset: moves, undo, the repetition rule, records, observations.
 
@@ -25,7 +27,7 @@ class Game:
     position string. Pits are 0-based from the mover's left.
     """
 
-    def __init__(self, rules: Optional[str] = None, position: Optional[str] = None) -> None: ...
+    def __new__(cls, rules: Optional[str] = None, position: Optional[str] = None) -> "Game": ...
     @property
     def rules(self) -> str:
         """The rules string (``kalah,seeds=4``)."""
@@ -72,6 +74,8 @@ class Game:
         """The pits played so far, oldest first."""
     def clone(self) -> "Game":
         """A copy of the game, its moves included."""
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, _memo: Any) -> "Game": ...
     def record(self, format: str = "json", south: Optional[str] = None, north: Optional[str] = None) -> str:
         """The record: ``"json"`` or ``"text"`` (the game's notation)."""
     @staticmethod
@@ -81,6 +85,7 @@ class Game:
         """The position from ``side``'s view (default: the side to move); layout in the
         package docstring."""
 
+@final
 class VecGame:
     """``n`` games stepped together in Rust (GIL released), restarted when they end.
 
@@ -89,15 +94,15 @@ class VecGame:
     each game. ``seed`` drives openings and ``sample_actions``.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         rules: str = "kalah",
         n: int = 1,
         seed: int = 0,
         reward: str = "win",
         opening: int = 0,
         position: Optional[str] = None,
-    ) -> None: ...
+    ) -> "VecGame": ...
     @property
     def n(self) -> int: ...
     @property
@@ -128,7 +133,7 @@ class VecGame:
     def __len__(self) -> int: ...
 
 def analyze(
-    position: PositionLike,
+    position: _PositionLike,
     time_ms: int = 1000,
     depth: Optional[int] = None,
     threads: int = 1,
@@ -140,7 +145,7 @@ def analyze(
     ``seconds``; with ``all_moves`` also ``moves`` (``[{"pit", "value"}]``)."""
 
 def solve(
-    position: PositionLike,
+    position: _PositionLike,
     time_ms: Optional[int] = None,
     threads: int = 1,
     tt_mb: Optional[int] = None,
@@ -149,22 +154,24 @@ def solve(
     """Proves a position's exact value: ``best``, ``value`` (a proven Value), ``pv``,
     ``nodes``, ``seconds``; ``RuntimeError`` when no proof finishes."""
 
+@final
 class Egdb:
     """Endgame tables built by ``mancala egdb build --dir DIR``."""
 
-    def __init__(self, dir: Union[str, os.PathLike[str]]) -> None: ...
-    def value(self, position: PositionLike) -> Optional[Value]:
+    def __new__(cls, dir: Union[str, os.PathLike[str]]) -> "Egdb": ...
+    def value(self, position: _PositionLike) -> Optional[_Value]:
         """The exact value for the side to move, or ``None`` where no table holds it."""
-    def best_moves(self, position: PositionLike) -> Optional[List[int]]:
+    def best_moves(self, position: _PositionLike) -> Optional[List[int]]:
         """The pits that reach the value, or ``None`` where the tables cannot say."""
     @property
     def dir(self) -> str: ...
 
+@final
 class Level:
     """A playing level of the computer, 1 to 8, as ``mancala play --level N``."""
 
-    def __init__(self, n: int) -> None: ...
+    def __new__(cls, n: int) -> "Level": ...
     @property
     def level(self) -> int: ...
-    def choose(self, position: PositionLike, seed: int = 0) -> int:
+    def choose(self, position: _PositionLike, seed: int = 0) -> int:
         """The level's move (pit) for the side to move."""
