@@ -263,6 +263,12 @@ impl Game {
         Clone::clone(self)
     }
 
+    /// Pickling: the game is rebuilt from its JSON record (start and moves).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_record = py.get_type::<Game>().getattr("from_record")?;
+        Ok((from_record, (self.record("json", None, None)?,)))
+    }
+
     /// The game's record: `"json"` (as `mancala replay --json`) or `"text"` (the game's
     /// notation), with the players' names when given.
     #[pyo3(signature = (format="json", south=None, north=None))]

@@ -83,15 +83,19 @@ def test_pettingzoo_game_to_the_end():
     importlib.util.find_spec("pyspiel") is None,
     reason="open_spiel is not installed (pip install open-spiel==2.0.2): OpenSpiel adapter not tested",
 )
-@pytest.mark.parametrize("rules", ["kalah,seeds=4", "kauri", "oware", "dracala"])
+@pytest.mark.parametrize("rules", ["kalah,seeds=4", "kauri", "oware", "dracala;seeds:5"])
 def test_openspiel_conformance(rules):
     import pyspiel
 
     # `import mancala` registered the game.
     assert "python_mancala" in pyspiel.registered_names()
     game = pyspiel.load_game("python_mancala", {"rules": rules})
-    assert game.num_distinct_actions() == mancala.Game(rules).pits
-    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    plain = rules.replace(";", ",").replace(":", "=")
+    assert game.num_distinct_actions() == mancala.Game(plain).pits
+    # The game string holds the rules in OpenSpiel's form and loads the same game.
+    again = pyspiel.load_game(str(game))
+    assert again.get_parameters() == game.get_parameters()
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[-1])

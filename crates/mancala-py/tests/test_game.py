@@ -2,6 +2,7 @@
 
 import copy
 import json
+import pickle
 import random
 import threading
 
@@ -49,6 +50,10 @@ def test_positions_and_records_round_trip():
     for fmt in ("json", "text"):
         h = mancala.Game.from_record(g.record(fmt))
         assert h.moves == g.moves and h.outcome == g.outcome
+    h = pickle.loads(pickle.dumps(g))
+    assert (h.start, h.moves, h.position, h.outcome) == (g.start, g.moves, g.position, g.outcome)
+    p = mancala.Game(position="kalah,seeds=4/0-0-0-0-1-1/20/0-0-0-0-2-0/24/s")
+    assert pickle.loads(pickle.dumps(p)).position == p.position
     with pytest.raises(ValueError):
         g.record("xml")
     with pytest.raises(ValueError):

@@ -76,6 +76,8 @@ class Game:
         """A copy of the game, its moves included."""
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, _memo: Any) -> "Game": ...
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        """Pickling: the game is rebuilt from its JSON record."""
     def record(self, format: str = "json", south: Optional[str] = None, north: Optional[str] = None) -> str:
         """The record: ``"json"`` or ``"text"`` (the game's notation)."""
     @staticmethod

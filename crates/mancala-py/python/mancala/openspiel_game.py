@@ -1,7 +1,10 @@
 """An OpenSpiel game: ``python_mancala``, any rules string as its ``rules`` parameter.
 
 Importing this module registers the game with ``pyspiel.register_game`` (OpenSpiel must be
-installed): ``pyspiel.load_game("python_mancala", {"rules": "kauri"})``. Actions are own pits,
+installed): ``pyspiel.load_game("python_mancala", {"rules": "kauri"})``. OpenSpiel's game
+strings cannot hold ``,`` or ``=`` in a value, so the parameter writes a rules string with
+``;`` and ``:`` instead (``python_mancala(rules=kalah;seeds:4)``); a rules string with ``,``
+and ``=`` is taken too. Actions are own pits,
 0-based from the mover's left; players 0 (South, moves first) and 1 (North); returns +1/-1/0
 (misère and Kauri's cowrie rule decide, as the game's outcome does). The observation tensor is
 :meth:`mancala.Game.observation` from the observing player's seat.
@@ -14,7 +17,7 @@ import pyspiel
 
 from ._mancala import Game
 
-DEFAULT_RULES = "kalah,seeds=4"
+DEFAULT_RULES = "kalah;seeds:4"
 # Games whose positions repeat end by the repetition rule; random games of every preset stay
 # far below this bound.
 MAX_GAME_LENGTH = 10_000
@@ -38,12 +41,22 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+def _encode(rules: str) -> str:
+    """A rules string as OpenSpiel's game strings can hold it."""
+    return rules.replace(",", ";").replace("=", ":")
+
+
+def _decode(param: str) -> str:
+    """The rules string of a ``rules`` parameter."""
+    return param.replace(";", ",").replace(":", "=")
+
+
 class MancalaGame(pyspiel.Game):
     """The game of the ``rules`` parameter."""
 
     def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
         params = dict(params or {})
-        self.rules = str(params.get("rules", DEFAULT_RULES))
+        self.rules = _decode(str(params.get("rules", DEFAULT_RULES)))
         probe = Game(self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.pits,
@@ -54,7 +67,7 @@ class MancalaGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(_GAME_TYPE, info, {"rules": self.rules})
+        super().__init__(_GAME_TYPE, info, {"rules": _encode(probe.rules)})
         self.observation_size = probe.observation_size
 
     def new_initial_state(self) -> "MancalaState":
