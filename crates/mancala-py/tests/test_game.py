@@ -166,3 +166,17 @@ def test_vecgame_steps_without_the_gil():
     for t in threads:
         t.join()
     assert all(results[k] > 256 for k in range(2)), results
+
+
+def test_the_readme_training_loop_runs():
+    from conftest import REPO
+
+    text = (REPO / "README.md").read_text()
+    start = text.index("    import numpy as np, mancala\n")
+    block = text[start : text.index("\n\n", start)]
+    lines = [line[4:] for line in block.splitlines()]
+    assert len(lines) == 10
+    code = "\n".join(lines).replace("range(10_000)", "range(50)")
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["W"].shape == (14, 6) and np.abs(scope["W"]).sum() > 0
