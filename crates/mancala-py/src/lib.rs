@@ -334,17 +334,25 @@ pub struct VecGame {
 }
 
 impl VecGame {
+    /// Every game's observation, written with the GIL released.
     fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let (n, k) = (self.batch.len(), batch::observation_len(&self.rules));
-        let mut o = vec![0.0f32; n * k];
-        self.batch.write_observations(&mut o);
+        let o = py.detach(|| {
+            let mut o = vec![0.0f32; n * k];
+            self.batch.write_observations(&mut o);
+            o
+        });
         Ok(PyArray1::from_vec(py, o).reshape([n, k])?.into_any())
     }
 
+    /// Every game's legal-move mask, written with the GIL released.
     fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let (n, m) = (self.batch.len(), self.rules.pits as usize);
-        let mut o = vec![false; n * m];
-        self.batch.write_masks(&mut o);
+        let o = py.detach(|| {
+            let mut o = vec![false; n * m];
+            self.batch.write_masks(&mut o);
+            o
+        });
         Ok(PyArray1::from_vec(py, o).reshape([n, m])?.into_any())
     }
 }

@@ -5,6 +5,7 @@ import json
 import pickle
 import random
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -148,24 +149,36 @@ def test_openings_vary_the_starts():
     assert set(v.positions()) == starts
 
 
-def test_vecgame_steps_without_the_gil():
-    # Two threads step their own batches; with the GIL released they overlap, and either way
-    # both finish with games that ended.
-    results = {}
+@pytest.mark.parametrize("work", ["step", "analyze"])
+def test_rust_work_releases_the_gil(work):
+    # While another thread steps a large batch or searches, this thread keeps running Python:
+    # with the GIL held it would stand still for the whole call.
+    v = mancala.VecGame("kalah", 1 << 19, seed=1) if work == "step" else None
+    acts = v.sample_actions() if v is not None else None
+    spans = []
+    started = threading.Event()
 
-    def run(k):
-        v = mancala.VecGame("kalah", 256, seed=k)
-        ended = 0
-        for _ in range(200):
-            ended += int(v.step(v.sample_actions())[2].sum())
-        results[k] = ended
+    def run():
+        started.set()
+        t0 = time.perf_counter()
+        if v is not None:
+            v.step(acts)
+        else:
+            mancala.analyze(mancala.Game("kalah,seeds=6"), time_ms=600)
+        spans.append((t0, time.perf_counter()))
 
-    threads = [threading.Thread(target=run, args=(k,)) for k in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert all(results[k] > 256 for k in range(2)), results
+    t = threading.Thread(target=run)
+    t.start()
+    started.wait()
+    stamps = []
+    while t.is_alive():
+        stamps.append(time.perf_counter())
+    t.join()
+    (t0, t1), = spans
+    inside = [x for x in stamps if t0 <= x <= t1]
+    gaps = [b - a for a, b in zip([t0] + inside, inside + [t1])]
+    assert t1 - t0 > 0.05, "the call was too short to tell"
+    assert max(gaps) < 0.5 * (t1 - t0), (max(gaps), t1 - t0)
 
 
 def test_the_readme_training_loop_runs():
