@@ -368,9 +368,9 @@ type Step<'py> = (
 #[pymethods]
 impl VecGame {
     #[new]
-    #[pyo3(signature = (rules="kalah", n=1, seed=0, reward="win", opening=0, position=None))]
+    #[pyo3(signature = (rules=None, n=1, seed=0, reward="win", opening=0, position=None))]
     fn new(
-        rules: &str,
+        rules: Option<&str>,
         n: usize,
         seed: u64,
         reward: &str,
@@ -384,10 +384,7 @@ impl VecGame {
             )));
         }
         let reward = Reward::parse(reward).map_err(PyValueError::new_err)?;
-        let start = Game::new(Some(rules).filter(|_| position.is_none()), position)?
-            .game
-            .position()
-            .to_owned();
+        let start = Game::new(rules, position)?.game.position().to_owned();
         if start.is_over() {
             return Err(PyValueError::new_err("the start position is over"));
         }

@@ -141,6 +141,17 @@ def test_vecgame_refuses_bad_actions_and_takes_lists():
     assert v.positions() != before
 
 
+def test_vecgame_from_a_position():
+    p = "kalah,seeds=4/0-0-0-0-1-1/20/0-0-0-0-2-0/24/s"
+    v = mancala.VecGame(position=p, n=2)
+    assert v.positions() == [p, p] and v.rules == "kalah,seeds=4"
+    assert mancala.VecGame("kalah,seeds=4", 2, position=p).positions() == [p, p]
+    with pytest.raises(ValueError):
+        mancala.VecGame("kauri", 2, position=p)
+    with pytest.raises(ValueError, match="over"):
+        mancala.VecGame(position="kalah,seeds=4/0-0-0-0-0-0/24/0-0-0-0-0-0/24/-")
+
+
 def test_openings_vary_the_starts():
     v = mancala.VecGame("oware", 32, seed=2, opening=6, reward="margin")
     starts = set(v.positions())

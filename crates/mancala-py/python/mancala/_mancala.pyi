@@ -91,6 +91,8 @@ class Game:
 class VecGame:
     """``n`` games stepped together in Rust (GIL released), restarted when they end.
 
+    ``rules`` (default ``"kalah"``) or ``position`` (a position string to start every game
+    from; ``rules``, when also given, must agree) as for :class:`Game`.
     ``reward``: ``"win"`` (+1/-1/0) or ``"margin"`` (final seed margin, higher is better) for
     the player who made the game's last move. ``opening``: up to that many random plies start
     each game. ``seed`` drives openings and ``sample_actions``.
@@ -98,7 +100,7 @@ class VecGame:
 
     def __new__(
         cls,
-        rules: str = "kalah",
+        rules: Optional[str] = None,
         n: int = 1,
         seed: int = 0,
         reward: str = "win",
