@@ -2,7 +2,8 @@
 # Runs every test of the project on a fresh machine: formatting, lints and documentation
 # (warnings denied), builds, unit and integration tests,
 # the long cases (perft to depth 12), a WASM build of mancala-core where the target can be
-# installed, and (with FUZZ_SECONDS set) a short run of every fuzz target.
+# installed, the browser tests, the Python package's tests, and (with FUZZ_SECONDS set) a
+# short run of every fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +37,8 @@ else
 fi
 
 bash scripts/browser-tests.sh
+
+bash scripts/python-tests.sh
 
 if [ -n "${FUZZ_SECONDS:-}" ]; then
   echo "== fuzz targets, ${FUZZ_SECONDS}s each"

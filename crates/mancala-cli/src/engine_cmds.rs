@@ -457,26 +457,15 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
     Ok(v)
 }
 
-/// The proof's table size when none is asked for: a small proof (a position close to the
-/// endgame tables) runs in a fraction of a second, and the first writes to every page of a
-/// large table (the kernel zeroing them) would take longer than the proof itself. The fast
-/// path's entries take half the memory, so it gets half the table for the same entries, and
-/// a random read is faster in the smaller table (figures in docs/decisions.md).
+/// The proof's table size when none is asked for ([`Engine::proof_table_mb`]), with the
+/// levels the endgame tables of `db` hold for the rules of `pos`.
 fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
-    let Some(k) = pos.as_kalah() else {
-        return 1024;
-    };
-    let tabled = db
-        .zip(mancala_egdb::TableRules::new(k.rules()).ok())
+    let tabled = pos
+        .as_kalah()
+        .and_then(|k| db.zip(mancala_egdb::TableRules::new(k.rules()).ok()))
         .and_then(|(db, r)| db.complete_to(&r))
         .map_or(0, |top| top + 1);
-    if k.board_seeds().saturating_sub(tabled) <= 24 {
-        64
-    } else if mancala_engine::fast::FastRules::new(k.rules(), None).is_some() {
-        512
-    } else {
-        1024
-    }
+    Engine::proof_table_mb(pos, tabled) as u32
 }
 
 pub fn solve(a: SolveArgs) -> Result<()> {

@@ -305,17 +305,27 @@ impl KalahPos {
     /// Non-empty own pits, before any Dracala filter.
     #[inline]
     fn sowable(&self) -> Moves {
-        let mut mv = Moves::default();
         if self.over {
-            return mv;
+            return Moves::default();
         }
         let s = self.row_start(self.to_move);
-        for p in 0..self.pits() {
-            if self.board[s + p] != 0 {
-                mv.push(p as u8);
-            }
+        let word =
+            u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
+        // One bit per non-zero byte (as in `count_moves`), read lowest first: a loop of one
+        // turn a legal move instead of a branch on every pit, which random boards mispredict.
+        let mut nz = (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word)
+            & 0x8080_8080_8080_8080;
+        // Filled in locals: pushing through memory stalls on reloading the length.
+        let (mut buf, mut len) = ([0u8; MAX_PITS], 0);
+        while nz != 0 {
+            buf[len] = (nz.trailing_zeros() / 8) as u8;
+            len += 1;
+            nz &= nz - 1;
         }
-        mv
+        Moves {
+            buf,
+            len: len as u8,
+        }
     }
 
     /// The legal moves, own pits from the mover's left. Empty once the game is over.

@@ -151,6 +151,25 @@ impl Engine {
     /// Games whose positions repeat: the most positions a proof may hold (about 1 GB).
     pub const CYCLIC_MAX_POSITIONS: usize = cyclic::MAX_POSITIONS;
 
+    /// The table (MiB) a proof of `pos` gets when none is asked for, with endgame tables
+    /// holding the levels below `tabled` seeds on the board: a small proof (within 24 seeds of
+    /// the tables) runs in a fraction of a second, and the first writes to every page of a
+    /// large table (the kernel zeroing them) would take longer than the proof itself, so 64;
+    /// the fast path's entries take half the memory, so it gets 512 where other proofs get
+    /// 1024 (figures in docs/decisions.md).
+    pub fn proof_table_mb(pos: &Position, tabled: u32) -> usize {
+        let Some(k) = pos.as_kalah() else {
+            return 1024;
+        };
+        if k.board_seeds().saturating_sub(tabled) <= 24 {
+            64
+        } else if fast::FastRules::new(k.rules(), None).is_some() {
+            512
+        } else {
+            1024
+        }
+    }
+
     /// Size of the transposition table in bytes.
     pub fn table_bytes(&self) -> usize {
         self.tt.bytes()

@@ -12,6 +12,9 @@
 //!   colours, in parallel, scored with an Elo difference and its 95 % interval.
 //! - [`stats`]: many seeded games and their statistics (length, branching factor, game-tree
 //!   complexity, results), reproducible whatever the threads.
+//! - [`batch`]: many games stepped together for agents that learn, with observations from the
+//!   mover's view, rewards, ends and legal-move masks as flat arrays (the Python package's
+//!   `VecGame`).
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
 //!
 //! The `mancala` command reads arguments and prints on top of this crate; the server plays
@@ -19,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod game;
 pub mod matches;
 pub mod player;

@@ -1,0 +1,610 @@
+//! Many games stepped together, for agents that learn: every game of one set of rules, moved
+//! by an array of actions at once, with observations, rewards, ends and legal-move masks
+//! written into flat arrays, finished games started again, the openings drawn from one seed.
+//!
+//! # Observation layout
+//! A position is seen from the side to move, as `f32` counts, [`observation_len`] of them:
+//!
+//! | index | what |
+//! |---|---|
+//! | `0..m` | the mover's pits, seeds, from his left |
+//! | `m..2m` | the opponent's pits, seeds, from the opponent's left |
+//! | `2m` | the mover's store |
+//! | `2m + 1` | the opponent's store |
+//! | `2m + 2..3m + 2` | (games with cowries only, Kauri) the mover's pits, cowries |
+//! | `3m + 2..4m + 2` | (games with cowries only) the opponent's pits, cowries |
+//!
+//! So both players see the board alike: mover's pit `i` faces the opponent's pit `m - 1 - i`
+//! in the Kalah family. Counts are raw (not scaled). A finished game is seen from the side
+//! that would have moved next. What the layout leaves out (who moved last under
+//! `leftovers=last-capturer`, the positions so far for the repetition rule) is in the game.
+
+use mancala_core::{with_family, Error, Family, Game, Moves, Outcome, Position, Rules, Side};
+use mancala_engine::{Evaluation, Quality};
+use rayon::prelude::*;
+
+use crate::rng::Rng;
+
+/// Entries of an observation of a game of `rules` (see the module docs).
+pub fn observation_len(rules: &Rules) -> usize {
+    let m = rules.pits as usize;
+    if rules.has_cowries() {
+        4 * m + 2
+    } else {
+        2 * m + 2
+    }
+}
+
+/// Writes the observation of `pos` from its side to move into `out`, which holds
+/// [`observation_len`] entries.
+pub fn write_observation(pos: &Position, out: &mut [f32]) {
+    write_observation_for(pos, pos.to_move(), out)
+}
+
+/// Writes the observation of `pos` from `me`'s view (as if `me` were to move) into `out`.
+pub fn write_observation_for(pos: &Position, me: Side, out: &mut [f32]) {
+    let cowries = pos.rules().has_cowries();
+    with_family!(pos, p => fill(p, pos.pits(), me, cowries, out))
+}
+
+/// [`write_observation_for`] on the family's own position type (one call a position).
+fn fill<F: Family>(p: &F, m: usize, me: Side, cowries: bool, out: &mut [f32]) {
+    let them = me.other();
+    for i in 0..m {
+        let (a, ac) = p.pit_content(me, i);
+        let (b, bc) = p.pit_content(them, i);
+        out[i] = a as f32;
+        out[m + i] = b as f32;
+        if cowries {
+            out[2 * m + 2 + i] = ac as f32;
+            out[3 * m + 2 + i] = bc as f32;
+        }
+    }
+    let s = p.scores();
+    out[2 * m] = s[me.index()] as f32;
+    out[2 * m + 1] = s[them.index()] as f32;
+}
+
+/// Writes `legal` as a mask of `out.len()` pits from the mover's left.
+fn write_moves(legal: &Moves, out: &mut [bool]) {
+    out.fill(false);
+    for pit in legal {
+        out[pit as usize] = true;
+    }
+}
+
+/// Writes the legal moves of `game` as a mask of its `m` pits from the mover's left.
+pub fn write_mask(game: &Game, out: &mut [bool]) {
+    write_moves(&game.legal_moves(), out)
+}
+
+/// What a finished game pays the player who made its last move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// +1 for a win, -1 for a loss, 0 for a draw (Kauri's cowrie rule and the misère rule
+    /// decide, as the game's outcome does).
+    Win,
+    /// The final seed margin, turned so that higher is better ([`Evaluation::score`]: negated
+    /// in a misère game).
+    Margin,
+}
+
+impl Reward {
+    /// `win` or `margin`.
+    pub fn parse(s: &str) -> Result<Reward, String> {
+        match s {
+            "win" => Ok(Reward::Win),
+            "margin" => Ok(Reward::Margin),
+            _ => Err(format!("reward `{s}`: give `win` or `margin`")),
+        }
+    }
+
+    /// The reward of finished `game` for `side`.
+    pub fn of(self, game: &Game, side: Side) -> f32 {
+        self.of_result(game.outcome(), game.scores(), game.rules().misere(), side)
+    }
+
+    /// The reward for `side` of a game that ended with `outcome` and stores `scores`.
+    fn of_result(self, outcome: Option<Outcome>, scores: [u8; 2], misere: bool, side: Side) -> f32 {
+        match self {
+            Reward::Win => match outcome {
+                Some(Outcome::Win(s)) if s == side => 1.0,
+                Some(Outcome::Win(_)) => -1.0,
+                _ => 0.0,
+            },
+            Reward::Margin => Evaluation {
+                side,
+                margin: scores[side.index()] as i32 - scores[side.other().index()] as i32,
+                lower_is_better: misere,
+                quality: Quality::Proven,
+            }
+            .score() as f32,
+        }
+    }
+}
+
+/// A game of a batch: a position played copy-make where no position can repeat, else a
+/// [`Game`], which keeps the positions for the repetition rule.
+#[derive(Clone, Debug)]
+enum Play {
+    Plain(Position),
+    Kept(Game),
+}
+
+/// One game of a batch and its legal moves, read once a move: a step checks the actions,
+/// writes the masks and samples the next actions from them.
+#[derive(Clone, Debug)]
+struct Slot {
+    play: Play,
+    legal: Moves,
+}
+
+impl Slot {
+    fn new(start: Position) -> Slot {
+        let play = if start.rules().can_repeat() {
+            Play::Kept(Game::new(start))
+        } else {
+            Play::Plain(start)
+        };
+        let mut s = Slot {
+            play,
+            legal: Moves::default(),
+        };
+        s.legal = s.read_legal();
+        s
+    }
+    fn read_legal(&self) -> Moves {
+        match &self.play {
+            Play::Plain(p) => p.legal_moves(),
+            Play::Kept(g) => g.legal_moves(),
+        }
+    }
+    fn position(&self) -> &Position {
+        match &self.play {
+            Play::Plain(p) => p,
+            Play::Kept(g) => g.position(),
+        }
+    }
+    fn legal_moves(&self) -> Moves {
+        self.legal
+    }
+    fn is_over(&self) -> bool {
+        match &self.play {
+            Play::Plain(p) => p.is_over(),
+            Play::Kept(g) => g.is_over(),
+        }
+    }
+    fn play(&mut self, pit: u8) -> Result<(), Error> {
+        match &mut self.play {
+            Play::Plain(p) => p.play(pit).map(|_| ()),
+            Play::Kept(g) => g.play(pit).map(|_| ()),
+        }?;
+        self.legal = self.read_legal();
+        Ok(())
+    }
+    fn result(&self) -> (Option<Outcome>, [u8; 2]) {
+        match &self.play {
+            Play::Plain(p) => (p.outcome(), p.scores()),
+            Play::Kept(g) => (g.outcome(), g.scores()),
+        }
+    }
+}
+
+/// The games a task steps, and where their results go.
+struct Part<'a> {
+    slots: &'a mut [Slot],
+    rngs: &'a mut [Rng],
+    acts: &'a [i64],
+    rews: &'a mut [f32],
+    dns: &'a mut [bool],
+    fin: &'a mut [[u8; 2]],
+}
+
+/// Games a rayon task steps: enough that a task's work outweighs handing it out.
+const CHUNK: usize = 512;
+
+/// `n` games of one start position, stepped together (on every core for large batches).
+///
+/// Each game draws its openings and [`Batch::sample_actions`] from its own generator, seeded
+/// from the batch's seed and its index ([`Rng::derive`]), so a seed gives the same games
+/// whatever the threads.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    start: Position,
+    slots: Vec<Slot>,
+    rngs: Vec<Rng>,
+    opening: u32,
+    reward: Reward,
+    final_scores: Vec<[u8; 2]>,
+}
+
+impl Batch {
+    /// `n` games from `start`, each opened by up to `opening` random plies (the number drawn
+    /// for each game, 0 to `opening`), the generators seeded from `seed`.
+    pub fn new(start: Position, n: usize, seed: u64, opening: u32, reward: Reward) -> Batch {
+        let mut b = Batch {
+            start,
+            slots: vec![Slot::new(start); n],
+            rngs: Vec::new(),
+            opening,
+            reward,
+            final_scores: vec![[0; 2]; n],
+        };
+        b.reset(Some(seed));
+        b
+    }
+
+    /// A new game from `start`, opened by up to `opening` random plies drawn from `rng`.
+    fn fresh(start: Position, opening: u32, rng: &mut Rng) -> Slot {
+        let mut g = Slot::new(start);
+        if opening > 0 {
+            let plies = rng.below(opening as usize + 1);
+            for _ in 0..plies {
+                let legal = g.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                g.play(rng.pick(legal.as_slice())).expect("a legal move");
+            }
+            // An opening that ended the game gives the plain start instead.
+            if g.is_over() {
+                g = Slot::new(start);
+            }
+        }
+        g
+    }
+
+    /// Starts every game again, the generators seeded anew from `seed` when given.
+    pub fn reset(&mut self, seed: Option<u64>) {
+        if let Some(s) = seed {
+            self.rngs = (0..self.slots.len() as u64)
+                .map(|i| Rng::new(Rng::derive(s, i)))
+                .collect();
+        }
+        let (start, opening) = (self.start, self.opening);
+        for (slot, rng) in self.slots.iter_mut().zip(&mut self.rngs) {
+            *slot = Batch::fresh(start, opening, rng);
+        }
+        self.final_scores.fill([0; 2]);
+    }
+
+    /// Games in the batch.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the batch holds no game.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The position of game `i` now.
+    pub fn position(&self, i: usize) -> &Position {
+        self.slots[i].position()
+    }
+
+    /// The rules of the games.
+    pub fn rules(&self) -> &Rules {
+        self.start.rules()
+    }
+
+    /// Plays `actions[i]` (own pit, 0-based from the mover's left) in game `i`. The reward of
+    /// game `i` is for the player who made that move (0 until a game ends); a game that ends
+    /// is marked done, its stores kept in [`Batch::final_scores`], and is started again.
+    ///
+    /// Errors: the wrong number of actions, or an illegal one (naming its game); then no game
+    /// has moved.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        rewards: &mut [f32],
+        dones: &mut [bool],
+    ) -> Result<(), Error> {
+        if actions.len() != self.slots.len() {
+            return Err(Error::IllegalMove(format!(
+                "{} actions for {} games",
+                actions.len(),
+                self.slots.len()
+            )));
+        }
+        for (i, (g, &a)) in self.slots.iter().zip(actions).enumerate() {
+            let legal = g.legal_moves();
+            if !(0..=255).contains(&a) || !legal.contains(a as u8) {
+                return Err(Error::IllegalMove(format!(
+                    "game {i}: pit {a} is not a legal move (legal: {:?})",
+                    legal.as_slice()
+                )));
+            }
+        }
+        let (start, opening, reward) = (self.start, self.opening, self.reward);
+        let misere = self.rules().misere();
+        let parallel = self.slots.len() > CHUNK;
+        let parts: Vec<Part<'_>> = self
+            .slots
+            .chunks_mut(CHUNK)
+            .zip(self.rngs.chunks_mut(CHUNK))
+            .zip(actions.chunks(CHUNK))
+            .zip(rewards.chunks_mut(CHUNK))
+            .zip(dones.chunks_mut(CHUNK))
+            .zip(self.final_scores.chunks_mut(CHUNK))
+            .map(|(((((slots, rngs), acts), rews), dns), fin)| Part {
+                slots,
+                rngs,
+                acts,
+                rews,
+                dns,
+                fin,
+            })
+            .collect();
+        let work = |p: Part<'_>| {
+            for k in 0..p.slots.len() {
+                let g = &mut p.slots[k];
+                let side = g.position().to_move();
+                g.play(p.acts[k] as u8).expect("checked above");
+                if g.is_over() {
+                    let (outcome, scores) = g.result();
+                    p.rews[k] = reward.of_result(outcome, scores, misere, side);
+                    p.dns[k] = true;
+                    p.fin[k] = scores;
+                    *g = Batch::fresh(start, opening, &mut p.rngs[k]);
+                } else {
+                    p.rews[k] = 0.0;
+                    p.dns[k] = false;
+                    p.fin[k] = [0; 2];
+                }
+            }
+        };
+        if parallel {
+            parts.into_par_iter().for_each(work);
+        } else {
+            parts.into_iter().for_each(work);
+        }
+        Ok(())
+    }
+
+    /// The stores (South, North) at the end of each game that ended at the last step; zeros
+    /// for the others and before any step.
+    pub fn final_scores(&self) -> &[[u8; 2]] {
+        &self.final_scores
+    }
+
+    /// Writes every game's observation (see the module docs), one row a game.
+    pub fn write_observations(&self, out: &mut [f32]) {
+        let k = observation_len(self.rules());
+        let fill = |(slots, rows): (&[Slot], &mut [f32])| {
+            for (g, row) in slots.iter().zip(rows.chunks_exact_mut(k)) {
+                write_observation(g.position(), row);
+            }
+        };
+        if self.slots.len() > CHUNK {
+            self.slots
+                .par_chunks(CHUNK)
+                .zip(out.par_chunks_mut(CHUNK * k))
+                .for_each(fill);
+        } else {
+            self.slots
+                .chunks(CHUNK)
+                .zip(out.chunks_mut(CHUNK * k))
+                .for_each(fill);
+        }
+    }
+
+    /// Writes every game's legal-move mask, one row of `m` pits a game.
+    pub fn write_masks(&self, out: &mut [bool]) {
+        let m = self.start.pits();
+        for (g, row) in self.slots.iter().zip(out.chunks_exact_mut(m)) {
+            write_moves(&g.legal_moves(), row);
+        }
+    }
+
+    /// Writes a legal move of every game, drawn uniformly from its generator.
+    pub fn sample_actions(&mut self, out: &mut [i64]) {
+        for ((g, rng), a) in self.slots.iter().zip(&mut self.rngs).zip(out.iter_mut()) {
+            *a = rng.pick(g.legal_moves().as_slice()) as i64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_core::Preset;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Every preset: a batch plays, rewards, ends, restarts and observes its games as
+        /// separate `Game`s do.
+        #[test]
+        fn a_batch_plays_as_separate_games(
+            preset in 0..Preset::ALL.len(),
+            seed: u64,
+            n in 1usize..24,
+            steps in 1usize..300,
+            margin: bool,
+        ) {
+            let rules = Preset::ALL[preset].rules();
+            let start = Position::start(&rules).unwrap();
+            let reward = if margin { Reward::Margin } else { Reward::Win };
+            let mut b = Batch::new(start, n, seed, 0, reward);
+            let mut games: Vec<Game> = (0..n).map(|_| Game::new(start)).collect();
+            let (mut r, mut d, mut a) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+            let k = observation_len(&rules);
+            let (mut obs, mut mask) = (vec![0.0; n * k], vec![false; n * rules.pits as usize]);
+            for _ in 0..steps {
+                b.sample_actions(&mut a);
+                b.step(&a, &mut r, &mut d).unwrap();
+                b.write_observations(&mut obs);
+                b.write_masks(&mut mask);
+                for i in 0..n {
+                    let g = &mut games[i];
+                    let mover = g.to_move();
+                    prop_assert!(g.legal_moves().contains(a[i] as u8));
+                    g.play(a[i] as u8).unwrap();
+                    prop_assert_eq!(d[i], g.is_over());
+                    if d[i] {
+                        prop_assert_eq!(r[i], reward.of(g, mover));
+                        prop_assert_eq!(b.final_scores()[i], g.scores());
+                        *g = Game::new(start);
+                    } else {
+                        prop_assert_eq!(r[i], 0.0);
+                    }
+                    prop_assert_eq!(b.position(i), g.position());
+                    let mut o = vec![0.0; k];
+                    write_observation(g.position(), &mut o);
+                    prop_assert_eq!(&obs[i * k..(i + 1) * k], &o[..]);
+                    let m = rules.pits as usize;
+                    let mut want = vec![false; m];
+                    write_mask(g, &mut want);
+                    prop_assert_eq!(&mask[i * m..(i + 1) * m], &want[..]);
+                }
+            }
+        }
+    }
+
+    fn batch(rules: &str, n: usize, seed: u64) -> Batch {
+        let start = Position::start(&rules.parse().unwrap()).unwrap();
+        Batch::new(start, n, seed, 0, Reward::Win)
+    }
+
+    #[test]
+    fn observation_is_from_the_movers_view() {
+        let mut g = Game::from_rules(&"kalah,seeds=4".parse().unwrap()).unwrap();
+        g.play(2).unwrap(); // C: the last seed in the store, South moves again
+        g.play(5).unwrap(); // F: one seed in the store, four in North's pits 1-4
+        assert_eq!(g.to_move(), Side::North);
+        let mut o = vec![0.0; 14];
+        write_observation(g.position(), &mut o);
+        assert_eq!(&o[0..6], &[5.0, 5.0, 5.0, 5.0, 4.0, 4.0]);
+        assert_eq!(&o[6..12], &[4.0, 4.0, 0.0, 5.0, 5.0, 0.0]);
+        assert_eq!(&o[12..14], &[0.0, 2.0]);
+    }
+
+    #[test]
+    fn kauri_observations_carry_cowries() {
+        let rules: Rules = "kauri".parse().unwrap();
+        let m = rules.pits as usize;
+        assert_eq!(observation_len(&rules), 4 * m + 2);
+        let pos = Position::start(&rules).unwrap();
+        let mut o = vec![0.0; 4 * m + 2];
+        write_observation(&pos, &mut o);
+        let cowries: f32 = o[2 * m + 2..].iter().sum();
+        assert_eq!(
+            cowries as u32,
+            (0..m)
+                .map(|i| 2 * pos.cowries(Side::South, i) as u32)
+                .sum::<u32>()
+        );
+        assert!(cowries > 0.0);
+    }
+
+    #[test]
+    fn same_seed_same_games_and_games_restart() {
+        let mut a = batch("kalah", 16, 7);
+        let mut b = batch("kalah", 16, 7);
+        let (mut r, mut d) = (vec![0.0; 16], vec![false; 16]);
+        let mut acts = vec![0i64; 16];
+        let mut ended = 0;
+        let mut total = 0.0;
+        for _ in 0..400 {
+            a.sample_actions(&mut acts);
+            let mut acts_b = vec![0i64; 16];
+            b.sample_actions(&mut acts_b);
+            assert_eq!(acts, acts_b);
+            a.step(&acts, &mut r, &mut d).unwrap();
+            b.step(&acts, &mut r.clone(), &mut d.clone()).unwrap();
+            for i in 0..16 {
+                if d[i] {
+                    ended += 1;
+                    total += r[i];
+                    let s = a.final_scores()[i];
+                    assert_eq!(s[0] as u32 + s[1] as u32, 36);
+                    assert!([-1.0, 0.0, 1.0].contains(&r[i]));
+                } else {
+                    assert_eq!(r[i], 0.0);
+                }
+            }
+        }
+        assert!(ended > 50, "{ended} games ended");
+        assert!(total.abs() <= ended as f32);
+        let mut oa = vec![0.0; 16 * 14];
+        let mut ob = oa.clone();
+        a.write_observations(&mut oa);
+        b.write_observations(&mut ob);
+        assert_eq!(oa, ob);
+    }
+
+    #[test]
+    fn threads_do_not_change_the_games() {
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let n = 3 * CHUNK + 7;
+                let start = Position::start(&"kalah".parse().unwrap()).unwrap();
+                let mut b = Batch::new(start, n, 5, 3, Reward::Margin);
+                let (mut r, mut d, mut a) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+                let mut total = 0.0;
+                for _ in 0..100 {
+                    b.sample_actions(&mut a);
+                    b.step(&a, &mut r, &mut d).unwrap();
+                    total += r.iter().map(|x| x.abs()).sum::<f32>();
+                }
+                let mut o = vec![0.0; n * 14];
+                b.write_observations(&mut o);
+                (total, o, b.final_scores().to_vec())
+            })
+        };
+        let one = run(1);
+        assert!(one.0 > 0.0);
+        assert_eq!(one, run(3));
+    }
+
+    #[test]
+    fn an_illegal_action_moves_no_game() {
+        let mut b = batch("kalah", 2, 1);
+        let (mut r, mut d) = (vec![0.0; 2], vec![false; 2]);
+        let before: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
+        let e = b.step(&[0, 9], &mut r, &mut d).unwrap_err();
+        assert!(e.to_string().contains("game 1: pit 9"), "{e}");
+        assert!(b.step(&[0], &mut r, &mut d).is_err());
+        assert!(b.step(&[-1, 0], &mut r, &mut d).is_err());
+        let after: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
+        assert_eq!(before, after);
+        let mut mask = vec![false; 12];
+        b.write_masks(&mut mask);
+        assert!(mask.iter().all(|&x| x));
+    }
+
+    #[test]
+    fn margin_rewards_follow_the_misere_rule() {
+        let mut b = Batch::new(
+            Position::start(&"dracala".parse().unwrap()).unwrap(),
+            8,
+            3,
+            4,
+            Reward::Margin,
+        );
+        let n = 8;
+        let (mut r, mut d, mut acts) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+        let mut seen = 0;
+        for _ in 0..2000 {
+            let movers: Vec<Side> = (0..n).map(|i| b.position(i).to_move()).collect();
+            b.sample_actions(&mut acts);
+            b.step(&acts, &mut r, &mut d).unwrap();
+            for i in 0..n {
+                if d[i] {
+                    let s = b.final_scores()[i];
+                    let m = movers[i];
+                    let margin = s[m.index()] as f32 - s[m.other().index()] as f32;
+                    assert_eq!(r[i], -margin);
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 10);
+    }
+}

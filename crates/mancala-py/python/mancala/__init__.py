@@ -1,0 +1,34 @@
+"""Kalah-family sowing games for people who train and test agents.
+
+Every game and rule option of the ``mancala`` command (Kalah and its options, the Brazilian
+classroom Kalah, Vaccean, Cross-Kalah, Dracala, Kauri, Oware), with the same rules strings and
+position strings:
+
+- :class:`Game`: one game, moves 0-based from the mover's left, undo, records, observations;
+- :class:`VecGame`: many games stepped together in Rust, as numpy arrays;
+- :func:`analyze`, :func:`solve`, :class:`Egdb`, :class:`Level`: the engine's values (each a
+  dict with ``side``, ``margin``, ``score``, ``lower_is_better``, ``proven``, ``depth``,
+  ``text``), proofs, endgame tables and the computer's playing levels.
+
+Adapters (pure Python): :mod:`mancala.gym_env` (Gymnasium; importing it registers
+``mancala/Mancala-v0``), :mod:`mancala.pettingzoo_env` (PettingZoo AEC), and
+:mod:`mancala.openspiel_game` (OpenSpiel's ``python_mancala``, registered with
+``pyspiel.register_game`` when this package is imported and ``open_spiel`` is installed).
+
+Observation layout (float32, from the side to move, ``m`` pits a side): the mover's pits from
+his left (``0..m``), the opponent's pits from the opponent's left (``m..2m``), the mover's
+store (``2m``), the opponent's store (``2m+1``); in games with cowries (Kauri) then the
+cowries of the mover's pits and of the opponent's, in the same order (``2m+2..4m+2``).
+"""
+
+from ._mancala import Egdb, Game, Level, VecGame, __version__, analyze, presets, solve
+
+import importlib.util as _util
+
+if _util.find_spec("pyspiel") is not None:
+    try:
+        from . import openspiel_game  # noqa: F401  (registers python_mancala)
+    except ImportError:  # an OpenSpiel that does not load leaves the rest of the package usable
+        pass
+
+__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "__version__"]

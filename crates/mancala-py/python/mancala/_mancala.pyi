@@ -1,0 +1,181 @@
+"""Type stubs of the compiled part of the ``mancala`` package."""
+
+import os
+from typing import Any, Dict, List, Optional, Tuple, Union, final
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "__version__"]
+
+_Value = Dict[str, Any]
+"""An engine value: ``side`` ("south"/"north"), ``margin`` (final seeds of ``side`` minus the
+other's), ``score`` (the margin turned so that higher is better for ``side``),
+``lower_is_better`` (misère), ``proven``, ``depth`` (a search's depth, else None), ``text``."""
+
+_PositionLike = Union[str, "Game"]
+
+def presets() -> List[str]:
+    """Every preset's name (``kalah``, ``kauri``, ...)."""
+
+@final
+class Game:
+    """A game of any preset: moves, undo, the repetition rule, records, observations.
+
+    ``Game(rules="kalah,seeds=4")`` starts from the rules' start, ``Game(position=P)`` from a
+    position string. Pits are 0-based from the mover's left.
+    """
+
+    def __new__(cls, rules: Optional[str] = None, position: Optional[str] = None) -> "Game": ...
+    @property
+    def rules(self) -> str:
+        """The rules string (``kalah,seeds=4``)."""
+    @property
+    def pits(self) -> int:
+        """Pits a side (the length of ``legal_mask()``)."""
+    @property
+    def observation_size(self) -> int:
+        """Entries of ``observation()``."""
+    @property
+    def total_seeds(self) -> int:
+        """Seeds in the game (the most any observation entry can count)."""
+    def legal_moves(self) -> List[int]:
+        """The legal moves: own pits, 0-based from the mover's left; empty once over."""
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal moves as a boolean array of ``pits`` entries."""
+    def play(self, pit: int) -> None:
+        """Plays own pit ``pit``; ``ValueError`` (game unchanged) for an illegal move."""
+    def undo(self) -> Optional[int]:
+        """Takes back the last move and returns its pit; ``None`` at the start."""
+    @property
+    def to_move(self) -> str:
+        """``"south"`` or ``"north"``."""
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended, by its end rule or by repetition."""
+    def reward(self, side: str, kind: str = "win") -> float:
+        """What the game pays ``side``: 0 while live; ``"win"`` +1/-1/0, ``"margin"`` the final
+        seed margin, higher better (negated in a misère game), as VecGame's rewards."""
+    @property
+    def outcome(self) -> Optional[str]:
+        """``"south"``, ``"north"``, ``"draw"``, or ``None`` while the game is live."""
+    @property
+    def scores(self) -> Tuple[int, int]:
+        """The stores ``(south, north)``."""
+    @property
+    def position(self) -> str:
+        """The position string now."""
+    @property
+    def start(self) -> str:
+        """The position string of the start."""
+    @property
+    def moves(self) -> List[int]:
+        """The pits played so far, oldest first."""
+    def clone(self) -> "Game":
+        """A copy of the game, its moves included."""
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, _memo: Any) -> "Game": ...
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        """Pickling: the game is rebuilt from its JSON record."""
+    def record(self, format: str = "json", south: Optional[str] = None, north: Optional[str] = None) -> str:
+        """The record: ``"json"`` or ``"text"`` (the game's notation)."""
+    @staticmethod
+    def from_record(text: str, rules: Optional[str] = None) -> "Game":
+        """The game a record (JSON or text) gives, replayed and checked."""
+    def observation(self, side: Optional[str] = None) -> npt.NDArray[np.float32]:
+        """The position from ``side``'s view (default: the side to move); layout in the
+        package docstring."""
+
+@final
+class VecGame:
+    """``n`` games stepped together in Rust (GIL released), restarted when they end.
+
+    ``rules`` (default ``"kalah"``) or ``position`` (a position string to start every game
+    from; ``rules``, when also given, must agree) as for :class:`Game`.
+    ``reward``: ``"win"`` (+1/-1/0) or ``"margin"`` (final seed margin, higher is better) for
+    the player who made the game's last move. ``opening``: up to that many random plies start
+    each game. ``seed`` drives openings and ``sample_actions``.
+    """
+
+    def __new__(
+        cls,
+        rules: Optional[str] = None,
+        n: int = 1,
+        seed: int = 0,
+        reward: str = "win",
+        opening: int = 0,
+        position: Optional[str] = None,
+    ) -> "VecGame": ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def pits(self) -> int:
+        """Pits a side: actions are ``0..pits``."""
+    @property
+    def observation_size(self) -> int: ...
+    def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Starts every game again; returns ``(observations, masks)``."""
+    def observations(self) -> npt.NDArray[np.float32]:
+        """Shape ``(n, observation_size)``, from each game's mover."""
+    def masks(self) -> npt.NDArray[np.bool_]:
+        """Shape ``(n, pits)``."""
+    def to_move(self) -> npt.NDArray[np.int8]:
+        """0 South, 1 North, for every game."""
+    def positions(self) -> List[str]:
+        """The position string of every game."""
+    def final_scores(self) -> npt.NDArray[np.int16]:
+        """Stores ``(south, north)`` of the games that ended at the last step, shape ``(n, 2)``."""
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal move of every game, from the seeded generator."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Plays one pit in every game; returns ``(observations, rewards, dones, masks)``."""
+    def __len__(self) -> int: ...
+
+def analyze(
+    position: _PositionLike,
+    time_ms: int = 1000,
+    depth: Optional[int] = None,
+    threads: int = 1,
+    tt_mb: int = 64,
+    egdb: Optional[Union[str, os.PathLike[str]]] = None,
+    all_moves: bool = False,
+) -> Dict[str, Any]:
+    """Searches a position: ``best``, ``value`` (a Value), ``pv``, ``depth``, ``nodes``,
+    ``seconds``; with ``all_moves`` also ``moves`` (``[{"pit", "value"}]``)."""
+
+def solve(
+    position: _PositionLike,
+    time_ms: Optional[int] = None,
+    threads: int = 1,
+    tt_mb: Optional[int] = None,
+    egdb: Optional[Union[str, os.PathLike[str]]] = None,
+) -> Dict[str, Any]:
+    """Proves a position's exact value: ``best``, ``value`` (a proven Value), ``pv``,
+    ``nodes``, ``seconds``; ``RuntimeError`` when no proof finishes."""
+
+@final
+class Egdb:
+    """Endgame tables built by ``mancala egdb build --dir DIR``."""
+
+    def __new__(cls, dir: Union[str, os.PathLike[str]]) -> "Egdb": ...
+    def value(self, position: _PositionLike) -> Optional[_Value]:
+        """The exact value for the side to move, or ``None`` where no table holds it."""
+    def best_moves(self, position: _PositionLike) -> Optional[List[int]]:
+        """The pits that reach the value, or ``None`` where the tables cannot say."""
+    @property
+    def dir(self) -> str: ...
+
+@final
+class Level:
+    """A playing level of the computer, 1 to 8, as ``mancala play --level N``."""
+
+    def __new__(cls, n: int) -> "Level": ...
+    @property
+    def level(self) -> int: ...
+    def choose(self, position: _PositionLike, seed: int = 0) -> int:
+        """The level's move (pit) for the side to move."""

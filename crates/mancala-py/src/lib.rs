@@ -1,0 +1,770 @@
+//! The Python package `mancala` (its compiled part, `mancala._mancala`): games of every preset
+//! ([`Game`]), many games stepped together for learning agents ([`VecGame`]), the engine
+//! ([`analyze`], [`solve`], [`Level`]) and the endgame tables ([`Egdb`]).
+//!
+//! No rules live here: moves, ends and scores are `mancala-core`'s, observations and batches
+//! `mancala-play`'s ([`mancala_play::batch`]), values `mancala-engine`'s [`Evaluation`] as its
+//! JSON (`side`, `margin`, `score`, `lower_is_better`, `proven`, `depth`, `text`). Pits are
+//! 0-based from the mover's left, as in `mancala-core`. The pure-Python adapters (Gymnasium,
+//! PettingZoo, OpenSpiel) and the type stubs are in `python/mancala/`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mancala_core::record::Players;
+use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
+use mancala_engine::{Engine, Evaluation, Limits, Quality};
+use mancala_play::batch::{self, Batch, Reward};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// A `ValueError` carrying the message of any error shown to people.
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// `"south"` or `"north"`, as in the JSON of records and values.
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::South => "south",
+        Side::North => "north",
+    }
+}
+
+/// Pits as a Python list of ints (a `Vec<u8>` would become `bytes`).
+fn pits(p: &[u8]) -> Vec<u32> {
+    p.iter().map(|&x| x as u32).collect()
+}
+
+/// `south` or `north`.
+fn parse_side(s: &str) -> PyResult<Side> {
+    match s {
+        "south" => Ok(Side::South),
+        "north" => Ok(Side::North),
+        _ => Err(PyValueError::new_err(format!(
+            "side `{s}`: give `south` or `north`"
+        ))),
+    }
+}
+
+/// A JSON value as the Python object `json.loads` makes of it.
+fn to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (v.to_string(),))
+}
+
+/// An [`Evaluation`] as a Python dict (its JSON).
+fn eval_dict<'py>(py: Python<'py>, e: &Evaluation) -> PyResult<Bound<'py, PyAny>> {
+    to_python(py, &serde_json::to_value(e).map_err(value_error)?)
+}
+
+/// A position and the positions before it, from a position string or a [`Game`].
+fn position_arg(arg: &Bound<'_, PyAny>) -> PyResult<(Position, Vec<Position>)> {
+    if let Ok(g) = arg.cast::<Game>() {
+        let g = g.borrow();
+        return Ok((*g.game.position(), g.game.history().to_vec()));
+    }
+    let s: String = arg
+        .extract()
+        .map_err(|_| PyValueError::new_err("give a position string or a mancala.Game"))?;
+    Ok((s.parse().map_err(value_error)?, Vec::new()))
+}
+
+/// A live position from `arg`, or a `ValueError` for a finished one.
+fn live_position_arg(arg: &Bound<'_, PyAny>) -> PyResult<(Position, Vec<Position>)> {
+    let (pos, history) = position_arg(arg)?;
+    if pos.is_over() {
+        return Err(PyValueError::new_err(format!(
+            "the game is over in this position: {pos}"
+        )));
+    }
+    Ok((pos, history))
+}
+
+fn parse_rules(rules: &str) -> PyResult<Rules> {
+    rules.parse().map_err(value_error)
+}
+
+/// A game of any preset: moves, undo, the repetition rule, records, observations.
+///
+/// `Game(rules="kalah,seeds=4")` starts from the rules' start; `Game(position=P)` from a
+/// position string (its rules are the game's; `rules`, when also given, must agree).
+/// Pits are 0-based from the mover's left.
+#[pyclass(module = "mancala", from_py_object)]
+#[derive(Clone)]
+pub struct Game {
+    game: mancala_core::Game,
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules=None, position=None))]
+    fn new(rules: Option<&str>, position: Option<&str>) -> PyResult<Game> {
+        let start = match position {
+            Some(p) => {
+                let pos: Position = p.parse().map_err(value_error)?;
+                if let Some(r) = rules {
+                    let r = parse_rules(r)?;
+                    if &r != pos.rules() {
+                        return Err(PyValueError::new_err(format!(
+                            "the position plays `{}`, not `{r}`",
+                            pos.rules()
+                        )));
+                    }
+                }
+                pos
+            }
+            None => {
+                Position::start(&parse_rules(rules.unwrap_or("kalah"))?).map_err(value_error)?
+            }
+        };
+        Ok(Game {
+            game: mancala_core::Game::new(start),
+        })
+    }
+
+    /// The rules string (`kalah,seeds=4`).
+    #[getter]
+    fn rules(&self) -> String {
+        self.game.rules().to_string()
+    }
+
+    /// Pits a side (the length of `legal_mask()`).
+    #[getter]
+    fn pits(&self) -> usize {
+        self.game.position().pits()
+    }
+
+    /// Entries of `observation()`.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        batch::observation_len(self.game.rules())
+    }
+
+    /// Seeds in the game (the most any entry of an observation can count).
+    #[getter]
+    fn total_seeds(&self) -> u32 {
+        self.game.rules().total_seeds()
+    }
+
+    /// The legal moves: own pits, 0-based from the mover's left; empty once the game is over.
+    fn legal_moves(&self) -> Vec<u32> {
+        pits(self.game.legal_moves().as_slice())
+    }
+
+    /// The legal moves as a boolean array of `pits` entries.
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut m = vec![false; self.pits()];
+        batch::write_mask(&self.game, &mut m);
+        PyArray1::from_vec(py, m)
+    }
+
+    /// Plays own pit `pit` (0-based from the mover's left). `ValueError` for an illegal move
+    /// or a finished game; the game is then unchanged.
+    fn play(&mut self, pit: i64) -> PyResult<()> {
+        let legal = self.game.legal_moves();
+        match u8::try_from(pit) {
+            Ok(p) if legal.contains(p) => self.game.play(p).map(|_| ()).map_err(value_error),
+            // The core's reason counts pits from 1; say which 0-based pit was meant.
+            Ok(p) if p < MAX_PITS as u8 => Err(PyValueError::new_err(format!(
+                "pit {pit} (0-based) is not legal here, legal: {:?}: {}",
+                legal.as_slice(),
+                self.game
+                    .clone()
+                    .play(p)
+                    .err()
+                    .map_or(String::new(), |e| e.to_string())
+            ))),
+            _ => Err(PyValueError::new_err(format!(
+                "pit {pit} (0-based) is not legal here, legal: {:?}",
+                legal.as_slice()
+            ))),
+        }
+    }
+
+    /// Takes back the last move and returns its pit; `None` at the start.
+    fn undo(&mut self) -> Option<u8> {
+        self.game.undo().map(|m| m.pit)
+    }
+
+    /// `"south"` or `"north"`: the side to move (once over, the side that would move next).
+    #[getter]
+    fn to_move(&self) -> &'static str {
+        side_name(self.game.to_move())
+    }
+
+    /// Whether the game has ended, by its end rule or by repetition.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// What the game pays `side` (`"south"` or `"north"`): 0 while it is live; once over,
+    /// with `kind="win"` +1, -1 or 0, with `kind="margin"` the final seed margin turned so
+    /// that higher is better (negated in a misère game), as `VecGame`'s rewards.
+    #[pyo3(signature = (side, kind="win"))]
+    fn reward(&self, side: &str, kind: &str) -> PyResult<f32> {
+        let side = parse_side(side)?;
+        let kind = Reward::parse(kind).map_err(PyValueError::new_err)?;
+        Ok(if self.game.is_over() {
+            kind.of(&self.game, side)
+        } else {
+            0.0
+        })
+    }
+
+    /// `"south"` or `"north"` (the winner), `"draw"`, or `None` while the game is live.
+    #[getter]
+    fn outcome(&self) -> Option<&'static str> {
+        self.game.outcome().map(|o| match o {
+            Outcome::Win(s) => side_name(s),
+            Outcome::Draw => "draw",
+        })
+    }
+
+    /// The stores `(south, north)`, with the seeds a repetition shares once it ended the game.
+    #[getter]
+    fn scores(&self) -> (u8, u8) {
+        let s = self.game.scores();
+        (s[0], s[1])
+    }
+
+    /// The position string of the position now.
+    #[getter]
+    fn position(&self) -> String {
+        self.game.position().to_string()
+    }
+
+    /// The position string of the start.
+    #[getter]
+    fn start(&self) -> String {
+        self.game.start().to_string()
+    }
+
+    /// The pits played so far, oldest first (one a sowing).
+    #[getter]
+    fn moves(&self) -> Vec<u32> {
+        self.game.moves().iter().map(|m| m.pit as u32).collect()
+    }
+
+    /// A copy of the game, its moves included.
+    fn clone(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Game {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        Clone::clone(self)
+    }
+
+    /// Pickling: the game is rebuilt from its JSON record (start and moves).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_record = py.get_type::<Game>().getattr("from_record")?;
+        Ok((from_record, (self.record("json", None, None)?,)))
+    }
+
+    /// The game's record: `"json"` (as `mancala replay --json`) or `"text"` (the game's
+    /// notation), with the players' names when given.
+    #[pyo3(signature = (format="json", south=None, north=None))]
+    fn record(
+        &self,
+        format: &str,
+        south: Option<String>,
+        north: Option<String>,
+    ) -> PyResult<String> {
+        let rec = Record::from_game(&self.game, Players { south, north });
+        match format {
+            "json" => serde_json::to_string(&rec).map_err(value_error),
+            "text" => rec.to_text().map_err(value_error),
+            _ => Err(PyValueError::new_err(format!(
+                "format `{format}`: give `json` or `text`"
+            ))),
+        }
+    }
+
+    /// The game a record (JSON or text) gives, replayed and checked move by move; `rules` for
+    /// a text record without a `Variant` tag.
+    #[staticmethod]
+    #[pyo3(signature = (text, rules=None))]
+    fn from_record(text: &str, rules: Option<&str>) -> PyResult<Game> {
+        let rules = rules.map(parse_rules).transpose()?;
+        let (_, game) = Record::parse_with(text, rules, mancala_core::notation::Check::Strict)
+            .map_err(value_error)?;
+        Ok(Game { game })
+    }
+
+    /// The position as a float32 array from the view of `side` (`"south"` or `"north"`;
+    /// default: the side to move). Layout in the package docstring and the README.
+    #[pyo3(signature = (side=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        side: Option<&str>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let me = match side {
+            None => self.game.to_move(),
+            Some(s) => parse_side(s)?,
+        };
+        let mut o = vec![0.0; self.observation_size()];
+        batch::write_observation_for(self.game.position(), me, &mut o);
+        Ok(PyArray1::from_vec(py, o))
+    }
+
+    fn __str__(&self) -> String {
+        self.position()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("mancala.Game(position={:?})", self.position())
+    }
+}
+
+/// `n` games of one set of rules stepped together in Rust (the GIL released), each started
+/// again when it ends, the openings and `sample_actions` drawn from `seed`.
+#[pyclass(module = "mancala")]
+pub struct VecGame {
+    batch: Batch,
+    rules: Rules,
+}
+
+impl VecGame {
+    /// Every game's observation, written with the GIL released.
+    fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let (n, k) = (self.batch.len(), batch::observation_len(&self.rules));
+        let o = py.detach(|| {
+            let mut o = vec![0.0f32; n * k];
+            self.batch.write_observations(&mut o);
+            o
+        });
+        Ok(PyArray1::from_vec(py, o).reshape([n, k])?.into_any())
+    }
+
+    /// Every game's legal-move mask, written with the GIL released.
+    fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let (n, m) = (self.batch.len(), self.rules.pits as usize);
+        let o = py.detach(|| {
+            let mut o = vec![false; n * m];
+            self.batch.write_masks(&mut o);
+            o
+        });
+        Ok(PyArray1::from_vec(py, o).reshape([n, m])?.into_any())
+    }
+}
+
+/// What [`VecGame::step`] returns: observations, rewards, dones, masks.
+type Step<'py> = (
+    Bound<'py, PyAny>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyAny>,
+);
+
+#[pymethods]
+impl VecGame {
+    #[new]
+    #[pyo3(signature = (rules=None, n=1, seed=0, reward="win", opening=0, position=None))]
+    fn new(
+        rules: Option<&str>,
+        n: usize,
+        seed: u64,
+        reward: &str,
+        opening: u32,
+        position: Option<&str>,
+    ) -> PyResult<VecGame> {
+        if !(1..=1 << 24).contains(&n) {
+            return Err(PyValueError::new_err(format!(
+                "n = {n}: give 1 to {} games",
+                1 << 24
+            )));
+        }
+        let reward = Reward::parse(reward).map_err(PyValueError::new_err)?;
+        let start = Game::new(rules, position)?.game.position().to_owned();
+        if start.is_over() {
+            return Err(PyValueError::new_err("the start position is over"));
+        }
+        Ok(VecGame {
+            batch: Batch::new(start, n, seed, opening, reward),
+            rules: *start.rules(),
+        })
+    }
+
+    /// Games stepped together.
+    #[getter]
+    fn n(&self) -> usize {
+        self.batch.len()
+    }
+
+    /// The rules string.
+    #[getter]
+    fn rules(&self) -> String {
+        self.rules.to_string()
+    }
+
+    /// Pits a side: actions are `0..pits`.
+    #[getter]
+    fn pits(&self) -> usize {
+        self.rules.pits as usize
+    }
+
+    /// Entries of one game's observation.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        batch::observation_len(&self.rules)
+    }
+
+    /// Starts every game again (the generator seeded anew when `seed` is given); returns
+    /// `(observations, masks)`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        py.detach(|| self.batch.reset(seed));
+        Ok((self.obs(py)?, self.mask(py)?))
+    }
+
+    /// Every game's observation from its mover's view: float32, shape `(n, observation_size)`.
+    fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.obs(py)
+    }
+
+    /// Every game's legal moves: bool, shape `(n, pits)`.
+    fn masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.mask(py)
+    }
+
+    /// The side to move in every game: int8, 0 South, 1 North.
+    fn to_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let v = (0..self.batch.len())
+            .map(|i| self.batch.position(i).to_move().index() as i8)
+            .collect();
+        PyArray1::from_vec(py, v)
+    }
+
+    /// The position string of every game.
+    fn positions(&self) -> Vec<String> {
+        (0..self.batch.len())
+            .map(|i| self.batch.position(i).to_string())
+            .collect()
+    }
+
+    /// The stores `(south, north)` at the end of each game that ended at the last step (zeros
+    /// for the others): int16, shape `(n, 2)`.
+    fn final_scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v: Vec<i16> = self
+            .batch
+            .final_scores()
+            .iter()
+            .flat_map(|s| [s[0] as i16, s[1] as i16])
+            .collect();
+        let n = self.n();
+        Ok(PyArray1::from_vec(py, v).reshape([n, 2])?.into_any())
+    }
+
+    /// A uniformly random legal move of every game, from the seeded generator: int64, `(n,)`.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let mut a = vec![0i64; self.n()];
+        py.detach(|| self.batch.sample_actions(&mut a));
+        PyArray1::from_vec(py, a)
+    }
+
+    /// Plays `actions[i]` (own pit, 0-based from the mover's left) in game `i`; returns
+    /// `(observations, rewards, dones, masks)`. A reward is for the player who made the move
+    /// (0 until the game ends); a finished game is started again, so its observation and mask
+    /// are the new game's. `ValueError` for an illegal action, naming its game; no game moves.
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Step<'py>> {
+        let arr: PyReadonlyArray1<i64> = match actions.extract() {
+            Ok(a) => a,
+            Err(_) => py
+                .import("numpy")?
+                .call_method1("asarray", (actions, "int64"))?
+                .extract()
+                .map_err(|_| PyValueError::new_err("actions: give a 1-d array of pits"))?,
+        };
+        let acts = arr.as_slice().map_err(value_error)?.to_vec();
+        let n = self.n();
+        let (mut r, mut d) = (vec![0.0f32; n], vec![false; n]);
+        py.detach(|| self.batch.step(&acts, &mut r, &mut d))
+            .map_err(value_error)?;
+        Ok((
+            self.obs(py)?,
+            PyArray1::from_vec(py, r),
+            PyArray1::from_vec(py, d),
+            self.mask(py)?,
+        ))
+    }
+
+    fn __len__(&self) -> usize {
+        self.n()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("mancala.VecGame(rules={:?}, n={})", self.rules(), self.n())
+    }
+}
+
+/// The endgame tables of `dir` (built by `mancala egdb build`), or `None`.
+fn open_egdb(dir: Option<PathBuf>) -> PyResult<Option<Arc<mancala_egdb::Egdb>>> {
+    dir.map(|d| {
+        mancala_egdb::Egdb::open(&d)
+            .map(Arc::new)
+            .map_err(value_error)
+    })
+    .transpose()
+}
+
+/// Refuses a result computed with a table whose probes read out-of-range entries.
+fn check_tables(db: Option<&mancala_egdb::Egdb>) -> PyResult<()> {
+    match db.and_then(mancala_egdb::Egdb::fault) {
+        Some(e) => Err(value_error(e)),
+        None => Ok(()),
+    }
+}
+
+fn engine(tt_mb: usize, threads: usize, db: &Option<Arc<mancala_egdb::Egdb>>) -> PyResult<Engine> {
+    if !(1..=256).contains(&threads) {
+        return Err(PyValueError::new_err(format!(
+            "threads = {threads}: give 1 to 256"
+        )));
+    }
+    let mut e = Engine::try_new(tt_mb, threads).map_err(PyRuntimeError::new_err)?;
+    e.oracle = db
+        .clone()
+        .map(|d| d as Arc<dyn mancala_engine::Oracle + Send>);
+    Ok(e)
+}
+
+/// Searches a position (a position string, or a `Game`, whose earlier positions count for the
+/// repetition rule) for `time_ms` milliseconds, or to `depth` plies when given. Returns a dict:
+/// `best` (pit), `value` (the Evaluation's fields, for the side to move: proven, or a search's
+/// at `depth`), `pv`, `depth`, `nodes`, `seconds`; with `all_moves`, also `moves`: every legal
+/// move's `{"pit", "value"}`.
+#[pyfunction]
+#[pyo3(signature = (position, time_ms=1000, depth=None, threads=1, tt_mb=64, egdb=None, all_moves=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn analyze<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    time_ms: u64,
+    depth: Option<u32>,
+    threads: usize,
+    tt_mb: usize,
+    egdb: Option<PathBuf>,
+    all_moves: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (pos, history) = live_position_arg(position)?;
+    let db = open_egdb(egdb)?;
+    let engine = engine(tt_mb, threads, &db)?;
+    let limits = Limits {
+        depth,
+        time: Some(Duration::from_millis(time_ms)).filter(|_| depth.is_none()),
+        nodes: None,
+    };
+    let (r, values) = py.detach(|| {
+        let r = engine.search(&pos, limits, &history);
+        let v = all_moves.then(|| engine.analyze_moves(&pos, limits, &history));
+        (r, v)
+    });
+    check_tables(db.as_deref())?;
+    let r = r.ok_or_else(|| PyValueError::new_err("no legal move"))?;
+    let d = PyDict::new(py);
+    d.set_item("position", pos.to_string())?;
+    d.set_item("best", r.best)?;
+    d.set_item("value", eval_dict(py, &r.eval)?)?;
+    d.set_item("pv", pits(&r.pv))?;
+    d.set_item("depth", r.depth)?;
+    d.set_item("nodes", r.nodes)?;
+    d.set_item("seconds", r.elapsed.as_secs_f64())?;
+    if let Some(values) = values {
+        let moves = values
+            .iter()
+            .map(|m| {
+                let e = PyDict::new(py);
+                e.set_item("pit", m.pit)?;
+                e.set_item("value", eval_dict(py, &m.eval)?)?;
+                Ok(e)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("moves", moves)?;
+    }
+    Ok(d)
+}
+
+/// Proves the exact value of a position (a position string or a `Game`) with perfect play.
+/// Returns a dict: `best` (pit), `value` (the Evaluation's fields: final seed margin for the
+/// side to move, proven), `pv` (the perfect line), `nodes`, `seconds`. `RuntimeError` when
+/// `time_ms` runs out or the proof is beyond the solver (positions that repeat: see
+/// `mancala solve`). The table is `tt_mb` MiB (default: 64 within 24 seeds of the tables,
+/// else 512 for the Kalah fast path, else 1024).
+#[pyfunction]
+#[pyo3(signature = (position, time_ms=None, threads=1, tt_mb=None, egdb=None))]
+pub fn solve<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    time_ms: Option<u64>,
+    threads: usize,
+    tt_mb: Option<usize>,
+    egdb: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (pos, history) = live_position_arg(position)?;
+    let db = open_egdb(egdb)?;
+    let tabled = db
+        .as_deref()
+        .and_then(|d| {
+            let k = pos.as_kalah()?;
+            d.complete_to(&mancala_egdb::TableRules::new(k.rules()).ok()?)
+        })
+        .map_or(0, |top| top + 1);
+    let tt_mb = tt_mb.unwrap_or_else(|| Engine::proof_table_mb(&pos, tabled));
+    let engine = engine(tt_mb, threads, &db)?;
+    let limits = Limits {
+        time: time_ms.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    let r = py.detach(|| engine.solve(&pos, limits, &history));
+    check_tables(db.as_deref())?;
+    let r = r.ok_or_else(|| {
+        PyRuntimeError::new_err(format!(
+            "no proof of {pos}: the time ran out, or the position is beyond the solver"
+        ))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("position", pos.to_string())?;
+    d.set_item("best", r.best)?;
+    d.set_item("value", eval_dict(py, &r.eval)?)?;
+    d.set_item("pv", pits(&r.pv))?;
+    d.set_item("nodes", r.nodes)?;
+    d.set_item("seconds", r.elapsed.as_secs_f64())?;
+    Ok(d)
+}
+
+/// Endgame tables (`mancala egdb build --dir DIR`), read in place.
+#[pyclass(module = "mancala")]
+pub struct Egdb {
+    db: Arc<mancala_egdb::Egdb>,
+}
+
+#[pymethods]
+impl Egdb {
+    #[new]
+    fn new(dir: PathBuf) -> PyResult<Egdb> {
+        Ok(Egdb {
+            db: Arc::new(mancala_egdb::Egdb::open(&dir).map_err(value_error)?),
+        })
+    }
+
+    /// The exact value of a position (string or `Game`) for its side to move, as the
+    /// Evaluation's fields (proven), or `None` where no table holds it. `ValueError` for a
+    /// finished game or rules the tables cannot cover.
+    fn value<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let (pos, _) = live_position_arg(position)?;
+        let k = pos
+            .as_kalah()
+            .ok_or_else(|| PyValueError::new_err("the tables cover Kalah-family games only"))?;
+        mancala_egdb::TableRules::new(k.rules()).map_err(value_error)?;
+        let net = self.db.net(k);
+        check_tables(Some(&self.db))?;
+        let Some(net) = net else { return Ok(None) };
+        let me = k.to_move();
+        let banked = k.store(me) as i32 - k.store(me.other()) as i32;
+        let e = Evaluation {
+            side: me,
+            margin: banked + net,
+            lower_is_better: pos.rules().misere(),
+            quality: Quality::Proven,
+        };
+        eval_dict(py, &e).map(Some)
+    }
+
+    /// The moves (pits) that reach the position's value, or `None` where the tables do not
+    /// hold the position and every position after a move.
+    fn best_moves(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u32>>> {
+        let (pos, _) = live_position_arg(position)?;
+        let k = pos
+            .as_kalah()
+            .ok_or_else(|| PyValueError::new_err("the tables cover Kalah-family games only"))?;
+        let (net, values) = (self.db.net(k), self.db.move_values(k));
+        check_tables(Some(&self.db))?;
+        Ok(net.zip(values).map(|(net, v)| {
+            v.iter()
+                .filter(|m| m.1 == net)
+                .map(|m| m.0 as u32)
+                .collect()
+        }))
+    }
+
+    /// The folder the tables are read from.
+    #[getter]
+    fn dir(&self) -> String {
+        self.db.dir.display().to_string()
+    }
+}
+
+/// A playing level of the computer, 1 (weakest, errs often) to 8 (3 s a move), as in
+/// `mancala play --level N`.
+#[pyclass(module = "mancala", frozen)]
+pub struct Level {
+    level: mancala_engine::Level,
+}
+
+#[pymethods]
+impl Level {
+    #[new]
+    fn new(n: u8) -> PyResult<Level> {
+        let (lo, hi) = (mancala_engine::LEVELS.start(), mancala_engine::LEVELS.end());
+        mancala_engine::Level::new(n)
+            .map(|level| Level { level })
+            .ok_or_else(|| PyValueError::new_err(format!("level {n}: give {lo} to {hi}")))
+    }
+
+    /// The level's number.
+    #[getter]
+    fn level(&self) -> u8 {
+        self.level.level
+    }
+
+    /// The level's move (pit) for the side to move in a position (string or `Game`, whose
+    /// earlier positions count for the repetition rule); `seed` drives the levels that err.
+    #[pyo3(signature = (position, seed=0))]
+    fn choose(&self, py: Python<'_>, position: &Bound<'_, PyAny>, seed: u64) -> PyResult<u8> {
+        let (pos, history) = live_position_arg(position)?;
+        let level = self.level;
+        py.detach(|| level.choose(&pos, &history, seed))
+            .ok_or_else(|| PyValueError::new_err("no legal move"))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("mancala.Level({})", self.level.level)
+    }
+}
+
+/// Every preset's name.
+#[pyfunction]
+pub fn presets() -> Vec<&'static str> {
+    mancala_core::Preset::ALL.iter().map(|p| p.name()).collect()
+}
+
+/// The compiled part of the `mancala` package.
+#[pymodule]
+fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<VecGame>()?;
+    m.add_class::<Egdb>()?;
+    m.add_class::<Level>()?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,104 @@
+"""The adapters pass their libraries' own checkers: Gymnasium's env checker, PettingZoo's API
+test, OpenSpiel's random simulation test (when OpenSpiel is installed)."""
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+import mancala
+
+gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+
+
+@pytest.mark.parametrize("rules", ["kalah", "kauri", "oware", "dracala", "cross-kalah"])
+def test_gymnasium_env_checker(rules):
+    from gymnasium.utils.env_checker import check_env
+
+    from mancala.gym_env import MancalaEnv
+
+    check_env(MancalaEnv(rules, opponent="random", seat="random"), skip_render_check=False)
+    env = gymnasium.make("mancala/Mancala-v0", rules=rules, opponent=2, render_mode="ansi")
+    check_env(env.unwrapped, skip_render_check=False)
+
+
+def test_gymnasium_episodes_against_a_level_and_a_callable():
+    from mancala.gym_env import MancalaEnv
+
+    env = MancalaEnv("kalah,seeds=4", opponent=lambda g: g.legal_moves()[0], seat="north", reward="margin")
+    obs, info = env.reset(seed=3)
+    # South (the callable) moved first: North sees his own row first.
+    assert env.game.to_move == "north" and len(env.game.moves) >= 1
+    assert (obs == env.game.observation("north")).all()
+    total, done = 0.0, False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[-1])
+        obs, reward, done, truncated, info = env.step(action)
+        total += reward
+    s = env.game.scores
+    assert total == s[1] - s[0] and not truncated
+    # An illegal action (an empty pit) ends the episode with the penalty.
+    env = MancalaEnv("kalah", opponent=1)
+    env.reset(seed=0)
+    env.game = mancala.Game(position="kalah/0-3-3-3-3-3/2/3-3-3-3-3-4/0/s")
+    obs, reward, done, _, info = env.step(0)
+    assert (reward, done, info.get("illegal")) == (-1.0, True, True)
+    with pytest.raises(ValueError):
+        MancalaEnv("kalah", opponent="nobody")
+
+
+pettingzoo = pytest.importorskip("pettingzoo", reason="pettingzoo is not installed")
+
+
+@pytest.mark.parametrize("rules", ["kalah", "kauri", "oware", "dracala", "kalah-brazil"])
+def test_pettingzoo_api_test(rules):
+    from pettingzoo.test import api_test
+
+    from mancala.pettingzoo_env import env
+
+    api_test(env(rules=rules), num_cycles=200)
+
+
+def test_pettingzoo_game_to_the_end():
+    from mancala.pettingzoo_env import MancalaAEC
+
+    e = MancalaAEC("kalah,seeds=4", reward="margin")
+    e.reset(seed=1)
+    rng = np.random.default_rng(1)
+    final = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            final[agent] = reward
+            e.step(None)
+            continue
+        assert agent == e.game.to_move
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    s = e.game.scores
+    assert e.game.is_over
+    assert final == {"south": s[0] - s[1], "north": s[1] - s[0]}
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None,
+    reason="open_spiel is not installed (pip install open-spiel==2.0.2): OpenSpiel adapter not tested",
+)
+@pytest.mark.parametrize("rules", ["kalah,seeds=4", "kauri", "oware", "dracala;seeds:5"])
+def test_openspiel_conformance(rules):
+    import pyspiel
+
+    # `import mancala` registered the game.
+    assert "python_mancala" in pyspiel.registered_names()
+    game = pyspiel.load_game("python_mancala", {"rules": rules})
+    plain = rules.replace(";", ",").replace(":", "=")
+    assert game.num_distinct_actions() == mancala.Game(plain).pits
+    # The game string holds the rules in OpenSpiel's form and loads the same game.
+    again = pyspiel.load_game(str(game))
+    assert again.get_parameters() == game.get_parameters()
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    g = state.game
+    assert state.returns() == [g.reward("south"), g.reward("north")]
+    assert sum(state.returns()) == 0

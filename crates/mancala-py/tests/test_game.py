@@ -1,0 +1,207 @@
+"""The Python API of one game and of batched games."""
+
+import copy
+import json
+import pickle
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import mancala
+
+
+def test_moves_undo_clone_and_errors():
+    g = mancala.Game("kalah,seeds=4")
+    assert g.rules == "kalah,seeds=4" and g.pits == 6 and g.total_seeds == 48
+    assert g.to_move == "south" and not g.is_over and g.outcome is None
+    g.play(2)  # C: the last seed in the store, South moves again
+    assert g.to_move == "south" and g.scores == (1, 0)
+    c = g.clone()
+    d = copy.deepcopy(g)
+    g.play(5)
+    assert g.to_move == "north" and g.moves == [2, 5]
+    assert c.moves == [2] and d.position == c.position
+    with pytest.raises(ValueError, match="0-based"):
+        g.play(6)
+    with pytest.raises(ValueError):
+        g.play(-1)
+    assert g.moves == [2, 5]
+    assert g.undo() == 5 and g.undo() == 2 and g.undo() is None
+    assert g.position == g.start == "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"
+    with pytest.raises(ValueError, match="unknown|preset"):
+        mancala.Game("kalha")
+    with pytest.raises(ValueError):
+        mancala.Game("kalah", position="kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s")
+
+
+def test_positions_and_records_round_trip():
+    p = "kalah,seeds=4/0-0-0-0-1-1/20/0-0-0-0-2-0/24/s"
+    g = mancala.Game(position=p)
+    assert g.position == p and str(g) == p
+    rng = random.Random(3)
+    g = mancala.Game("kauri")
+    while not g.is_over:
+        g.play(rng.choice(g.legal_moves()))
+    rec = json.loads(g.record(south="me", north="you"))
+    assert rec["players"] == {"south": "me", "north": "you"}
+    assert rec["result"]["south"] == g.scores[0] and rec["result"]["north"] == g.scores[1]
+    for fmt in ("json", "text"):
+        h = mancala.Game.from_record(g.record(fmt))
+        assert h.moves == g.moves and h.outcome == g.outcome
+    h = pickle.loads(pickle.dumps(g))
+    assert (h.start, h.moves, h.position, h.outcome) == (g.start, g.moves, g.position, g.outcome)
+    p = mancala.Game(position="kalah,seeds=4/0-0-0-0-1-1/20/0-0-0-0-2-0/24/s")
+    assert pickle.loads(pickle.dumps(p)).position == p.position
+    with pytest.raises(ValueError):
+        g.record("xml")
+    with pytest.raises(ValueError):
+        mancala.Game.from_record('{"rules": "kalah", "turns": [{"side": "north", "moves": [{"pit": 1}]}]}')
+
+
+def test_observation_layout():
+    g = mancala.Game("kalah,seeds=4")
+    g.play(2)
+    g.play(5)
+    o = g.observation()
+    assert o.dtype == np.float32 and o.shape == (g.observation_size,) == (14,)
+    # North to move: his pits from his left, South's from South's left, then the stores.
+    assert o.tolist() == [5, 5, 5, 5, 4, 4, 4, 4, 0, 5, 5, 0, 0, 2]
+    assert g.observation("south").tolist() == [4, 4, 0, 5, 5, 0, 5, 5, 5, 5, 4, 4, 2, 0]
+    k = mancala.Game("kauri")
+    assert k.observation_size == 4 * k.pits + 2
+    assert k.observation()[2 * k.pits + 2 :].sum() > 0  # cowries
+    assert k.legal_mask().dtype == np.bool_
+
+
+def test_rewards_follow_the_outcome_and_the_misere_rule():
+    rng = random.Random(5)
+    for rules in ("kalah", "dracala"):
+        g = mancala.Game(rules)
+        assert g.reward("south") == 0.0
+        while not g.is_over:
+            g.play(rng.choice(g.legal_moves()))
+        s, n = g.scores
+        sign = -1 if rules == "dracala" else 1
+        assert g.reward("south", "margin") == sign * (s - n)
+        assert g.reward("north", "margin") == sign * (n - s)
+        win = {"south": 1.0, "north": -1.0, "draw": 0.0}[g.outcome]
+        assert g.reward("south") == win and g.reward("north") == -win
+
+
+def test_vecgame_matches_single_games_and_is_seeded():
+    n = 64
+    v = mancala.VecGame("kalah,seeds=4", n, seed=11)
+    w = mancala.VecGame("kalah,seeds=4", n, seed=11)
+    obs, masks = v.reset()
+    assert obs.shape == (n, 14) and obs.dtype == np.float32
+    assert masks.shape == (n, 6) and masks.dtype == np.bool_
+    games = [mancala.Game("kalah,seeds=4") for _ in range(n)]
+    finished = 0
+    for _ in range(300):
+        acts = v.sample_actions()
+        assert (acts == w.sample_actions()).all()
+        movers = v.to_move()
+        obs, rew, done, masks = v.step(acts)
+        w.step(acts)
+        assert rew.dtype == np.float32 and done.dtype == np.bool_
+        for i, g in enumerate(games):
+            assert ("south", "north")[movers[i]] == g.to_move
+            g.play(int(acts[i]))
+            if done[i]:
+                finished += 1
+                assert g.is_over and rew[i] == g.reward(("south", "north")[movers[i]])
+                assert tuple(v.final_scores()[i]) == g.scores
+                games[i] = g = mancala.Game("kalah,seeds=4")
+            else:
+                assert rew[i] == 0.0
+            assert (obs[i] == g.observation()).all()
+            assert (masks[i] == g.legal_mask()).all()
+    assert finished > 100
+    assert v.positions() == w.positions()
+    assert (v.observations() == w.observations()).all()
+
+
+def test_vecgame_refuses_bad_actions_and_takes_lists():
+    v = mancala.VecGame("kalah", 3, seed=1)
+    before = v.positions()
+    with pytest.raises(ValueError, match="game 2"):
+        v.step(np.array([0, 1, 7]))
+    with pytest.raises(ValueError):
+        v.step([0, 1])
+    with pytest.raises(ValueError):
+        mancala.VecGame("kalah", 0)
+    with pytest.raises(ValueError):
+        mancala.VecGame("kalah", 2, reward="points")
+    assert v.positions() == before
+    v.step([0, 1, 2])
+    v.step(np.array([0, 1, 2], dtype=np.int32)[::-1].copy() * 0 + 3)
+    assert v.positions() != before
+
+
+def test_vecgame_from_a_position():
+    p = "kalah,seeds=4/0-0-0-0-1-1/20/0-0-0-0-2-0/24/s"
+    v = mancala.VecGame(position=p, n=2)
+    assert v.positions() == [p, p] and v.rules == "kalah,seeds=4"
+    assert mancala.VecGame("kalah,seeds=4", 2, position=p).positions() == [p, p]
+    with pytest.raises(ValueError):
+        mancala.VecGame("kauri", 2, position=p)
+    with pytest.raises(ValueError, match="over"):
+        mancala.VecGame(position="kalah,seeds=4/0-0-0-0-0-0/24/0-0-0-0-0-0/24/-")
+
+
+def test_openings_vary_the_starts():
+    v = mancala.VecGame("oware", 32, seed=2, opening=6, reward="margin")
+    starts = set(v.positions())
+    assert len(starts) > 10
+    v.reset(seed=2)
+    assert set(v.positions()) == starts
+
+
+@pytest.mark.parametrize("work", ["step", "analyze"])
+def test_rust_work_releases_the_gil(work):
+    # While another thread steps a large batch or searches, this thread keeps running Python:
+    # with the GIL held it would stand still for the whole call.
+    v = mancala.VecGame("kalah", 1 << 20, seed=1) if work == "step" else None
+    acts = v.sample_actions() if v is not None else None
+    spans = []
+    started = threading.Event()
+
+    def run():
+        started.set()
+        t0 = time.perf_counter()
+        if v is not None:
+            v.step(acts)
+        else:
+            mancala.analyze(mancala.Game("kalah,seeds=6"), time_ms=600)
+        spans.append((t0, time.perf_counter()))
+
+    t = threading.Thread(target=run)
+    t.start()
+    started.wait()
+    stamps = []
+    while t.is_alive():
+        stamps.append(time.perf_counter())
+    t.join()
+    (t0, t1), = spans
+    inside = [x for x in stamps if t0 <= x <= t1]
+    gaps = [b - a for a, b in zip([t0] + inside, inside + [t1])]
+    if t1 - t0 < 0.05:
+        pytest.skip(f"the call took {t1 - t0:.3f} s: too short to tell on this machine")
+    assert max(gaps) < 0.5 * (t1 - t0), (max(gaps), t1 - t0)
+
+
+def test_the_readme_training_loop_runs():
+    from conftest import REPO
+
+    text = (REPO / "README.md").read_text()
+    start = text.index("    import numpy as np, mancala\n")
+    block = text[start : text.index("\n\n", start)]
+    lines = [line[4:] for line in block.splitlines()]
+    assert len(lines) == 10
+    code = "\n".join(lines).replace("range(10_000)", "range(50)")
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["W"].shape == (14, 6) and np.abs(scope["W"]).sum() > 0
