@@ -85,7 +85,7 @@ pub enum Reward {
     /// decide, as the game's outcome does).
     Win,
     /// The final seed margin, turned so that higher is better ([`Evaluation::score`]: negated
-    /// in a misère game).
+    /// in a misère game); a tie on seeds won by Kauri's cowrie rule counts one seed.
     Margin,
 }
 
@@ -112,13 +112,29 @@ impl Reward {
                 Some(Outcome::Win(_)) => -1.0,
                 _ => 0.0,
             },
-            Reward::Margin => Evaluation {
-                side,
-                margin: scores[side.index()] as i32 - scores[side.other().index()] as i32,
-                lower_is_better: misere,
-                quality: Quality::Proven,
+            Reward::Margin => {
+                let seeds = scores[side.index()] as i32 - scores[side.other().index()] as i32;
+                // A tie on seeds won by the rules (Kauri's cowries) counts one seed for its
+                // winner, as the engine's values do.
+                let margin = match outcome {
+                    Some(Outcome::Win(w)) if seeds == 0 => {
+                        if w == side {
+                            1
+                        } else {
+                            -1
+                        }
+                    }
+                    _ => seeds,
+                };
+                Evaluation {
+                    side,
+                    margin,
+                    lower_is_better: misere,
+                    decided_ties: seeds != margin,
+                    quality: Quality::Proven,
+                }
+                .score() as f32
             }
-            .score() as f32,
         }
     }
 }

@@ -682,6 +682,7 @@ impl Egdb {
             side: me,
             margin: banked + net,
             lower_is_better: pos.rules().misere(),
+            decided_ties: false,
             quality: Quality::Proven,
         };
         eval_dict(py, &e).map(Some)
