@@ -54,7 +54,7 @@ pub fn line_text(pos: &Position, pits: &[u8]) -> String {
         if prev.is_some() {
             out.push(if prev == Some(side) { '-' } else { ' ' });
         }
-        out.push(notation.move_text(side, mv));
+        out.push_str(&notation.move_text(side, mv));
         prev = Some(side);
         p.play(mv).expect("legal");
     }
