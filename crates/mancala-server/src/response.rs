@@ -32,6 +32,8 @@ pub struct GameView {
     pub result: Option<GameResult>,
     /// The pits the side to move may play, 1-based; empty once over.
     pub legal: Vec<u8>,
+    /// Whether the side to move may swap (the pie rule: North's first action).
+    pub swap: bool,
     /// Both seats.
     pub players: Seats<Player>,
     /// Whether one seat is the computer's.
@@ -116,7 +118,7 @@ pub struct Joined {
 /// The engine's suggestion (`GET /api/games/{id}/hint`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Hint {
-    /// The pit to play, 1-based.
+    /// The pit to play, 1-based; 0 for the pie rule's swap (`text` is then `swap`).
     pub pit: u8,
     /// The move in the game's notation.
     pub text: String,

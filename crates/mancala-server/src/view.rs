@@ -96,7 +96,8 @@ pub struct MoveView {
     pub ply: usize,
     /// The mover: `"south"` or `"north"`.
     pub side: &'static str,
-    /// The pit, 1-based from the mover's left.
+    /// The pit, 1-based from the mover's left; 0 for the pie rule's swap (`text` is `swap`,
+    /// the path empty).
     pub pit: u8,
     /// The move in the game's notation.
     pub text: String,
@@ -126,6 +127,15 @@ pub struct MoveView {
     pub eval: Option<i32>,
 }
 
+/// A move's pit as the API numbers it: 1-based, 0 for the swap.
+pub fn pit_number(pit: u8) -> u8 {
+    if pit == mancala_core::SWAP {
+        0
+    } else {
+        pit + 1
+    }
+}
+
 /// One move with what the client needs to draw it: its text, the sowing path, and the pits
 /// the move took seeds from (captures, and the end sweep).
 pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> MoveView {
@@ -153,8 +163,8 @@ pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usiz
     MoveView {
         ply,
         side: side_str(mv.side),
-        pit: mv.pit + 1,
-        text: notation.move_text(mv.side, mv.pit).to_string(),
+        pit: pit_number(mv.pit),
+        text: notation.move_text(mv.side, mv.pit),
         origin,
         path,
         cowries_from,
