@@ -12,6 +12,8 @@
 //!   colours, in parallel, scored with an Elo difference and its 95 % interval.
 //! - [`stats`]: many seeded games and their statistics (length, branching factor, game-tree
 //!   complexity, results), reproducible whatever the threads.
+//! - [`manchester`]: the Manchester Kalah protocol: its messages, an agent over any reader
+//!   and writer, and a referee between two agent commands.
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
 //!
 //! The `mancala` command reads arguments and prints on top of this crate; the server plays
@@ -20,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod game;
+pub mod manchester;
 pub mod matches;
 pub mod player;
 pub mod rng;

@@ -585,7 +585,10 @@ async fn the_pie_rule_swap_over_http() {
         .err(422, "a swap is only North's first action");
     c.post(&moves, json!({"pit": true}), Some(&south))
         .await
-        .err(400, "pit must be a number (1 = your leftmost pit) or \"swap\"");
+        .err(
+            400,
+            "pit must be a number (1 = your leftmost pit) or \"swap\"",
+        );
     // South's pit 3 (2 seeds) ends in the store, but the first move earns no extra turn.
     let st = c.play(&id, &south, 3).await.ok();
     assert_eq!(st["to_move"], "north");
@@ -603,7 +606,10 @@ async fn the_pie_rule_swap_over_http() {
     assert_eq!(st["board"]["south"], json!([2, 2, 2, 2]));
     assert_eq!(st["board"]["stores"], json!([0, 1]));
     let last = st["recent"].as_array().unwrap().last().unwrap().clone();
-    assert_eq!((last["pit"].as_u64(), last["text"].as_str()), (Some(0), Some("swap")));
+    assert_eq!(
+        (last["pit"].as_u64(), last["text"].as_str()),
+        (Some(0), Some("swap"))
+    );
     assert!(last["path"].as_array().unwrap().is_empty());
     let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
     assert!(text.contains("1. C (+1)  swap"), "{text}");
