@@ -205,7 +205,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
                     "position": pos.to_string(),
                     "side_to_move": side,
                     "best": notation.move_text(side, r.best).to_string(),
-                    "best_pit": r.best + 1,
+                    "best_pit": mancala_core::pit_number(r.best),
                     "value": r.eval.margin,
                     "value_is": format!("final seed margin for {} (the side to move){}", side_word(side), if pos.rules().misere() { "; misere: lower is better" } else { "" }),
                     "exact": r.eval.is_proven(),
@@ -326,7 +326,7 @@ fn print_move_values(pos: &Position, values: &[MoveValue], json: bool) -> Result
             .map(|v| {
                 json!({
                     "move": notation.move_text(side, v.pit).to_string(),
-                    "pit": v.pit + 1,
+                    "pit": mancala_core::pit_number(v.pit),
                     "eval": v.eval,
                     "loss": MoveValue::loss(values, v.pit),
                 })

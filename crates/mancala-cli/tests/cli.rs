@@ -84,6 +84,39 @@ fn perft_prints_the_count_last() {
     assert_eq!(stdout(&o).lines().last(), Some("13519607"));
     let o = mancala(&["perft", "--variant", "kalah,seeds=4", "-d", "1", "--turns"]);
     assert_eq!(stdout(&o).lines().last(), Some("10"));
+    // The Manchester rules: North's swap counts as a move (7 x 8 at depth 2).
+    let o = mancala(&[
+        "perft",
+        "--variant",
+        "kalah,pits=7,seeds=7",
+        "--first-move-extra-turn",
+        "false",
+        "--pie",
+        "true",
+        "-d",
+        "4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["counts"], serde_json::json!([7, 56, 364, 2388]));
+}
+
+/// A small pie game is solved with the swap among the moves, and `analyze` names it.
+#[test]
+fn solve_and_analyze_know_the_swap() {
+    let rules = "kalah,pits=4,seeds=2,first-move-extra-turn=false,pie=true";
+    let o = mancala(&["solve", "--variant", rules, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["value"].as_i64().unwrap() <= 0,
+        "the swap never loses for North: {v}"
+    );
+    let pos = format!("{rules}/2-2-0-3/1/2-2-2-2/0/n/opening=swap");
+    let o = mancala(&["analyze", &pos, "--all-moves", "--depth", "30", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("\"swap\""), "{out}");
 }
 
 #[test]

@@ -111,6 +111,16 @@ impl Outcome {
 /// or 1-based (records), and written `swap` in every notation.
 pub const SWAP: u8 = 128;
 
+/// A move as the JSON answers of the command line and the server number it: its pit 1-based
+/// from the mover's left, 0 for [`SWAP`] (their `move` or `text` then reads `swap`).
+pub fn pit_number(mv: u8) -> u8 {
+    if mv == SWAP {
+        0
+    } else {
+        mv + 1
+    }
+}
+
 /// Most moves a position can have: every pit and the swap.
 pub const MAX_MOVES: usize = MAX_PITS + 1;
 

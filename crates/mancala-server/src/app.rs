@@ -733,7 +733,7 @@ impl App {
             .ok_or_else(|| ApiError::conflict("no legal move"))?;
         let notation = mancala_core::notation::Notation::for_rules(pos.rules());
         Ok(Hint {
-            pit: crate::view::pit_number(r.best),
+            pit: mancala_core::pit_number(r.best),
             text: notation.move_text(pos.to_move(), r.best),
             value: r.eval.margin,
             depth: r.depth,

@@ -127,15 +127,6 @@ pub struct MoveView {
     pub eval: Option<i32>,
 }
 
-/// A move's pit as the API numbers it: 1-based, 0 for the swap.
-pub fn pit_number(pit: u8) -> u8 {
-    if pit == mancala_core::SWAP {
-        0
-    } else {
-        pit + 1
-    }
-}
-
 /// One move with what the client needs to draw it: its text, the sowing path, and the pits
 /// the move took seeds from (captures, and the end sweep).
 pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> MoveView {
@@ -163,7 +154,7 @@ pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usiz
     MoveView {
         ply,
         side: side_str(mv.side),
-        pit: pit_number(mv.pit),
+        pit: mancala_core::pit_number(mv.pit),
         text: notation.move_text(mv.side, mv.pit),
         origin,
         path,
