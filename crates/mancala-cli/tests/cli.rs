@@ -323,8 +323,8 @@ fn command_line_errors_are_one_line() {
             "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=40",
         ),
         (
-            vec!["pref"],
-            "error: unrecognized subcommand 'pref' (a similar subcommand exists: 'perft')",
+            vec!["pertf"],
+            "error: unrecognized subcommand 'pertf' (a similar subcommand exists: 'perft')",
         ),
         (
             vec!["perft", "--dept", "3"],
