@@ -233,6 +233,7 @@ test('The pie rule: North swaps with the Swap button', async () => {
   const { context, page, errors } = await newPage();
   await page.goto(`${BASE}/`);
   await page.waitForSelector('#start');
+  await page.click('details.more > summary');
   await page.selectOption('#preset', 'kalah');
   await page.fill('#opt-pits', '4');
   await page.fill('#opt-seeds', '2');
