@@ -515,6 +515,37 @@ fn play_moves_before_any_move() {
     assert!(stdout(&o).contains("No moves yet."), "{}", stdout(&o));
 }
 
+/// Under the pie rule North may type `swap` as its first action, and only then.
+#[test]
+fn play_takes_the_swap() {
+    let args = [
+        "play",
+        "--variant",
+        "kalah,pits=4,seeds=2",
+        "--first-move-extra-turn",
+        "false",
+        "--pie",
+        "true",
+        "--first",
+        "ai",
+        "--level",
+        "1",
+    ];
+    let o = with_stdin(&args, "swap\nswap\nmoves\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("[a b c d swap]"), "{out}");
+    assert!(
+        out.contains("You play swap. You take over the position South built; South moves."),
+        "{out}"
+    );
+    assert!(
+        out.contains("illegal move: a swap is only North's first action"),
+        "{out}"
+    );
+    assert!(out.contains("  swap\n2. "), "{out}");
+}
+
 /// The end of the input ends the game, saying so.
 #[test]
 fn play_says_when_the_input_ends() {
