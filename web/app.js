@@ -255,6 +255,8 @@ async function gameScreen(id) {
   const btn = (id2, text, fn, title2) => h('button', { type: 'button', id: id2, text, onclick: fn, title: title2 });
   const undoBtn = btn('undo', 'Undo', () => undo(), 'Take back your last move (U)');
   const hintBtn = btn('hint', 'Hint', () => hint(), T.hintTitle(g.rules.pits));
+  const swapBtn = btn('swap', 'Swap', () => swap(), 'Pie rule: take over the position South built instead of moving (W)');
+  swapBtn.hidden = true;
   const resignBtn = btn('resign', 'Resign', () => resign());
   const newBtn = h('a', { class: 'button', href: '#/', id: 'new-game', text: 'New game' });
   const replayBtn = h('a', { class: 'button', href: `#/replay/${id}`, id: 'replay-link', text: 'Replay' });
@@ -262,11 +264,11 @@ async function gameScreen(id) {
   const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: 'Record (text)' });
   const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
   const rulesText = h('div', { class: 'rules-text' });
-  const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits) : 'You are watching this game.' });
+  const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits, g.rules.pie) : 'You are watching this game.' });
   s.append(title,
     h('div', { class: 'game' },
       h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, forced, resultCard,
-        h('div', { class: 'controls' }, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
+        h('div', { class: 'controls' }, you ? swapBtn : null, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
         invite, keys),
       h('aside', { class: 'side card' },
         h('h2', { text: 'Moves' }), moves,
@@ -331,6 +333,9 @@ async function gameScreen(id) {
     if (st.over && st.result) moves.append(h('li', { class: 'result', text: `${st.result.south} : ${st.result.north}` }));
     undoBtn.disabled = busy || !st.turns.some((t) => t.side === you) || !!(st.result && st.result.reason && st.result.reason.includes('resigned'));
     hintBtn.disabled = busy || st.over || st.to_move !== you;
+    // The swap, while it is the asker's legal move (North's first action under the pie rule).
+    swapBtn.hidden = !!sowing || st.over || st.to_move !== you || !st.swap;
+    swapBtn.disabled = busy;
     resignBtn.disabled = busy || st.over;
     // Invitation link while the friend's seat is free.
     if (st.invite) sessionStorage.setItem(`mancala.invite.${id}`, st.invite);
@@ -447,6 +452,10 @@ async function gameScreen(id) {
     if (!shown.legal.includes(pit)) { toast(`Pit ${letter(g.rules.notation, you, pit - 1)} cannot be played now`, 'error'); return; }
     guarded(async () => receive(await api.move(id, token, pit, shown.ply)));
   }
+  function swap() {
+    if (!shown || shown.over || shown.to_move !== you || board.animating || !shown.swap) return;
+    guarded(async () => receive(await api.move(id, token, 'swap', shown.ply)));
+  }
   function undo() { guarded(async () => receive(await api.undo(id, token))); }
   function resign() {
     if (!confirm('Resign this game?')) return;
@@ -461,7 +470,8 @@ async function gameScreen(id) {
       const msg = `Hint: play ${r.text}: ${r.eval.text}.`;
       toast(msg);
       announce(msg);
-      board.focusPit(r.pit - 1);
+      if (r.pit === 0) swapBtn.focus();
+      else board.focusPit(r.pit - 1);
     });
   }
 
@@ -476,6 +486,7 @@ async function gameScreen(id) {
     if (you && pit >= 1 && pit <= g.rules.pits) { ev.preventDefault(); play(pit); return; }
     if (k === 'u' || k === 'U') { if (you && g.vs_computer) undo(); }
     if (k === '?' || k === 'h' || k === 'H') { if (you && g.vs_computer) hint(); }
+    if (k === 'w' || k === 'W') { if (you) swap(); }
   };
   document.addEventListener('keydown', onKey);
   const stop = watch(id, receive, (up) => { conn.textContent = up ? '' : 'Reconnecting…'; });

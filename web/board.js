@@ -255,7 +255,7 @@ export class Board {
   }
 
   hint(pit1) {
-    const r = pit1 == null ? null : this.bottom === 'south' ? pit1 - 1 : this.m + pit1;
+    const r = pit1 == null || pit1 === 0 ? null : this.bottom === 'south' ? pit1 - 1 : this.m + pit1;
     this.setMarks({ ...this.marks, hint: r });
   }
 
@@ -286,6 +286,13 @@ export class Board {
 
   // Animates `mv` (a move view with `before`), seed by seed, then shows `after`.
   async animate(mv, before, after, speed = 1) {
+    if (mv.pit === 0) {
+      // The pie rule's swap sows nothing: the rows and stores change places at once.
+      this.board = clone(after);
+      for (let r = 0; r < 2 * this.m + 2; r++) this.drawPlace(r);
+      this.setMarks({});
+      return;
+    }
     this.animating = true;
     this.setPlayable([], null);
     const m = this.m;

@@ -16,7 +16,7 @@ export const T = {
   extraTurn: 'extra turn',
   pass: (who, isYou) => (isYou ? 'You have no cowrie: you pass' : `${who} has no cowrie: a pass`),
   movesAgain: (isYou) => (isYou ? 'you move again' : 'it moves again'),
-  keys: (pits) => `Keys: 1–${pits} or the pit letter plays a pit; arrows move between your pits; U undo, ${pits >= 8 ? '?' : 'H or ?'} hint.`,
+  keys: (pits, pie) => `Keys: 1–${pits} or the pit letter plays a pit; arrows move between your pits; U undo, ${pits >= 8 ? '?' : 'H or ?'} hint${pie ? ', W swap (pie rule)' : ''}.`,
   hintTitle: (pits) => (pits >= 8 ? 'Ask the engine (?)' : 'Ask the engine (H or ?)'),
   recent: {
     against: (who) => `against ${who}`,

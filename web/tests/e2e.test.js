@@ -233,6 +233,32 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   await b.context.close();
 });
 
+test('The pie rule: North swaps with the Swap button', async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  await page.click('details.more > summary');
+  await page.selectOption('#preset', 'kalah');
+  await page.fill('#opt-pits', '4');
+  await page.fill('#opt-seeds', '2');
+  await page.uncheck('#opt-first-move-extra-turn');
+  await page.check('#opt-pie');
+  await page.check('input[name=opponent][value=computer]');
+  await page.selectOption('#level', '1');
+  await page.selectOption('#side', 'north');
+  await page.click('#start');
+  // The computer (South) opens; the swap is then North's legal move, and only then.
+  await page.waitForSelector('#swap:not([hidden])');
+  await page.click('#swap');
+  await page.waitForFunction(() => [...document.querySelectorAll('.moves .mv.north')].some((e) => e.textContent === 'swap'));
+  await page.waitForSelector('#swap', { state: 'hidden' });
+  await waitForMyTurn(page);
+  assert.equal(await page.locator('#swap:not([hidden])').count(), 0);
+  await shot(page, '12-pie-swap');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('Kauri, Oware and Dracala draw and play at phone width', async () => {
   const { context, page, errors } = await newPage(PHONE);
   // A Kauri position where South's first pit holds a seed and no cowrie: only the cowrie

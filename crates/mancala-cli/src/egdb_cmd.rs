@@ -311,7 +311,8 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     };
     if json {
         let side = |s: mancala_core::Side| s.name().to_ascii_lowercase();
-        let mv = |pit: u8| serde_json::json!({"move": name(pit), "pit": pit + 1});
+        let mv =
+            |pit: u8| serde_json::json!({"move": name(pit), "pit": mancala_core::pit_number(pit)});
         let own = db.own(p);
         let v = serde_json::json!({
             "position": pos.to_string(),

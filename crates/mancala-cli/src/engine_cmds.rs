@@ -54,7 +54,7 @@ pub fn line_text(pos: &Position, pits: &[u8]) -> String {
         if prev.is_some() {
             out.push(if prev == Some(side) { '-' } else { ' ' });
         }
-        out.push(notation.move_text(side, mv));
+        out.push_str(&notation.move_text(side, mv));
         prev = Some(side);
         p.play(mv).expect("legal");
     }
@@ -219,7 +219,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
                     "position": pos.to_string(),
                     "side_to_move": side,
                     "best": notation.move_text(side, r.best).to_string(),
-                    "best_pit": r.best + 1,
+                    "best_pit": mancala_core::pit_number(r.best),
                     "value": r.eval.margin,
                     "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misere: lower is better" } else { "" }),
                     "exact": r.eval.is_proven(),
@@ -340,7 +340,7 @@ fn print_move_values(pos: &Position, values: &[MoveValue], json: bool) -> Result
             .map(|v| {
                 json!({
                     "move": notation.move_text(side, v.pit).to_string(),
-                    "pit": v.pit + 1,
+                    "pit": mancala_core::pit_number(v.pit),
                     "eval": v.eval,
                     "loss": MoveValue::loss(values, v.pit),
                 })

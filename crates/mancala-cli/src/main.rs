@@ -5,6 +5,7 @@ mod board;
 mod egdb_cmd;
 mod engine_cmds;
 mod input;
+mod manchester_cmd;
 mod play;
 mod stats;
 mod tui;
@@ -60,6 +61,10 @@ enum Command {
     Tui(tui::TuiArgs),
     /// Endgame databases: build, info, probe.
     Egdb(egdb_cmd::EgdbArgs),
+    /// Play a bot protocol over standard input and output (Manchester Kalah).
+    Agent(manchester_cmd::AgentArgs),
+    /// Referee games between two agent programs (Manchester Kalah).
+    Referee(manchester_cmd::RefereeArgs),
 }
 
 /// The game and its options; every option defaults to the preset's value.
@@ -248,10 +253,14 @@ fn main() -> ExitCode {
         }
     };
     // Output cut short by its reader (`mancala solve | head`) ends the program quietly, as
-    // other command-line tools do, instead of a panic on the broken pipe. The server and the
-    // TUI keep Rust's default (the signal ignored).
+    // other command-line tools do, instead of a panic on the broken pipe. The server, the
+    // TUI and the referee (an agent that exits is a broken pipe it reports) keep Rust's
+    // default (the signal ignored).
     #[cfg(unix)]
-    if !matches!(cli.command, Command::Serve(_) | Command::Tui(_)) {
+    if !matches!(
+        cli.command,
+        Command::Serve(_) | Command::Tui(_) | Command::Referee(_)
+    ) {
         // SAFETY: restoring a signal's default disposition before any thread is started.
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
@@ -270,6 +279,8 @@ fn main() -> ExitCode {
         Command::Stats(a) => stats::run(a),
         Command::Tui(a) => tui::run(a),
         Command::Egdb(a) => egdb_cmd::run(a),
+        Command::Agent(a) => manchester_cmd::agent(a),
+        Command::Referee(a) => manchester_cmd::referee(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -52,6 +52,8 @@ const HELP: &str = "\
 Commands:
   <pit>       sow one of your pits: its letter (either case) or its number, counted from
               your left
+  swap        under the pie rule (--pie true), North's first action: take over the
+              position South built instead of sowing
   undo        take back your last turn (and the computer's reply)
   hint        ask the engine for the best move
   board       show the board again
@@ -249,6 +251,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
                             "You play {}.",
                             Notation::for_rules(&rules).move_text(s.human, pit)
                         );
+                        if pit == mancala_core::SWAP {
+                            msg += " You take over the position South built; South moves.";
+                        }
                         if e.captured > 0 {
                             msg += &format!(" You captured {} seeds.", e.captured);
                         }
@@ -359,9 +364,13 @@ fn captures_text(moves: &[PlayedMove]) -> String {
     t
 }
 
-/// A pit typed by the player: a letter a-h (either case) or a number from 1, from his left.
+/// A pit typed by the player: a letter a-h (either case) or a number from 1, from his left;
+/// or `swap` (the pie rule's swap, whose legality the game checks).
 fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
     let t = input.trim();
+    if t.eq_ignore_ascii_case(notation::SWAP_TEXT) {
+        return Ok(mancala_core::SWAP);
+    }
     let pit = if let Ok(n) = t.parse::<usize>() {
         if n == 0 || n > pits {
             return Err(format!("there is no pit {n}: pits are 1-{pits}"));
@@ -471,6 +480,7 @@ mod tests {
         assert_eq!(parse_pit("C", 6), Ok(2));
         assert_eq!(parse_pit("c", 6), Ok(2));
         assert_eq!(parse_pit(" 6 ", 6), Ok(5));
+        assert_eq!(parse_pit("Swap", 6), Ok(mancala_core::SWAP));
         assert_eq!(
             parse_pit("G", 6),
             Err("there is no pit G: pits are A-F".into())

@@ -84,6 +84,39 @@ fn perft_prints_the_count_last() {
     assert_eq!(stdout(&o).lines().last(), Some("13519607"));
     let o = mancala(&["perft", "--variant", "kalah,seeds=4", "-d", "1", "--turns"]);
     assert_eq!(stdout(&o).lines().last(), Some("10"));
+    // The Manchester rules: North's swap counts as a move (7 x 8 at depth 2).
+    let o = mancala(&[
+        "perft",
+        "--variant",
+        "kalah,pits=7,seeds=7",
+        "--first-move-extra-turn",
+        "false",
+        "--pie",
+        "true",
+        "-d",
+        "4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["counts"], serde_json::json!([7, 56, 364, 2388]));
+}
+
+/// A small pie game is solved with the swap among the moves, and `analyze` names it.
+#[test]
+fn solve_and_analyze_know_the_swap() {
+    let rules = "kalah,pits=4,seeds=2,first-move-extra-turn=false,pie=true";
+    let o = mancala(&["solve", "--variant", rules, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["value"].as_i64().unwrap() <= 0,
+        "the swap never loses for North: {v}"
+    );
+    let pos = format!("{rules}/2-2-0-3/1/2-2-2-2/0/n/opening=swap");
+    let o = mancala(&["analyze", &pos, "--all-moves", "--depth", "30", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("\"swap\""), "{out}");
 }
 
 #[test]
@@ -290,8 +323,8 @@ fn command_line_errors_are_one_line() {
             "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=40",
         ),
         (
-            vec!["pref"],
-            "error: unrecognized subcommand 'pref' (a similar subcommand exists: 'perft')",
+            vec!["pertf"],
+            "error: unrecognized subcommand 'pertf' (a similar subcommand exists: 'perft')",
         ),
         (
             vec!["perft", "--dept", "3"],
@@ -492,6 +525,37 @@ fn play_moves_before_any_move() {
     let o = with_stdin(&["play"], "moves\nquit\n");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("No moves yet."), "{}", stdout(&o));
+}
+
+/// Under the pie rule North may type `swap` as its first action, and only then.
+#[test]
+fn play_takes_the_swap() {
+    let args = [
+        "play",
+        "--variant",
+        "kalah,pits=4,seeds=2",
+        "--first-move-extra-turn",
+        "false",
+        "--pie",
+        "true",
+        "--first",
+        "ai",
+        "--level",
+        "1",
+    ];
+    let o = with_stdin(&args, "swap\nswap\nmoves\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("[a b c d swap]"), "{out}");
+    assert!(
+        out.contains("You play swap. You take over the position South built; South moves."),
+        "{out}"
+    );
+    assert!(
+        out.contains("illegal move: a swap is only North's first action"),
+        "{out}"
+    );
+    assert!(out.contains("  swap\n2. "), "{out}");
 }
 
 /// The end of the input ends the game, saying so.

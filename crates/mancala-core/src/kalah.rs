@@ -3,7 +3,7 @@
 //! its rules ([`KalahRules`]) so that hot loops need nothing else.
 
 use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS};
-use crate::{Error, MoveEffect, Moves, Outcome, Side};
+use crate::{Error, MoveEffect, Moves, Opening, Outcome, Side, MAX_MOVES, SWAP};
 
 /// Length of the board array: `2 * MAX_PITS + 2`; a board of `m` pits uses `2m + 2` of it.
 pub const BOARD_LEN: usize = 2 * MAX_PITS + 2;
@@ -18,6 +18,10 @@ pub struct KalahRules {
     /// A last seed in the mover's own store gives him another move (off in `kalah-brazil`'s basic
     /// stage).
     pub extra_turn: bool,
+    /// South's very first move may earn an extra turn (`first-move-extra-turn`).
+    pub first_extra: bool,
+    /// North may swap seats as its first action (`pie`).
+    pub pie: bool,
     /// Cross-Kalah sowing direction.
     pub cross: bool,
     /// Dracala's compulsory maximum capture and bonus-step rule.
@@ -58,6 +62,8 @@ impl KalahRules {
             pits: rules.pits,
             capture: rules.captures().then_some(rules.capture),
             extra_turn: rules.extra_turns(),
+            first_extra: rules.first_move_extra_turn,
+            pie: rules.pie,
             cross: rules.preset == Preset::CrossKalah,
             dracala: rules.preset == Preset::Dracala,
             misere: rules.misere(),
@@ -79,6 +85,15 @@ impl KalahRules {
     }
 }
 
+impl KalahRules {
+    /// Whether positions carry an opening state ([`Opening`]): under `pie` or
+    /// `first-move-extra-turn=false`.
+    #[inline]
+    pub fn has_opening(&self) -> bool {
+        self.pie || !self.first_extra
+    }
+}
+
 /// A Kalah-family position: the board ring (see the crate docs for the index order), the side
 /// to move and whether the game is over. Small and `Copy`; play by copy-make.
 ///
@@ -91,6 +106,9 @@ pub struct KalahPos {
     over: bool,
     /// Who last grew his store during a move (for `leftovers=last-capturer`).
     last_capturer: Option<Side>,
+    /// What of the opening is pending; always [`Opening::None`] unless the rules have an
+    /// opening rule ([`KalahRules::has_opening`]).
+    opening: Opening,
     rules: KalahRules,
 }
 
@@ -100,6 +118,7 @@ impl PartialEq for KalahPos {
             && self.over == other.over
             && (self.over || self.to_move == other.to_move)
             && self.last_capturer == other.last_capturer
+            && self.opening == other.opening
             && self.rules == other.rules
     }
 }
@@ -114,12 +133,14 @@ impl core::hash::Hash for KalahPos {
             self.to_move.hash(h);
         }
         self.last_capturer.hash(h);
+        self.opening.hash(h);
         self.rules.hash(h);
     }
 }
 
 impl KalahPos {
-    /// The start position of `rules`, South to move.
+    /// The start position of `rules`, South to move (its first move pending where the rules
+    /// have an opening rule).
     pub fn start(rules: &KalahRules) -> KalahPos {
         let m = rules.pits as usize;
         let mut board = [0; BOARD_LEN];
@@ -130,12 +151,18 @@ impl KalahPos {
             to_move: Side::South,
             over: false,
             last_capturer: None,
+            opening: if rules.has_opening() {
+                Opening::FirstMove
+            } else {
+                Opening::None
+            },
             rules: *rules,
         }
     }
 
     /// Builds a position from its parts and checks it: `pits[side][i]` is pit `i` of `side`
-    /// from its owner's left, `stores` by side. `to_move` is `None` for a finished game.
+    /// from its owner's left, `stores` by side. `to_move` is `None` for a finished game. No
+    /// opening is pending ([`KalahPos::with_opening`] sets one).
     ///
     /// Errors ([`Error::Position`]) when the seed total differs from the rules' total, or when
     /// a live position already meets the end rule, or a finished one does not.
@@ -177,6 +204,7 @@ impl KalahPos {
             to_move: to_move.unwrap_or(Side::South),
             over: to_move.is_none(),
             last_capturer,
+            opening: Opening::None,
             rules: *rules,
         };
         let decided = stores.iter().any(|&s| s > rules.decided_above);
@@ -202,6 +230,40 @@ impl KalahPos {
             )),
             _ => Ok(pos),
         }
+    }
+
+    /// The same position with `opening` pending, checked against the rules and the side to
+    /// move: South's first move or turn needs South to move, the swap North, and either needs
+    /// the rule that gives it and a live game.
+    pub fn with_opening(mut self, opening: Opening) -> Result<KalahPos, Error> {
+        let r = &self.rules;
+        let fault = match opening {
+            Opening::None => None,
+            _ if !r.has_opening() => {
+                Some("the rules have no opening rule (first-move-extra-turn=false or pie=true)")
+            }
+            _ if self.over => Some("the game is over"),
+            Opening::FirstTurn | Opening::Swap if !r.pie => Some("it needs pie=true"),
+            Opening::FirstMove | Opening::FirstTurn if self.to_move != Side::South => {
+                Some("South's first move or turn needs South to move")
+            }
+            Opening::Swap if self.to_move != Side::North => Some("the swap needs North to move"),
+            _ => None,
+        };
+        if let Some(why) = fault {
+            return Err(Error::Position(format!(
+                "opening={} is not possible here: {why}",
+                opening.word()
+            )));
+        }
+        self.opening = opening;
+        Ok(self)
+    }
+
+    /// What of the opening is pending.
+    #[inline]
+    pub fn opening(&self) -> Opening {
+        self.opening
     }
 
     /// The flattened rules the position is played under.
@@ -316,7 +378,7 @@ impl KalahPos {
         let mut nz = (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word)
             & 0x8080_8080_8080_8080;
         // Filled in locals: pushing through memory stalls on reloading the length.
-        let (mut buf, mut len) = ([0u8; MAX_PITS], 0);
+        let (mut buf, mut len) = ([0u8; MAX_MOVES], 0);
         while nz != 0 {
             buf[len] = (nz.trailing_zeros() / 8) as u8;
             len += 1;
@@ -333,6 +395,9 @@ impl KalahPos {
         let mut mv = self.sowable();
         if self.rules.dracala && mv.len() > 1 {
             self.dracala_filter(&mut mv);
+        }
+        if self.opening == Opening::Swap {
+            mv.push(SWAP);
         }
         mv
     }
@@ -352,7 +417,7 @@ impl KalahPos {
         // One bit per non-zero byte.
         let nz = (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word)
             & 0x8080_8080_8080_8080;
-        nz.count_ones() as u64
+        nz.count_ones() as u64 + u64::from(self.opening == Opening::Swap)
     }
 
     /// Dracala (design.md 3.3): keep the moves of largest store growth; then, except on the
@@ -382,7 +447,13 @@ impl KalahPos {
         }
         let legal = self.legal_moves();
         if !legal.contains(pit) {
-            let why = if pit as usize >= self.pits() {
+            let why = if pit == SWAP {
+                if self.rules.pie {
+                    "a swap is only North's first action".to_string()
+                } else {
+                    "there is no swap without the pie rule (pie=true)".to_string()
+                }
+            } else if pit as usize >= self.pits() {
                 format!(
                     "pit {} does not exist (pits 1-{})",
                     pit as usize + 1,
@@ -397,6 +468,7 @@ impl KalahPos {
                     legal
                         .as_slice()
                         .iter()
+                        .filter(|&&p| p != SWAP)
                         .map(|p| (p + 1).to_string())
                         .collect::<Vec<_>>()
                         .join(" or ")
@@ -408,9 +480,16 @@ impl KalahPos {
     }
 
     /// Plays own pit `pit`, which must be a non-empty own pit of a live game (Dracala's filter
-    /// is not checked). The hot path of perft and search.
+    /// is not checked), or [`SWAP`] where North may swap. The hot path of perft and search.
     #[inline]
     pub fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+        if pit == SWAP {
+            debug_assert_eq!(self.opening, Opening::Swap);
+            // The rows and stores exchange and South moves: exactly the mirror image. The
+            // swap sows nothing, so its effect is empty (gain 0).
+            *self = self.mirrored();
+            return MoveEffect::default();
+        }
         let m = self.pits();
         let len = 2 * m + 2;
         let side = self.to_move;
@@ -488,7 +567,9 @@ impl KalahPos {
         if effect.gain > 0 && self.rules.leftovers == Leftovers::LastCapturer {
             self.last_capturer = Some(side);
         }
-        let next = if effect.in_store && self.rules.extra_turn {
+        // `first-move-extra-turn=false`: South's very first move never earns one.
+        let earns = self.rules.first_extra || self.opening != Opening::FirstMove;
+        let next = if effect.in_store && self.rules.extra_turn && earns {
             side
         } else {
             side.other()
@@ -508,6 +589,16 @@ impl KalahPos {
             }
         }
         self.to_move = next;
+        if self.opening != Opening::None {
+            // South's first turn goes on or hands North the swap; North's sowing (instead of
+            // the swap) ends the opening.
+            self.opening = match (side, next) {
+                _ if self.over || !self.rules.pie => Opening::None,
+                (Side::South, Side::South) => Opening::FirstTurn,
+                (Side::South, Side::North) => Opening::Swap,
+                (Side::North, _) => Opening::None,
+            };
+        }
         effect.ended = self.over;
         effect.again = next == side && !self.over;
         effect
@@ -531,7 +622,8 @@ impl KalahPos {
         }
     }
 
-    /// The same position with the seats swapped (South's row and store become North's).
+    /// The same position with the seats swapped (South's row and store become North's). No
+    /// opening is pending in it (the opening names South's first move and North's swap).
     pub fn mirrored(&self) -> KalahPos {
         let m = self.pits();
         let mut board = [0; BOARD_LEN];
@@ -542,6 +634,7 @@ impl KalahPos {
             to_move: self.to_move.other(),
             over: self.over,
             last_capturer: self.last_capturer.map(Side::other),
+            opening: Opening::None,
             rules: self.rules,
         }
     }
@@ -564,7 +657,8 @@ impl crate::Family for KalahPos {
             setup.stores,
             setup.to_move,
             setup.last_capturer,
-        )
+        )?
+        .with_opening(setup.opening)
     }
 
     fn setup(&self) -> crate::Setup {
@@ -576,6 +670,7 @@ impl crate::Family for KalahPos {
                 Leftovers::LastCapturer => self.last_capturer,
                 _ => None,
             },
+            opening: self.opening,
         }
     }
 
@@ -875,5 +970,96 @@ mod tests {
         let r = rules("kalah,pits=8,seeds=3");
         let p = KalahPos::start(&r);
         assert_eq!(p.count_moves(), 8);
+    }
+
+    #[test]
+    fn first_move_extra_turn_false_passes_the_turn_once() {
+        // Kalah(7,7): South pit 1's 7 seeds end in South's store.
+        for (r, again) in [
+            ("kalah,pits=7,seeds=7", true),
+            ("kalah,pits=7,seeds=7,first-move-extra-turn=false", false),
+        ] {
+            let mut p = KalahPos::start(&rules(r));
+            let e = p.play(0).unwrap();
+            assert!(e.in_store, "{r}");
+            assert_eq!(e.again, again, "{r}");
+            assert_eq!(p.opening(), Opening::None, "{r}: no swap without pie");
+        }
+        // Later moves into the store earn their extra turn as usual: North's pit 1 too.
+        let mut p = KalahPos::start(&rules("kalah,pits=7,seeds=7,first-move-extra-turn=false"));
+        p.play(0).unwrap();
+        assert_eq!(p.to_move(), Side::North);
+        assert_eq!(p.row(Side::North), [7; 7]);
+        assert!(
+            p.play(0).unwrap().again,
+            "North's pit 1 (7 seeds) ends in its store"
+        );
+    }
+
+    #[test]
+    fn the_swap_mirrors_the_board_and_passes_the_turn() {
+        let r = rules("kalah,pits=7,seeds=7,first-move-extra-turn=false,pie");
+        let mut p = KalahPos::start(&r);
+        assert_eq!(p.opening(), Opening::FirstMove);
+        assert!(!p.legal_moves().contains(SWAP), "South cannot swap");
+        assert_eq!(
+            p.play(SWAP).unwrap_err(),
+            Error::IllegalMove("a swap is only North's first action".into())
+        );
+        p.play(0).unwrap();
+        assert_eq!(p.opening(), Opening::Swap);
+        assert_eq!(p.legal_moves().as_slice(), [0, 1, 2, 3, 4, 5, 6, SWAP]);
+        assert_eq!(p.count_moves(), 8);
+        let before = p;
+        let e = p.play(SWAP).unwrap();
+        assert_eq!(e, MoveEffect::default());
+        // North now holds the row and store South built; South has North's untouched row.
+        assert_eq!(p.to_move(), Side::South);
+        assert_eq!(p.row(Side::North), [0, 8, 8, 8, 8, 8, 8]);
+        assert_eq!(p.scores(), [0, 1]);
+        assert_eq!(p.row(Side::South), [7; 7]);
+        assert_eq!(p.opening(), Opening::None);
+        assert_eq!(p, before.mirrored());
+        assert!(!p.legal_moves().contains(SWAP), "one swap a game");
+        // Or North sows instead, and the swap is gone for good.
+        let mut q = before;
+        q.play(1).unwrap();
+        assert_eq!(q.opening(), Opening::None);
+        assert!(!q.legal_moves().contains(SWAP));
+        // Without the pie rule there is no swap.
+        let mut k = KalahPos::start(&rules("kalah,pits=7,seeds=7"));
+        k.play(1).unwrap();
+        assert_eq!(
+            k.play(SWAP).unwrap_err(),
+            Error::IllegalMove("there is no swap without the pie rule (pie=true)".into())
+        );
+    }
+
+    #[test]
+    fn with_pie_and_extra_turns_the_swap_waits_for_norths_turn() {
+        // Kalah(6,4), pie: South's pit 3 ends in the store and South moves on (first turn).
+        let mut p = KalahPos::start(&rules("kalah,seeds=4,pie"));
+        assert!(p.play(2).unwrap().again);
+        assert_eq!(p.opening(), Opening::FirstTurn);
+        assert!(!p.legal_moves().contains(SWAP));
+        p.play(0).unwrap();
+        assert_eq!(p.to_move(), Side::North);
+        assert_eq!(p.opening(), Opening::Swap);
+        assert!(p.legal_moves().contains(SWAP));
+    }
+
+    #[test]
+    fn opening_states_are_checked() {
+        let r = rules("kalah,pits=7,seeds=7,first-move-extra-turn=false");
+        let start = KalahPos::start(&r);
+        assert_eq!(start.opening(), Opening::FirstMove);
+        let fault = |p: KalahPos, o: Opening| p.with_opening(o).unwrap_err().to_string();
+        assert!(fault(start, Opening::Swap).contains("it needs pie=true"));
+        let plain = KalahPos::start(&rules("kalah"));
+        assert_eq!(plain.opening(), Opening::None);
+        assert!(fault(plain, Opening::FirstMove).contains("the rules have no opening rule"));
+        let pie = KalahPos::start(&rules("kalah,pie"));
+        assert!(fault(pie, Opening::Swap).contains("the swap needs North to move"));
+        assert!(fault(pie.mirrored(), Opening::FirstMove).contains("needs South to move"));
     }
 }

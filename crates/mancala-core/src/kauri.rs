@@ -355,6 +355,7 @@ impl crate::Family for KauriPos {
 
     fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<KauriPos, Error> {
         setup.no_last_capturer()?;
+        setup.no_opening(rules)?;
         KauriPos::from_parts(
             rules,
             [&setup.rows[0], &setup.rows[1]],
@@ -370,6 +371,7 @@ impl crate::Family for KauriPos {
             stores: self.scores(),
             to_move: (!self.is_over()).then_some(self.to_move()),
             last_capturer: None,
+            opening: crate::Opening::None,
         }
     }
 

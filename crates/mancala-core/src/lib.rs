@@ -104,15 +104,76 @@ impl Outcome {
     }
 }
 
-/// The legal moves of a position: own pits `0..m` from the mover's left, in increasing order.
+/// The move that swaps seats under the pie rule (`pie=true`): North's first action, instead
+/// of sowing. It mirrors the board (the rows and the stores exchange: North takes over the
+/// position South built, South plays on from North's old side) and passes the turn to South;
+/// the players keep their seat names. It is outside every pit number, 0-based (engine, core)
+/// or 1-based (records), and written `swap` in every notation.
+pub const SWAP: u8 = 128;
+
+/// A move as the JSON answers of the command line and the server number it: its pit 1-based
+/// from the mover's left, 0 for [`SWAP`] (their `move` or `text` then reads `swap`).
+pub fn pit_number(mv: u8) -> u8 {
+    if mv == SWAP {
+        0
+    } else {
+        mv + 1
+    }
+}
+
+/// Most moves a position can have: every pit and the swap.
+pub const MAX_MOVES: usize = MAX_PITS + 1;
+
+/// What of the game's opening is still to come, where the rules treat it specially
+/// (`first-move-extra-turn=false`, `pie=true`); [`Opening::None`] under every other rule.
+/// A position carries it explicitly (position strings write it as `opening=...`), since the
+/// board alone does not tell a start from a position set up to look like one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Opening {
+    /// Nothing special is pending.
+    #[default]
+    None,
+    /// South's very first move is still to come (South to move).
+    FirstMove,
+    /// South's first turn goes on after an extra turn; North may swap when its turn comes
+    /// (`pie=true` only; South to move).
+    FirstTurn,
+    /// North may swap now, as its first action (`pie=true` only; North to move).
+    Swap,
+}
+
+impl Opening {
+    /// Every state, in the order a game passes through them.
+    pub const ALL: [Opening; 4] = [
+        Opening::None,
+        Opening::FirstMove,
+        Opening::FirstTurn,
+        Opening::Swap,
+    ];
+
+    /// Its word in a position string (`opening=WORD`): `none`, `first-move`, `first-turn`,
+    /// `swap`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Opening::None => "none",
+            Opening::FirstMove => "first-move",
+            Opening::FirstTurn => "first-turn",
+            Opening::Swap => "swap",
+        }
+    }
+}
+
+/// The legal moves of a position: own pits `0..m` from the mover's left, in increasing order,
+/// then [`SWAP`] where North may swap.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Moves {
-    buf: [u8; MAX_PITS],
+    buf: [u8; MAX_MOVES],
     len: u8,
 }
 
 impl Moves {
-    /// Appends own pit `pit` (0-based from the mover's left); at most [`MAX_PITS`] moves fit.
+    /// Appends own pit `pit` (0-based from the mover's left) or [`SWAP`]; at most
+    /// [`MAX_MOVES`] moves fit.
     #[inline]
     pub fn push(&mut self, pit: u8) {
         self.buf[self.len as usize] = pit;
@@ -211,6 +272,8 @@ pub struct Setup {
     pub to_move: Option<Side>,
     /// Who last grew his store (only under `leftovers=last-capturer`).
     pub last_capturer: Option<Side>,
+    /// What of the opening is pending (only under `first-move-extra-turn=false` or `pie`).
+    pub opening: Opening,
 }
 
 impl Setup {
@@ -230,6 +293,17 @@ impl Setup {
                 .collect()
         };
         Ok([row(Side::South)?, row(Side::North)?])
+    }
+
+    /// Refuses an opening state where the rules have no opening rule (`rules` names them).
+    pub fn no_opening(&self, rules: &Rules) -> Result<(), Error> {
+        match self.opening {
+            Opening::None => Ok(()),
+            o => Err(Error::Position(format!(
+                "the opening field (opening={}) is only used with first-move-extra-turn=false or pie=true, not with `{rules}`",
+                o.word()
+            ))),
+        }
     }
 
     /// Refuses a last capturer where the rules do not use one.

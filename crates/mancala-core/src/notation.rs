@@ -13,7 +13,10 @@
 
 use core::fmt::Write;
 
-use crate::{Error, Game, MoveEffect, PlayedMove, Rules, Side};
+use crate::{Error, Game, MoveEffect, PlayedMove, Rules, Side, SWAP};
+
+/// How every notation writes the pie rule's swap ([`SWAP`]); read in any case.
+pub const SWAP_TEXT: &str = "swap";
 
 /// Which of the three notations a game uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,15 +36,18 @@ impl Notation {
         rules.preset.notation()
     }
 
-    /// The text of one move: own pit `pit` (0-based) of `side`.
-    pub fn move_text(self, side: Side, pit: u8) -> char {
+    /// The text of one move: own pit `pit` (0-based) of `side`, or `swap` for [`SWAP`].
+    pub fn move_text(self, side: Side, pit: u8) -> String {
+        if pit == SWAP {
+            return SWAP_TEXT.to_string();
+        }
         let upper = match self {
-            Notation::Digits => return (b'1' + pit) as char,
+            Notation::Digits => return ((b'1' + pit) as char).to_string(),
             Notation::Letters => side == Side::South,
             Notation::Kauri => side == Side::North,
         };
         let base = if upper { b'A' } else { b'a' };
-        (base + pit) as char
+        ((base + pit) as char).to_string()
     }
 
     /// Reads one move character: the pit (0-based) and, for letters, whose pit it is.
@@ -339,6 +345,38 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
             }
             i = start; // fall through to read the digit as a move
         }
+        // The swap, a word of its own (Kalah-family notations; Kauri has no pie rule).
+        let swap_ends = i + SWAP_TEXT.len();
+        if notation != Notation::Kauri
+            && swap_ends <= bytes.len()
+            && bytes[i..swap_ends]
+                .iter()
+                .map(|&(_, c)| c.to_ascii_lowercase())
+                .eq(SWAP_TEXT.chars())
+            && !char_at(swap_ends).is_some_and(|c| c.is_alphanumeric())
+        {
+            if out.score.is_some() {
+                return Err(err_at(text, at, "a move after the final score"));
+            }
+            if let Some(n) = number {
+                numbered = Some((n, out.turns.len()));
+            }
+            let mut turn = TextTurn {
+                number: number.take(),
+                ..TextTurn::default()
+            };
+            turn.moves.push(TextMove {
+                pit: SWAP,
+                side: None,
+                comment: None,
+                at,
+            });
+            i = read_comment(&bytes, swap_ends, &mut turn);
+            out.turns.push(turn);
+            // A swap never earns another move: nothing joins it.
+            joinable = false;
+            continue;
+        }
         match notation.read_move(bytes[i].1) {
             Some(_) if out.score.is_some() => {
                 return Err(err_at(text, at, "a move after the final score"));
@@ -512,7 +550,7 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
                         let moves: String = turn
                             .moves
                             .iter()
-                            .map(|m| notation.move_text(side, m.pit).to_string())
+                            .map(|m| notation.move_text(side, m.pit))
                             .collect::<Vec<_>>()
                             .join("-");
                         let Error::Record(loc) = err_at(text, turn.moves[0].at, "") else {
@@ -549,7 +587,7 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
 pub fn turn_text(notation: Notation, side: Side, moves: &[PlayedMove]) -> String {
     let mut s = moves
         .iter()
-        .map(|m| notation.move_text(side, m.pit).to_string())
+        .map(|m| notation.move_text(side, m.pit))
         .collect::<Vec<_>>()
         .join("-");
     let effects: Vec<MoveEffect> = moves.iter().map(|m| m.effect).collect();

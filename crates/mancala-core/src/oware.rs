@@ -427,6 +427,7 @@ impl crate::Family for OwarePos {
 
     fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<OwarePos, Error> {
         setup.no_last_capturer()?;
+        setup.no_opening(rules)?;
         let [south, north] = setup.seed_rows()?;
         OwarePos::from_parts(rules, [&south, &north], setup.stores, setup.to_move)
     }
@@ -438,6 +439,7 @@ impl crate::Family for OwarePos {
             stores: self.scores(),
             to_move: (!self.is_over()).then_some(self.to_move()),
             last_capturer: None,
+            opening: crate::Opening::None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! A position of any game, with its rules, and its one-line string form.
 //!
 //! # Position string
-//! `RULES/SOUTH-PITS/SOUTH-STORE/NORTH-PITS/NORTH-STORE/SIDE[/LAST-CAPTURER]`, for example the
+//! `RULES/SOUTH-PITS/SOUTH-STORE/NORTH-PITS/NORTH-STORE/SIDE[/LAST-CAPTURER][/opening=STATE]`, for example the
 //! start of Kalah(6,4): `kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s`.
 //! - `RULES`: a rules string (`kalah`, `dracala`, `kalah,seeds=4,capture=empty`, ...).
 //! - pits of each row from its owner's left (pit 1 first), joined by `-`; in Kauri a pit is
@@ -9,6 +9,11 @@
 //! - stores: seeds in each store (Kauri: captured seeds).
 //! - `SIDE`: `s` or `n` for the side to move, `-` when the game is over.
 //! - `LAST-CAPTURER` (`s` or `n`): only with `leftovers=last-capturer`, who last grew his store.
+//! - `opening=STATE`: only with `first-move-extra-turn=false` or `pie=true`, and only while
+//!   part of the opening is pending ([`crate::Opening`]): `first-move` (South's very first
+//!   move is to come), `first-turn` (South's first turn goes on after an extra turn; North may
+//!   swap next) or `swap` (North may swap now). Absent: nothing pending. The start of
+//!   `kalah,pits=7,seeds=7,first-move-extra-turn=false,pie=true` ends in `/s/opening=first-move`.
 //!
 //! Parsing checks the string ([`Error::Position`] names the field and the fault), then the
 //! position (seed totals, a live position that is already over, ...). Printing and parsing
@@ -21,7 +26,7 @@ use crate::kalah::KalahPos;
 use crate::kauri::KauriPos;
 use crate::oware::OwarePos;
 use crate::rules::{Preset, Rules};
-use crate::{Error, Family, MoveEffect, Moves, Outcome, Setup, Side};
+use crate::{Error, Family, MoveEffect, Moves, Opening, Outcome, Setup, Side};
 
 /// The position of a game of any preset, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -232,6 +237,9 @@ impl fmt::Display for Position {
         if let Some(c) = setup.last_capturer {
             write!(f, "/{}", side_char(c))?;
         }
+        if setup.opening != Opening::None {
+            write!(f, "/opening={}", setup.opening.word())?;
+        }
         Ok(())
     }
 }
@@ -264,10 +272,26 @@ fn parse_count(text: &str, what: &str) -> Result<u8, Error> {
 impl FromStr for Position {
     type Err = Error;
     fn from_str(s: &str) -> Result<Position, Error> {
-        let fields: Vec<&str> = s.trim().split('/').collect();
+        let mut fields: Vec<&str> = s.trim().split('/').collect();
+        // The opening, where written, is the last field and names itself.
+        let mut opening = Opening::None;
+        if fields.len() > 6 {
+            if let Some(word) = fields[fields.len() - 1].trim().strip_prefix("opening=") {
+                let field = fields.len();
+                opening = Opening::ALL
+                    .into_iter()
+                    .find(|o| o.word() == word)
+                    .ok_or_else(|| {
+                        Error::Position(format!(
+                            "field {field} (opening) must be opening=first-move, opening=first-turn, opening=swap or opening=none, got `opening={word}`"
+                        ))
+                    })?;
+                fields.pop();
+            }
+        }
         if fields.len() != 6 && fields.len() != 7 {
             return Err(Error::Position(format!(
-                "expected RULES/SOUTH-PITS/SOUTH-STORE/NORTH-PITS/NORTH-STORE/SIDE (6 fields separated by `/`), got {} field{}",
+                "expected RULES/SOUTH-PITS/SOUTH-STORE/NORTH-PITS/NORTH-STORE/SIDE (6 fields separated by `/`; then the last capturer and `opening=...` where the rules use them), got {} field{}",
                 fields.len(),
                 if fields.len() == 1 { "" } else { "s" }
             )));
@@ -318,6 +342,7 @@ impl FromStr for Position {
             stores,
             to_move,
             last_capturer,
+            opening,
         };
         Position::from_setup(&rules, &setup)
     }
@@ -429,6 +454,55 @@ mod tests {
                 Ok(p) if needle.is_empty() => assert_eq!(p.to_string(), text),
                 Ok(p) => panic!("{text} parsed as {p}"),
             }
+        }
+    }
+
+    #[test]
+    fn the_opening_round_trips_and_its_errors_name_the_field() {
+        let r: Rules = "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie"
+            .parse()
+            .unwrap();
+        let mut p = Position::start(&r).unwrap();
+        let start = "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie=true/7-7-7-7-7-7-7/0/7-7-7-7-7-7-7/0/s/opening=first-move";
+        assert_eq!(p.to_string(), start);
+        assert_eq!(start.parse::<Position>().unwrap(), p);
+        p.play(0).unwrap();
+        let swap = "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie=true/0-8-8-8-8-8-8/1/7-7-7-7-7-7-7/0/n/opening=swap";
+        assert_eq!(p.to_string(), swap);
+        assert_eq!(swap.parse::<Position>().unwrap(), p);
+        // Without the field nothing is pending: the same board, but North cannot swap.
+        let plain = swap.strip_suffix("/opening=swap").unwrap();
+        let q: Position = plain.parse().unwrap();
+        assert_ne!(q, p);
+        assert!(!q.legal_moves().contains(crate::SWAP));
+        assert_eq!(q.to_string(), plain);
+        // With a last capturer, the opening comes after it.
+        let lc = "kalah,pits=2,seeds=1,leftovers=last-capturer,pie=true/1-1/0/1-1/0/s/s/opening=first-move";
+        assert_eq!(lc.parse::<Position>().unwrap().to_string(), lc);
+        for (text, needle) in [
+            (
+                "kalah,pie/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s/opening=later",
+                "field 7 (opening) must be opening=first-move",
+            ),
+            (
+                "kalah,pie/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s/opening=swap",
+                "opening=swap is not possible here: the swap needs North to move",
+            ),
+            (
+                "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s/opening=first-move",
+                "opening=first-move is not possible here: the rules have no opening rule",
+            ),
+            (
+                "kauri/5c1-5c1-5c1-5c1-5c1-5c1/0/5c1-5c1-5c1-5c1-5c1-5c1/0/s/opening=first-move",
+                "only used with first-move-extra-turn=false or pie=true",
+            ),
+            (
+                "kalah,pie/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s/opening=first-move/s",
+                "`opening=...` where the rules use them), got 8 fields",
+            ),
+        ] {
+            let e = text.parse::<Position>().unwrap_err().to_string();
+            assert!(e.contains(needle), "{text}: {e}");
         }
     }
 }

@@ -6,7 +6,7 @@
 //!  "turns": [{"side": "south", "moves": [{"pit": 3}, {"pit": 6}]}, ...],
 //!  "result": {"south": 40, "north": 32, "winner": "south"}}
 //! ```
-//! `pit` counts from 1 at the mover's left. `start` (a position string) is present only when
+//! `pit` counts from 1 at the mover's left; the pie rule's swap is `{"pit": "swap"}`. `start` (a position string) is present only when
 //! the game did not begin at the rules' start. Moves may carry `comment`, `eval` (the final seed
 //! margin the engine expected for the mover, own seeds minus the opponent's; in a misère game
 //! lower is better) and `time_ms`.
@@ -39,8 +39,8 @@ pub struct Players {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordMove {
-    /// Own pit, 1 = the mover's leftmost.
-    #[serde(deserialize_with = "json_pit")]
+    /// Own pit, 1 = the mover's leftmost, or [`crate::SWAP`] for the swap (JSON `"swap"`).
+    #[serde(deserialize_with = "json_pit", serialize_with = "json_pit_out")]
     pub pit: u8,
     /// A comment on the move, such as the notation's `!`/`?` marks; `None` for none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -87,11 +87,37 @@ pub struct RecordResult {
     pub resigned: Option<Side>,
 }
 
-/// A move's pit in JSON, refused beyond any board as a text record's pit is.
+/// A move's pit in JSON: a number, refused beyond any board as a text record's pit is, or
+/// `"swap"`.
 fn json_pit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
-    crate::rules::json_byte(d, |v| {
-        format!("pit {v} does not exist (a row has at most {MAX_PITS} pits)")
-    })
+    use serde::de::Error as _;
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Pit {
+        Number(crate::rules::Whole),
+        Word(String),
+    }
+    let missing = |v: i128| format!("pit {v} does not exist (a row has at most {MAX_PITS} pits)");
+    match Pit::deserialize(d).map_err(|_| D::Error::custom("a pit is a number or \"swap\""))? {
+        Pit::Number(crate::rules::Whole(v)) => match u8::try_from(v) {
+            Ok(p) if p != crate::SWAP => Ok(p),
+            _ => Err(D::Error::custom(missing(v))),
+        },
+        Pit::Word(w) if w.eq_ignore_ascii_case(notation::SWAP_TEXT) => Ok(crate::SWAP),
+        Pit::Word(w) => Err(D::Error::custom(format!(
+            "a pit is a number or \"swap\", got \"{}\"",
+            crate::printable(&w.chars().take(40).collect::<String>())
+        ))),
+    }
+}
+
+/// A move's pit in JSON: its number, or `"swap"`.
+fn json_pit_out<S: serde::Serializer>(pit: &u8, s: S) -> Result<S::Ok, S::Error> {
+    if *pit == crate::SWAP {
+        s.serialize_str(notation::SWAP_TEXT)
+    } else {
+        s.serialize_u8(*pit)
+    }
 }
 
 /// A store's seeds in a JSON result.
@@ -152,7 +178,11 @@ impl Record {
                     moves: moves
                         .iter()
                         .map(|m| RecordMove {
-                            pit: m.pit + 1,
+                            pit: if m.pit == crate::SWAP {
+                                crate::SWAP
+                            } else {
+                                m.pit + 1
+                            },
                             comment: None,
                             eval: None,
                             time_ms: None,
@@ -211,8 +241,13 @@ impl Record {
                 if mv.pit == 0 {
                     return Err(Error::Record(format!("{}: pits count from 1", at())));
                 }
+                let pit = if mv.pit == crate::SWAP {
+                    crate::SWAP
+                } else {
+                    mv.pit - 1
+                };
                 let e = game
-                    .play(mv.pit - 1)
+                    .play(pit)
                     .map_err(|e| Error::Record(format!("{}: {e}", at())))?;
                 let last = k + 1 == turn.moves.len();
                 if !last && !e.again {
@@ -691,7 +726,7 @@ mod tests {
             text.push_str(&format!("{n}. "));
             loop {
                 let mv = *game.legal_moves().as_slice().last().unwrap();
-                text.push(crate::notation::Notation::Letters.move_text(side, mv));
+                text.push_str(&crate::notation::Notation::Letters.move_text(side, mv));
                 game.play(mv).unwrap();
                 if game.is_over() || game.to_move() != side {
                     break;
@@ -709,5 +744,51 @@ mod tests {
             )),
             "{e}"
         );
+    }
+
+    /// A swap reads and writes as `swap` in text and JSON, and replays as the same game.
+    #[test]
+    fn a_swap_round_trips_in_text_and_json() {
+        let rules: Rules = "kalah,pits=4,seeds=2,first-move-extra-turn=false,pie"
+            .parse()
+            .unwrap();
+        let mut game = Game::from_rules(&rules).unwrap();
+        game.play(2).unwrap(); // C: South's first move ends in the store, North moves.
+        game.play(crate::SWAP).unwrap();
+        while !game.is_over() {
+            let mv = game.legal_moves().as_slice()[0];
+            game.play(mv).unwrap();
+        }
+        let rec = Record::from_game(&game, Players::default());
+        assert_eq!(rec.turns[1].side, Side::North);
+        assert_eq!(rec.turns[1].moves[0].pit, crate::SWAP);
+        let json = serde_json::to_string(&rec).unwrap();
+        assert!(
+            json.contains(r#"{"side":"north","moves":[{"pit":"swap"}]}"#),
+            "{json}"
+        );
+        let text = rec.to_text().unwrap();
+        assert!(text.contains("1. C (+1)  swap\n2. "), "{text}");
+        for back in [Record::parse(&json, None), Record::parse(&text, None)] {
+            let back = back.unwrap();
+            assert_eq!(back.turns, rec.turns);
+            assert_eq!(back.replay().unwrap().position(), game.position());
+        }
+        // A swap out of place is refused with the reason; a number is never a swap.
+        let e = Record::parse("[Variant \"kalah,pie\"]\n1. swap\n", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a swap is only North's first action"), "{e}");
+        let e = Record::parse("[Variant \"kalah\"]\n1. C swap\n", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no swap without the pie rule"), "{e}");
+        let e = Record::parse(
+            r#"{"rules":{"preset":"kalah","pie":true},"turns":[{"side":"south","moves":[{"pit":128}]}]}"#,
+            None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("pit 128 does not exist"), "{e}");
     }
 }

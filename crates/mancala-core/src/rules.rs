@@ -62,6 +62,8 @@ const BASE: Rules = Rules {
     end: EndCheck::AnyRowEmpty,
     leftovers: Leftovers::ToOwner,
     stop_when_decided: false,
+    first_move_extra_turn: true,
+    pie: false,
     stage: Stage::Full,
     grand_slam: GrandSlam::CaptureNothing,
     repetition: Repetition::OwnRow,
@@ -192,6 +194,14 @@ impl Preset {
     /// Whether it is played by the Kalah rules engine ([`crate::kalah`]).
     pub fn is_kalah_family(self) -> bool {
         !matches!(self, Preset::Kauri | Preset::Oware)
+    }
+
+    /// Whether it takes the opening rules `first-move-extra-turn` and `pie`: the Kalah-family
+    /// presets whose positions cannot repeat and that have no opening rule of their own (not
+    /// Cross-Kalah, whose retrograde solver works store level by store level, which a swap
+    /// would cross; not Dracala, whose first move has its own exception).
+    pub fn takes_opening_rules(self) -> bool {
+        matches!(self, Preset::Kalah | Preset::KalahBrazil | Preset::Vaccean)
     }
 
     /// The preset's rules with every option at its default.
@@ -424,6 +434,12 @@ pub struct Rules {
     /// End as soon as a store holds more than half of all seeds (seeds on the board then count
     /// for nobody). In Dracala (misère) that player loses.
     pub stop_when_decided: bool,
+    /// Kalah family: the first player's very first move may earn an extra turn (when false, the
+    /// turn passes to North even if its last seed lands in South's store).
+    pub first_move_extra_turn: bool,
+    /// Kalah family: the pie rule; the second player may, as his first action, swap seats
+    /// instead of moving (see [`crate::SWAP`]).
+    pub pie: bool,
     /// Only for `kalah-brazil`.
     pub stage: Stage,
     /// Only for `oware`.
@@ -620,6 +636,26 @@ pub const OPTIONS: &[RuleOption] = &[
         applies: |_| true,
         get: |r| OptionValue::Bool(r.stop_when_decided),
         set: |r, v| r.stop_when_decided = v.flag(),
+    },
+    RuleOption {
+        name: "first-move-extra-turn",
+        title: "The first move may earn an extra turn",
+        labels: &[],
+        help: "the first player's very first move may earn an extra turn",
+        kind: OptionKind::Bool,
+        applies: Preset::takes_opening_rules,
+        get: |r| OptionValue::Bool(r.first_move_extra_turn),
+        set: |r, v| r.first_move_extra_turn = v.flag(),
+    },
+    RuleOption {
+        name: "pie",
+        title: "Pie rule: the second player may swap instead of moving",
+        labels: &[],
+        help: "the second player may swap seats instead of his first move",
+        kind: OptionKind::Bool,
+        applies: Preset::takes_opening_rules,
+        get: |r| OptionValue::Bool(r.pie),
+        set: |r, v| r.pie = v.flag(),
     },
     RuleOption {
         name: "stage",
@@ -1135,7 +1171,11 @@ The third occurrence of a position with the same player to move is a draw (proje
         }
         t += ". The emptied origin pit is not skipped on later laps.\n\n";
         if self.extra_turns() {
-            t += "Extra turn: when the last seed lands in the own store the same player moves again, any number of times.\n\n";
+            t += "Extra turn: when the last seed lands in the own store the same player moves again, any number of times.";
+            if !self.first_move_extra_turn {
+                t += " The first player's very first move never does: the turn then passes to the second player.";
+            }
+            t += "\n\n";
         } else {
             t += "No extra turns at this stage.\n\n";
         }
@@ -1148,6 +1188,10 @@ The third occurrence of a position with the same player to move is a draw (proje
             t += " A capture never gives an extra turn.\n\n";
         } else {
             t += "No captures at this stage.\n\n";
+        }
+        if self.pie {
+            t += "Pie rule: as his first action the second player may swap instead of moving: the rows and stores change places, so he takes over the position the first player built \
+and the first player plays on from the second player's old side; then the first player moves. A swap is written `swap`.\n\n";
         }
         if self.preset == Preset::Dracala {
             t += "Dracala: capture is compulsory. Before every move (bonus steps included) a move's capture is the growth of the mover's store during it; \
@@ -1313,14 +1357,15 @@ mod tests {
         let to_json = |r: Rules| serde_json::to_string(&r).unwrap();
         assert_eq!(
             to_json(Preset::Kalah.rules()),
-            r#"{"preset":"kalah","pits":6,"seeds":3,"capture":"standard","end":"any-row-empty","leftovers":"to-owner","stop-when-decided":false}"#
+            r#"{"preset":"kalah","pits":6,"seeds":3,"capture":"standard","end":"any-row-empty","leftovers":"to-owner","stop-when-decided":false,"first-move-extra-turn":true,"pie":false}"#
         );
         assert_eq!(
             to_json(Preset::Kauri.rules()),
             r#"{"preset":"kauri","pits":6,"seeds":5,"stop-when-decided":true}"#
         );
-        assert!(to_json(Preset::KalahBrazil.rules())
-            .ends_with(r#""stop-when-decided":false,"stage":"full"}"#));
+        assert!(to_json(Preset::KalahBrazil.rules()).ends_with(
+            r#""stop-when-decided":false,"first-move-extra-turn":true,"pie":false,"stage":"full"}"#
+        ));
         // `null` is not given; unknown and repeated keys are refused in serde's words.
         let r: Rules = serde_json::from_str(r#"{"preset":"kalah","seeds":null}"#).unwrap();
         assert_eq!(r, Preset::Kalah.rules());
@@ -1371,7 +1416,7 @@ mod tests {
         let e = "kalah,colour=red".parse::<Rules>().unwrap_err().to_string();
         assert_eq!(
             e,
-            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, stage, grand-slam, repetition)"
+            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition)"
         );
         let e = "kalah,stop-when-decided=maybe"
             .parse::<Rules>()

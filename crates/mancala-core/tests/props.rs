@@ -11,7 +11,8 @@ use mancala_core::notation::{self, Check, Notation};
 use mancala_core::position::State;
 use mancala_core::record::Players;
 use mancala_core::{
-    EndCheck, Game, Leftovers, MoveEffect, Outcome, Position, Preset, Record, Rules, Setup, Side,
+    EndCheck, Game, Leftovers, MoveEffect, Opening, Outcome, Position, Preset, Record, Rules,
+    Setup, Side, SWAP,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -27,6 +28,10 @@ fn variants() -> Vec<Rules> {
         "kalah,pits=4,seeds=3,capture=opposite-only,stop-when-decided",
         "kalah,pits=8,seeds=1,leftovers=not-counted",
         "kalah,pits=1,seeds=20,capture=empty",
+        "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie",
+        "kalah,pits=3,seeds=2,pie",
+        "kalah,pits=8,seeds=1,pie,leftovers=last-capturer",
+        "vaccean,first-move-extra-turn=false",
         "kalah-brazil,stage=basic",
         "kalah-brazil,stage=extra-turn",
         "vaccean,leftovers=last-capturer,end=mover-empty",
@@ -163,7 +168,14 @@ fn check_position(p: &Position, played: bool) -> Result<(), TestCaseError> {
         "legal moves in {}",
         p
     );
+    let opening = p.setup().opening;
+    prop_assert!(opening == Opening::None || (r.pie || !r.first_move_extra_turn));
     for pit in &p.legal_moves() {
+        if pit == SWAP {
+            // The swap: North's first action, under the pie rule only.
+            prop_assert!(r.pie && opening == Opening::Swap && p.to_move() == Side::North);
+            continue;
+        }
         prop_assert!((pit as usize) < p.pits());
         prop_assert!(p.seeds(p.to_move(), pit as usize) > 0 || r.preset == Preset::Kauri);
         prop_assert!(p.cowries(p.to_move(), pit as usize) > 0 || r.preset != Preset::Kauri);
@@ -199,6 +211,11 @@ fn is_dracala_start(p: &Position) -> bool {
 
 /// Plays `pit` in `p` and in its mirror: the results are mirrors of each other.
 fn check_mirror(p: &Position, pit: u8) -> Result<(), TestCaseError> {
+    if p.setup().opening != Opening::None {
+        // The opening names South's first move and North's swap: a mirror has none.
+        prop_assert_eq!(p.mirrored().setup().opening, Opening::None);
+        return Ok(());
+    }
     let q = p.mirrored();
     prop_assert_eq!(q.mirrored(), *p);
     prop_assert_eq!(q.to_move(), p.to_move().other());
@@ -235,6 +252,23 @@ fn check_move(before: &Position, after: &Position, e: MoveEffect) -> Result<(), 
     let me = before.to_move();
     let (mine, theirs) = (me.index(), me.other().index());
     let (sb, sa) = (before.scores(), after.scores());
+    let opening = before.setup().opening;
+    if after.setup().opening != Opening::None {
+        // Only South's first turn leaves the opening pending.
+        prop_assert!(opening != Opening::None && me == Side::South && !after.is_over());
+    }
+    if !e.in_store && e == MoveEffect::default() && before.legal_moves().contains(SWAP) {
+        // Possibly the swap: the board mirrored, South to move, nothing sown.
+        let swapped = before.mirrored();
+        if *after == swapped {
+            prop_assert_eq!(after.to_move(), Side::South);
+            prop_assert_eq!(sa, [sb[1], sb[0]]);
+            return Ok(());
+        }
+    }
+    if opening == Opening::FirstMove && !before.rules().first_move_extra_turn {
+        prop_assert!(!e.again, "the first move earns no extra turn: {}", before);
+    }
     prop_assert!(
         sa[0] >= sb[0] && sa[1] >= sb[1],
         "stores fell: {} -> {}",
@@ -292,6 +326,10 @@ fn check_path(
     let m = before.pits();
     let me = before.to_move();
     let (path, cowries_from) = before.sowing_path(pit);
+    if pit == SWAP {
+        prop_assert!(path.is_empty());
+        return Ok(());
+    }
     let pieces = before.seeds(me, pit as usize) + before.cowries(me, pit as usize);
     prop_assert_eq!(path.len(), pieces as usize);
     if e.captured > 0 || e.handed > 0 || e.ended {
@@ -740,6 +778,7 @@ proptest! {
         stores in (prop_oneof![0u8..40, any::<u8>()], prop_oneof![0u8..40, any::<u8>()]),
         to_move in side(),
         last_capturer in side(),
+        opening in prop::sample::select(mancala_core::Opening::ALL.to_vec()),
     ) {
         let all = variants();
         let rules = all[k.index(all.len())];
@@ -748,6 +787,7 @@ proptest! {
             stores: [stores.0, stores.1],
             to_move,
             last_capturer,
+            opening,
         };
         check_setup(&rules, &setup)?;
     }

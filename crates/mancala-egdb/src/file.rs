@@ -335,7 +335,9 @@ impl Egdb {
     }
 
     fn lookup(&self, pos: &KalahPos) -> Option<(TableRules, u32, u8)> {
-        if pos.is_over() {
+        // The tables hold positions past the opening (no first move or swap pending); they
+        // serve the opening rules' games from there on.
+        if pos.is_over() || pos.opening() != mancala_core::Opening::None {
             return None;
         }
         let r = TableRules::new(pos.rules()).ok()?;

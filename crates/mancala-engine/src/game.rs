@@ -8,7 +8,9 @@
 //! `stop-when-decided`, Dracala, Kauri), and the value lies within plus or minus the seeds left
 //! on the board.
 
-use mancala_core::{GameState, KalahPos, KauriPos, Leftovers, Outcome, OwarePos, Repetition, Side};
+use mancala_core::{
+    GameState, KalahPos, KauriPos, Leftovers, Opening, Outcome, OwarePos, Repetition, Side,
+};
 
 /// Weights of the leaf evaluation, in sixteenths of a seed per unit (see [`SearchGame::eval`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +144,14 @@ impl SearchGame for KalahPos {
                 Some(_) => 3 << 16,
             };
         }
+        // A pending opening changes the moves (the swap) or their turns (no extra turn on
+        // the first move); under the pie rule a value there reads the stores, which a swap
+        // exchanges.
+        if self.opening() != Opening::None {
+            extra |= (self.opening() as u64) << 20
+                | self.store(me) as u64
+                | (self.store(me.other()) as u64) << 8;
+        }
         row_key(a, b, extra)
     }
 
@@ -156,6 +166,12 @@ impl SearchGame for KalahPos {
 
     #[inline]
     fn gain_bound(&self) -> i32 {
+        if self.opening() != Opening::None && self.rules().pie {
+            // A swap to come exchanges the stores: the final margin is within the seeds in
+            // play, the store difference already banked aside.
+            let [s, n] = self.scores();
+            return self.rules().total as i32 + (s as i32 - n as i32).abs();
+        }
         self.board_seeds() as i32
     }
 
@@ -190,7 +206,8 @@ impl SearchGame for KalahPos {
     #[inline]
     fn probe(&self, oracle: &dyn crate::Oracle) -> Option<i32> {
         let s = self.board_seeds();
-        if s > oracle.max_seeds() {
+        // The tables know no opening: a first move or a swap pending is searched.
+        if s > oracle.max_seeds() || self.opening() != Opening::None {
             return None;
         }
         // The mover's future store growth minus the opponent's (see `Oracle::net`).

@@ -327,7 +327,12 @@ impl Engine {
         if pos.rules().can_repeat() {
             return with_family!(pos, p => self.solve_cyclic(p, pos.rules(), limits, history));
         }
-        if let Some(p) = pos.as_kalah() {
+        // The fast path plays no opening rule: a pending first move or swap is proven by the
+        // generic search.
+        if let Some(p) = pos
+            .as_kalah()
+            .filter(|p| p.opening() == mancala_core::Opening::None)
+        {
             if let Some(rules) =
                 fast::FastRules::new(p.rules(), self.oracle.as_deref().map(|o| o as &dyn Oracle))
             {

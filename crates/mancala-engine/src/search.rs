@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
-use mancala_core::MAX_PITS;
+use mancala_core::MAX_MOVES;
 
 use crate::game::{SearchGame, Weights};
 use crate::tt::{Entry, Table, NO_MOVE, SOLVED};
@@ -275,9 +275,9 @@ impl<'s, 't> Worker<'s, 't> {
         // Play every move once: its gain, and an ordering key.
         let legal = pos.legal_moves();
         let n = legal.len();
-        let mut kids = [*pos; MAX_PITS];
-        let mut gains = [0i32; MAX_PITS];
-        let mut order = [(0i32, 0u8); MAX_PITS];
+        let mut kids = [*pos; MAX_MOVES];
+        let mut gains = [0i32; MAX_MOVES];
+        let mut order = [(0i32, 0u8); MAX_MOVES];
         for (k, mv) in legal.as_slice().iter().copied().enumerate() {
             let e = kids[k].play_unchecked(mv);
             if use_tt && !kids[k].is_over() {

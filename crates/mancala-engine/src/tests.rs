@@ -201,6 +201,11 @@ fn small_variants() -> Vec<String> {
         variants.push(format!("kalah,pits=4,seeds=2,{opt}"));
         variants.push(format!("kalah,pits=3,seeds=3,{opt}"));
     }
+    // The opening rules: the swap is a move of the search, the first move's turn passes.
+    variants.push("kalah,pits=4,seeds=2,pie".into());
+    variants.push("kalah,pits=3,seeds=3,first-move-extra-turn=false,pie".into());
+    variants.push("kalah,pits=4,seeds=2,first-move-extra-turn=false".into());
+    variants.push("vaccean,pits=3,seeds=2,pie".into());
     variants.push("kalah-brazil,pits=4,seeds=2,stage=basic".into());
     variants.push("kalah-brazil,pits=4,seeds=2,stage=extra-turn".into());
     variants.push("cross-kalah,pits=2,seeds=2".into());
@@ -275,6 +280,47 @@ fn agree_with_brute_force(variants: Vec<String>) {
             let after = value_after(&pos, r.best, &mut memo);
             assert_eq!(after, exact, "{v}: best move {} of {pos}", r.best);
         }
+    }
+}
+
+/// The pie rule's value. After South's first move `m` (no extra turn), North either sows,
+/// worth `x_m` to North (the value of that position with no swap pending), or swaps, taking
+/// over South's side: worth to North what South's side was worth, `-x_m`. North takes
+/// `|x_m|`, so South's value is the best over first moves of `-|x_m|`: South can at best hold
+/// the balance, and the swap never loses for North.
+#[test]
+fn the_pie_value_is_the_first_move_that_leaves_the_least_to_choose() {
+    for v in [
+        "kalah,pits=4,seeds=2,first-move-extra-turn=false,pie",
+        "kalah,pits=3,seeds=3,first-move-extra-turn=false,pie",
+    ] {
+        let rules: Rules = v.parse().unwrap();
+        let start = Position::start(&rules).unwrap();
+        let (pie_value, best) = solve_value(&start, 2);
+        let mut values = Vec::new();
+        for &m in start.legal_moves().as_slice() {
+            let mut after = start;
+            after.play(m).unwrap();
+            assert_eq!(after.to_move(), mancala_core::Side::North, "{v}");
+            assert!(after.legal_moves().contains(mancala_core::SWAP), "{v}");
+            // The same board with no swap pending: North to move, valued for North.
+            let mut setup = after.setup();
+            setup.opening = mancala_core::Opening::None;
+            let plain = Position::from_setup(&rules, &setup).unwrap();
+            let x = solve_value(&plain, 1).0;
+            // With the swap pending North's value is |x|; the swap's alone is -x.
+            assert_eq!(solve_value(&after, 1).0, x.abs(), "{v}: after {m}");
+            let mut swapped = after;
+            swapped.play(mancala_core::SWAP).unwrap();
+            assert_eq!(solve_value(&swapped, 1).0, x, "{v}: swap after {m}");
+            values.push((m, -x.abs()));
+        }
+        let want = values.iter().map(|&(_, x)| x).max().unwrap();
+        assert_eq!(pie_value, want, "{v}: {values:?}");
+        assert!(pie_value <= 0, "{v}: the swap never loses for North");
+        assert!(values.contains(&(best, want)), "{v}: best move {best}");
+        // The brute force of the whole game, swap included, agrees.
+        assert_eq!(brute_pos(&start, &mut Memo::default()), want, "{v}");
     }
 }
 

@@ -15,6 +15,8 @@
 //! - [`batch`]: many games stepped together for agents that learn, with observations from the
 //!   mover's view, rewards, ends and legal-move masks as flat arrays (the Python package's
 //!   `VecGame`).
+//! - [`manchester`]: the Manchester Kalah protocol: its messages, an agent over any reader
+//!   and writer, and a referee between two agent commands.
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
 //!
 //! The `mancala` command reads arguments and prints on top of this crate; the server plays
@@ -24,6 +26,7 @@
 
 pub mod batch;
 pub mod game;
+pub mod manchester;
 pub mod matches;
 pub mod player;
 pub mod rng;

@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::app::{parse_side, random_hex, ApiError, ApiResult, App, NewGame};
+use crate::app::{parse_side, random_hex, ApiError, ApiResult, App, MoveChoice, NewGame};
 use crate::response::{
     ErrorBody, GameView, Health, Hint, Joined, Player, RecordPlayer, RulesText, Seats, WsMessage,
 };
@@ -241,13 +241,15 @@ struct MoveReq {
     ply: Option<i64>,
 }
 
-fn pit_number(v: &Value) -> ApiResult<i64> {
+/// A move's `pit`: a number (1 = the mover's leftmost pit) or `"swap"` (the pie rule).
+fn pit_number(v: &Value) -> ApiResult<MoveChoice> {
     match v {
-        Value::Number(n) => n
-            .as_i64()
-            .ok_or_else(|| ApiError::bad("pit must be a whole number (1 = your leftmost pit)")),
+        Value::Number(n) => n.as_i64().map(MoveChoice::Pit).ok_or_else(|| {
+            ApiError::bad("pit must be a whole number (1 = your leftmost pit) or \"swap\"")
+        }),
+        Value::String(s) if s.eq_ignore_ascii_case("swap") => Ok(MoveChoice::Swap),
         _ => Err(ApiError::bad(
-            "pit must be a number (1 = your leftmost pit)",
+            "pit must be a number (1 = your leftmost pit) or \"swap\"",
         )),
     }
 }
@@ -751,7 +753,7 @@ mod tests {
         );
         assert_eq!(
             rules(json!("kalah"), json!({"colour": "red"})).unwrap_err(),
-            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, stage, grand-slam, repetition)"
+            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition)"
         );
         assert_eq!(
             rules(json!("kalah"), json!({"seeds": [4]})),

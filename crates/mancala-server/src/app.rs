@@ -16,6 +16,16 @@ use crate::store::{now_ms, GameRow, MoveRow, Store};
 use crate::view::{self, side_str, Replay};
 use crate::Config;
 
+/// What a player asks to play: a pit, 1-based from his left (checked against the board), or
+/// the pie rule's swap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveChoice {
+    /// A pit, 1 = the mover's leftmost.
+    Pit(i64),
+    /// The swap (`"pit": "swap"`).
+    Swap,
+}
+
 /// An API error: an HTTP status and a message saying what is wrong.
 #[derive(Debug, Clone)]
 pub struct ApiError {
@@ -263,11 +273,18 @@ impl Live {
             })
             .collect();
         let over = self.over();
-        let legal: Vec<u8> = if over {
-            Vec::new()
+        let moves = if over {
+            Default::default()
         } else {
-            g.legal_moves().as_slice().iter().map(|p| p + 1).collect()
+            g.legal_moves()
         };
+        let legal: Vec<u8> = moves
+            .as_slice()
+            .iter()
+            .filter(|&&p| p != mancala_core::SWAP)
+            .map(|p| p + 1)
+            .collect();
+        let swap = moves.contains(mancala_core::SWAP);
         GameView {
             id: self.row.id.clone(),
             version: self.version,
@@ -286,6 +303,7 @@ impl Live {
                     .flatten()
             },
             legal,
+            swap,
             players: self.players(),
             vs_computer: self.is_ai_game(),
             thinking: self.ai_to_move(),
@@ -560,7 +578,7 @@ impl App {
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
-        pit: i64,
+        choice: MoveChoice,
         expect_ply: Option<i64>,
     ) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
@@ -584,13 +602,16 @@ impl App {
             }
         }
         let m = live.game.rules().pits as i64;
-        if pit < 1 || pit > m {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("illegal move: pit {pit} does not exist (pits 1-{m})"),
-            ));
-        }
-        let pit0 = (pit - 1) as u8;
+        let pit0 = match choice {
+            MoveChoice::Swap => mancala_core::SWAP,
+            MoveChoice::Pit(pit) if pit < 1 || pit > m => {
+                return Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("illegal move: pit {pit} does not exist (pits 1-{m})"),
+                ));
+            }
+            MoveChoice::Pit(pit) => (pit - 1) as u8,
+        };
         let mut probe = *live.game.position();
         if let Err(e) = probe.play(pit0) {
             return Err(ApiError::new(
@@ -720,8 +741,8 @@ impl App {
             .ok_or_else(|| ApiError::conflict("no legal move"))?;
         let notation = mancala_core::notation::Notation::for_rules(pos.rules());
         Ok(Hint {
-            pit: r.best + 1,
-            text: notation.move_text(pos.to_move(), r.best).to_string(),
+            pit: mancala_core::pit_number(r.best),
+            text: notation.move_text(pos.to_move(), r.best),
             value: r.eval.margin,
             depth: r.depth,
             proven: r.eval.is_proven(),

@@ -35,6 +35,8 @@ pub struct GameView {
     /// Why some pits of the side to move that hold pieces may not be played now (Dracala's
     /// compulsory capture, Kauri's cowries, Oware's feeding); null where every one may.
     pub forced: Option<&'static str>,
+    /// Whether the side to move may swap (the pie rule: North's first action).
+    pub swap: bool,
     /// Both seats.
     pub players: Seats<Player>,
     /// Whether one seat is the computer's.
@@ -119,7 +121,7 @@ pub struct Joined {
 /// The engine's suggestion (`GET /api/games/{id}/hint`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Hint {
-    /// The pit to play, 1-based.
+    /// The pit to play, 1-based; 0 for the pie rule's swap (`text` is then `swap`).
     pub pit: u8,
     /// The move in the game's notation.
     pub text: String,

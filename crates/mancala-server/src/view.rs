@@ -96,7 +96,8 @@ pub struct MoveView {
     pub ply: usize,
     /// The mover: `"south"` or `"north"`.
     pub side: &'static str,
-    /// The pit, 1-based from the mover's left.
+    /// The pit, 1-based from the mover's left; 0 for the pie rule's swap (`text` is `swap`,
+    /// the path empty).
     pub pit: u8,
     /// The move in the game's notation.
     pub text: String,
@@ -144,8 +145,8 @@ pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usiz
     MoveView {
         ply,
         side: side_str(mv.side),
-        pit: mv.pit + 1,
-        text: notation.move_text(mv.side, mv.pit).to_string(),
+        pit: mancala_core::pit_number(mv.pit),
+        text: notation.move_text(mv.side, mv.pit),
         origin,
         path,
         cowries_from,

@@ -586,3 +586,58 @@ async fn a_forced_choice_says_why() {
     );
     s.stop().await;
 }
+
+/// The pie rule between two seats: North's state offers the swap, `"pit": "swap"` plays it
+/// (the board mirrored, South to move, `swap` in the moves), and a swap out of place is a 422
+/// with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pie_rule_swap_over_http() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let rules = "kalah,pits=4,seeds=2,first-move-extra-turn=false,pie";
+    let (id, south, v) = c
+        .create(json!({"rules": rules, "opponent": "friend", "side": "south"}))
+        .await;
+    let north = c.join(&id, v["invite"].as_str().unwrap()).await.ok()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let moves = format!("/api/games/{id}/moves");
+    c.post(&moves, json!({"pit": "swap"}), Some(&south))
+        .await
+        .err(422, "a swap is only North's first action");
+    c.post(&moves, json!({"pit": true}), Some(&south))
+        .await
+        .err(
+            400,
+            "pit must be a number (1 = your leftmost pit) or \"swap\"",
+        );
+    // South's pit 3 (2 seeds) ends in the store, but the first move earns no extra turn.
+    let st = c.play(&id, &south, 3).await.ok();
+    assert_eq!(st["to_move"], "north");
+    assert_eq!(st["swap"], true);
+    assert_eq!(st["legal"], json!([1, 2, 3, 4]));
+    assert_eq!(st["board"]["south"], json!([2, 2, 0, 3]));
+    assert_eq!(st["board"]["stores"], json!([1, 0]));
+    let st = c
+        .post(&moves, json!({"pit": "swap", "ply": 1}), Some(&north))
+        .await
+        .ok();
+    assert_eq!(st["to_move"], "south");
+    assert_eq!(st["swap"], false);
+    assert_eq!(st["board"]["north"], json!([2, 2, 0, 3]));
+    assert_eq!(st["board"]["south"], json!([2, 2, 2, 2]));
+    assert_eq!(st["board"]["stores"], json!([0, 1]));
+    let last = st["recent"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["pit"].as_u64(), last["text"].as_str()),
+        (Some(0), Some("swap"))
+    );
+    assert!(last["path"].as_array().unwrap().is_empty());
+    let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
+    assert!(text.contains("1. C (+1)  swap"), "{text}");
+    c.post(&moves, json!({"pit": "swap"}), Some(&south))
+        .await
+        .err(422, "a swap is only North's first action");
+    s.stop().await;
+}

@@ -100,8 +100,15 @@ pub struct Frame {
 }
 
 /// The frames of `pit` sown in `before` (a legal move), ending on `after`, the position the
-/// rules produced.
+/// rules produced. A move off the board (the pie rule's swap) sows nothing: one frame, the
+/// position after it.
 pub fn sowing(before: &Position, pit: u8, after: &Position) -> Vec<Frame> {
+    if pit as usize >= before.pits() {
+        return vec![Frame {
+            board: Board::of(after),
+            hot: None,
+        }];
+    }
     let mover = before.to_move();
     let origin = Loc::Pit(mover, pit as usize);
     let mut board = Board::of(before);

@@ -286,7 +286,8 @@ impl App {
     fn fix_cursor(&mut self) {
         let legal = self.game.legal_moves();
         if !legal.contains(self.cursor) {
-            if let Some(&p) = legal.as_slice().first() {
+            // A pit: the swap (the `w` key) is not on the board.
+            if let Some(&p) = legal.as_slice().iter().find(|&&p| p != mancala_core::SWAP) {
                 self.cursor = p;
             }
         }
@@ -331,7 +332,14 @@ impl App {
         self.hint = None;
         self.engine_line = None;
         let text = self.notation().move_text(side, pit);
-        let mut msg = format!("{side} sowed {text}.");
+        let mut msg = if pit == mancala_core::SWAP {
+            format!(
+                "{side} swapped: {side} takes over the position {} built.",
+                side.other()
+            )
+        } else {
+            format!("{side} sowed {text}.")
+        };
         if effect.captured > 0 {
             msg += &format!(" Captured {}.", effect.captured);
         }
@@ -529,7 +537,7 @@ impl App {
                     } else if last.is_some() {
                         line.push(' ');
                     }
-                    line.push(n.move_text(s, pit));
+                    line.push_str(&n.move_text(s, pit));
                     last = Some(s);
                 }
                 self.engine_line = Some(format!("Value {value}. Line: {line}"));
@@ -638,6 +646,14 @@ impl App {
                 } else {
                     self.cursor = pit;
                     self.fix_cursor();
+                }
+            }
+            KeyCode::Char('w') => {
+                // The pie rule's swap; the game says why where it is not legal.
+                if !self.human_to_move() {
+                    self.message = "Not your turn.".into();
+                } else if let Err(e) = self.play(mancala_core::SWAP) {
+                    self.message = e.to_string();
                 }
             }
             KeyCode::Char('u') => self.undo(),

@@ -710,3 +710,37 @@ fn a_kauri_tie_won_by_the_cowries_says_so() {
         "South wins on equal seeds by the cowrie rule. South 2 : North 2"
     );
 }
+
+/// `w` swaps under the pie rule, only where the swap is legal, and says why elsewhere.
+#[test]
+fn w_swaps_under_the_pie_rule() {
+    let mut a = app(
+        "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie",
+        HUMANS,
+    );
+    keys(&mut a, "w");
+    assert_eq!(a.game.moves().len(), 0);
+    assert!(
+        a.message.contains("a swap is only North's first action"),
+        "{}",
+        a.message
+    );
+    keys(&mut a, "1");
+    assert_eq!(
+        a.game.to_move(),
+        Side::North,
+        "no extra turn on the first move"
+    );
+    let before = *a.game.position();
+    keys(&mut a, "w");
+    assert_eq!(*a.game.position(), before.mirrored());
+    assert_eq!(a.game.to_move(), Side::South);
+    assert!(a.message.contains("North swapped"), "{}", a.message);
+    assert!(
+        a.game.legal_moves().contains(a.cursor),
+        "the cursor is on a pit"
+    );
+    // Undo takes the swap back like any move.
+    keys(&mut a, "u");
+    assert_eq!(*a.game.position(), before);
+}

@@ -46,6 +46,7 @@ pub const HELP: &[(&str, &str)] = &[
         "1-8",
         "sow pit N of the mover, counted from his left (a = 1)",
     ),
+    ("w", "swap (pie rule): North takes over South's position"),
     ("u", "undo: back to the last human decision"),
     ("r", "redo the moves undone"),
     ("h", "hint: the engine's best move and its value"),

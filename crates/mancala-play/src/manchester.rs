@@ -1,0 +1,733 @@
+//! The Manchester Kalah protocol: Kalah(7,7) where the first move earns no extra turn and
+//! North may swap ([`RULES`]), played by two agents over their standard input and output and
+//! judged by a referee. This module holds the messages ([`ToAgent`], [`Action`]), an agent
+//! that plays over any reader and writer ([`run_agent`]) and a referee between two agent
+//! commands ([`referee_game`]).
+//!
+//! # Messages
+//! One a line, ending in `\n`, no spaces. Referee to agent: `START;South` or `START;North`;
+//! `CHANGE;<1-7|SWAP>;<16 numbers>;<YOU|OPP|END>` after every move (a swap is reported only to
+//! the agent that did not swap); `END`. The 16 numbers are North's pits 1-7, North's store,
+//! South's pits 1-7, South's store, by the seats as they stand (after a swap the swapper is
+//! South). Agent to referee: `MOVE;<1-7>` (a pit counted from the mover's left) or `SWAP`
+//! (North's first action only). Each agent has one hour in all for a game; a timeout, an
+//! illegal move, a malformed message or a closed pipe loses.
+//!
+//! # Seats
+//! The core keeps the seat names through a swap and mirrors the board instead
+//! ([`mancala_core::SWAP`]); the protocol swaps the names and keeps the board. An agent's seat in
+//! the core is therefore the one its `START` names, for the whole game, and the protocol's
+//! board is the core's, mirrored once a swap has been played.
+
+use std::io::{BufRead, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use mancala_core::{Game, Position, Rules, Side, SWAP};
+
+use crate::{Computer, Rng};
+
+/// The rules the protocol plays.
+pub const RULES: &str = "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie";
+
+/// Each agent's time for a whole game.
+pub const GAME_TIME: Duration = Duration::from_secs(3600);
+
+/// Longest line either side reads; a longer one is malformed.
+pub const MAX_LINE: usize = 1024;
+
+/// The protocol's rules, parsed.
+pub fn rules() -> Rules {
+    RULES.parse().expect("the protocol's rules are valid")
+}
+
+/// What an agent does on its turn: sow a pit (1-7, from its left) or swap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Sow this pit, 1-based from the mover's left.
+    Move(u8),
+    /// The pie rule's swap.
+    Swap,
+}
+
+impl Action {
+    /// The core's move: a pit 0-based, or [`SWAP`].
+    pub fn to_core(self) -> u8 {
+        match self {
+            Action::Move(k) => k - 1,
+            Action::Swap => SWAP,
+        }
+    }
+
+    /// The action of the core's move `mv`.
+    pub fn from_core(mv: u8) -> Action {
+        if mv == SWAP {
+            Action::Swap
+        } else {
+            Action::Move(mv + 1)
+        }
+    }
+
+    /// Reads an agent's message: `MOVE;k` (k 1 to 7) or `SWAP`.
+    pub fn parse(line: &str) -> Result<Action, String> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line == "SWAP" {
+            return Ok(Action::Swap);
+        }
+        match line.strip_prefix("MOVE;").map(str::as_bytes) {
+            Some(&[d @ b'1'..=b'7']) => Ok(Action::Move(d - b'0')),
+            Some(_) => Err(format!("`{}`: a move is MOVE;1 to MOVE;7", shown(line))),
+            None => Err(format!("`{}` is not MOVE;k or SWAP", shown(line))),
+        }
+    }
+}
+
+/// The agent's message: `MOVE;k` or `SWAP`.
+impl core::fmt::Display for Action {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Action::Move(k) => write!(f, "MOVE;{k}"),
+            Action::Swap => f.write_str("SWAP"),
+        }
+    }
+}
+
+/// Whose turn a `CHANGE` message announces, seen by its recipient.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// The recipient moves next.
+    You,
+    /// The opponent moves next.
+    Opp,
+    /// The game is over.
+    End,
+}
+
+/// A message from the referee to an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToAgent {
+    /// The game starts; the recipient sits here (South moves first).
+    Start(Side),
+    /// A move was played: what it was, the board after it, whose turn it is.
+    Change {
+        /// The move.
+        action: Action,
+        /// North's pits 1-7, North's store, South's pits 1-7, South's store.
+        state: [u8; 16],
+        /// Who moves next.
+        turn: Turn,
+    },
+    /// The game is over.
+    End,
+}
+
+/// The referee's message, without its newline.
+impl core::fmt::Display for ToAgent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ToAgent::Start(side) => write!(f, "START;{side}"),
+            ToAgent::End => f.write_str("END"),
+            ToAgent::Change {
+                action,
+                state,
+                turn,
+            } => {
+                match action {
+                    Action::Move(k) => write!(f, "CHANGE;{k};")?,
+                    Action::Swap => f.write_str("CHANGE;SWAP;")?,
+                }
+                let numbers: Vec<String> = state.iter().map(u8::to_string).collect();
+                f.write_str(&numbers.join(","))?;
+                f.write_str(match turn {
+                    Turn::You => ";YOU",
+                    Turn::Opp => ";OPP",
+                    Turn::End => ";END",
+                })
+            }
+        }
+    }
+}
+
+impl ToAgent {
+    /// Reads a referee's message; the error says what is wrong.
+    pub fn parse(line: &str) -> Result<ToAgent, String> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let fields: Vec<&str> = line.split(';').collect();
+        match fields.as_slice() {
+            ["START", "South"] => Ok(ToAgent::Start(Side::South)),
+            ["START", "North"] => Ok(ToAgent::Start(Side::North)),
+            ["END"] => Ok(ToAgent::End),
+            ["CHANGE", mv, state, turn] => {
+                let action = match *mv {
+                    "SWAP" => Action::Swap,
+                    k => Action::parse(&format!("MOVE;{k}"))
+                        .map_err(|_| format!("`{}`: the move is 1 to 7 or SWAP", shown(line)))?,
+                };
+                let numbers: Vec<&str> = state.split(',').collect();
+                if numbers.len() != 16 {
+                    return Err(format!(
+                        "`{}`: the state has {} numbers, not 16",
+                        shown(line),
+                        numbers.len()
+                    ));
+                }
+                let mut s = [0u8; 16];
+                for (slot, n) in s.iter_mut().zip(&numbers) {
+                    *slot = match n.parse::<u8>() {
+                        Ok(v) if !n.starts_with('+') => v,
+                        _ => {
+                            return Err(format!(
+                                "`{}`: `{}` is not a count of seeds",
+                                shown(line),
+                                shown(n)
+                            ))
+                        }
+                    };
+                }
+                let turn = match *turn {
+                    "YOU" => Turn::You,
+                    "OPP" => Turn::Opp,
+                    "END" => Turn::End,
+                    t => return Err(format!("`{}` is not YOU, OPP or END", shown(t))),
+                };
+                Ok(ToAgent::Change {
+                    action,
+                    state: s,
+                    turn,
+                })
+            }
+            _ => Err(format!("`{}` is not a referee's message", shown(line))),
+        }
+    }
+}
+
+/// A line quoted in a message: its start only, control characters escaped.
+fn shown(s: &str) -> String {
+    let cut: String = s.chars().take(60).collect();
+    let more = if cut.len() < s.len() { "..." } else { "" };
+    format!("{}{more}", mancala_core::printable(&cut))
+}
+
+/// The protocol's 16 numbers of the core's position `pos`: the board as the core has it
+/// before any swap, mirrored after one (`swapped`).
+pub fn state_of(pos: &Position, swapped: bool) -> [u8; 16] {
+    let p = if swapped { pos.mirrored() } else { *pos };
+    let mut s = [0u8; 16];
+    for i in 0..7 {
+        s[i] = p.seeds(Side::North, i);
+        s[8 + i] = p.seeds(Side::South, i);
+    }
+    s[7] = p.scores()[1];
+    s[15] = p.scores()[0];
+    s
+}
+
+/// Whether a swap has been played in `game`.
+fn swapped(game: &Game) -> bool {
+    game.moves().iter().any(|m| m.pit == SWAP)
+}
+
+/// How an agent budgets its clock: the level's own time a move (or `per_move`), never more
+/// than its share of what is left of `game_time`.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Time for the whole game (the protocol's hour).
+    pub game_time: Duration,
+    /// Time a move, where given (else the level's depth or time).
+    pub per_move: Option<Duration>,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            game_time: GAME_TIME,
+            per_move: None,
+        }
+    }
+}
+
+impl Budget {
+    /// The most a move may take after `used` of the game's time: a twentieth of what is left
+    /// (less a twentieth of the game kept in reserve), and `per_move` where given.
+    pub fn move_limit(&self, used: Duration) -> Duration {
+        let left = self
+            .game_time
+            .saturating_sub(used)
+            .saturating_sub(self.game_time / 20);
+        let share = (left / 20).max(Duration::from_millis(5));
+        self.per_move.map_or(share, |t| t.min(share))
+    }
+}
+
+/// What an agent saw of a game it played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentReport {
+    /// The seat its `START` named (its seat in the core for the whole game).
+    pub seat: Option<Side>,
+    /// Moves it sent (the swap included).
+    pub moves: u32,
+    /// Time spent choosing them.
+    pub thinking: Duration,
+    /// The final stores of the core's seats, South first, when the game ended.
+    pub scores: Option<[u8; 2]>,
+}
+
+/// Plays one game as an agent: reads the referee's messages from `input`, answers on
+/// `output`, chooses with `computer` within `budget`, and writes what it does to `log`
+/// (never to standard error: a referee may not read it). Returns at `END` or when the input
+/// ends; a message that does not fit the game is an error.
+pub fn run_agent(
+    input: impl BufRead,
+    mut output: impl Write,
+    computer: &mut Computer,
+    budget: Budget,
+    log: &mut dyn Write,
+) -> Result<AgentReport> {
+    let rules = rules();
+    let mut game = Game::from_rules(&rules)?;
+    let mut report = AgentReport {
+        seat: None,
+        moves: 0,
+        thinking: Duration::ZERO,
+        scores: None,
+    };
+    let mut rng = Rng::lcg(0x6d61_6e63);
+    let base_time = computer.level.time;
+    for line in input.lines() {
+        let line = line.context("reading the referee's messages")?;
+        let _ = writeln!(log, "<- {line}");
+        let msg = ToAgent::parse(&line).map_err(|e| anyhow::anyhow!("from the referee: {e}"))?;
+        let my_turn = match msg {
+            ToAgent::Start(side) => {
+                if report.seat.is_some() {
+                    bail!("from the referee: a second START");
+                }
+                report.seat = Some(side);
+                side == Side::South
+            }
+            ToAgent::End => {
+                report.scores = Some(game.scores());
+                return Ok(report);
+            }
+            ToAgent::Change {
+                action,
+                state,
+                turn,
+            } => {
+                let Some(seat) = report.seat else {
+                    bail!("from the referee: CHANGE before START");
+                };
+                game.play(action.to_core())
+                    .map_err(|e| anyhow::anyhow!("from the referee: {action} here: {e}"))?;
+                let ours = state_of(game.position(), swapped(&game));
+                if ours != state {
+                    bail!(
+                        "from the referee: the state {} differs from the game's {}",
+                        join(&state),
+                        join(&ours)
+                    );
+                }
+                if turn == Turn::End {
+                    report.scores = Some(game.scores());
+                }
+                turn == Turn::You && game.to_move() == seat && !game.is_over()
+            }
+        };
+        if !my_turn {
+            continue;
+        }
+        let start = Instant::now();
+        let limit = budget.move_limit(report.thinking);
+        computer.level.time = Some(base_time.map_or(limit, |t| t.min(limit)));
+        if budget.per_move.is_some() {
+            computer.level.time = Some(limit);
+            computer.level.depth = None;
+        }
+        let mv = computer
+            .level
+            .choose_with(
+                &computer.engine,
+                game.position(),
+                game.history(),
+                rng.next_u64(),
+            )
+            .context("the engine found no move")?;
+        let action = Action::from_core(mv);
+        if action == Action::Swap {
+            // No CHANGE comes back for one's own swap.
+            game.play(SWAP)?;
+        }
+        report.thinking += start.elapsed();
+        report.moves += 1;
+        let _ = writeln!(
+            log,
+            "-> {action} ({} ms, limit {} ms)",
+            start.elapsed().as_millis(),
+            limit.as_millis()
+        );
+        writeln!(output, "{action}").context("writing to the referee")?;
+        output.flush().context("writing to the referee")?;
+    }
+    Ok(report)
+}
+
+fn join(state: &[u8; 16]) -> String {
+    state
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// One agent process under the referee: its input, its lines (read on a thread of their
+/// own) and its clock.
+struct Agent {
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<std::io::Result<String>>,
+    used: Duration,
+    moves: u32,
+}
+
+impl Agent {
+    fn start(cmd: &str, name: String) -> Result<Agent> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("{name}: cannot start `{cmd}`"))?;
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().context("the agent's output")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let mut byte = [0u8; 1];
+            loop {
+                match stdout.read(&mut byte) {
+                    Ok(0) => return,
+                    Ok(_) if byte[0] == b'\n' => {
+                        let line = String::from_utf8_lossy(&buf).into_owned();
+                        buf.clear();
+                        if tx.send(Ok(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(_) if buf.len() >= MAX_LINE => {
+                        let _ = tx.send(Err(std::io::Error::other(format!(
+                            "a line longer than {MAX_LINE} bytes"
+                        ))));
+                        return;
+                    }
+                    Ok(_) => buf.push(byte[0]),
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Agent {
+            name,
+            child,
+            stdin,
+            lines: rx,
+            used: Duration::ZERO,
+            moves: 0,
+        })
+    }
+
+    /// Sends one message; a closed pipe is the agent's fault.
+    fn send(&mut self, msg: &ToAgent) -> Result<(), String> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err("its input is closed".into());
+        };
+        writeln!(stdin, "{msg}")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| format!("broken pipe: it no longer reads its input ({e})"))
+    }
+
+    /// Its next line within what is left of its clock.
+    fn receive(&mut self, game_time: Duration) -> Result<String, String> {
+        let left = game_time.saturating_sub(self.used);
+        let start = Instant::now();
+        let got = self.lines.recv_timeout(left);
+        self.used += start.elapsed();
+        match got {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(e)) => Err(format!("unreadable output: {e}")),
+            Err(RecvTimeoutError::Timeout) => Err(format!(
+                "timeout: its {} s for the game ran out",
+                game_time.as_secs_f64()
+            )),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err("it closed its output (exited) without moving".into())
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How a refereed game ended, by agent (agent 1 first).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GameReport {
+    /// The winning agent (1 or 2); `None` for a draw.
+    pub winner: Option<u8>,
+    /// Each agent's final store (at a loss by fault: as it stood).
+    pub scores: [u8; 2],
+    /// Why the game ended when not by the rules: the faulty agent and its fault.
+    pub fault: Option<String>,
+    /// Moves each agent played (the swap included).
+    pub moves: [u32; 2],
+    /// Each agent's average time a move, in milliseconds.
+    pub avg_ms: [f64; 2],
+    /// Whether a swap was played.
+    pub swapped: bool,
+    /// The final position (the core's position string).
+    pub position: String,
+}
+
+/// Referees one game between two agent commands (run by `sh -c`): agent 1 is South. Each
+/// has `game_time` in all; `event` receives a line to show after every move (the move and
+/// the board). A misbehaving agent loses, and the reason says which and why.
+pub fn referee_game(
+    cmds: [&str; 2],
+    game_time: Duration,
+    mut event: impl FnMut(&str),
+) -> Result<GameReport> {
+    let mut agents = [
+        Agent::start(cmds[0], format!("agent 1 (`{}`)", shown(cmds[0])))?,
+        Agent::start(cmds[1], format!("agent 2 (`{}`)", shown(cmds[1])))?,
+    ];
+    let mut game = Game::from_rules(&rules())?;
+    let result = play_refereed(&mut agents, &mut game, game_time, &mut event);
+    for a in &mut agents {
+        a.stop();
+    }
+    let scores = game.scores();
+    let swapped = swapped(&game);
+    let avg = |a: &Agent| {
+        if a.moves == 0 {
+            0.0
+        } else {
+            a.used.as_secs_f64() * 1000.0 / a.moves as f64
+        }
+    };
+    let (winner, fault) = match result {
+        Ok(()) => (
+            match scores[0].cmp(&scores[1]) {
+                core::cmp::Ordering::Greater => Some(1),
+                core::cmp::Ordering::Less => Some(2),
+                core::cmp::Ordering::Equal => None,
+            },
+            None,
+        ),
+        Err((k, why)) => (
+            Some(2 - k as u8),
+            Some(format!("{} loses: {why}", agents[k].name)),
+        ),
+    };
+    Ok(GameReport {
+        winner,
+        scores,
+        fault,
+        moves: [agents[0].moves, agents[1].moves],
+        avg_ms: [avg(&agents[0]), avg(&agents[1])],
+        swapped,
+        position: game.position().to_string(),
+    })
+}
+
+/// The game's loop; an error names the faulty agent (0 or 1) and its fault.
+fn play_refereed(
+    agents: &mut [Agent; 2],
+    game: &mut Game,
+    game_time: Duration,
+    event: &mut impl FnMut(&str),
+) -> Result<(), (usize, String)> {
+    // Agent 1 keeps the core's South seat for the whole game, agent 2 North.
+    agents[0]
+        .send(&ToAgent::Start(Side::South))
+        .map_err(|e| (0, e))?;
+    agents[1]
+        .send(&ToAgent::Start(Side::North))
+        .map_err(|e| (1, e))?;
+    while !game.is_over() {
+        let k = game.to_move().index();
+        let line = agents[k].receive(game_time).map_err(|e| (k, e))?;
+        let action = Action::parse(&line).map_err(|e| (k, format!("malformed message: {e}")))?;
+        game.play(action.to_core())
+            .map_err(|e| (k, format!("illegal move {action}: {e}")))?;
+        agents[k].moves += 1;
+        // A message from the other agent while it was not its turn.
+        if let Ok(extra) = agents[1 - k].lines.try_recv() {
+            let what = extra.map_or_else(|e| e.to_string(), |l| format!("`{}`", shown(&l)));
+            return Err((1 - k, format!("sent {what} when it was not its turn")));
+        }
+        let swapped = swapped(game);
+        let state = state_of(game.position(), swapped);
+        event(&format!(
+            "{} plays {action}: {}",
+            agents[k].name,
+            board_text(&state)
+        ));
+        for (j, agent) in agents.iter_mut().enumerate() {
+            if action == Action::Swap && j == k {
+                continue;
+            }
+            let turn = if game.is_over() {
+                Turn::End
+            } else if game.to_move().index() == j {
+                Turn::You
+            } else {
+                Turn::Opp
+            };
+            agent
+                .send(&ToAgent::Change {
+                    action,
+                    state,
+                    turn,
+                })
+                .map_err(|e| (j, e))?;
+        }
+    }
+    for (j, agent) in agents.iter_mut().enumerate() {
+        agent.send(&ToAgent::End).map_err(|e| (j, e))?;
+    }
+    Ok(())
+}
+
+/// The protocol's state as a line: North's row (from North's left, so reversed on the page),
+/// the stores, South's row.
+pub fn board_text(state: &[u8; 16]) -> String {
+    let north: Vec<String> = state[..7].iter().rev().map(u8::to_string).collect();
+    let south: Vec<String> = state[8..15].iter().map(u8::to_string).collect();
+    format!(
+        "North [{}] {} : {} South [{}]",
+        north.join(" "),
+        state[7],
+        state[15],
+        south.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mancala_core::Opening;
+
+    #[test]
+    fn messages_print_and_read_back() {
+        let start = Position::start(&rules()).unwrap();
+        let state = state_of(&start, false);
+        assert_eq!(state, [7, 7, 7, 7, 7, 7, 7, 0, 7, 7, 7, 7, 7, 7, 7, 0]);
+        for msg in [
+            ToAgent::Start(Side::South),
+            ToAgent::Start(Side::North),
+            ToAgent::End,
+            ToAgent::Change {
+                action: Action::Move(3),
+                state,
+                turn: Turn::Opp,
+            },
+            ToAgent::Change {
+                action: Action::Swap,
+                state,
+                turn: Turn::You,
+            },
+        ] {
+            let text = msg.to_string();
+            assert_eq!(ToAgent::parse(&text), Ok(msg), "{text}");
+        }
+        assert_eq!(
+            ToAgent::Change {
+                action: Action::Move(1),
+                state,
+                turn: Turn::End
+            }
+            .to_string(),
+            "CHANGE;1;7,7,7,7,7,7,7,0,7,7,7,7,7,7,7,0;END"
+        );
+        for a in [Action::Move(1), Action::Move(7), Action::Swap] {
+            assert_eq!(Action::parse(&a.to_string()), Ok(a));
+            assert_eq!(Action::from_core(a.to_core()), a);
+        }
+    }
+
+    #[test]
+    fn bad_messages_say_what_is_wrong() {
+        for (line, needle) in [
+            ("MOVE;0", "MOVE;1 to MOVE;7"),
+            ("MOVE;8", "MOVE;1 to MOVE;7"),
+            ("MOVE;+3", "MOVE;1 to MOVE;7"),
+            ("MOVE; 3", "MOVE;1 to MOVE;7"),
+            ("move;3", "is not MOVE;k or SWAP"),
+            ("", "is not MOVE;k or SWAP"),
+            ("SWAP;", "is not MOVE;k or SWAP"),
+        ] {
+            let e = Action::parse(line).unwrap_err();
+            assert!(e.contains(needle), "{line}: {e}");
+        }
+        for (line, needle) in [
+            ("START;East", "not a referee's message"),
+            (
+                "CHANGE;8;7,7,7,7,7,7,7,0,7,7,7,7,7,7,7,0;YOU",
+                "1 to 7 or SWAP",
+            ),
+            ("CHANGE;1;7,7,7;YOU", "3 numbers, not 16"),
+            (
+                "CHANGE;1;7,7,7,7,7,7,7,0,7,7,7,7,7,7,7,x;YOU",
+                "`x` is not a count",
+            ),
+            (
+                "CHANGE;1;7,7,7,7,7,7,7,0,7,7,7,7,7,7,7,0;ME",
+                "not YOU, OPP or END",
+            ),
+        ] {
+            let e = ToAgent::parse(line).unwrap_err();
+            assert!(e.contains(needle), "{line}: {e}");
+        }
+    }
+
+    /// After South's first move and North's swap, the protocol's board is the one South
+    /// built, with the swapper now South: the core's mirrored once more.
+    #[test]
+    fn the_state_after_a_swap_keeps_the_board() {
+        let mut g = Game::from_rules(&rules()).unwrap();
+        g.play(0).unwrap();
+        let before = state_of(g.position(), false);
+        assert_eq!(before, [7, 7, 7, 7, 7, 7, 7, 0, 0, 8, 8, 8, 8, 8, 8, 1]);
+        assert_eq!(g.position().setup().opening, Opening::Swap);
+        g.play(SWAP).unwrap();
+        assert_eq!(state_of(g.position(), swapped(&g)), before);
+    }
+
+    #[test]
+    fn the_budget_keeps_a_reserve() {
+        let b = Budget::default();
+        assert_eq!(b.move_limit(Duration::ZERO), Duration::from_secs(171));
+        assert_eq!(b.move_limit(GAME_TIME), Duration::from_millis(5));
+        let b = Budget {
+            per_move: Some(Duration::from_millis(100)),
+            ..b
+        };
+        assert_eq!(b.move_limit(Duration::ZERO), Duration::from_millis(100));
+    }
+}
