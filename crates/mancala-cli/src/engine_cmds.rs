@@ -41,24 +41,9 @@ fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Duration, Stri
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// `pits` from `pos` in the game's notation (`C-F b`), as the server's analysis writes it.
 pub fn line_text(pos: &Position, pits: &[u8]) -> String {
-    let notation = Notation::for_rules(pos.rules());
-    let mut p = *pos;
-    let mut out = String::new();
-    let mut prev: Option<Side> = None;
-    for &mv in pits {
-        if p.is_over() || !p.legal_moves().contains(mv) {
-            break;
-        }
-        let side = p.to_move();
-        if prev.is_some() {
-            out.push(if prev == Some(side) { '-' } else { ' ' });
-        }
-        out.push(notation.move_text(side, mv));
-        prev = Some(side);
-        p.play(mv).expect("legal");
-    }
-    out
+    mancala_server::view::line_text(pos, pits)
 }
 
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
