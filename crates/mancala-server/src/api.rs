@@ -365,7 +365,8 @@ struct AnalysisReq {
 /// Most earlier positions an analysis request may give (a long game's).
 const MAX_HISTORY: usize = 4096;
 
-/// `POST /api/analysis`: every legal move of a position valued, and the best line.
+/// `POST /api/analysis`: every legal move of a position valued, and the best line (none in
+/// a finished game, whose board is still shown).
 async fn analysis(
     State(c): State<Ctx>,
     body: Result<Bytes, BytesRejection>,
@@ -376,11 +377,6 @@ async fn analysis(
         .trim()
         .parse()
         .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
-    if pos.is_over() {
-        return Err(ApiError::bad(
-            "the game is over in this position: nothing to analyse",
-        ));
-    }
     if req.history.len() > MAX_HISTORY {
         return Err(ApiError::bad(format!(
             "history: at most {MAX_HISTORY} earlier positions"

@@ -599,6 +599,8 @@ pub struct MoveValueView {
     /// The seeds it gives away against the best move valued at least as surely; null where
     /// no such move can be compared with it.
     pub loss: Option<i32>,
+    /// The position string after the move (the board tries moves by it).
+    pub after: String,
 }
 
 /// The analysis board's answer (`POST /api/analysis`): every legal move's value, best first,
@@ -683,6 +685,12 @@ pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], time: Dura
                 text: notation.move_text(side, v.pit).to_string(),
                 eval: v.eval,
                 loss: MoveValue::loss(&values, v.pit),
+                after: {
+                    let mut p = *pos;
+                    // Legal: the engine valued it.
+                    let _ = p.play(v.pit);
+                    p.to_string()
+                },
             })
             .collect(),
         best: best.map(|b| b.pit + 1),

@@ -103,7 +103,7 @@ async fn every_move_is_valued_as_minimax_proves_it() {
     assert_eq!(a["line"][0], a["best"]);
 
     // Dracala, fewer seeds win: the best move is the one of the lowest margin.
-    let pos = "dracala/0-2-1-0-0-1/28/1-0-0-2-0-1/36/s";
+    let pos = "dracala/3-2-0-0-1-0/31/0-0-0-3-0-0/32/s";
     let a = analyse(&c, pos).await;
     let moves = a["moves"].as_array().unwrap();
     let mut want = truth(pos);
@@ -120,6 +120,7 @@ async fn every_move_is_valued_as_minimax_proves_it() {
         })
         .collect();
     assert!(margins.windows(2).all(|w| w[0] <= w[1]), "{margins:?}");
+    assert!(margins[0] < margins[margins.len() - 1], "{margins:?}");
     let mut got: Vec<(u64, i64)> = moves
         .iter()
         .map(|m| {
@@ -154,6 +155,18 @@ async fn bad_requests_are_refused_clearly() {
     post(json!({"position": "kalah/0-0-0-0-0-0/18/0-0-0-0-0-0/18/s"}))
         .await
         .err(400, "over");
+    // A move that ends the game leads to a finished position, shown with no moves.
+    let a = post(json!({"position": "kalah/0-0-0-0-0-1/17/0-0-0-0-0-1/17/s"}))
+        .await
+        .ok();
+    assert_eq!(a["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(a["moves"][0]["eval"]["margin"], 0);
+    let after = a["moves"][0]["after"].as_str().unwrap().to_string();
+    let end = post(json!({ "position": after })).await.ok();
+    assert_eq!(end["moves"], json!([]));
+    assert_eq!(end["best"], Value::Null);
+    assert_eq!(end["board"]["to_move"], Value::Null);
+    assert_eq!(end["board"]["stores"], json!([18, 18]));
     post(json!({"position": "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s", "history": ["oware/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"]}))
         .await
         .err(400, "history[0]: rules oware differ");
