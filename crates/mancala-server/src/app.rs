@@ -750,7 +750,11 @@ impl App {
         let engine = self.engine(32);
         let tables = self.cfg.tables.clone();
         let work = self.compute(move || {
-            let a = view::analyse(&engine, &pos, &history, time);
+            let limits = Limits {
+                time: Some(time),
+                ..Limits::default()
+            };
+            let a = view::analyse(&engine, &pos, &history, limits);
             (a, tables.and_then(|t| t.0.fault()))
         });
         let (a, fault) = tokio::time::timeout(time * 10, work).await.map_err(|_| {

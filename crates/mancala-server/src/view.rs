@@ -626,17 +626,19 @@ pub struct Analysis {
     pub ms: u64,
 }
 
-/// Every legal move of `pos` valued by [`Engine::analyze_moves`] within three quarters of
-/// `time` (proofs where they finish, else every move searched to one depth), and the best
-/// line: the best move, then the engine's hint for the position it leads to within what
-/// remains. `history` holds the game's positions before `pos` (repetition rule).
-pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], time: Duration) -> Analysis {
+/// Every legal move of `pos` valued by [`Engine::analyze_moves`] within `limits`, three
+/// quarters of its time where it has one (proofs where they finish in half that, else every
+/// move searched to one depth), and the best line: the best move, then the engine's hint for
+/// the position it leads to, within what remains of the time (or to `limits.depth`). Give a
+/// time or a depth: without either the proofs are unbounded. `history` holds the game's
+/// positions before `pos` (repetition rule).
+pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], limits: Limits) -> Analysis {
     let t0 = Instant::now();
     let values = engine.analyze_moves(
         pos,
         Limits {
-            time: Some(time * 3 / 4),
-            ..Limits::default()
+            time: limits.time.map(|t| t * 3 / 4),
+            ..limits
         },
         history,
     );
@@ -646,16 +648,18 @@ pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], time: Dura
         line.push(b.pit);
         let mut child = *pos;
         if child.play(b.pit).is_ok() && !child.is_over() {
-            let left = time
-                .saturating_sub(t0.elapsed())
-                .max(Duration::from_millis(20));
+            let left = limits.time.map(|t| {
+                t.saturating_sub(t0.elapsed())
+                    .max(Duration::from_millis(20))
+            });
             let mut before = history.to_vec();
             before.push(*pos);
-            let limits = Limits {
-                time: Some(left / 2),
-                ..Limits::default()
+            let search = Limits {
+                time: left.map(|l| l / 2),
+                ..limits
             };
-            if let Some(r) = engine.hint(&child, left / 2, limits, &before) {
+            let prove = left.map_or(Duration::ZERO, |l| l / 2);
+            if let Some(r) = engine.hint(&child, prove, search, &before) {
                 line.extend(r.pv);
             }
         }
