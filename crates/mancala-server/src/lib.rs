@@ -259,15 +259,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             anyhow::bail!("--web-dir {}: no such folder", dir.display());
         }
     }
+    let mut cfg = Config::from_args(&args);
+    if let Some(dir) = &args.egdb {
+        let tables = mancala_egdb::Egdb::open(dir)
+            .with_context(|| format!("--egdb {}: opening the endgame tables", dir.display()))?;
+        cfg.tables = Some(Tables(Arc::new(tables)));
+    }
     let db = database_path(&args)?;
     let store =
         Store::open(&db).with_context(|| format!("opening the database {}", db.display()))?;
-    let mut cfg = Config::from_args(&args);
-    if let Some(dir) = &args.egdb {
-        let db = mancala_egdb::Egdb::open(dir)
-            .with_context(|| format!("--egdb {}: opening the endgame tables", dir.display()))?;
-        cfg.tables = Some(Tables(Arc::new(db)));
-    }
     let listener = TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("listening on {}", args.addr))?;

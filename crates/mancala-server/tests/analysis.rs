@@ -196,3 +196,46 @@ async fn bad_requests_are_refused_clearly() {
     }
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_endgame_tables_are_probed_when_given() {
+    // Tables of Kalah up to 8 seeds on the board, built here.
+    let dir = tempfile::tempdir().unwrap();
+    let pos = "kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n";
+    let p: Position = pos.parse().unwrap();
+    let rules = mancala_egdb::TableRules::new(p.as_kalah().unwrap().rules()).unwrap();
+    mancala_egdb::build::build(
+        rules,
+        &mancala_egdb::build::BuildOptions {
+            dir: dir.path().to_path_buf(),
+            max_seeds: 8,
+            progress: false,
+            memory_limit: None,
+        },
+    )
+    .unwrap();
+    let db = mancala_egdb::Egdb::open(dir.path()).unwrap();
+    let mut cfg = test_config();
+    cfg.tables = Some(mancala_server::Tables(std::sync::Arc::new(db)));
+    let s = Server::start(cfg).await;
+    let c = Client::new(&s.base);
+    let a = analyse(&c, pos).await;
+    assert_eq!(a["tables"], true);
+    let mut got: Vec<(u64, i64)> = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert_eq!(m["eval"]["proven"], true);
+            (
+                m["pit"].as_u64().unwrap(),
+                m["eval"]["margin"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    got.sort();
+    let mut want = truth(pos);
+    want.sort();
+    assert_eq!(got, want);
+    s.stop().await;
+}
