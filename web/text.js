@@ -1,4 +1,4 @@
-// The words of the game screen that say what happened and what the rules allow, in one place
+// The words of the game screen and the analysis board that say what happened and what the rules allow, in one place
 // (the rest of the client's strings are still written where they are used). Values and
 // reasons that come from the server (Evaluation texts, result reasons, forced-move reasons,
 // game and option names) are the server's words and are not repeated here.
