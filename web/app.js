@@ -49,6 +49,11 @@ function show(name) {
   return $(`#screen-${name}`);
 }
 
+// A URI component decoded, or as it is where it is not valid encoding.
+function decodeOr(text) {
+  try { return decodeURIComponent(text); } catch { return text; }
+}
+
 async function route() {
   cleanup();
   cleanup = () => {};
@@ -57,7 +62,8 @@ async function route() {
     if (parts[0] === 'game' && parts[1]) await gameScreen(parts[1]);
     else if (parts[0] === 'join' && parts[1] && parts[2]) await joinGame(parts[1], parts[2]);
     else if (parts[0] === 'replay') await replayScreen(parts[1]);
-    else if (parts[0] === 'analysis') await analysisScreen(parts[1] ? decodeURIComponent(parts[1]) : '');
+    // The position's own slashes may come encoded or not (a link typed by hand).
+    else if (parts[0] === 'analysis') await analysisScreen(decodeOr(parts.slice(1).join('/')));
     else await setupScreen();
   } catch (e) {
     const s = show('setup');

@@ -434,8 +434,10 @@ test('the analysis board shows the server\'s proven values, tries a move and tak
   };
   const fmt = (e) => `${e.score > 0 ? '+' : e.score < 0 ? '−' : ''}${Math.abs(e.score)}`;
   const rows = () => page.$$eval('#analysis-moves tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-  const shown = (position) => page.waitForFunction((p) => document.querySelector('#analysis-position').value === p
-    && !document.querySelector('#analysis-moves').hasAttribute('aria-busy'), position);
+  const shown = (position) => page.waitForFunction((p) => {
+    const t = document.querySelector('#analysis-moves');
+    return t && t.querySelector('tbody') && !t.hasAttribute('aria-busy') && document.querySelector('#analysis-position').value === p;
+  }, position);
   // A Kalah endgame, North to move: every value is proven at once, and the board shows the
   // server's values, best first, with the best line.
   const pos = 'kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n';
@@ -477,6 +479,10 @@ test('the analysis board shows the server\'s proven values, tries a move and tak
   assert.equal(dr[0][1], fmt(d.moves[0].eval));
   assert.match(await page.textContent('#analysis-moves caption'), /fewer seeds win/);
   assert.match(await page.textContent('#analysis-rules'), /fewer seeds win/);
+  // A link written by hand, its slashes not encoded, opens the same board.
+  await page.goto(`${BASE}/#/analysis/${pos}`);
+  await shown(pos);
+  assert.deepEqual((await rows()).map((r) => r[0]), want.moves.map((m) => m.text));
   // A bad position string is refused with the server's reason.
   await page.fill('#analysis-position', 'kalah/1-2');
   await page.click('#analysis-open');
