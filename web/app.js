@@ -722,6 +722,8 @@ async function analysisScreen(start) {
     }
     board.render(a.board, a.moves.map((m) => m.pit), a.board.to_move);
     board.hint(a.best);
+    // Each move's value on its pit as well as in the table (the table says how sure).
+    board.setValues(Object.fromEntries(a.moves.map((m) => [m.pit, fmt(m.eval)])));
     $('#analysis-rules').textContent = a.rules.title + (a.rules.misere ? ` · ${T.misereBadge}` : '');
     status.textContent = a.board.to_move
       ? `${A.toMove(sideName(a.board.to_move))}${a.tables ? ` (${A.tables})` : ''}`

@@ -450,6 +450,9 @@ test('the analysis board shows the server\'s proven values, tries a move and tak
   assert.match(await page.textContent('#analysis-line'), new RegExp(`Best line: ${want.line_text}`));
   assert.equal(await page.getAttribute('#analysis-moves tbody tr:first-child', 'class'), 'best');
   assert.equal(await page.locator('#analysis-board .mark-hint').count(), 1);
+  // Each playable pit shows its move's value too.
+  assert.deepEqual(await page.$$eval('#analysis-board .pit-value', (v) => v.map((e) => e.textContent).sort()),
+    want.moves.map((m) => fmt(m.eval)).sort());
   assert.match(await page.textContent('#analysis-status'), /North to move/);
   assert.ok(await page.isDisabled('#analysis-back'));
   await shot(page, '11-analysis-desktop');
