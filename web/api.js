@@ -34,6 +34,7 @@ export const api = {
   hint: (id, token) => call('GET', `/api/games/${id}/hint`, undefined, token),
   join: (id, invite, name) => call('POST', `/api/games/${id}/join`, { invite, name }, undefined),
   replayGame: (id) => call('GET', `/api/games/${id}/replay`),
+  analyse: (position, history = []) => call('POST', '/api/analysis', { position, history }),
   replayRecord: async (text) => {
     const res = await fetch('/api/replay', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });
     const data = await res.json().catch(() => null);

@@ -4,6 +4,7 @@
 //   #/game/ID            a game (this browser's seat token is in localStorage)
 //   #/join/ID/INVITE     take the free seat of a friend's game
 //   #/replay/ID          replay and analyse a game; #/replay: open a record file
+//   #/analysis/POSITION  the analysis board (the position string, URI-encoded)
 
 import { api, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
 import { Board, letter, sideName, other, sleep } from './board.js';
@@ -43,9 +44,14 @@ function show(name) {
   for (const s of document.querySelectorAll('.screen')) s.hidden = s.id !== `screen-${name}`;
   $('#loading').hidden = true;
   for (const a of document.querySelectorAll('nav a')) a.removeAttribute('aria-current');
-  const nav = { setup: '#nav-new', replay: '#nav-replay' }[name];
+  const nav = { setup: '#nav-new', replay: '#nav-replay', analysis: '#nav-analysis' }[name];
   if (nav) $(nav).setAttribute('aria-current', 'page');
   return $(`#screen-${name}`);
+}
+
+// A URI component decoded, or as it is where it is not valid encoding.
+function decodeOr(text) {
+  try { return decodeURIComponent(text); } catch { return text; }
 }
 
 async function route() {
@@ -56,6 +62,8 @@ async function route() {
     if (parts[0] === 'game' && parts[1]) await gameScreen(parts[1]);
     else if (parts[0] === 'join' && parts[1] && parts[2]) await joinGame(parts[1], parts[2]);
     else if (parts[0] === 'replay') await replayScreen(parts[1]);
+    // The position's own slashes may come encoded or not (a link typed by hand).
+    else if (parts[0] === 'analysis') await analysisScreen(decodeOr(parts.slice(1).join('/')));
     else await setupScreen();
   } catch (e) {
     const s = show('setup');
@@ -587,7 +595,12 @@ function drawReplay(view, r) {
         h('div', { class: 'controls replay-controls' },
           b('first', 'First position', '«', () => go(0)), b('prev', 'Previous move', '‹', () => go(k - 1)),
           b('next', 'Next move', '›', () => go(k + 1)), b('last', 'Last position', '»', () => go(n)),
-          b('flip', 'Turn the board', '↻', () => { bottom = other(bottom); relayout(); go(k, true); })),
+          b('flip', 'Turn the board', '↻', () => { bottom = other(bottom); relayout(); go(k, true); }),
+          h('button', { type: 'button', id: 'replay-analyse', text: T.analysis.fromHere, onclick: () => {
+            // The game's earlier positions go along, for the repetition rule.
+            analysisHistory = { position: r.positions[k].position, history: r.positions.slice(0, k).map((p) => p.position) };
+            location.hash = `#/analysis/${encodeURIComponent(r.positions[k].position)}`;
+          } })),
         slider,
         h('p', { class: 'keys', text: 'Keys: ← → step, Home/End jump.' })),
       h('aside', { class: 'side card' }, table)));
@@ -635,4 +648,133 @@ function drawReplay(view, r) {
   relayout();
   go(0);
   sleep(0).then(() => $('#next') && $('#next').focus());
+}
+
+// ---------------------------------------------------------------------------------------
+// Analysis board: every legal move of a position valued by the server (proven where the proof
+// finishes, else searched, as each value says), the best line, and moves tried and taken back.
+
+// The earlier positions of the game a replay opened the board from (repetition rule).
+let analysisHistory = null;
+
+async function analysisScreen(start) {
+  const s = show('analysis');
+  const A = T.analysis;
+  const input = h('input', { id: 'analysis-position', type: 'text', value: start, spellcheck: 'false', autocomplete: 'off',
+    placeholder: 'kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s', 'aria-describedby': 'analysis-help' });
+  const openBtn = h('button', { type: 'submit', id: 'analysis-open', text: A.open });
+  const err = h('p', { class: 'error', id: 'analysis-error', role: 'alert' });
+  const form = h('form', { class: 'card loader analysis-form' },
+    h('div', { class: 'field' }, h('label', { for: 'analysis-position', text: A.positionLabel }), input),
+    h('p', { class: 'help', id: 'analysis-help', text: A.help }), openBtn, err);
+  const view = h('div', { class: 'analysis' });
+  s.replaceChildren(h('h1', { id: 'analysis-title', text: A.title }), form, view);
+  // The positions from the one opened to the one shown: `back` returns along them.
+  let trail = [];
+  let history = [];
+  let gen = 0;
+  let board = null;
+  let laidOut = '';
+  const boardEl = h('div', { id: 'analysis-board' });
+  const status = h('p', { class: 'status', id: 'analysis-status', 'aria-live': 'polite' });
+  const backBtn = h('button', { type: 'button', id: 'analysis-back', text: A.back, title: A.backTitle, onclick: () => back() });
+  const tried = h('p', { class: 'tried', id: 'analysis-tried' });
+  const line = h('p', { class: 'line', id: 'analysis-line' });
+  const table = h('table', { class: 'values', id: 'analysis-moves' });
+  const fmt = (e) => `${e.score > 0 ? '+' : e.score < 0 ? '−' : ''}${Math.abs(e.score)}`;
+
+  async function load(position, moveText) {
+    const my = ++gen;
+    err.textContent = '';
+    status.textContent = A.working;
+    table.setAttribute('aria-busy', 'true');
+    let a;
+    try {
+      a = await api.analyse(position, [...history, ...trail.map((t) => t.a.board.position)]);
+    } catch (e) {
+      if (my !== gen) return;
+      table.removeAttribute('aria-busy');
+      err.textContent = e.message;
+      status.textContent = '';
+      return;
+    }
+    if (my !== gen) return;
+    if (moveText !== undefined && trail.length) trail[trail.length - 1].text = moveText;
+    trail.push({ a, text: null });
+    draw();
+  }
+
+  function back() {
+    if (trail.length < 2) return;
+    trail.pop();
+    trail[trail.length - 1].text = null;
+    draw();
+  }
+
+  function draw() {
+    const { a } = trail[trail.length - 1];
+    table.removeAttribute('aria-busy');
+    input.value = a.board.position;
+    if (!board || !view.contains(boardEl)) {
+      view.replaceChildren(h('p', { class: 'summary', id: 'analysis-rules', text: a.rules.title }),
+        h('div', { class: 'game' },
+          h('div', { class: 'play' }, boardEl, status,
+            h('div', { class: 'controls' }, backBtn), tried, line),
+          h('aside', { class: 'side card' }, table)));
+    }
+    // The side to move plays from the bottom row.
+    const bottom = a.board.to_move || 'south';
+    const names = { south: 'South', north: 'North' };
+    const key = `${a.rules.name}/${bottom}`;
+    if (!board || laidOut !== key) {
+      board = new Board(boardEl, { interactive: true, onPlay: (pit) => tryMove(pit) });
+      board.layout(a.rules.pits, bottom, a.rules.notation, names);
+      laidOut = key;
+    }
+    board.render(a.board, a.moves.map((m) => m.pit), a.board.to_move);
+    board.hint(a.best);
+    // Each move's value on its pit as well as in the table (the table says how sure).
+    board.setValues(Object.fromEntries(a.moves.map((m) => [m.pit, fmt(m.eval)])));
+    $('#analysis-rules').textContent = a.rules.title + (a.rules.misere ? ` · ${T.misereBadge}` : '');
+    status.textContent = a.board.to_move
+      ? `${A.toMove(sideName(a.board.to_move))}${a.tables ? ` (${A.tables})` : ''}`
+      : A.over(a.board.stores[0], a.board.stores[1]);
+    backBtn.disabled = trail.length < 2;
+    tried.textContent = A.tried(trail.slice(0, -1).map((t) => t.text).join(' '));
+    line.textContent = a.line_text ? A.bestLine(a.line_text) : '';
+    const body = h('tbody');
+    for (const m of a.moves) {
+      const how = m.eval.proven ? A.proven : A.depth(m.eval.depth);
+      body.append(h('tr', { 'data-pit': m.pit, class: [m.pit === a.best ? 'best' : '', m.loss >= 3 ? 'blunder' : m.loss > 0 ? 'inaccuracy' : ''].join(' ').trim(), title: m.eval.text },
+        h('td', {}, h('button', { type: 'button', class: 'link', text: m.text, 'aria-label': A.play(m.text, m.eval.text), onclick: () => tryMove(m.pit) })),
+        h('td', { class: 'value', text: fmt(m.eval) }),
+        h('td', { class: 'how', text: how }),
+        h('td', { class: 'loss', text: m.loss === null ? '–' : String(m.loss) })));
+    }
+    table.replaceChildren(h('caption', { text: A.caption(a.rules.misere) }),
+      h('thead', {}, h('tr', {}, ...A.heads.map((t) => h('th', { scope: 'col', text: t })))), body);
+  }
+
+  function tryMove(pit) {
+    const { a } = trail[trail.length - 1];
+    const m = a.moves.find((x) => x.pit === pit);
+    if (m) load(m.after, m.text);
+  }
+
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const p = input.value.trim();
+    if (!p) return;
+    trail = [];
+    history = [];
+    if (location.hash !== `#/analysis/${encodeURIComponent(p)}`) {
+      window.history.replaceState(null, '', `#/analysis/${encodeURIComponent(p)}`);
+    }
+    load(p);
+  });
+  if (start) {
+    if (analysisHistory && analysisHistory.position === start) history = analysisHistory.history;
+    analysisHistory = null;
+    await load(start);
+  }
 }

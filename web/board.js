@@ -254,6 +254,24 @@ export class Board {
     this.setMarks({ origin: mv.origin, last: mv.path.length ? mv.path[mv.path.length - 1] : null, taken: mv.taken, swept: mv.swept || [] });
   }
 
+  // The analysis board's value of each own pit of the bottom row: {pit1: text}; others none.
+  setValues(values = {}) {
+    for (let i = 0; i < this.m; i++) {
+      const p = this.places[this.bottom === 'south' ? i : this.m + 1 + i];
+      if (!p) continue;
+      let v = p.el.querySelector('.pit-value');
+      const text = values[i + 1];
+      if (text === undefined) { if (v) v.remove(); continue; }
+      if (!v) {
+        v = document.createElement('span');
+        v.className = 'pit-value';
+        v.setAttribute('aria-hidden', 'true');
+        p.el.appendChild(v);
+      }
+      v.textContent = text;
+    }
+  }
+
   hint(pit1) {
     const r = pit1 == null || pit1 === 0 ? null : this.bottom === 'south' ? pit1 - 1 : this.m + pit1;
     this.setMarks({ ...this.marks, hint: r });

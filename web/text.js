@@ -1,4 +1,4 @@
-// The words of the game screen that say what happened and what the rules allow, in one place
+// The words of the game screen and the analysis board that say what happened and what the rules allow, in one place
 // (the rest of the client's strings are still written where they are used). Values and
 // reasons that come from the server (Evaluation texts, result reasons, forced-move reasons,
 // game and option names) are the server's words and are not repeated here.
@@ -23,4 +23,26 @@ export const T = {
     notFinished: 'not finished',
   },
   replayCaption: (misere) => `Moves and the engine's values for the mover: +n wins by n seeds, −n loses by n${misere ? ' (fewer seeds win)' : ''}; proven unless a search depth is given`,
+  analysis: {
+    title: 'Analysis board',
+    nav: 'Analysis',
+    positionLabel: 'Position string',
+    open: 'Analyse',
+    back: 'Back',
+    backTitle: 'Take back the move tried',
+    start: 'Start of the analysis',
+    fromHere: 'Analyse this position',
+    working: 'Valuing every move…',
+    toMove: (who) => `${who} to move.`,
+    over: (s, n) => `Game over: ${s} : ${n}.`,
+    tried: (line) => (line ? `Moves tried: ${line}` : 'No move tried yet: play a pit or a move of the table.'),
+    bestLine: (line) => `Best line: ${line}`,
+    tables: 'with the endgame tables',
+    caption: (misere) => `Every legal move, best first, valued for the side to move: +n wins by n seeds, −n loses by n${misere ? ' (fewer seeds win)' : ''}`,
+    heads: ['Move', 'Value', 'How sure', 'Gives away'],
+    proven: 'proven',
+    depth: (d) => `search, depth ${d}`,
+    play: (text, value) => `Try ${text} (${value})`,
+    help: 'A position string: RULES/SOUTH-PITS/SOUTH-STORE/NORTH-PITS/NORTH-STORE/SIDE, such as kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s. Or open it from a move of a replay.',
+  },
 };

@@ -450,3 +450,93 @@ test('the game screen names the game, keeps misère in view, ends on a result ca
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the analysis board shows the server\'s proven values, tries a move and takes it back, and reads misère values right', async () => {
+  const { context, page, errors } = await newPage();
+  const analyse = async (position) => {
+    const res = await fetch(`${BASE}/api/analysis`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position }) });
+    assert.equal(res.status, 200);
+    return res.json();
+  };
+  const fmt = (e) => `${e.score > 0 ? '+' : e.score < 0 ? '−' : ''}${Math.abs(e.score)}`;
+  const rows = () => page.$$eval('#analysis-moves tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  const shown = (position) => page.waitForFunction((p) => {
+    const t = document.querySelector('#analysis-moves');
+    return t && t.querySelector('tbody') && !t.hasAttribute('aria-busy') && document.querySelector('#analysis-position').value === p;
+  }, position);
+  // A Kalah endgame, North to move: every value is proven at once, and the board shows the
+  // server's values, best first, with the best line.
+  const pos = 'kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n';
+  const want = await analyse(pos);
+  assert.ok(want.moves.length >= 2 && want.moves.every((m) => m.eval.proven));
+  await page.goto(`${BASE}/#/analysis/${encodeURIComponent(pos)}`);
+  await page.waitForSelector('#analysis-moves tbody tr');
+  await shown(pos);
+  assert.deepEqual(await rows(), want.moves.map((m) => [m.text, fmt(m.eval), 'proven', String(m.loss)]));
+  assert.match(await page.textContent('#analysis-line'), new RegExp(`Best line: ${want.line_text}`));
+  assert.equal(await page.getAttribute('#analysis-moves tbody tr:first-child', 'class'), 'best');
+  assert.equal(await page.locator('#analysis-board .mark-hint').count(), 1);
+  // Each playable pit shows its move's value too.
+  assert.deepEqual(await page.$$eval('#analysis-board .pit-value', (v) => v.map((e) => e.textContent).sort()),
+    want.moves.map((m) => fmt(m.eval)).sort());
+  assert.match(await page.textContent('#analysis-status'), /North to move/);
+  assert.ok(await page.isDisabled('#analysis-back'));
+  await shot(page, '11-analysis-desktop');
+  // Try the second move on the board, then take it back.
+  const second = want.moves[1];
+  await page.click(`#analysis-board button.pit.playable[data-ring="${want.rules.pits + second.pit}"]`);
+  await shown(second.after);
+  assert.match(await page.textContent('#analysis-tried'), new RegExp(`Moves tried: ${second.text}`));
+  const after = await analyse(second.after);
+  assert.deepEqual((await rows()).map((r) => r[1]), after.moves.map((m) => fmt(m.eval)));
+  await page.click('#analysis-back');
+  await shown(pos);
+  assert.match(await page.textContent('#analysis-tried'), /No move tried yet/);
+  assert.deepEqual((await rows()).map((r) => r[0]), want.moves.map((m) => m.text));
+  // Dracala, fewer seeds win: the best move is the one of the lowest margin, shown as the
+  // best score for the mover.
+  const dra = 'dracala/3-2-0-0-1-0/31/0-0-0-3-0-0/32/s';
+  const d = await analyse(dra);
+  const margins = d.moves.map((m) => m.eval.margin);
+  assert.equal(d.moves[0].eval.margin, Math.min(...margins));
+  assert.ok(Math.max(...margins) > Math.min(...margins), JSON.stringify(margins));
+  await page.fill('#analysis-position', dra);
+  await page.click('#analysis-open');
+  await shown(dra);
+  const dr = await rows();
+  assert.equal(dr[0][0], d.moves[0].text);
+  assert.equal(dr[0][1], fmt(d.moves[0].eval));
+  assert.match(await page.textContent('#analysis-moves caption'), /fewer seeds win/);
+  assert.match(await page.textContent('#analysis-rules'), /fewer seeds win/);
+  // A link written by hand, its slashes not encoded, opens the same board.
+  await page.goto(`${BASE}/#/analysis/${pos}`);
+  await shown(pos);
+  assert.deepEqual((await rows()).map((r) => r[0]), want.moves.map((m) => m.text));
+  // A bad position string is refused with the server's reason.
+  await page.fill('#analysis-position', 'kalah/1-2');
+  await page.click('#analysis-open');
+  await page.waitForFunction(() => /RULES\/SOUTH-PITS/.test(document.querySelector('#analysis-error').textContent));
+  // The browser logs the refused request itself; nothing else went wrong.
+  assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
+  await context.close();
+});
+
+test('a replayed position opens on the analysis board, at phone width too', async () => {
+  const { context, page, errors } = await newPage(PHONE);
+  writeFileSync(path.join(OUT, 'analyse.txt'), '[Variant "kalah"]\n[Position "kalah/0-0-0-0-0-1/17/3-3-0-0-0-0/12/s"]\n1. F\n');
+  await page.goto(`${BASE}/#/replay`);
+  await page.fill('#record-text', readFileSync(path.join(OUT, 'analyse.txt'), 'utf8'));
+  await page.click('#load-record');
+  await page.waitForSelector('#replay-moves tbody tr');
+  await page.click('#replay-analyse');
+  await page.waitForSelector('#analysis-moves tbody tr');
+  assert.equal(await page.inputValue('#analysis-position'), 'kalah/0-0-0-0-0-1/17/3-3-0-0-0-0/12/s');
+  assert.deepEqual(await page.$$eval('#analysis-moves tbody tr td:first-child', (t) => t.map((e) => e.textContent)), ['F']);
+  await shot(page, '11-analysis-phone');
+  // The only move ends the game: the board says so and offers no move.
+  await page.click('#analysis-moves tbody tr button');
+  await page.waitForFunction(() => /Game over: 18 : 18/.test(document.querySelector('#analysis-status').textContent));
+  assert.equal(await page.locator('#analysis-moves tbody tr').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::notation::Notation;
 use mancala_core::{Position, Side};
-use mancala_engine::{Engine, Evaluation, Limits, MoveValue};
+use mancala_engine::{Engine, Evaluation, Limits};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
 use serde_json::json;
@@ -41,24 +41,9 @@ fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Duration, Stri
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// `pits` from `pos` in the game's notation (`C-F b`), as the server's analysis writes it.
 pub fn line_text(pos: &Position, pits: &[u8]) -> String {
-    let notation = Notation::for_rules(pos.rules());
-    let mut p = *pos;
-    let mut out = String::new();
-    let mut prev: Option<Side> = None;
-    for &mv in pits {
-        if p.is_over() || !p.legal_moves().contains(mv) {
-            break;
-        }
-        let side = p.to_move();
-        if prev.is_some() {
-            out.push(if prev == Some(side) { '-' } else { ' ' });
-        }
-        out.push_str(&notation.move_text(side, mv));
-        prev = Some(side);
-        p.play(mv).expect("legal");
-    }
-    out
+    mancala_server::view::line_text(pos, pits)
 }
 
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
@@ -109,8 +94,9 @@ pub struct AnalyzeArgs {
     /// disagree with them (reports the first).
     #[arg(long)]
     lenient: bool,
-    /// For a position: the value of every legal move (each proven where the proofs finish
-    /// within half the time, else all searched to one depth).
+    /// For a position: the value of every legal move, best first, and the best line (each
+    /// move proven where the proofs finish within three eighths of the time, else all searched
+    /// to one depth; the rest of the time goes to the line), as the web's analysis board.
     #[arg(long)]
     all_moves: bool,
     #[arg(long)]
@@ -203,9 +189,10 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             nodes: None,
         };
         if a.all_moves {
-            let values = engine.analyze_moves(&pos, limits, &[]);
+            // The analysis board's values and best line, as the server gives them.
+            let analysis = mancala_server::view::analyse(&engine, &pos, &[], limits);
             check_tables(db.as_deref())?;
-            return print_move_values(&pos, &values, a.json);
+            return print_move_values(&pos, &analysis, a.json);
         }
         let r = engine.search(&pos, limits, &[]).context("no legal move")?;
         check_tables(db.as_deref())?;
@@ -251,6 +238,9 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     }
     // A record: every move's value against the best move's, each position's moves valued
     // alike (proofs where they finish in the time, else one search depth for all).
+    if a.all_moves {
+        bail!("--all-moves values the moves of a position string; a record's moves are judged against the best one by one without it");
+    }
     let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient)?;
     let db = open_egdb(a.egdb.as_deref(), game.start())?;
     engine.oracle = oracle(&db);
@@ -328,37 +318,41 @@ fn short_value(e: &mancala_engine::Evaluation) -> String {
     }
 }
 
-/// Every legal move of `pos` with its value, best first (`analyze --all-moves`).
-fn print_move_values(pos: &Position, values: &[MoveValue], json: bool) -> Result<()> {
-    let side = pos.to_move();
-    let notation = Notation::for_rules(pos.rules());
-    let mut sorted = values.to_vec();
-    sorted.sort_by_key(|v| std::cmp::Reverse(v.eval.score()));
+/// Every legal move of `pos` with its value, best first, and the best line (`analyze
+/// --all-moves`): the server's analysis board, printed.
+fn print_move_values(pos: &Position, a: &mancala_server::view::Analysis, json: bool) -> Result<()> {
     if json {
-        let moves: Vec<_> = sorted
+        let moves: Vec<_> = a
+            .moves
             .iter()
-            .map(|v| {
+            .map(|m| {
                 json!({
-                    "move": notation.move_text(side, v.pit).to_string(),
-                    "pit": mancala_core::pit_number(v.pit),
-                    "eval": v.eval,
-                    "loss": MoveValue::loss(values, v.pit),
+                    "move": m.text,
+                    "pit": m.pit,
+                    "eval": m.eval,
+                    "loss": m.loss,
                 })
             })
             .collect();
         println!(
             "{}",
-            json!({"position": pos.to_string(), "side_to_move": side, "moves": moves})
+            json!({
+                "position": pos.to_string(),
+                "side_to_move": pos.to_move(),
+                "moves": moves,
+                "line": a.line_text,
+            })
         );
     } else {
         println!("{pos}");
-        for v in &sorted {
-            println!(
-                "  {:<4} {}",
-                notation.move_text(side, v.pit).to_string(),
-                v.eval
-            );
+        for m in &a.moves {
+            let loss = match m.loss {
+                Some(l) if l > 0 => format!(", gives away {l}"),
+                _ => String::new(),
+            };
+            println!("  {:<4} {}{loss}", m.text, m.eval);
         }
+        println!("best line: {}", a.line_text);
     }
     Ok(())
 }

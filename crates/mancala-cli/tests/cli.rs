@@ -807,6 +807,60 @@ fn analyze_a_position_and_a_record() {
     assert_eq!(v["moves"].as_array().unwrap().len(), 18);
 }
 
+#[test]
+fn analyze_all_moves_values_every_move_as_the_analysis_board() {
+    // A Kalah endgame, North to move: every move proven, best first, with the best line.
+    let pos = "kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n";
+    let o = mancala(&["analyze", pos, "--all-moves", "--time", "2s", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    let got: Vec<(&str, i64, i64)> = moves
+        .iter()
+        .map(|m| {
+            assert_eq!(m["eval"]["proven"], true, "{m}");
+            (
+                m["move"].as_str().unwrap(),
+                m["eval"]["margin"].as_i64().unwrap(),
+                m["loss"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    // The server's recorded answer for this position (tests/shapes.rs) says the same.
+    assert_eq!(got, [("b", -4, 0), ("d", -8, 4), ("f", -8, 4)]);
+    assert!(
+        v["line"].as_str().unwrap().starts_with("b "),
+        "{}",
+        v["line"]
+    );
+    // Dracala: the lowest margin first, in words that say fewer seeds win.
+    let o = mancala(&[
+        "analyze",
+        "dracala/3-2-0-0-1-0/31/0-0-0-3-0-0/32/s",
+        "--all-moves",
+        "--time",
+        "2s",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].contains("-10 for South (South wins by 10 (fewer seeds win)), proven"),
+        "{out}"
+    );
+    assert!(lines[2].contains("gives away 3"), "{out}");
+    assert!(lines.last().unwrap().starts_with("best line: "), "{out}");
+    // A record's moves are judged one by one: --all-moves is for a position.
+    assert_bad_input(
+        &mancala(&[
+            "analyze",
+            "examples/records/kauri-gering-van-patten.txt",
+            "--all-moves",
+        ]),
+        "--all-moves values the moves of a position string",
+    );
+}
+
 /// Runs `mancala args` and fails the test if it has not finished within `limit`.
 fn mancala_within(args: &[&str], limit: std::time::Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))

@@ -209,7 +209,8 @@ fn plays_a_whole_game_saves_replays_resizes_and_quits() {
     t.wait_for("Back to the game");
     // Help screen.
     t.send(b"?");
-    t.wait_for("Keys (Esc closes)");
+    // The title says which keys are shown where the help must scroll.
+    t.wait_for("Esc closes)");
     t.send(b"?");
     // Too small, then large again.
     t.resize(10, 30);

@@ -356,6 +356,56 @@ async fn replay_game(
 }
 
 /// Replays an uploaded record (JSON or text) for the replay viewer.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalysisReq {
+    position: String,
+    #[serde(default)]
+    history: Vec<String>,
+}
+
+/// Most earlier positions an analysis request may give (a long game's).
+const MAX_HISTORY: usize = 4096;
+
+/// `POST /api/analysis`: every legal move of a position valued, and the best line (none in
+/// a finished game, whose board is still shown).
+async fn analysis(
+    State(c): State<Ctx>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<view::Analysis>> {
+    let req: AnalysisReq = parse_json(body)?;
+    let pos: Position = req
+        .position
+        .trim()
+        .parse()
+        .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
+    if req.history.len() > MAX_HISTORY {
+        return Err(ApiError::bad(format!(
+            "history: at most {MAX_HISTORY} earlier positions"
+        )));
+    }
+    let history = req
+        .history
+        .iter()
+        .enumerate()
+        .map(|(k, text)| {
+            let p: Position = text
+                .trim()
+                .parse()
+                .map_err(|e| ApiError::bad(format!("history[{k}]: {e}")))?;
+            if p.rules() != pos.rules() {
+                return Err(ApiError::bad(format!(
+                    "history[{k}]: rules {} differ from the position's ({})",
+                    p.rules(),
+                    pos.rules()
+                )));
+            }
+            Ok(p)
+        })
+        .collect::<ApiResult<Vec<_>>>()?;
+    Ok(Json(c.app.analyse(pos, history).await?))
+}
+
 async fn replay_record(
     State(c): State<Ctx>,
     body: Result<Bytes, BytesRejection>,
@@ -697,6 +747,10 @@ pub fn router(c: Ctx) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay_game))
         .route("/api/games/{id}/ws", get(ws))
+        .route(
+            "/api/analysis",
+            post(analysis).layer(DefaultBodyLimit::max(max_body.max(256 * 1024))),
+        )
         .route(
             "/api/replay",
             post(replay_record).layer(DefaultBodyLimit::max(max_body.max(256 * 1024))),

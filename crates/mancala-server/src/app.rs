@@ -722,11 +722,12 @@ impl App {
             (*live.game.position(), live.game.history().to_vec())
         };
         let (pos, history) = pos;
+        let engine = self.engine(16);
         // A proof where one finishes in that time (the default game's does), else a search.
         let time = self.cfg.ai_time.min(Duration::from_millis(500));
         let r = self
             .compute(move || {
-                mancala_engine::Engine::new(16, 1).hint(
+                engine.hint(
                     &pos,
                     time,
                     Limits {
@@ -748,6 +749,45 @@ impl App {
             proven: r.eval.is_proven(),
             eval: r.eval,
         })
+    }
+
+    /// A one-thread engine with a table of `tt_mb` MiB that probes the endgame tables where
+    /// the server has them.
+    pub fn engine(&self, tt_mb: usize) -> mancala_engine::Engine {
+        let mut e = mancala_engine::Engine::new(tt_mb, 1);
+        e.oracle = self.cfg.tables.as_ref().map(|t| t.oracle());
+        e
+    }
+
+    /// The analysis board's values of `pos` (see [`view::analyse`]) within
+    /// [`Config::board_time`], on the worker pool; `history` holds the game's positions before
+    /// it. A request that waits for the pool longer than ten times that is answered 503.
+    pub async fn analyse(
+        &self,
+        pos: mancala_core::Position,
+        history: Vec<mancala_core::Position>,
+    ) -> ApiResult<view::Analysis> {
+        let time = self.cfg.board_time;
+        let engine = self.engine(32);
+        let tables = self.cfg.tables.clone();
+        let work = self.compute(move || {
+            let limits = Limits {
+                time: Some(time),
+                ..Limits::default()
+            };
+            let a = view::analyse(&engine, &pos, &history, limits);
+            (a, tables.and_then(|t| t.0.fault()))
+        });
+        let (a, fault) = tokio::time::timeout(time * 10, work).await.map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the analysis is busy: try again in a moment",
+            )
+        })??;
+        match fault {
+            Some(e) => Err(ApiError::internal(format!("endgame tables: {e}"))),
+            None => Ok(a),
+        }
     }
 
     /// Runs `f` on the worker pool: one permit (one core) per computation.
@@ -816,8 +856,9 @@ impl App {
         resigned: Option<Side>,
     ) -> ApiResult<Replay<P>> {
         let per = self.cfg.analysis_time;
+        let engine = self.engine(64);
         self.compute(move || {
-            let values = view::analysis(&game, per, per * 100);
+            let values = view::analysis_with(&engine, &game, per, per * 100);
             view::replay(&game, players, resigned, Some(values))
         })
         .await

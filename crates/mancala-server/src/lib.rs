@@ -13,6 +13,7 @@
 //! | `POST /api/games/ID/join` | `{"invite": CODE}` claims the open seat: `{"game", "seat", "token"}` |
 //! | `GET /api/games/ID/record?format=json\|text` | the game record |
 //! | `GET /api/games/ID/replay`, `POST /api/replay` (a record) | positions, moves, engine values |
+//! | `POST /api/analysis` | `{"position": P, "history": [P, ...]}` (position strings; `history` the game's earlier positions, optional) → every legal move's value, the best move and its line |
 //! | `GET /api/games/ID/ws` | WebSocket: `{"type":"state","game":...}` after every change; send `{"type":"move","token":T,"pit":3}` (or `undo`, `resign`, `state`) |
 //!
 //! Moves, undo, resign and hint need `Authorization: Bearer TOKEN` (WebSocket: `"token"`).
@@ -63,6 +64,10 @@ pub struct ServeArgs {
     /// Serve the browser client from this folder (it must exist) instead of the copy built in.
     #[arg(long)]
     pub web_dir: Option<PathBuf>,
+    /// Probe the endgame tables in this folder (`mancala egdb build`) in hints, replay
+    /// analysis and the analysis board.
+    #[arg(long)]
+    pub egdb: Option<PathBuf>,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -84,6 +89,7 @@ impl Default for ServeArgs {
             rate_limit: 30.0,
             max_body: 16 * 1024,
             web_dir: None,
+            egdb: None,
         }
     }
 }
@@ -98,6 +104,10 @@ pub struct Config {
     pub ai_time: Duration,
     /// Time a search of the replay analysis may take for one position.
     pub analysis_time: Duration,
+    /// Time the analysis board's values of a position and its best line may take in all.
+    pub board_time: Duration,
+    /// The endgame tables the engine probes (`--egdb`).
+    pub tables: Option<Tables>,
     /// Requests a second allowed on average from one client address; 0: no limit.
     pub rate: f64,
     /// Requests one client address may make at once before the rate applies.
@@ -116,18 +126,38 @@ impl Default for Config {
 
 impl Config {
     /// The settings of `mancala serve`'s options: one search thread a core unless given, 40 ms
-    /// of analysis a replayed position, bursts of three times the rate (at least 10).
+    /// of analysis a replayed position, a second for the analysis board's position, bursts of
+    /// three times the rate (at least 10). The endgame tables are opened by [`serve`].
     pub fn from_args(a: &ServeArgs) -> Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
             ai_threads: a.ai_threads.map_or(cores, usize::from).max(1),
             ai_time: Duration::from_millis(a.ai_time_ms.max(1)),
             analysis_time: Duration::from_millis(40),
+            board_time: Duration::from_millis(1000),
+            tables: None,
             rate: a.rate_limit.max(0.0),
             burst: (a.rate_limit * 3.0).max(10.0),
             max_body: (a.max_body as usize).max(256),
             web_dir: a.web_dir.clone(),
         }
+    }
+}
+
+/// Endgame tables the engine probes, opened once and shared by every search.
+#[derive(Clone)]
+pub struct Tables(pub Arc<mancala_egdb::Egdb>);
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tables({})", self.0.dir.display())
+    }
+}
+
+impl Tables {
+    /// The tables as the engine's oracle.
+    pub fn oracle(&self) -> Arc<dyn mancala_engine::Oracle + Send> {
+        self.0.clone()
     }
 }
 
@@ -229,10 +259,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             anyhow::bail!("--web-dir {}: no such folder", dir.display());
         }
     }
+    let mut cfg = Config::from_args(&args);
+    if let Some(dir) = &args.egdb {
+        let tables = mancala_egdb::Egdb::open(dir)
+            .with_context(|| format!("--egdb {}: opening the endgame tables", dir.display()))?;
+        cfg.tables = Some(Tables(Arc::new(tables)));
+    }
     let db = database_path(&args)?;
     let store =
         Store::open(&db).with_context(|| format!("opening the database {}", db.display()))?;
-    let cfg = Config::from_args(&args);
     let listener = TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("listening on {}", args.addr))?;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use mancala_core::notation::{self, Notation};
 use mancala_core::rules::{OptionKind, OPTIONS};
 use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
-use mancala_engine::{Engine, Evaluation, Limits};
+use mancala_engine::{Engine, Evaluation, Limits, MoveValue};
 use serde::Serialize;
 
 /// The side's word in JSON: `"south"` or `"north"`.
@@ -515,8 +515,17 @@ pub struct MoveJudgement {
 /// `per_search`: proofs where they finish, else a search of every move to one depth. After
 /// `budget` the remaining plies get nulls.
 pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<MoveJudgement> {
+    analysis_with(&Engine::new(64, 1), game, per_search, budget)
+}
+
+/// [`analysis`] on `engine` (its table and endgame tables).
+pub fn analysis_with(
+    engine: &Engine,
+    game: &Game,
+    per_search: Duration,
+    budget: Duration,
+) -> Vec<MoveJudgement> {
     let t0 = Instant::now();
-    let engine = Engine::new(64, 1);
     let notation = Notation::for_rules(game.rules());
     game.moves()
         .iter()
@@ -546,12 +555,155 @@ pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<Move
                 ply: k,
                 played: Some(j.played.eval),
                 best: Some(j.best.eval),
-                best_pit: Some(j.best.pit + 1),
+                best_pit: Some(mancala_core::pit_number(j.best.pit)),
                 best_text: Some(notation.move_text(mv.side, j.best.pit).to_string()),
                 loss: j.loss,
             }
         })
         .collect()
+}
+
+/// `pits` (0-based) played from `pos` in the game's notation: a turn's moves joined by `-`,
+/// turns by spaces (`C-F b`); stops at an illegal move or the end of the game.
+pub fn line_text(pos: &Position, pits: &[u8]) -> String {
+    let notation = Notation::for_rules(pos.rules());
+    let mut p = *pos;
+    let mut out = String::new();
+    let mut prev: Option<Side> = None;
+    for &mv in pits {
+        if p.is_over() || !p.legal_moves().contains(mv) {
+            break;
+        }
+        let side = p.to_move();
+        if prev.is_some() {
+            out.push(if prev == Some(side) { '-' } else { ' ' });
+        }
+        out.push_str(&notation.move_text(side, mv));
+        prev = Some(side);
+        if p.play(mv).is_err() {
+            break;
+        }
+    }
+    out
+}
+
+/// One legal move on the analysis board (`moves[k]` of `/api/analysis`).
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveValueView {
+    /// The pit, 1-based from the mover's left; 0 for the pie rule's swap (`text` is `swap`).
+    pub pit: u8,
+    /// The move in the game's notation.
+    pub text: String,
+    /// Its value from the mover's view, proven or searched (see
+    /// [`mancala_engine::Evaluation`]'s JSON).
+    pub eval: Evaluation,
+    /// The seeds it gives away against the best move valued at least as surely; null where
+    /// no such move can be compared with it.
+    pub loss: Option<i32>,
+    /// The position string after the move (the board tries moves by it).
+    pub after: String,
+}
+
+/// The analysis board's answer (`POST /api/analysis`): every legal move's value, best first,
+/// and the best line.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// The rules facts.
+    pub rules: RulesView,
+    /// The position analysed.
+    pub board: Board,
+    /// Every legal move with its value, best first (by [`Evaluation::score`], then the
+    /// surer value); empty when the game is over.
+    pub moves: Vec<MoveValueView>,
+    /// The best move's pit, 1-based; null when the game is over.
+    pub best: Option<u8>,
+    /// The best line from the position, pits 1-based from each mover's left.
+    pub line: Vec<u8>,
+    /// The best line in the game's notation (`C-F b`).
+    pub line_text: String,
+    /// Whether the endgame tables were probed.
+    pub tables: bool,
+    /// Milliseconds the analysis took.
+    pub ms: u64,
+}
+
+/// Every legal move of `pos` valued by [`Engine::analyze_moves`] within `limits`, three
+/// quarters of its time where it has one (proofs where they finish in half that, else every
+/// move searched to one depth), and the best line: the best move, then the engine's hint for
+/// the position it leads to, within what remains of the time (or to `limits.depth`). Give a
+/// time or a depth: without either the proofs are unbounded. `history` holds the game's
+/// positions before `pos` (repetition rule).
+pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], limits: Limits) -> Analysis {
+    let t0 = Instant::now();
+    let values = engine.analyze_moves(
+        pos,
+        Limits {
+            time: limits.time.map(|t| t * 3 / 4),
+            ..limits
+        },
+        history,
+    );
+    let best = MoveValue::best(&values);
+    let mut line = Vec::new();
+    if let Some(b) = best {
+        line.push(b.pit);
+        let mut child = *pos;
+        if child.play(b.pit).is_ok() && !child.is_over() {
+            let left = limits.time.map(|t| {
+                t.saturating_sub(t0.elapsed())
+                    .max(Duration::from_millis(20))
+            });
+            let mut before = history.to_vec();
+            before.push(*pos);
+            let search = Limits {
+                time: left.map(|l| l / 2),
+                ..limits
+            };
+            let prove = left.map_or(Duration::ZERO, |l| l / 2);
+            if let Some(r) = engine.hint(&child, prove, search, &before) {
+                line.extend(r.pv);
+            }
+        }
+    }
+    let mut sorted = values.clone();
+    let rank = |m: &MoveValue| {
+        let q = match m.eval.quality {
+            mancala_engine::Quality::Proven => u32::MAX,
+            mancala_engine::Quality::Searched { depth } => depth,
+        };
+        (
+            std::cmp::Reverse(m.eval.score()),
+            std::cmp::Reverse(q),
+            m.pit,
+        )
+    };
+    sorted.sort_by_key(rank);
+    let notation = Notation::for_rules(pos.rules());
+    let side = pos.to_move();
+    Analysis {
+        rules: rules_view(&Game::new(*pos)),
+        board: board(pos),
+        moves: sorted
+            .iter()
+            .map(|v| MoveValueView {
+                pit: mancala_core::pit_number(v.pit),
+                text: notation.move_text(side, v.pit).to_string(),
+                eval: v.eval,
+                loss: MoveValue::loss(&values, v.pit),
+                after: {
+                    let mut p = *pos;
+                    // Legal: the engine valued it.
+                    let _ = p.play(v.pit);
+                    p.to_string()
+                },
+            })
+            .collect(),
+        best: best.map(|b| mancala_core::pit_number(b.pit)),
+        line_text: line_text(pos, &line),
+        line: line.iter().map(|p| p + 1).collect(),
+        tables: engine.oracle.is_some(),
+        ms: t0.elapsed().as_millis() as u64,
+    }
 }
 
 /// Everything the replay viewer needs (`/api/games/{id}/replay`, `/api/replay`).

@@ -57,6 +57,23 @@ fn a_missing_web_dir_is_refused() {
 }
 
 #[test]
+fn a_missing_egdb_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("no-tables");
+    let db = dir.path().join("games.db");
+    refused(
+        &[
+            "--egdb".as_ref(),
+            tables.as_os_str(),
+            "--db".as_ref(),
+            db.as_os_str(),
+        ],
+        &["--egdb", &tables.display().to_string(), "endgame tables"],
+    );
+    assert!(!db.exists(), "no database is created");
+}
+
+#[test]
 fn a_db_in_a_missing_folder_is_refused_and_nothing_is_created() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("missing/games.db");

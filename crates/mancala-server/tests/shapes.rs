@@ -139,6 +139,23 @@ async fn answers_keep_their_recorded_shapes() {
         c.get("/api/games/nosuchgame", None).await.body,
     );
     got.insert("error_move".into(), c.play(&id, &token, 99).await.body);
+    // The analysis board: a Kalah endgame whose every move is proven at once.
+    got.insert(
+        "analysis".into(),
+        c.post(
+            "/api/analysis",
+            json!({"position": "kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n"}),
+            None,
+        )
+        .await
+        .ok(),
+    );
+    got.insert(
+        "error_analysis".into(),
+        c.post("/api/analysis", json!({"position": "kalah/1-2/0"}), None)
+            .await
+            .body,
+    );
     s.stop().await;
 
     let mut got = Value::Object(got);

@@ -100,6 +100,8 @@ pub enum Overlay {
         input: String,
     },
     Setup(Setup),
+    /// Every legal move's value (the `m` key): one line a move, best first.
+    Values(Vec<String>),
 }
 
 /// The new-game screen: a game and both players.
@@ -121,6 +123,8 @@ pub struct Setup {
 enum Analysis {
     Hint,
     Value,
+    /// Every legal move's value.
+    Moves,
 }
 
 enum JobKind {
@@ -131,6 +135,7 @@ enum JobKind {
 enum Outcome {
     Move(Option<u8>),
     Search(Option<SearchResult>),
+    Values(Vec<mancala_engine::MoveValue>),
 }
 
 /// Engine work in flight, for the position it was asked about.
@@ -465,6 +470,18 @@ impl App {
                     Outcome::Search(r)
                 })
             }
+            JobKind::Analysis(Analysis::Moves) => {
+                // Proofs where they finish within half the time, else one search depth for
+                // every move, as `mancala analyze --all-moves` and the web's analysis board.
+                let limits = Limits {
+                    depth: None,
+                    time: Some(self.analysis_limits.time.unwrap_or(Duration::from_secs(1))),
+                    nodes: None,
+                };
+                Box::new(move || {
+                    Outcome::Values(Engine::new(16, 1).analyze_moves(&position, limits, &history))
+                })
+            }
             JobKind::Analysis(_) => {
                 let limits = self.analysis_limits;
                 Box::new(move || Outcome::Search(search(&position, limits, &history)))
@@ -504,8 +521,35 @@ impl App {
                 }
             }
             (JobKind::Analysis(a), Outcome::Search(Some(r))) => self.show_analysis(a, &r),
+            (JobKind::Analysis(_), Outcome::Values(v)) => self.show_values(&v),
             _ => {}
         }
+    }
+
+    /// The values of every legal move in a window, best first, each with what it gives away
+    /// against the best; the best move becomes the hint.
+    fn show_values(&mut self, values: &[mancala_engine::MoveValue]) {
+        let pos = *self.game.position();
+        let side = pos.to_move();
+        let n = self.notation();
+        let mut sorted = values.to_vec();
+        sorted.sort_by_key(|v| std::cmp::Reverse(v.eval.score()));
+        if let Some(b) = mancala_engine::MoveValue::best(values) {
+            self.hint = Some(b.pit);
+        }
+        let lines = sorted
+            .iter()
+            .map(|v| {
+                let loss = match mancala_engine::MoveValue::loss(values, v.pit) {
+                    Some(0) => String::new(),
+                    Some(l) => format!(", gives away {l}"),
+                    None => String::new(),
+                };
+                format!("{}  {}{loss}", n.move_text(side, v.pit), v.eval)
+            })
+            .collect();
+        self.engine_line = None;
+        self.overlay = Some(Overlay::Values(lines));
     }
 
     fn show_analysis(&mut self, a: Analysis, r: &SearchResult) {
@@ -522,6 +566,7 @@ impl App {
                 self.hint = Some(r.best);
                 self.engine_line = Some(format!("Hint: sow {best}. Value {value}."));
             }
+            Analysis::Moves => {}
             Analysis::Value => {
                 // The principal variation in the game's notation, turns joined by `-`.
                 let mut p = pos;
@@ -610,6 +655,8 @@ impl App {
             }
             Some(Overlay::Prompt { kind, input }) => self.prompt_key(kind, input, k),
             Some(Overlay::Setup(s)) => self.setup_key(s, k),
+            // Any key closes the values; the window is a look, not a mode.
+            Some(Overlay::Values(_)) => {}
             None if self.replay.is_some() => self.replay_key(k),
             None => self.play_key(k),
         }
@@ -658,14 +705,14 @@ impl App {
             }
             KeyCode::Char('u') => self.undo(),
             KeyCode::Char('r') => self.redo(),
-            KeyCode::Char('h') | KeyCode::Char('v') => {
+            KeyCode::Char('h') | KeyCode::Char('v') | KeyCode::Char('m') => {
                 if self.game.is_over() {
                     self.message = "The game is over.".into();
                 } else {
-                    let a = if k.code == KeyCode::Char('h') {
-                        Analysis::Hint
-                    } else {
-                        Analysis::Value
+                    let a = match k.code {
+                        KeyCode::Char('h') => Analysis::Hint,
+                        KeyCode::Char('v') => Analysis::Value,
+                        _ => Analysis::Moves,
                     };
                     self.cancel_job();
                     self.engine_line = Some("The engine is searching...".into());

@@ -744,3 +744,95 @@ fn w_swaps_under_the_pie_rule() {
     keys(&mut a, "u");
     assert_eq!(*a.game.position(), before);
 }
+
+/// The final margin of `me` with perfect play from `p`, by plain minimax (no engine code).
+fn minimax(p: &Position, me: Side) -> i32 {
+    if p.is_over() {
+        let s = p.scores();
+        return s[me.index()] as i32 - s[me.other().index()] as i32;
+    }
+    let mover = p.to_move();
+    let good = |m: i32| {
+        let m = if mover == me { m } else { -m };
+        if p.rules().misere() {
+            -m
+        } else {
+            m
+        }
+    };
+    p.legal_moves()
+        .as_slice()
+        .iter()
+        .map(|&pit| {
+            let mut c = *p;
+            c.play(pit).unwrap();
+            minimax(&c, me)
+        })
+        .max_by_key(|&m| good(m))
+        .unwrap()
+}
+
+#[test]
+fn m_shows_every_moves_value_at_80x24() {
+    // A Kalah endgame, North to move: every move proven at once, as minimax values it.
+    let pos: Position = "kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n".parse().unwrap();
+    let mut a = App::new(Game::new(pos), HUMANS, 42);
+    a.sync = true;
+    a.speed_ms = 0;
+    keys(&mut a, "m");
+    let Some(Overlay::Values(lines)) = a.overlay.clone() else {
+        panic!("no values shown: {:?}", a.overlay);
+    };
+    let n = a.notation();
+    let mut want: Vec<(i32, String)> = pos
+        .legal_moves()
+        .as_slice()
+        .iter()
+        .map(|&pit| {
+            let mut c = pos;
+            c.play(pit).unwrap();
+            let m = minimax(&c, Side::North);
+            (
+                -m,
+                format!("{}  {m:+} for North", n.move_text(Side::North, pit)),
+            )
+        })
+        .collect();
+    want.sort();
+    assert_eq!(lines.len(), want.len());
+    for (line, (_, start)) in lines.iter().zip(&want) {
+        assert!(line.starts_with(start.as_str()), "{line} / {start}");
+        assert!(line.contains(", proven"), "{line}");
+    }
+    // The best move is the hint; the others say what they give away.
+    assert!(!lines[0].contains("gives away"));
+    assert!(lines[1].contains("gives away 4"), "{}", lines[1]);
+    let t = screen(&a, 80, 24).backend().to_string();
+    assert!(t.contains("Every move's value, best first"), "{t}");
+    for l in &lines {
+        assert!(t.contains(l.as_str()), "{l} not whole at 80x24:\n{t}");
+    }
+    // Any key closes it.
+    key(&mut a, KeyCode::Char('x'));
+    assert!(a.overlay.is_none());
+
+    // Dracala, fewer seeds win: the lowest margin comes first, and says so.
+    let pos: Position = "dracala/3-2-0-0-1-0/31/0-0-0-3-0-0/32/s".parse().unwrap();
+    let mut a = App::new(Game::new(pos), HUMANS, 42);
+    a.sync = true;
+    a.speed_ms = 0;
+    keys(&mut a, "m");
+    let Some(Overlay::Values(lines)) = a.overlay.clone() else {
+        panic!("no values shown");
+    };
+    assert!(
+        lines[0].contains("-10 for South (South wins by 10"),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("fewer seeds win"), "{lines:?}");
+    assert!(lines[1].contains("gives away 3"), "{lines:?}");
+    let t = screen(&a, 80, 24).backend().to_string();
+    for l in &lines {
+        assert!(t.contains(l.as_str()), "{l} not whole at 80x24:\n{t}");
+    }
+}

@@ -51,6 +51,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("r", "redo the moves undone"),
     ("h", "hint: the engine's best move and its value"),
     ("v", "value: the engine's value and expected line"),
+    (
+        "m",
+        "every legal move's value, best first (proven or depth)",
+    ),
     ("s", "save the record (FILE.json: JSON, else text)"),
     ("o, l", "open a record (text or JSON)"),
     ("p", "replay mode"),
@@ -122,6 +126,7 @@ pub fn render(app: &App, f: &mut Frame) {
         Some(Overlay::Help(top)) => render_help(f, area, *top),
         Some(Overlay::Prompt { kind, input }) => render_prompt(f, area, *kind, input),
         Some(Overlay::Setup(s)) => render_setup(f, area, s),
+        Some(Overlay::Values(lines)) => render_values(f, area, lines),
         None => {}
     }
 }
@@ -414,6 +419,7 @@ fn render_keys(app: &App, f: &mut Frame, area: Rect) {
             "r redo",
             "s save",
             "o open",
+            "m all moves",
         ]
     };
     let mut text = String::new();
@@ -482,6 +488,38 @@ fn render_help(f: &mut Frame, area: Rect, top: u16) {
         Paragraph::new(lines)
             .block(Block::bordered().title(title))
             .scroll((top, 0)),
+        r,
+    );
+}
+
+/// Every legal move's value, one line a move (wrapped where the terminal is narrow).
+fn render_values(f: &mut Frame, area: Rect, lines: &[String]) {
+    let text: Vec<Line> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let style = if i == 0 {
+                Style::default()
+                    .fg(Color::Cyan)
+                    .add_modifier(Modifier::BOLD)
+            } else {
+                Style::default()
+            };
+            Line::styled(format!(" {l}"), style)
+        })
+        .collect();
+    let w = lines
+        .iter()
+        .map(|l| l.chars().count() as u16 + 3)
+        .max()
+        .unwrap_or(0)
+        .max(44);
+    let r = popup(area, w, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(text)
+            .block(Block::bordered().title(" Every move's value, best first (any key closes) "))
+            .wrap(Wrap { trim: false }),
         r,
     );
 }

@@ -27,6 +27,8 @@ pub fn test_config() -> Config {
         ai_threads: 2,
         ai_time: Duration::from_millis(300),
         analysis_time: Duration::from_millis(10),
+        board_time: Duration::from_millis(500),
+        tables: None,
         rate: 0.0,
         burst: 10.0,
         max_body: 16 * 1024,
