@@ -84,10 +84,12 @@ pub struct AnalyzeArgs {
     /// Search threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Transposition table size in MiB (a larger table takes time to map in: about 0.5 s for
-    /// 256 MiB here, which a short analysis would spend on it).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: u32,
+    /// Transposition table size in MiB [default: for a position searched against the clock,
+    /// sized to the time (a MiB for each 32 ms, 1 to 64), since a larger table takes time to
+    /// map in (about 1.5 ms a MiB here); else 64]. The table is mapped in before the clock
+    /// starts.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    tt_mb: Option<u32>,
     /// Probe the endgame databases in this directory (`mancala egdb build`).
     #[arg(long)]
     egdb: Option<std::path::PathBuf>,
@@ -169,10 +171,18 @@ fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<
 }
 
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
-    let mut engine =
-        Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     // A position string has `/`s; a path that names no file is taken for one.
-    if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
+    let is_position = a.input.contains('/') && !std::path::Path::new(&a.input).exists();
+    let tt_mb = match (a.tt_mb, a.depth) {
+        (Some(mb), _) => mb as usize,
+        (None, None) if is_position => {
+            mancala_engine::tt_mb_for(a.time.unwrap_or(Duration::from_millis(1000)))
+        }
+        _ => 64,
+    };
+    let mut engine = Engine::try_new(tt_mb, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
+    engine.prefault();
+    if is_position {
         let pos: Position = a
             .input
             .parse()
@@ -480,7 +490,16 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         }
         None => None,
     };
-    let tt_mb = a.tt_mb.unwrap_or_else(|| auto_tt_mb(&pos, db.as_deref()));
+    // Against the clock, a table no larger than the time can use: its mapping is not timed,
+    // but it is waited for (a quarter of a MiB a millisecond, at least 64 MiB).
+    let tt_mb = a.tt_mb.unwrap_or_else(|| {
+        let cap = a.time.map_or(u32::MAX, |t| {
+            ((t.as_millis() / 4).min(1 << 16) as u32)
+                .next_power_of_two()
+                .max(64)
+        });
+        auto_tt_mb(&pos, db.as_deref()).min(cap)
+    });
     let mut engine =
         Engine::try_new(tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.oracle = oracle(&db);

@@ -148,7 +148,13 @@ pub fn level_decision(
     if lv.noise > 0 {
         lv.decide(pos, history, seed)
     } else {
-        lv.decide_with(&Engine::new(16, 1), pos, history, seed)
+        // A table sized to the time, mapped in before the search's clock starts.
+        let engine = Engine::new(
+            lv.time.map_or(16, |t| mancala_engine::tt_mb_for(t).min(16)),
+            1,
+        );
+        engine.prefault();
+        lv.decide_with(&engine, pos, history, seed)
     }
 }
 
@@ -164,12 +170,17 @@ pub struct Computer {
 }
 
 impl Computer {
-    /// The computer at `level` with a table of 256 MiB at levels 6 and up, 16 MiB below;
-    /// `seed` drives the level's random choices.
+    /// The computer at `level` with a table of 256 MiB at levels 6 and up, 16 MiB below
+    /// (levels that think against the clock have it mapped in now, so that their first move
+    /// does not spend its time on it); `seed` drives the level's random choices.
     pub fn new(level: Level, seed: u64) -> Computer {
+        let engine = Engine::new(if level.level >= 6 { 256 } else { 16 }, level.threads);
+        if level.time.is_some() {
+            engine.prefault();
+        }
         Computer {
             level,
-            engine: Engine::new(if level.level >= 6 { 256 } else { 16 }, level.threads),
+            engine,
             seeds: Rng::lcg(seed),
         }
     }

@@ -697,7 +697,9 @@ impl App {
         let time = self.cfg.ai_time.min(Duration::from_millis(500));
         let r = self
             .compute(move || {
-                mancala_engine::Engine::new(16, 1).hint(
+                let engine = mancala_engine::Engine::new(16, 1);
+                engine.prefault();
+                engine.hint(
                     &pos,
                     time,
                     Limits {
