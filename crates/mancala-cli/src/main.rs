@@ -4,6 +4,7 @@
 mod board;
 mod egdb_cmd;
 mod engine_cmds;
+mod engine_proc;
 mod input;
 mod play;
 mod stats;
@@ -50,6 +51,8 @@ enum Command {
     Analyze(engine_cmds::AnalyzeArgs),
     /// Prove the exact value of a position (the start by default) with perfect play.
     Solve(engine_cmds::SolveArgs),
+    /// A long-lived engine speaking a line protocol on stdin/stdout (docs/engine-protocol.md).
+    Engine(engine_proc::EngineArgs),
     /// Play two levels against each other, both colours, and estimate their Elo difference.
     Match(engine_cmds::MatchArgs),
     /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
@@ -266,6 +269,7 @@ fn main() -> ExitCode {
         Command::Analyze(a) => engine_cmds::analyze(a),
         Command::Solve(a) => engine_cmds::solve(a),
         Command::Match(a) => engine_cmds::match_cmd(a),
+        Command::Engine(a) => engine_proc::run(a),
         Command::Serve(a) => mancala_server::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Tui(a) => tui::run(a),

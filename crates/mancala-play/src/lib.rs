@@ -12,6 +12,8 @@
 //!   colours, in parallel, scored with an Elo difference and its 95 % interval.
 //! - [`stats`]: many seeded games and their statistics (length, branching factor, game-tree
 //!   complexity, results), reproducible whatever the threads.
+//! - [`protocol`]: the line protocol of `mancala engine` (commands, answers, time management
+//!   for clocks) and [`external`]: an engine process speaking it, as a player of matches.
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
 //!
 //! The `mancala` command reads arguments and prints on top of this crate; the server plays
@@ -22,6 +24,7 @@
 pub mod game;
 pub mod matches;
 pub mod player;
+pub mod protocol;
 pub mod rng;
 pub mod stats;
 
