@@ -8,6 +8,7 @@ use clap::Args;
 use mancala_core::notation::Notation;
 use mancala_core::{Position, Side};
 use mancala_engine::{Engine, Limits, MoveValue};
+use mancala_play::external::{play_external_match, ExternalMatch};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
 use serde_json::json;
@@ -634,11 +635,26 @@ pub struct MatchArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// Player A: a level 1-8, or `mcts:N` (Monte Carlo tree search, N playouts a move).
-    #[arg(long)]
-    a: String,
+    #[arg(long, required_unless_present = "a_cmd", conflicts_with = "a_cmd")]
+    a: Option<String>,
     /// Player B, as for A.
-    #[arg(long)]
-    b: String,
+    #[arg(long, required_unless_present = "b_cmd", conflicts_with = "b_cmd")]
+    b: Option<String>,
+    /// Player A as an engine command speaking the engine protocol (docs/engine-protocol.md),
+    /// run by `sh -c`, such as `mancala engine`; with --b-cmd.
+    #[arg(long, requires = "b_cmd")]
+    a_cmd: Option<String>,
+    /// Player B as an engine command.
+    #[arg(long, requires = "a_cmd")]
+    b_cmd: Option<String>,
+    /// Engines: time a move, in milliseconds or with a unit (`100ms`, `0.5s`), sent as
+    /// `go movetime MS` [default: 100ms].
+    #[arg(long, requires = "a_cmd", conflicts_with = "go",
+          value_parser = |s: &str| duration_arg(s, Duration::from_millis(1), 3600))]
+    movetime: Option<Duration>,
+    /// Engines: the arguments of every `go` instead (`depth 12`, `nodes 100000`).
+    #[arg(long, requires = "a_cmd")]
+    go: Option<String>,
     /// Games to play, 1 to 1000000 (rounded up to an even number: each opening with both
     /// colours).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -658,16 +674,43 @@ pub struct MatchArgs {
 
 pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let rules = m.rules.rules()?;
-    let cfg = MatchConfig {
-        rules,
-        a: Player::parse(&m.a, Besides::Mcts)?,
-        b: Player::parse(&m.b, Besides::Mcts)?,
-        games: m.games,
-        threads: usize::from(m.threads),
-        openings: usize::from(m.openings),
-        seed: m.seed,
+    let (r, a_name, b_name) = match (&m.a_cmd, &m.b_cmd, &m.a, &m.b) {
+        (Some(a_cmd), Some(b_cmd), _, _) => {
+            let movetime = m.movetime.unwrap_or(Duration::from_millis(100));
+            let (go, budget) = match &m.go {
+                Some(g) => (g.clone(), None),
+                None => (format!("movetime {}", movetime.as_millis()), Some(movetime)),
+            };
+            let cfg = ExternalMatch {
+                rules,
+                a_cmd: a_cmd.clone(),
+                b_cmd: b_cmd.clone(),
+                go,
+                budget,
+                games: m.games,
+                threads: usize::from(m.threads),
+                openings: usize::from(m.openings),
+                seed: m.seed,
+            };
+            let bar = indicatif::ProgressBar::new(u64::from(m.games.div_ceil(2) * 2));
+            let r = play_external_match(&cfg, &|n| bar.set_position(n as u64))?;
+            bar.finish_and_clear();
+            (r, a_cmd.clone(), b_cmd.clone())
+        }
+        (_, _, Some(a), Some(b)) => {
+            let cfg = MatchConfig {
+                rules,
+                a: Player::parse(a, Besides::Mcts)?,
+                b: Player::parse(b, Besides::Mcts)?,
+                games: m.games,
+                threads: usize::from(m.threads),
+                openings: usize::from(m.openings),
+                seed: m.seed,
+            };
+            (play_match(&cfg)?, a.clone(), b.clone())
+        }
+        _ => bail!("give --a and --b, or --a-cmd and --b-cmd"),
     };
-    let r = play_match(&cfg)?;
     let MatchResult {
         wins,
         draws,
@@ -688,7 +731,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     if m.json {
         println!(
             "{}",
-            json!({"variant": rules.to_string(), "a": m.a, "b": m.b, "games": results.len(),
+            json!({"variant": rules.to_string(), "a": a_name, "b": b_name, "games": results.len(),
                    "wins": wins, "draws": draws, "losses": losses, "score": score,
                    "elo": (!sweep).then_some(d).flatten(), "elo_95": [lo, hi],
                    "elo_note": if sweep { "one side won every game: more games are needed" }
@@ -698,8 +741,8 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     } else {
         println!(
             "{rules}: {} vs {}, {} games: +{wins} ={draws} -{losses}, score {:.1}%",
-            m.a,
-            m.b,
+            a_name,
+            b_name,
             results.len(),
             score * 100.0
         );

@@ -85,7 +85,8 @@ impl State {
             time: budget,
             nodes: go.nodes,
         };
-        let prove = budget.filter(|_| go.depth.is_none() && go.nodes.is_none() && self.decidable(&pos));
+        let prove =
+            budget.filter(|_| go.depth.is_none() && go.nodes.is_none() && self.decidable(&pos));
         self.engine.abort().store(false, Ordering::Relaxed);
         self.prover.abort().store(false, Ordering::Relaxed);
         let (engine, prover) = (self.engine.clone(), self.prover.clone());

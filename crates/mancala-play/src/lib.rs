@@ -21,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+pub mod external;
 pub mod game;
 pub mod matches;
 pub mod player;

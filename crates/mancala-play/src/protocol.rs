@@ -64,7 +64,9 @@ pub fn time_for_move(left: Duration, inc: Duration, moves_to_go: Option<u32>) ->
     let usable = left.saturating_sub(reserve);
     let moves = moves_to_go.unwrap_or(25).clamp(1, 1000);
     let share = usable / moves + inc * 4 / 5;
-    share.min(usable / 2).max(Duration::from_millis(1).min(usable))
+    share
+        .min(usable / 2)
+        .max(Duration::from_millis(1).min(usable))
 }
 
 /// One command of the protocol.
@@ -369,12 +371,17 @@ mod tests {
         // Most of the increment, never more than half the time left.
         assert_eq!(time_for_move(ms(100), ms(1000), None), ms(45));
         assert_eq!(time_for_move(ms(0), ms(0), Some(1)), ms(0));
-        assert_eq!(time_for_move(ms(5), ms(0), Some(1)), Duration::from_micros(2250));
+        assert_eq!(
+            time_for_move(ms(5), ms(0), Some(1)),
+            Duration::from_micros(2250)
+        );
     }
 
     #[test]
     fn answers_in_the_games_notation() {
-        let pos: Position = "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s".parse().unwrap();
+        let pos: Position = "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"
+            .parse()
+            .unwrap();
         assert_eq!(moves_text(&pos, &[2, 5, 0]), "C F a");
         assert_eq!(bestmove_line(&pos, 2), "bestmove C");
         let r = SearchResult {
