@@ -97,7 +97,12 @@ impl State {
                 println!("info string error {e}");
             }
             match r {
-                Some(r) => println!("{}", bestmove_line(&pos, r.best)),
+                Some(r) => {
+                    // The whole search: the last iteration's line, with every node and the
+                    // time spent.
+                    println!("{}", info_line(&pos, &r));
+                    println!("{}", bestmove_line(&pos, r.best));
+                }
                 None => println!("info string error no move found"),
             }
         }));
@@ -125,6 +130,7 @@ impl State {
 
 /// The move for `pos`: a proof within a quarter of `prove` where asked, else a search within
 /// `limits` (its time less what the proof took), with an `info` line a completed iteration.
+/// The result's time and nodes are the whole move's.
 fn think(
     engine: &Engine,
     prover: &Engine,
@@ -140,16 +146,14 @@ fn think(
             ..Limits::default()
         };
         if let Some(p) = prover.solve(pos, lim, history) {
-            let r = SearchResult {
+            return Some(SearchResult {
                 best: p.best,
                 eval: p.eval,
                 depth: p.pv.len() as u32,
                 nodes: p.nodes,
                 pv: p.pv,
                 elapsed: start.elapsed(),
-            };
-            println!("{}", info_line(pos, &r));
-            return Some(r);
+            });
         }
     }
     let limits = Limits {
@@ -157,7 +161,9 @@ fn think(
         ..limits
     };
     let report = |r: &SearchResult| println!("{}", info_line(pos, r));
-    engine.search_with_progress(pos, limits, history, Some(&report))
+    let mut r = engine.search_with_progress(pos, limits, history, Some(&report))?;
+    r.elapsed = start.elapsed();
+    Some(r)
 }
 
 pub fn run(a: EngineArgs) -> Result<()> {

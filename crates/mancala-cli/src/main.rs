@@ -1,6 +1,7 @@
 //! The `mancala` command. Every subcommand that prints results takes `--json`; the exit code
 //! is 0 on success and 2 on bad usage or bad input, with a one-line error on stderr.
 
+mod bench;
 mod board;
 mod egdb_cmd;
 mod engine_cmds;
@@ -53,6 +54,9 @@ enum Command {
     Solve(engine_cmds::SolveArgs),
     /// A long-lived engine speaking a line protocol on stdin/stdout (docs/engine-protocol.md).
     Engine(engine_proc::EngineArgs),
+    /// Measure short searches from a fresh process and from `mancala engine`: wall time,
+    /// nodes, depth, and the node rate against a long search.
+    BenchEngine(bench::BenchArgs),
     /// Play two levels against each other, both colours, and estimate their Elo difference.
     Match(engine_cmds::MatchArgs),
     /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
@@ -270,6 +274,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => engine_cmds::solve(a),
         Command::Match(a) => engine_cmds::match_cmd(a),
         Command::Engine(a) => engine_proc::run(a),
+        Command::BenchEngine(a) => bench::run(a),
         Command::Serve(a) => mancala_server::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Tui(a) => tui::run(a),
