@@ -634,7 +634,8 @@ pub fn solve(a: SolveArgs) -> Result<()> {
 pub struct MatchArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Player A: a level 1-8, or `mcts:N` (Monte Carlo tree search, N playouts a move).
+    /// Player A: a level 1-8, a level with a time a move (`8@100ms`), or `mcts:N` (Monte
+    /// Carlo tree search, N playouts a move).
     #[arg(long, required_unless_present = "a_cmd", conflicts_with = "a_cmd")]
     a: Option<String>,
     /// Player B, as for A.

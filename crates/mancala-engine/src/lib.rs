@@ -968,6 +968,19 @@ impl Level {
         })
     }
 
+    /// The level with `time` a move instead of its own: it thinks that long, to its depth
+    /// limit where it has one (a level that errs on purpose searches to its depth alone, so
+    /// only levels 5 and up are changed; 7 keeps its 16 plies, 8 searches to the time).
+    pub fn with_time(self, time: Duration) -> Level {
+        if self.noise > 0 {
+            return self;
+        }
+        Level {
+            time: Some(time),
+            ..self
+        }
+    }
+
     /// Chooses a move for the side to move, with a fresh engine. `seed` drives the level's
     /// randomness. `None` when the game is over. Always a legal move.
     ///
