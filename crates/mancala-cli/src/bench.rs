@@ -27,7 +27,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "10,100,1000", value_delimiter = ',')]
     budgets: Vec<u64>,
     /// The long search the short ones' node rates are compared with, in milliseconds (on the
-    /// first two positions; 0: none).
+    /// first two positions, each search from an empty table; 0: none).
     #[arg(long, default_value_t = 10_000)]
     long_ms: u64,
     /// Search threads of both.
@@ -204,14 +204,12 @@ pub fn run(a: BenchArgs) -> Result<()> {
             let _ = std::io::stderr().flush();
         }
     }
-    // Node rate of the long search, against the engine's at 100 ms (or the nearest budget).
-    let long: Vec<Run> = if a.long_ms > 0 {
-        pos.iter()
-            .take(2)
-            .map(|p| persistent(&mut engine, p, a.long_ms))
-            .collect::<Result<_>>()?
-    } else {
-        Vec::new()
+    // Node rate of the long search against the engine's at 100 ms (or the nearest budget),
+    // each from an empty table (a search after a longer one of the same position would
+    // find its values stored).
+    let mut fresh_search = |p: &Position, ms: u64| -> Result<Run> {
+        engine.new_game()?;
+        persistent(&mut engine, p, ms)
     };
     let short_ms = a
         .budgets
@@ -222,8 +220,16 @@ pub fn run(a: BenchArgs) -> Result<()> {
     let short: Vec<Run> = pos
         .iter()
         .take(2)
-        .map(|p| persistent(&mut engine, p, short_ms))
+        .map(|p| fresh_search(p, short_ms))
         .collect::<Result<_>>()?;
+    let long: Vec<Run> = if a.long_ms > 0 {
+        pos.iter()
+            .take(2)
+            .map(|p| fresh_search(p, a.long_ms))
+            .collect::<Result<_>>()?
+    } else {
+        Vec::new()
+    };
     let ratio = (!long.is_empty()).then(|| rate(&short) / rate(&long));
     if a.json {
         println!(
