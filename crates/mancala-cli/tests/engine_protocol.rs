@@ -130,3 +130,31 @@ fn a_proof_is_reported_as_proven_and_misere_values_say_so() {
         "{best}"
     );
 }
+
+#[test]
+fn endgame_tables_give_the_same_proven_value() {
+    let path = std::env::temp_dir().join(format!("mancala-engine-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let d = path.to_str().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["egdb", "build", "--variant", "kalah,pits=4,seeds=3"])
+        .args(["--max-seeds", "10", "--dir", d, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let value = |extra: &str| {
+        let cmd = format!("{} engine --tt-mb 4 {extra}", env!("CARGO_BIN_EXE_mancala"));
+        let mut e = EngineProcess::start(&cmd, "", None).unwrap();
+        // 24 seeds on the board: proven first, within a quarter of the time.
+        e.send("position kalah,pits=4,seeds=3 moves B").unwrap();
+        e.send("go movetime 20000").unwrap();
+        let info = expect(&mut e, |l| l.starts_with("info depth"));
+        expect(&mut e, |l| l.starts_with("bestmove"));
+        assert!(info.contains(" proven "), "{info}");
+        let w: Vec<&str> = info.split_whitespace().collect();
+        w[w.iter().position(|&x| x == "value").unwrap() + 1].to_string()
+    };
+    let with_tables = value(&format!("--egdb {d}"));
+    assert_eq!(with_tables, value(""));
+    let _ = std::fs::remove_dir_all(&path);
+}
