@@ -8,6 +8,7 @@ use clap::Args;
 use mancala_core::notation::Notation;
 use mancala_core::{Position, Side};
 use mancala_engine::{Engine, Evaluation, Limits};
+use mancala_play::external::{play_external_match, ExternalMatch};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
 use serde_json::json;
@@ -83,10 +84,12 @@ pub struct AnalyzeArgs {
     /// Search threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Transposition table size in MiB (a larger table takes time to map in: about 0.5 s for
-    /// 256 MiB here, which a short analysis would spend on it).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: u32,
+    /// Transposition table size in MiB [default: for a position searched against the clock,
+    /// sized to the time (a MiB for each 32 ms, 1 to 64), since a larger table takes time to
+    /// map in (about 1.5 ms a MiB here); else 64]. The table is mapped in before the clock
+    /// starts.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    tt_mb: Option<u32>,
     /// Probe the endgame databases in this directory (`mancala egdb build`).
     #[arg(long)]
     egdb: Option<std::path::PathBuf>,
@@ -169,10 +172,18 @@ fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<
 }
 
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
-    let mut engine =
-        Engine::try_new(a.tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     // A position string has `/`s; a path that names no file is taken for one.
-    if a.input.contains('/') && !std::path::Path::new(&a.input).exists() {
+    let is_position = a.input.contains('/') && !std::path::Path::new(&a.input).exists();
+    let tt_mb = match (a.tt_mb, a.depth) {
+        (Some(mb), _) => mb as usize,
+        (None, None) if is_position => {
+            mancala_engine::tt_mb_for(a.time.unwrap_or(Duration::from_millis(1000)))
+        }
+        _ => 64,
+    };
+    let mut engine = Engine::try_new(tt_mb, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
+    engine.prefault();
+    if is_position {
         let pos: Position = a
             .input
             .parse()
@@ -477,7 +488,16 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         }
         None => None,
     };
-    let tt_mb = a.tt_mb.unwrap_or_else(|| auto_tt_mb(&pos, db.as_deref()));
+    // Against the clock, a table no larger than the time can use: its mapping is not timed,
+    // but it is waited for (a quarter of a MiB a millisecond, at least 64 MiB).
+    let tt_mb = a.tt_mb.unwrap_or_else(|| {
+        let cap = a.time.map_or(u32::MAX, |t| {
+            ((t.as_millis() / 4).min(1 << 16) as u32)
+                .next_power_of_two()
+                .max(64)
+        });
+        auto_tt_mb(&pos, db.as_deref()).min(cap)
+    });
     let mut engine =
         Engine::try_new(tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.oracle = oracle(&db);
@@ -611,12 +631,28 @@ pub fn solve(a: SolveArgs) -> Result<()> {
 pub struct MatchArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Player A: a level 1-8, or `mcts:N` (Monte Carlo tree search, N playouts a move).
-    #[arg(long)]
-    a: String,
+    /// Player A: a level 1-8, a level with a time a move (`8@100ms`), or `mcts:N` (Monte
+    /// Carlo tree search, N playouts a move).
+    #[arg(long, required_unless_present = "a_cmd", conflicts_with = "a_cmd")]
+    a: Option<String>,
     /// Player B, as for A.
-    #[arg(long)]
-    b: String,
+    #[arg(long, required_unless_present = "b_cmd", conflicts_with = "b_cmd")]
+    b: Option<String>,
+    /// Player A as an engine command speaking the engine protocol (docs/engine-protocol.md),
+    /// run by `sh -c`, such as `mancala engine`; with --b-cmd.
+    #[arg(long, requires = "b_cmd")]
+    a_cmd: Option<String>,
+    /// Player B as an engine command.
+    #[arg(long, requires = "a_cmd")]
+    b_cmd: Option<String>,
+    /// Engines: time a move, in milliseconds or with a unit (`100ms`, `0.5s`), sent as
+    /// `go movetime MS` [default: 100ms].
+    #[arg(long, requires = "a_cmd", conflicts_with = "go",
+          value_parser = |s: &str| duration_arg(s, Duration::from_millis(1), 3600))]
+    movetime: Option<Duration>,
+    /// Engines: the arguments of every `go` instead (`depth 12`, `nodes 100000`).
+    #[arg(long, requires = "a_cmd")]
+    go: Option<String>,
     /// Games to play, 1 to 1000000 (rounded up to an even number: each opening with both
     /// colours).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -636,16 +672,43 @@ pub struct MatchArgs {
 
 pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let rules = m.rules.rules()?;
-    let cfg = MatchConfig {
-        rules,
-        a: Player::parse(&m.a, Besides::Mcts)?,
-        b: Player::parse(&m.b, Besides::Mcts)?,
-        games: m.games,
-        threads: usize::from(m.threads),
-        openings: usize::from(m.openings),
-        seed: m.seed,
+    let (r, a_name, b_name) = match (&m.a_cmd, &m.b_cmd, &m.a, &m.b) {
+        (Some(a_cmd), Some(b_cmd), _, _) => {
+            let movetime = m.movetime.unwrap_or(Duration::from_millis(100));
+            let (go, budget) = match &m.go {
+                Some(g) => (g.clone(), None),
+                None => (format!("movetime {}", movetime.as_millis()), Some(movetime)),
+            };
+            let cfg = ExternalMatch {
+                rules,
+                a_cmd: a_cmd.clone(),
+                b_cmd: b_cmd.clone(),
+                go,
+                budget,
+                games: m.games,
+                threads: usize::from(m.threads),
+                openings: usize::from(m.openings),
+                seed: m.seed,
+            };
+            let bar = indicatif::ProgressBar::new(u64::from(m.games.div_ceil(2) * 2));
+            let r = play_external_match(&cfg, &|n| bar.set_position(n as u64))?;
+            bar.finish_and_clear();
+            (r, a_cmd.clone(), b_cmd.clone())
+        }
+        (_, _, Some(a), Some(b)) => {
+            let cfg = MatchConfig {
+                rules,
+                a: Player::parse(a, Besides::Mcts)?,
+                b: Player::parse(b, Besides::Mcts)?,
+                games: m.games,
+                threads: usize::from(m.threads),
+                openings: usize::from(m.openings),
+                seed: m.seed,
+            };
+            (play_match(&cfg)?, a.clone(), b.clone())
+        }
+        _ => bail!("give --a and --b, or --a-cmd and --b-cmd"),
     };
-    let r = play_match(&cfg)?;
     let MatchResult {
         wins,
         draws,
@@ -666,7 +729,7 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     if m.json {
         println!(
             "{}",
-            json!({"variant": rules.to_string(), "a": m.a, "b": m.b, "games": results.len(),
+            json!({"variant": rules.to_string(), "a": a_name, "b": b_name, "games": results.len(),
                    "wins": wins, "draws": draws, "losses": losses, "score": score,
                    "elo": (!sweep).then_some(d).flatten(), "elo_95": [lo, hi],
                    "elo_note": if sweep { "one side won every game: more games are needed" }
@@ -676,8 +739,8 @@ pub fn match_cmd(m: MatchArgs) -> Result<()> {
     } else {
         println!(
             "{rules}: {} vs {}, {} games: +{wins} ={draws} -{losses}, score {:.1}%",
-            m.a,
-            m.b,
+            a_name,
+            b_name,
             results.len(),
             score * 100.0
         );

@@ -1,9 +1,11 @@
 //! The `mancala` command. Every subcommand that prints results takes `--json`; the exit code
 //! is 0 on success and 2 on bad usage or bad input, with a one-line error on stderr.
 
+mod bench;
 mod board;
 mod egdb_cmd;
 mod engine_cmds;
+mod engine_proc;
 mod input;
 mod manchester_cmd;
 mod play;
@@ -51,6 +53,11 @@ enum Command {
     Analyze(engine_cmds::AnalyzeArgs),
     /// Prove the exact value of a position (the start by default) with perfect play.
     Solve(engine_cmds::SolveArgs),
+    /// A long-lived engine speaking a line protocol on stdin/stdout (docs/engine-protocol.md).
+    Engine(engine_proc::EngineArgs),
+    /// Measure short searches from a fresh process and from `mancala engine`: wall time,
+    /// nodes, depth, and the node rate against a long search.
+    BenchEngine(bench::BenchArgs),
     /// Play two levels against each other, both colours, and estimate their Elo difference.
     Match(engine_cmds::MatchArgs),
     /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
@@ -275,6 +282,8 @@ fn main() -> ExitCode {
         Command::Analyze(a) => engine_cmds::analyze(a),
         Command::Solve(a) => engine_cmds::solve(a),
         Command::Match(a) => engine_cmds::match_cmd(a),
+        Command::Engine(a) => engine_proc::run(a),
+        Command::BenchEngine(a) => bench::run(a),
         Command::Serve(a) => mancala_server::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Tui(a) => tui::run(a),

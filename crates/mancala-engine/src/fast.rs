@@ -450,7 +450,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
     /// long enough ago for it to be in cache).
     fn ab(&mut self, b: &Board, key: u64, mut alpha: i32, beta: i32, early: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 {
+        if self.nodes & 1023 == 0 {
             self.shared.add_nodes(self.nodes - self.flushed);
             self.flushed = self.nodes;
             self.shared.check_limits();

@@ -121,6 +121,9 @@ pub struct Engine {
     /// The solver's first guess comes from an iterative-deepening search to this depth (0:
     /// guess 0); see [`Engine::solve`].
     pub guess_depth: u8,
+    /// Raised from outside (another thread) to stop the searches under way: they return what
+    /// they have as if their time were up. Searches do not lower it; see [`Engine::abort`].
+    abort: std::sync::Arc<AtomicBool>,
     /// Games whose positions repeat: the retrograde solver's values so far, and their rules.
     cyclic: std::sync::Mutex<Option<(mancala_core::Rules, HashMap<u64, i32>)>>,
 }
@@ -144,6 +147,7 @@ impl Engine {
             defer_max_ply: 10,
             oracle: None,
             guess_depth: 16,
+            abort: std::sync::Arc::new(AtomicBool::new(false)),
             cyclic: std::sync::Mutex::new(None),
         })
     }
@@ -175,6 +179,25 @@ impl Engine {
         self.tt.bytes()
     }
 
+    /// Has the whole table mapped in now, on the engine's threads, so that no search pays for
+    /// it on its clock (the kernel zeroes each page at its first write: about 1.5 ms a MiB
+    /// here). Safe at any time; a second call costs a read of each page.
+    pub fn prefault(&self) {
+        self.tt.prefault(self.threads);
+    }
+
+    /// The flag that stops this engine's searches and proofs when raised (from any thread):
+    /// each returns within about a thousand nodes what it has, as at its time limit. Lower it
+    /// before the next search.
+    pub fn abort(&self) -> std::sync::Arc<AtomicBool> {
+        self.abort.clone()
+    }
+
+    /// The engine's search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// Forgets every stored result (between unrelated games).
     pub fn clear(&self) {
         self.tt.clear();
@@ -194,6 +217,7 @@ impl Engine {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             deadline: limits.time.map(|t| Instant::now() + t),
+            abort: Some(&self.abort),
             max_nodes: limits.nodes.unwrap_or(u64::MAX),
             weights: self.weights,
             history: history
@@ -222,7 +246,19 @@ impl Engine {
         limits: Limits,
         history: &[Position],
     ) -> Option<SearchResult> {
-        with_family!(pos, p => self.search_state(p, limits, history))
+        self.search_with_progress(pos, limits, history, None)
+    }
+
+    /// As [`Engine::search`], calling `progress` with the result so far after each completed
+    /// iteration (on the search's main thread).
+    pub fn search_with_progress(
+        &self,
+        pos: &Position,
+        limits: Limits,
+        history: &[Position],
+        progress: Option<&(dyn Fn(&SearchResult) + Sync)>,
+    ) -> Option<SearchResult> {
+        with_family!(pos, p => self.search_state(p, limits, history, progress))
     }
 
     fn search_state<P: SearchGame>(
@@ -230,6 +266,7 @@ impl Engine {
         pos: &P,
         limits: Limits,
         history: &[Position],
+        progress: Option<&(dyn Fn(&SearchResult) + Sync)>,
     ) -> Option<SearchResult> {
         let legal = pos.legal_moves();
         if legal.is_empty() {
@@ -241,6 +278,9 @@ impl Engine {
         let me = pos.to_move();
         let banked = pos.banked(me);
         let misere = pos.misere();
+        // Where positions can repeat, a search's value depends on the lines its table mixed:
+        // only the retrograde solver proves values there.
+        let can_repeat = pos.can_repeat();
         let drive = |w: &mut Worker| {
             let mut last: Option<search::RootResult> = None;
             for depth in 1..=max_depth {
@@ -249,6 +289,27 @@ impl Engine {
                     break;
                 }
                 let exact = r.exact;
+                if let Some(report) = progress.filter(|_| w.thread == 0) {
+                    w.flush();
+                    let mut pv = w.pv(pos, 64);
+                    if pv.first() != Some(&r.best) {
+                        pv = vec![r.best];
+                    }
+                    report(&SearchResult {
+                        best: r.best,
+                        eval: evaluation(
+                            me,
+                            banked + r.value,
+                            (misere, pos.decided_ties()),
+                            exact && !can_repeat,
+                            depth as u32,
+                        ),
+                        depth: depth as u32,
+                        nodes: w.shared.nodes.load(Ordering::Relaxed),
+                        pv,
+                        elapsed: start.elapsed(),
+                    });
+                }
                 last = Some(r);
                 if exact {
                     break;
@@ -285,9 +346,7 @@ impl Engine {
             // Not even depth 1 finished: any legal move, valued by the evaluation.
             None => (legal.as_slice()[0], pos.eval(&self.weights), 0, false),
         };
-        // Where positions can repeat, a search's value depends on the lines its table mixed:
-        // only the retrograde solver proves values there.
-        let exact = exact && !pos.can_repeat();
+        let exact = exact && !can_repeat;
         Some(SearchResult {
             best,
             eval: evaluation(
@@ -467,15 +526,16 @@ impl Engine {
         if pos.legal_moves().is_empty() {
             return None;
         }
+        // Every thread faults in its share of the table first, before the clock starts: the
+        // single-threaded guess search below would otherwise take every page fault (and any
+        // compaction) alone, on the proof's time.
+        self.tt.prefault(self.threads);
         let start = Instant::now();
         // Every pass below, and the best line, stop at the same deadline.
         let rest = || Limits {
             time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
             ..limits
         };
-        // Every thread faults in its share of the table first: the single-threaded guess
-        // search below would otherwise take every page fault (and any compaction) alone.
-        self.tt.prefault(self.threads);
         let shared = self.shared(rest(), history, pos.full_key());
         let me = pos.to_move();
         let banked = pos.banked(me);
@@ -862,7 +922,8 @@ fn full_key(p: &Position) -> u64 {
 
 impl Engine {
     /// A hint for the side to move in `pos`: the proven best move and value where
-    /// [`Engine::solve`] finishes within `prove` (on a fresh 64 MiB table with this engine's
+    /// [`Engine::solve`] finishes within `prove` (on a fresh table sized to `prove` by
+    /// [`tt_mb_for`], at most 64 MiB, with this engine's
     /// threads and endgame tables, so this engine's table is left as it was; `exact` is then
     /// set and `depth` is the perfect line's length), else [`Engine::search`] within
     /// `limits`. `None` when the game is over.
@@ -873,7 +934,7 @@ impl Engine {
         limits: Limits,
         history: &[Position],
     ) -> Option<SearchResult> {
-        let mut solver = Engine::new(64, self.threads);
+        let mut solver = Engine::new(tt_mb_for(prove).min(64), self.threads);
         solver.oracle = self.oracle.clone();
         let proof = solver.solve(
             pos,
@@ -895,6 +956,20 @@ impl Engine {
             None => self.search(pos, limits, history),
         }
     }
+}
+
+/// The transposition table, in MiB, that a search of `time` can fill and fault in without
+/// spending its time on it: a power of two from 1 to 64 MiB, a MiB for each 32 ms. A search
+/// stores about a slot (16 bytes) for each node it visits (some millions a second and
+/// thread), but the kernel's first write to each page costs about 1.5 ms a MiB here, so a
+/// table as large as the nodes would spend a tenth or more of a short search mapping memory;
+/// a table kept across searches (`mancala engine`, the computer of a game) should be larger
+/// and faulted in once ([`Engine::prefault`]). Figures in docs/results.md.
+pub fn tt_mb_for(time: Duration) -> usize {
+    ((time.as_millis() / 32) as usize)
+        .max(1)
+        .next_power_of_two()
+        .min(64)
 }
 
 /// Searches `pos` within `limits` with a fresh 16 MiB table and one thread; `history` holds
@@ -944,6 +1019,19 @@ impl Level {
         })
     }
 
+    /// The level with `time` a move instead of its own: it thinks that long, to its depth
+    /// limit where it has one (a level that errs on purpose searches to its depth alone, so
+    /// only levels 5 and up are changed; 7 keeps its 16 plies, 8 searches to the time).
+    pub fn with_time(self, time: Duration) -> Level {
+        if self.noise > 0 {
+            return self;
+        }
+        Level {
+            time: Some(time),
+            ..self
+        }
+    }
+
     /// Chooses a move for the side to move, with a fresh engine. `seed` drives the level's
     /// randomness. `None` when the game is over. Always a legal move.
     ///
@@ -967,12 +1055,12 @@ impl Level {
             let k = match c.iter().position(|e| e.1 == mb && e.2 == self.threads) {
                 Some(k) => k,
                 None => {
-                    c.push((
-                        *pos.rules(),
-                        mb,
-                        self.threads,
-                        Engine::new(mb, self.threads),
-                    ));
+                    let engine = Engine::new(mb, self.threads);
+                    // Mapped in before the first search's clock starts.
+                    if self.time.is_some() {
+                        engine.prefault();
+                    }
+                    c.push((*pos.rules(), mb, self.threads, engine));
                     c.len() - 1
                 }
             };

@@ -26,6 +26,8 @@ pub struct Shared<'t> {
     pub nodes: AtomicU64,
     /// When the search must stop (`None`: no time limit).
     pub deadline: Option<Instant>,
+    /// Raised from outside to stop the search (see [`crate::Engine::abort`]).
+    pub abort: Option<&'t AtomicBool>,
     /// Node limit, all threads (`u64::MAX`: none).
     pub max_nodes: u64,
     /// The leaf evaluation's weights.
@@ -64,6 +66,7 @@ impl Shared<'_> {
     pub fn check_limits(&self) {
         if self.nodes.load(Ordering::Relaxed) >= self.max_nodes
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.abort.is_some_and(|a| a.load(Ordering::Relaxed))
         {
             self.stop.store(true, Ordering::Relaxed);
         }
@@ -214,7 +217,7 @@ impl<'s, 't> Worker<'s, 't> {
     /// Fail-soft alpha-beta: the future net gain of `pos` for its side to move.
     pub fn ab<P: SearchGame>(&mut self, pos: &P, depth: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 {
+        if self.nodes & 1023 == 0 {
             self.shared.add_nodes(self.nodes - self.flushed);
             self.flushed = self.nodes;
             self.shared.check_limits();

@@ -530,3 +530,71 @@ fn oware_proofs_after_a_history_agree_with_brute_force() {
         assert!(checked > 10, "{v}: {checked}");
     }
 }
+
+#[test]
+fn tables_for_a_time_are_a_mib_each_32_ms() {
+    let ms = std::time::Duration::from_millis;
+    assert_eq!(crate::tt_mb_for(ms(0)), 1);
+    assert_eq!(crate::tt_mb_for(ms(10)), 1);
+    assert_eq!(crate::tt_mb_for(ms(100)), 4);
+    assert_eq!(crate::tt_mb_for(ms(1000)), 32);
+    assert_eq!(crate::tt_mb_for(ms(100_000)), 64);
+}
+
+#[test]
+fn progress_reports_each_iteration_and_abort_stops_a_search() {
+    let pos = Position::start(&"kalah,seeds=4".parse().unwrap()).unwrap();
+    let engine = Engine::new(4, 1);
+    let depths = std::sync::Mutex::new(Vec::new());
+    let report = |r: &SearchResult| depths.lock().unwrap().push((r.depth, r.best, r.pv[0]));
+    let lim = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let r = engine
+        .search_with_progress(&pos, lim, &[], Some(&report))
+        .unwrap();
+    let depths = depths.into_inner().unwrap();
+    assert_eq!(
+        depths.iter().map(|d| d.0).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6]
+    );
+    // The last report is the result, and every line starts with its best move.
+    assert_eq!(depths[5].1, r.best);
+    assert!(depths.iter().all(|d| d.1 == d.2));
+    // Raised before the search: it stops at its first look at the flag, at node 1024 (the
+    // node being entered then is counted too), with the depth completed by then, far short
+    // of 40.
+    engine
+        .abort()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    engine.clear();
+    let lim = Limits {
+        depth: Some(40),
+        ..Limits::default()
+    };
+    let r = engine.search(&pos, lim, &[]).unwrap();
+    assert!(
+        r.nodes <= 1025 && r.depth < 10,
+        "{} nodes, depth {}",
+        r.nodes,
+        r.depth
+    );
+    engine
+        .abort()
+        .store(false, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        engine
+            .search(
+                &pos,
+                Limits {
+                    depth: Some(3),
+                    ..lim
+                },
+                &[]
+            )
+            .unwrap()
+            .depth,
+        3
+    );
+}

@@ -34,10 +34,17 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// `player`, with an engine of 64 MiB at levels 6 and up, 4 MiB below.
+    /// `player`, with an engine of 64 MiB at levels 6 and up, 4 MiB below, mapped in now
+    /// for a level that thinks against the clock.
     pub fn new(player: Player) -> Seat {
         let engine = match player {
-            Player::Engine(l) => Some(Engine::new(if l.level >= 6 { 64 } else { 4 }, 1)),
+            Player::Engine(l) => {
+                let e = Engine::new(if l.level >= 6 { 64 } else { 4 }, 1);
+                if l.time.is_some() {
+                    e.prefault();
+                }
+                Some(e)
+            }
             _ => None,
         };
         Seat { player, engine }

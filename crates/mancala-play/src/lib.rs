@@ -17,6 +17,8 @@
 //!   `VecGame`).
 //! - [`manchester`]: the Manchester Kalah protocol: its messages, an agent over any reader
 //!   and writer, and a referee between two agent commands.
+//! - [`protocol`]: the line protocol of `mancala engine` (commands, answers, time management
+//!   for clocks) and [`external`]: an engine process speaking it, as a player of matches.
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
 //!
 //! The `mancala` command reads arguments and prints on top of this crate; the server plays
@@ -25,10 +27,12 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod external;
 pub mod game;
 pub mod manchester;
 pub mod matches;
 pub mod player;
+pub mod protocol;
 pub mod rng;
 pub mod stats;
 

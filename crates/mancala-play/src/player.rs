@@ -37,17 +37,44 @@ pub enum Besides {
     Mcts,
 }
 
-/// A computer level from its text (`3`, ` 5 `); the error gives the levels there are.
+/// A computer level from its text (`3`, ` 5 `), or a level with its own time a move
+/// (`8@500ms`, `7@2s`: see [`Level::with_time`]); the error gives the levels there are.
 pub fn parse_level(s: &str) -> Result<Level> {
     let t = s.trim();
+    if let Some((level, time)) = t.split_once('@') {
+        let time = parse_move_time(time)?;
+        return Ok(parse_level(level)?.with_time(time));
+    }
     let (lo, hi) = (LEVELS.start(), LEVELS.end());
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        bail!("`{t}` is not a level ({lo}-{hi})");
+        bail!("`{t}` is not a level ({lo}-{hi}, or LEVEL@TIME such as 8@500ms)");
     }
     t.parse()
         .ok()
         .and_then(Level::new)
         .with_context(|| format!("level {t} does not exist (levels {lo}-{hi})"))
+}
+
+/// A time a move: milliseconds, or a number with `ms` or `s` (`250`, `250ms`, `0.5s`), from
+/// 1 ms to an hour.
+pub fn parse_move_time(s: &str) -> Result<Duration> {
+    let t = s.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, 1e-3)
+    };
+    let secs = num
+        .parse::<f64>()
+        .ok()
+        .map(|v| v * scale)
+        .filter(|v| v.is_finite() && (1e-3..=3600.0).contains(v))
+        .with_context(|| {
+            format!("`{t}` is not a time a move (1ms to 3600s, such as 500ms or 2s)")
+        })?;
+    Ok(Duration::from_secs_f64(secs))
 }
 
 impl Player {
@@ -91,6 +118,10 @@ impl Player {
         match self {
             Player::Human => "human".into(),
             Player::Random => "random".into(),
+            Player::Engine(l) if l.time != Level::new(l.level).and_then(|d| d.time) => {
+                let ms = l.time.map_or(0, |t| t.as_millis());
+                format!("level {}@{ms}ms", l.level)
+            }
             Player::Engine(l) => format!("level {}", l.level),
             Player::Mcts(n) => format!("mcts:{n}"),
         }
@@ -148,7 +179,13 @@ pub fn level_decision(
     if lv.noise > 0 {
         lv.decide(pos, history, seed)
     } else {
-        lv.decide_with(&Engine::new(16, 1), pos, history, seed)
+        // A table sized to the time, mapped in before the search's clock starts.
+        let engine = Engine::new(
+            lv.time.map_or(16, |t| mancala_engine::tt_mb_for(t).min(16)),
+            1,
+        );
+        engine.prefault();
+        lv.decide_with(&engine, pos, history, seed)
     }
 }
 
@@ -164,12 +201,17 @@ pub struct Computer {
 }
 
 impl Computer {
-    /// The computer at `level` with a table of 256 MiB at levels 6 and up, 16 MiB below;
-    /// `seed` drives the level's random choices.
+    /// The computer at `level` with a table of 256 MiB at levels 6 and up, 16 MiB below
+    /// (levels that think against the clock have it mapped in now, so that their first move
+    /// does not spend its time on it); `seed` drives the level's random choices.
     pub fn new(level: Level, seed: u64) -> Computer {
+        let engine = Engine::new(if level.level >= 6 { 256 } else { 16 }, level.threads);
+        if level.time.is_some() {
+            engine.prefault();
+        }
         Computer {
             level,
-            engine: Engine::new(if level.level >= 6 { 256 } else { 16 }, level.threads),
+            engine,
             seeds: Rng::lcg(seed),
         }
     }
@@ -214,12 +256,42 @@ mod tests {
             ("9", "level 9 does not exist (levels 1-8)"),
             ("300", "level 300 does not exist (levels 1-8)"),
             ("99999999999999999999999", "does not exist (levels 1-8)"),
-            ("x", "`x` is not a level (1-8)"),
-            ("-1", "`-1` is not a level (1-8)"),
+            ("x", "`x` is not a level (1-8"),
+            ("-1", "`-1` is not a level (1-8"),
+            ("8@", "`` is not a time a move"),
+            ("8@0ms", "`0ms` is not a time a move"),
+            ("8@2h", "`2h` is not a time a move"),
+            ("9@1s", "level 9 does not exist"),
         ] {
             let e = parse_level(s).unwrap_err().to_string();
             assert!(e.contains(msg), "{s}: {e}");
         }
+    }
+
+    #[test]
+    fn a_level_takes_a_time_a_move() {
+        let l = parse_level("8@250ms").unwrap();
+        assert_eq!((l.level, l.time), (8, Some(Duration::from_millis(250))));
+        assert_eq!(l.depth, None);
+        let l = parse_level("7@0.5s").unwrap();
+        assert_eq!(
+            (l.time, l.depth),
+            (Some(Duration::from_millis(500)), Some(16))
+        );
+        assert_eq!(
+            parse_level("6@100").unwrap().time,
+            Some(Duration::from_millis(100))
+        );
+        // Levels that err on purpose keep their depth and no clock.
+        assert_eq!(parse_level("2@1s").unwrap(), Level::new(2).unwrap());
+        assert_eq!(
+            Player::Engine(parse_level("8@100ms").unwrap()).name(),
+            "level 8@100ms"
+        );
+        assert_eq!(
+            Player::Engine(parse_level("8@3s").unwrap()).name(),
+            "level 8"
+        );
     }
 
     #[test]
@@ -243,10 +315,13 @@ mod tests {
         let e = format!("{:#}", Player::parse("x", Besides::Random).unwrap_err());
         assert_eq!(
             e,
-            "player `x`: give `random` or a level: `x` is not a level (1-8)"
+            "player `x`: give `random` or a level: `x` is not a level (1-8, or LEVEL@TIME such as 8@500ms)"
         );
         let e = Player::parse("x", Besides::Mcts).unwrap_err().to_string();
-        assert_eq!(e, "`x` is not a level (1-8), or mcts:N");
+        assert_eq!(
+            e,
+            "`x` is not a level (1-8, or LEVEL@TIME such as 8@500ms), or mcts:N"
+        );
         assert_eq!(five.name(), "level 5");
         assert_eq!(five.record_name(), "computer (level 5)");
     }

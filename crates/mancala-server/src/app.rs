@@ -727,6 +727,7 @@ impl App {
         let time = self.cfg.ai_time.min(Duration::from_millis(500));
         let r = self
             .compute(move || {
+                engine.prefault();
                 engine.hint(
                     &pos,
                     time,
@@ -752,7 +753,9 @@ impl App {
     }
 
     /// A one-thread engine with a table of `tt_mb` MiB that probes the endgame tables where
-    /// the server has them.
+    /// the server has them. Its user maps the table in ([`mancala_engine::Engine::prefault`])
+    /// on the worker that searches, before the search, so that no search pays for it on its
+    /// clock.
     pub fn engine(&self, tt_mb: usize) -> mancala_engine::Engine {
         let mut e = mancala_engine::Engine::new(tt_mb, 1);
         e.oracle = self.cfg.tables.as_ref().map(|t| t.oracle());
@@ -771,6 +774,7 @@ impl App {
         let engine = self.engine(32);
         let tables = self.cfg.tables.clone();
         let work = self.compute(move || {
+            engine.prefault();
             let limits = Limits {
                 time: Some(time),
                 ..Limits::default()
@@ -858,6 +862,7 @@ impl App {
         let per = self.cfg.analysis_time;
         let engine = self.engine(64);
         self.compute(move || {
+            engine.prefault();
             let values = view::analysis_with(&engine, &game, per, per * 100);
             view::replay(&game, players, resigned, Some(values))
         })

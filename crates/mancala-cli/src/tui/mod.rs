@@ -466,7 +466,9 @@ impl App {
             JobKind::Analysis(Analysis::Hint) => {
                 let (limits, prove) = (self.analysis_limits, self.hint_proof);
                 Box::new(move || {
-                    let r = Engine::new(16, 1).hint(&position, prove, limits, &history);
+                    let engine = Engine::new(16, 1);
+                    engine.prefault();
+                    let r = engine.hint(&position, prove, limits, &history);
                     Outcome::Search(r)
                 })
             }

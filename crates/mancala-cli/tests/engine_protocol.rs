@@ -1,0 +1,160 @@
+//! `mancala engine` over its line protocol: a whole game between two engine processes, bad
+//! lines answered with an error while the engine keeps running, and `stop` ending a search.
+
+use std::time::{Duration, Instant};
+
+use mancala_core::{Position, Side};
+use mancala_play::external::{play_game, EngineProcess};
+
+fn engine(go: &str) -> EngineProcess {
+    let cmd = format!("{} engine --tt-mb 4", env!("CARGO_BIN_EXE_mancala"));
+    EngineProcess::start(&cmd, go, None).expect("the engine starts")
+}
+
+/// Waits for a line that satisfies `done`, failing after a generous 20 s.
+fn expect(e: &mut EngineProcess, done: impl Fn(&str) -> bool) -> String {
+    e.wait_for(done, Some(Duration::from_secs(20)))
+        .expect("an answer")
+}
+
+#[test]
+fn two_engine_processes_play_a_whole_game() {
+    let start = Position::start(&"kalah,seeds=4".parse().unwrap()).unwrap();
+    let (mut a, mut b) = (engine("depth 4"), engine("depth 4"));
+    let r = play_game(&start, &mut a, &mut b, Side::South).unwrap();
+    assert!([0.0, 0.5, 1.0].contains(&r));
+    // Depth-limited, one thread, a new game each time: the same game again.
+    let again = play_game(&start, &mut a, &mut b, Side::South).unwrap();
+    assert_eq!(r, again);
+    // B as "A" on North: the same seats as the first game, so B's score of it.
+    let swapped = play_game(&start, &mut b, &mut a, Side::North).unwrap();
+    assert_eq!(swapped, 1.0 - r);
+    assert!(a.last_error.is_none() && b.last_error.is_none());
+}
+
+#[test]
+fn a_game_with_repetition_is_sent_with_its_moves() {
+    // Kauri's positions can repeat: the engine is given the start and every move.
+    let start = Position::start(&"kauri,pits=4,seeds=2".parse().unwrap()).unwrap();
+    let (mut a, mut b) = (engine("depth 3"), engine("depth 3"));
+    let r = play_game(&start, &mut a, &mut b, Side::North).unwrap();
+    assert!([0.0, 0.5, 1.0].contains(&r));
+}
+
+#[test]
+fn bad_lines_get_an_error_and_the_engine_keeps_running() {
+    let mut e = engine("depth 2");
+    let bad = [
+        ("fly", "unknown command `fly`"),
+        ("go depth 3", "no position: send position first"),
+        (
+            "position kalah,seeds=4 moves z",
+            "`z` is not a pit (A-F or 1-6)",
+        ),
+        ("position kalah,pits=9", "position: `kalah,pits=9`"),
+        ("go movetime soon", "go: movetime: `soon` is not a number"),
+        (
+            "position kalah,seeds=1/0-0-0-0-0-0/6/0-0-0-0-0-0/6/s",
+            "the game is already over",
+        ),
+        ("stop please", "`stop` takes no arguments"),
+    ];
+    for (line, err) in bad {
+        e.send(line).unwrap();
+        let got = expect(&mut e, |l| l.starts_with("info string error"));
+        assert!(got.contains(err), "`{line}`: {got}");
+    }
+    e.send("isready").unwrap();
+    assert_eq!(
+        expect(&mut e, |l| l == "readyok" || l.starts_with("info string")),
+        "readyok"
+    );
+    // Still plays after all that.
+    e.send("position kalah,seeds=4 moves C").unwrap();
+    e.send("go depth 3").unwrap();
+    let info = expect(&mut e, |l| l.starts_with("info depth 3 "));
+    assert!(
+        info.contains(" value ") && info.contains(" nodes ") && info.contains(" pv "),
+        "{info}"
+    );
+    let best = expect(&mut e, |l| l.starts_with("bestmove"));
+    // South moves again after `C`: one of South's pits, written in capitals.
+    let mv = best.strip_prefix("bestmove ").unwrap();
+    assert!(["A", "B", "D", "E", "F"].contains(&mv), "{best}");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let mut e = engine("");
+    e.send("position kalah,seeds=6").unwrap();
+    e.send("go infinite").unwrap();
+    expect(&mut e, |l| l.starts_with("info depth 3 "));
+    // Answered while the search runs.
+    e.send("isready").unwrap();
+    expect(&mut e, |l| l == "readyok");
+    let t = Instant::now();
+    e.send("stop").unwrap();
+    let best = expect(&mut e, |l| l.starts_with("bestmove "));
+    // "At once": well within a second here (the search checks every 1024 nodes); the bound
+    // is generous for a loaded machine.
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    let mv = best.strip_prefix("bestmove ").unwrap();
+    assert!(("A"..="F").contains(&mv), "{best}");
+    // A search under way refuses a second go.
+    e.send("go infinite").unwrap();
+    e.send("go depth 2").unwrap();
+    let err = expect(&mut e, |l| l.starts_with("info string error"));
+    assert!(err.contains("a search is under way"), "{err}");
+    e.send("stop").unwrap();
+    expect(&mut e, |l| l.starts_with("bestmove "));
+}
+
+#[test]
+fn a_proof_is_reported_as_proven_and_misere_values_say_so() {
+    let mut e = engine("");
+    // Few seeds left: proven at once.
+    e.send("position kalah,seeds=4/0-0-0-1-2-1/20/1-1-0-0-0-2/20/s")
+        .unwrap();
+    e.send("go movetime 1000").unwrap();
+    let info = expect(&mut e, |l| l.starts_with("info depth"));
+    assert!(info.contains(" proven"), "{info}");
+    expect(&mut e, |l| l.starts_with("bestmove "));
+    e.send("position dracala").unwrap();
+    e.send("go depth 2").unwrap();
+    let info = expect(&mut e, |l| l.starts_with("info depth 2 "));
+    assert!(info.contains("depth 2 lower-is-better"), "{info}");
+    let best = expect(&mut e, |l| l.starts_with("bestmove "));
+    // Dracala writes pits as digits.
+    assert!(
+        ("1"..="6").contains(&best.strip_prefix("bestmove ").unwrap()),
+        "{best}"
+    );
+}
+
+#[test]
+fn endgame_tables_give_the_same_proven_value() {
+    let path = std::env::temp_dir().join(format!("mancala-engine-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let d = path.to_str().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["egdb", "build", "--variant", "kalah,pits=4,seeds=3"])
+        .args(["--max-seeds", "10", "--dir", d, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let value = |extra: &str| {
+        let cmd = format!("{} engine --tt-mb 4 {extra}", env!("CARGO_BIN_EXE_mancala"));
+        let mut e = EngineProcess::start(&cmd, "", None).unwrap();
+        // 24 seeds on the board: proven first, within a quarter of the time.
+        e.send("position kalah,pits=4,seeds=3 moves B").unwrap();
+        e.send("go movetime 20000").unwrap();
+        let info = expect(&mut e, |l| l.starts_with("info depth"));
+        expect(&mut e, |l| l.starts_with("bestmove"));
+        assert!(info.contains(" proven "), "{info}");
+        let w: Vec<&str> = info.split_whitespace().collect();
+        w[w.iter().position(|&x| x == "value").unwrap() + 1].to_string()
+    };
+    let with_tables = value(&format!("--egdb {d}"));
+    assert_eq!(with_tables, value(""));
+    let _ = std::fs::remove_dir_all(&path);
+}
