@@ -450,12 +450,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
     /// long enough ago for it to be in cache).
     fn ab(&mut self, b: &Board, key: u64, mut alpha: i32, beta: i32, early: bool) -> i32 {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.shared.add_nodes(self.nodes - self.flushed);
-            self.flushed = self.nodes;
-            self.shared.check_limits();
-        }
-        if self.shared.stopped() {
+        if self.shared.tick(self.nodes, &mut self.flushed) {
             return 0;
         }
         let bound = b.seeds as i32;
@@ -477,16 +472,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         }
         let nodes_before = self.nodes;
         // A solved entry's bounds: its value when they settle it against the window.
-        let cut = |e: &Entry| {
-            let (lo, up) = (e.lower as i32, e.upper as i32);
-            if lo >= beta || lo == up {
-                Some(lo)
-            } else if up <= alpha {
-                Some(up)
-            } else {
-                None
-            }
-        };
+        let cut = |e: &Entry| e.cut(alpha, beta);
         let tt = self.tt;
         // A child searched after a sibling had its entry asked for while the parent played
         // its moves: that line has arrived, and a cutoff from it saves playing the moves and
@@ -544,14 +530,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             kids[i] = c;
             gains[i] = g;
             again[i] = a;
-            // Extra turns first, rightmost first; then by gain, ties broken by pit (an order
-            // of its own for each thread).
-            let priority = if a {
-                (1 << 26) + i as u32
-            } else {
-                (((g + 128) as u32) << 8) + ((i as u32 + self.thread as u32 * 3) & 7)
-            };
-            let v = priority << 3 | i as u32;
+            let v = (crate::search::order_key(a, g, i as u8, self.thread) as u32) << 3 | i as u32;
             let mut j = n;
             while j > 0 && order[j - 1] < v {
                 order[j] = order[j - 1];

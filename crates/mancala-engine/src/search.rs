@@ -56,6 +56,19 @@ pub struct Shared<'t> {
 }
 
 impl Shared<'_> {
+    /// Counts a node of a worker that has searched `nodes` in all, `flushed` of them already
+    /// added to the shared count: every 1,024 nodes it adds the rest and checks the limits.
+    /// Whether the search must stop now.
+    #[inline(always)]
+    pub fn tick(&self, nodes: u64, flushed: &mut u64) -> bool {
+        if nodes & 1023 == 0 {
+            self.add_nodes(nodes - *flushed);
+            *flushed = nodes;
+            self.check_limits();
+        }
+        self.stopped()
+    }
+
     /// Adds a thread's new nodes to the count.
     #[inline]
     pub fn add_nodes(&self, n: u64) {
@@ -217,12 +230,7 @@ impl<'s, 't> Worker<'s, 't> {
     /// Fail-soft alpha-beta: the future net gain of `pos` for its side to move.
     pub fn ab<P: SearchGame>(&mut self, pos: &P, depth: u8, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.shared.add_nodes(self.nodes - self.flushed);
-            self.flushed = self.nodes;
-            self.shared.check_limits();
-        }
-        if self.shared.stopped() {
+        if self.shared.tick(self.nodes, &mut self.flushed) {
             return 0;
         }
         let bound = pos.gain_bound();
@@ -248,17 +256,7 @@ impl<'s, 't> Worker<'s, 't> {
         if let Some(e) = use_tt.then(|| tt.probe(key)).flatten() {
             tt_move = e.best;
             if e.depth >= depth && !root {
-                let (lo, up) = (e.lower as i32, e.upper as i32);
-                let cut = if lo >= beta {
-                    Some(lo)
-                } else if up <= alpha {
-                    Some(up)
-                } else if lo == up {
-                    Some(lo)
-                } else {
-                    None
-                };
-                if let Some(v) = cut {
+                if let Some(v) = e.cut(alpha, beta) {
                     if e.depth != SOLVED {
                         self.horizon += 1;
                     }
@@ -287,15 +285,12 @@ impl<'s, 't> Worker<'s, 't> {
                 tt.prefetch(kids[k].tt_key());
             }
             gains[k] = kids[k].banked(me) - before;
-            // Table move, then extra turns rightmost first, then by gain, rightmost first
-            // (helper threads rotate the tie order). No history heuristic: it did not pay
-            // everywhere (docs/decisions.md).
+            // The table's move, then the order both searches share. No history heuristic: it
+            // did not pay everywhere (docs/decisions.md).
             let key = if mv == tt_move {
                 1 << 30
-            } else if e.again {
-                (1 << 28) + mv as i32
             } else {
-                ((gains[k] + 128) << 8) + ((mv as i32 + self.thread as i32 * 3) & 7)
+                order_key(e.again, gains[k], mv, self.thread)
             };
             order[k] = (key, k as u8);
         }
@@ -415,6 +410,19 @@ impl<'s, 't> Worker<'s, 't> {
             p.play_unchecked(e.best);
         }
         line
+    }
+}
+
+/// Where a move goes in the order both searches (this one and [`crate::fast`]) try moves,
+/// higher first: extra turns first, rightmost first; then by the move's gain, ties broken by
+/// pit in an order of each thread's own (helper threads rotate it), so that threads sharing a
+/// table spread over different subtrees.
+#[inline(always)]
+pub fn order_key(again: bool, gain: i32, pit: u8, thread: usize) -> i32 {
+    if again {
+        (1 << 28) + pit as i32
+    } else {
+        ((gain + 128) << 8) + ((pit as i32 + thread as i32 * 3) & 7)
     }
 }
 

@@ -60,6 +60,21 @@ impl Entry {
         }
     }
 
+    /// The value a search may return at once from this entry against the window
+    /// `(alpha, beta)`: a lower bound that reaches `beta`, an upper bound that does not pass
+    /// `alpha`, or an exact value. The caller checks that the entry is deep enough.
+    #[inline(always)]
+    pub fn cut(&self, alpha: i32, beta: i32) -> Option<i32> {
+        let (lo, up) = (self.lower as i32, self.upper as i32);
+        if lo >= beta || lo == up {
+            Some(lo)
+        } else if up <= alpha {
+            Some(up)
+        } else {
+            None
+        }
+    }
+
     /// `self`, a new result for a position `old` was stored for: two proven entries keep the
     /// tighter of each bound (the null-window passes of MTD(f) prove one side at a time).
     fn merged(self, old: Entry) -> Entry {
