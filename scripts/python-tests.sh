@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Python package `mancala` (crates/mancala-py) into a virtual environment under
-# target/ and runs its pytest suite: rules against the `mancala` command, the API, the engine's
+# the cargo target directory (target/, or CARGO_TARGET_DIR) and runs its pytest suite: rules against the `mancala` command, the API, the engine's
 # values, and the Gymnasium, PettingZoo and (where open-spiel installs) OpenSpiel adapters.
 #
 # Needs Python 3.9 or later with its `venv` module (PYTHON names the interpreter; default
@@ -15,7 +15,8 @@ if ! "$PY" -c 'import sys, venv; sys.exit(sys.version_info < (3, 9))' 2>/dev/nul
   echo "error: the Python tests need Python 3.9 or later with its venv module (\`$PY\`; set PYTHON)" >&2
   exit 1
 fi
-VENV=target/python-venv
+TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
+VENV="$TARGET/python-venv"
 if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
@@ -31,8 +32,8 @@ echo "== mancala (Python package): build"
 # The `mancala` command the tests check the package against (cargo test built it already).
 cargo build --locked -p mancala-cli
 # A development build (the rules and engine crates are optimised even there, see Cargo.toml).
-(cd crates/mancala-py && VIRTUAL_ENV="$PWD/../../$VENV" "../../$VENV/bin/maturin" develop --locked -q)
+(cd crates/mancala-py && VIRTUAL_ENV="$VENV" "$VENV/bin/maturin" develop --locked -q)
 
 echo "== mancala (Python package): pytest"
-MANCALA_BIN="$PWD/target/debug/mancala" "$VENV/bin/python" -m pytest -q -p no:cacheprovider \
+MANCALA_BIN="$TARGET/debug/mancala" "$VENV/bin/python" -m pytest -q -p no:cacheprovider \
   crates/mancala-py/tests "$@"

@@ -845,7 +845,7 @@ fn analyze_all_moves_values_every_move_as_the_analysis_board() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines[1].contains("-10 for South (South wins by 10 (fewer seeds win)), proven"),
+        lines[1].contains("-10 for South (South wins by 10, fewer seeds win), proven"),
         "{out}"
     );
     assert!(lines[2].contains("gives away 3"), "{out}");

@@ -157,11 +157,14 @@ impl Evaluation {
                 self.quality.text()
             );
         }
+        // One pair of brackets: a misère outcome's own note goes after a comma.
+        let outcome = self
+            .outcome_text()
+            .replace(" (fewer seeds win)", ", fewer seeds win");
         format!(
-            "{:+} for {} ({}), {}",
+            "{:+} for {} ({outcome}), {}",
             self.margin,
             self.side,
-            self.outcome_text(),
             self.quality.text()
         )
     }
@@ -219,6 +222,10 @@ mod tests {
         let e = ev(3, true, Quality::Proven);
         assert_eq!(e.score(), -3);
         assert_eq!(e.outcome_text(), "South loses by 3 (fewer seeds win)");
+        assert_eq!(
+            e.text(),
+            "+3 for South (South loses by 3, fewer seeds win), proven"
+        );
         assert_eq!(
             e.seen_by(Side::North).outcome_text(),
             "North wins by 3 (fewer seeds win)"

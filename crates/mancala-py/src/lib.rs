@@ -4,9 +4,9 @@
 //!
 //! No rules live here: moves, ends and scores are `mancala-core`'s, observations and batches
 //! `mancala-play`'s ([`mancala_play::batch`]), values `mancala-engine`'s [`Evaluation`] as its
-//! JSON (`side`, `margin`, `score`, `lower_is_better`, `proven`, `depth`, `text`). Pits are
-//! 0-based from the mover's left, as in `mancala-core`. The pure-Python adapters (Gymnasium,
-//! PettingZoo, OpenSpiel) and the type stubs are in `python/mancala/`.
+//! JSON (`side`, `margin`, `score`, `lower_is_better`, `tie_break`, `proven`, `depth`,
+//! `text`). Pits are 0-based from the mover's left, as in `mancala-core`. The pure-Python
+//! adapters (Gymnasium, PettingZoo, OpenSpiel) and the type stubs are in `python/mancala/`.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -8,7 +8,7 @@ import pytest
 
 import mancala
 
-FIELDS = {"side", "margin", "score", "lower_is_better", "proven", "depth", "text"}
+FIELDS = {"side", "margin", "score", "lower_is_better", "tie_break", "proven", "depth", "text"}
 
 
 def test_solve_kalah_6_3_is_plus_2():

@@ -560,7 +560,7 @@ async fn a_misere_hint_says_fewer_seeds_win() {
         assert!(e["text"]
             .as_str()
             .unwrap()
-            .contains("South loses by 3 (fewer seeds win)"));
+            .contains("South loses by 3, fewer seeds win"));
     }
 }
 

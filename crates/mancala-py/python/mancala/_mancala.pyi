@@ -12,7 +12,8 @@ __all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "_
 _Value = Dict[str, Any]
 """An engine value: ``side`` ("south"/"north"), ``margin`` (final seeds of ``side`` minus the
 other's), ``score`` (the margin turned so that higher is better for ``side``),
-``lower_is_better`` (misère), ``proven``, ``depth`` (a search's depth, else None), ``text``."""
+``lower_is_better`` (misère), ``tie_break`` (a margin of one seed is a tie on seeds won by
+Kauri's cowrie rule), ``proven``, ``depth`` (a search's depth, else None), ``text``."""
 
 _PositionLike = Union[str, "Game"]
 
