@@ -155,17 +155,22 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
-        // A process that does not end on `quit` within a second is killed.
-        let until = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end_child(&mut self.child, Duration::from_secs(1));
     }
+}
+
+/// Waits up to `grace` for `child` to exit (after it was told to), then kills it; either way
+/// it is reaped.
+pub(crate) fn end_child(child: &mut Child, grace: Duration) {
+    let until = Instant::now() + grace;
+    while Instant::now() < until {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// An engine process as one side's source of moves; the first error is kept (the game loop

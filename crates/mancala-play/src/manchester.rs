@@ -472,16 +472,9 @@ impl Agent {
     }
 
     fn stop(&mut self) {
+        // Its input closed, an agent has half a second to exit.
         self.stdin = None;
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        crate::external::end_child(&mut self.child, Duration::from_millis(500));
     }
 }
 
