@@ -670,6 +670,13 @@ pub struct MatchArgs {
     json: bool,
 }
 
+impl MatchArgs {
+    /// Whether the match plays engine processes, whose exit is a broken pipe it reports.
+    pub fn plays_processes(&self) -> bool {
+        self.a_cmd.is_some()
+    }
+}
+
 pub fn match_cmd(m: MatchArgs) -> Result<()> {
     let rules = m.rules.rules()?;
     let (r, a_name, b_name) = match (&m.a_cmd, &m.b_cmd, &m.a, &m.b) {

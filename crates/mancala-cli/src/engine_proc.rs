@@ -210,6 +210,12 @@ pub fn run(a: EngineArgs) -> Result<()> {
             Ok(None) => continue,
             Err(e) => {
                 println!("info string error {e}");
+                // A refused `position` leaves no position: a `go` after it must not search
+                // the one before, which the sender no longer means.
+                if line.split_whitespace().next() == Some("position") {
+                    st.stop();
+                    st.game = None;
+                }
                 continue;
             }
         };

@@ -261,13 +261,16 @@ fn main() -> ExitCode {
     };
     // Output cut short by its reader (`mancala solve | head`) ends the program quietly, as
     // other command-line tools do, instead of a panic on the broken pipe. The server, the
-    // TUI and the referee (an agent that exits is a broken pipe it reports) keep Rust's
-    // default (the signal ignored).
+    // TUI, the referee and a match of engine processes (an agent or engine that exits is a
+    // broken pipe they report) keep Rust's default (the signal ignored).
     #[cfg(unix)]
-    if !matches!(
-        cli.command,
-        Command::Serve(_) | Command::Tui(_) | Command::Referee(_)
-    ) {
+    let reports_pipes = match &cli.command {
+        Command::Serve(_) | Command::Tui(_) | Command::Referee(_) => true,
+        Command::Match(a) => a.plays_processes(),
+        _ => false,
+    };
+    #[cfg(unix)]
+    if !reports_pipes {
         // SAFETY: restoring a signal's default disposition before any thread is started.
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);

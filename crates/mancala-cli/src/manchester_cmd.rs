@@ -162,10 +162,11 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
                 Some(w) => format!("agent {} wins", by_cmd(w as usize - 1) + 1),
                 None => "draw".into(),
             };
+            // Stores by agent: after a swap the seats no longer name them.
             println!(
-                "  {who}, {} : {} (South : North){}",
-                r.scores[0],
-                r.scores[1],
+                "  {who}, agent 1 {} : agent 2 {}{}",
+                r.scores[by_cmd(0)],
+                r.scores[by_cmd(1)],
                 r.fault.as_ref().map_or(String::new(), |f| format!("; {f}"))
             );
             for k in 0..2 {
@@ -185,13 +186,21 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
             .iter()
             .map(|(flipped, r)| {
                 let south = if *flipped { 2 } else { 1 };
+                // Stores, moves and times by agent (agent 1 first), as `winner` is.
+                fn by_agent<T: Copy>(x: [T; 2], flipped: bool) -> [T; 2] {
+                    if flipped {
+                        [x[1], x[0]]
+                    } else {
+                        x
+                    }
+                }
                 json!({
                     "south": south,
                     "winner": r.winner.map(|w| if *flipped { 3 - w } else { w }),
-                    "scores": r.scores,
+                    "scores": by_agent(r.scores, *flipped),
                     "fault": r.fault,
-                    "moves": r.moves,
-                    "avg_ms": r.avg_ms,
+                    "moves": by_agent(r.moves, *flipped),
+                    "avg_ms": by_agent(r.avg_ms, *flipped),
                     "swapped": r.swapped,
                     "position": r.position,
                 })

@@ -81,6 +81,14 @@ fn bad_lines_get_an_error_and_the_engine_keeps_running() {
     // South moves again after `C`: one of South's pits, written in capitals.
     let mv = best.strip_prefix("bestmove ").unwrap();
     assert!(["A", "B", "D", "E", "F"].contains(&mv), "{best}");
+    // A refused position leaves none: `go` then says so instead of searching the last one.
+    e.send("position kalah,seeds=4 moves Z").unwrap();
+    expect(&mut e, |l| l.starts_with("info string error"));
+    e.send("go depth 2").unwrap();
+    let got = expect(&mut e, |l| {
+        l.starts_with("info string error") || l.starts_with("bestmove")
+    });
+    assert!(got.contains("no position"), "{got}");
 }
 
 #[test]
@@ -157,4 +165,24 @@ fn endgame_tables_give_the_same_proven_value() {
     let with_tables = value(&format!("--egdb {d}"));
     assert_eq!(with_tables, value(""));
     let _ = std::fs::remove_dir_all(&path);
+}
+
+/// An engine that exits at once loses the match with an error naming it (exit code 2), not a
+/// silent death of `mancala match` on the broken pipe.
+#[test]
+fn a_match_against_an_engine_that_exits_says_so() {
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let out = std::process::Command::new(bin)
+        .args(["match", "--variant", "kalah", "--a-cmd", "true", "--b-cmd"])
+        .arg(format!("{bin} engine --tt-mb 4"))
+        .args(["--movetime", "10ms", "--games", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    // Which one the match sees first depends on timing: its write, or the engine's end.
+    assert!(
+        err.contains("`true` stopped reading") || err.contains("`true` ended"),
+        "{err}"
+    );
 }

@@ -173,8 +173,12 @@ fn parse_position(words: &[&str]) -> Result<Game, String> {
 }
 
 /// A move of the side to move in `pos`, as the game's notation writes it (either case) or as
-/// a number from the mover's left.
+/// a number from the mover's left; `swap` is the pie rule's swap (whether it is legal is the
+/// caller's to check, as for a pit).
 pub fn read_move(pos: &Position, text: &str) -> Result<u8, String> {
+    if text.eq_ignore_ascii_case(mancala_core::notation::SWAP_TEXT) {
+        return Ok(mancala_core::SWAP);
+    }
     let pits = pos.rules().pits;
     let pit = if let Ok(n) = text.parse::<u32>() {
         n.checked_sub(1)
@@ -225,9 +229,11 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
         match key {
             "movetime" => go.movetime = Some(ms(num(DAY_MS)?.max(1))),
             "depth" => {
-                let d = num(254)?;
+                let d = num(254).map_err(|_| {
+                    format!("go: depth: `{}` is not a number 1-254", shown(val))
+                })?;
                 if d == 0 {
-                    return Err("go: depth is 1-254".into());
+                    return Err(format!("go: depth: `{}` is not a number 1-254", shown(val)));
                 }
                 go.depth = Some(d as u32);
             }
@@ -377,6 +383,31 @@ mod tests {
             time_for_move(ms(5), ms(0), Some(1)),
             Duration::from_micros(2250)
         );
+    }
+
+    #[test]
+    fn the_swap_is_read_back_as_the_engine_writes_it() {
+        let rules = "kalah,pits=4,seeds=2,pie=true,first-move-extra-turn=false";
+        let Ok(Some(Command::Position(game))) =
+            Command::parse(&format!("position {rules} moves D swap"))
+        else {
+            panic!("the swap is refused");
+        };
+        assert_eq!(game.moves().len(), 2);
+        assert_eq!(game.to_move(), Side::South);
+        assert_eq!(bestmove_line(game.position(), 0), "bestmove A");
+        let Ok(Some(Command::Position(after_d))) =
+            Command::parse(&format!("position {rules} moves D"))
+        else {
+            panic!("D is refused");
+        };
+        assert_eq!(
+            bestmove_line(after_d.position(), mancala_core::SWAP),
+            "bestmove swap"
+        );
+        // A swap where it is not legal is refused with the reason.
+        let e = Command::parse(&format!("position {rules} moves swap")).unwrap_err();
+        assert!(e.contains("move 1"), "{e}");
     }
 
     #[test]
