@@ -142,3 +142,36 @@ fn misbehaving_agents_lose_for_the_right_reason() {
     );
     assert_eq!(s["games"][0]["winner"], 2);
 }
+
+/// An agent that times out is ended with everything it started: a child it left running
+/// (here a `sleep` that would outlive the game) does not survive the referee.
+#[test]
+fn a_timed_out_agent_leaves_no_process_behind() {
+    let ours = agent(1, "grandchild.log");
+    let dir = std::env::temp_dir().join(format!("mancala-grandchild-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("pid");
+    let cmd1 = format!(
+        "sleep 60 & echo $! > {}; read a; sleep 60",
+        pid_file.display()
+    );
+    let (s, _, _) = referee(&cmd1, &ours, &["--game-time", "1"]);
+    assert!(
+        s["games"][0]["fault"].as_str().unwrap().contains("timeout"),
+        "{s}"
+    );
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid = pid.trim();
+    // `kill -0` fails once the process is gone (a zombie has been reaped by init by then,
+    // or shows as state Z, which counts as gone).
+    let alive = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "kill -0 {pid} 2>/dev/null && ! grep -q '^State:.*Z' /proc/{pid}/status"
+        ))
+        .status()
+        .unwrap()
+        .success();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!alive, "the agent's child {pid} outlived the game");
+}

@@ -36,14 +36,8 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts `cmd` (run by `sh -c`) and waits for its `readyok`.
     pub fn start(cmd: &str, go: &str, budget: Option<Duration>) -> Result<EngineProcess> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .with_context(|| format!("cannot start `{cmd}`"))?;
+        let mut child =
+            spawn_shell(cmd, Stdio::inherit()).with_context(|| format!("cannot start `{cmd}`"))?;
         let stdin = child.stdin.take().context("no stdin")?;
         let stdout = child.stdout.take().context("no stdout")?;
         let (tx, lines) = std::sync::mpsc::channel();
@@ -159,18 +153,47 @@ impl Drop for EngineProcess {
     }
 }
 
-/// Waits up to `grace` for `child` to exit (after it was told to), then kills it; either way
-/// it is reaped.
+/// Starts `cmd` under `sh -c` with piped input and output, in a process group of its own
+/// (on Unix), so that [`end_child`] can end whatever the command started as well.
+pub(crate) fn spawn_shell(cmd: &str, stderr: Stdio) -> std::io::Result<Child> {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(cmd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    command.spawn()
+}
+
+/// Waits up to `grace` for `child` to exit (after it was told to), then kills it and, on
+/// Unix, every process left in its group (an agent's own children, which `sh -c` leaves
+/// behind); either way it is reaped.
 pub(crate) fn end_child(child: &mut Child, grace: Duration) {
     let until = Instant::now() + grace;
-    while Instant::now() < until {
+    let exited = loop {
         if let Ok(Some(_)) = child.try_wait() {
-            return;
+            break true;
+        }
+        if Instant::now() >= until {
+            break false;
         }
         std::thread::sleep(Duration::from_millis(5));
+    };
+    #[cfg(unix)]
+    if let Ok(pgid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the process group the child leads
+        // (started by `spawn_shell` with `process_group(0)`); it touches no memory.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    if !exited {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }
 
 /// An engine process as one side's source of moves; the first error is kept (the game loop

@@ -20,7 +20,7 @@
 //! board is the core's, mirrored once a swap has been played.
 
 use std::io::{BufRead, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -394,13 +394,7 @@ struct Agent {
 
 impl Agent {
     fn start(cmd: &str, name: String) -> Result<Agent> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(cmd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let mut child = crate::external::spawn_shell(cmd, Stdio::null())
             .with_context(|| format!("{name}: cannot start `{cmd}`"))?;
         let stdin = child.stdin.take();
         let mut stdout = child.stdout.take().context("the agent's output")?;
