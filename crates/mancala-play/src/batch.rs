@@ -254,6 +254,13 @@ struct Part<'a> {
 /// Games a rayon task steps: enough that a task's work outweighs handing it out.
 const CHUNK: usize = 512;
 
+/// Whether `n` games are worth handing to rayon's pool: more than one task's worth, and a
+/// pool of more than one thread (handing work to a pool of one costs the caller a wait on
+/// another thread and gains nothing).
+fn parallel(n: usize) -> bool {
+    n > CHUNK && rayon::current_num_threads() > 1
+}
+
 /// `n` games of one start position, stepped together (on every core for large batches).
 ///
 /// Each game draws its openings and [`Batch::sample_actions`] from its own generator, seeded
@@ -402,7 +409,7 @@ impl Batch {
             Actions::Given(a) => PartActions::Given(a),
             Actions::Random(a) => PartActions::Random(a),
         };
-        if n <= CHUNK {
+        if !parallel(n) {
             work(Part {
                 slots: &mut self.slots,
                 rngs: &mut self.rngs,
@@ -480,7 +487,7 @@ impl Batch {
                 write_observation(g.position(), row);
             }
         };
-        if self.slots.len() > CHUNK {
+        if parallel(self.slots.len()) {
             self.slots
                 .par_chunks(CHUNK)
                 .zip(out.par_chunks_mut(CHUNK * k))

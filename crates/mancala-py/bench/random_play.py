@@ -75,11 +75,11 @@ def vec_numpy_out(rules, n, seconds):
     _, masks = v.reset()
     out = v.step(masks.argmax(axis=1))  # the arrays every later step writes
     masks = out[3]
-    keys, acts = np.empty(masks.shape), np.empty(n, np.int64)
+    keys, acts = np.empty(masks.shape, np.float32), np.empty(n, np.int64)
 
     def chunk():
         for _ in range(10):
-            rng.random(out=keys)
+            rng.random(out=keys, dtype=np.float32)
             np.multiply(keys, masks, out=keys)
             v.step(keys.argmax(axis=1, out=acts), out=out)
         return 10 * n

@@ -24,7 +24,7 @@ def main():
     v = mancala.VecGame(a.rules, n, seed=1)
     rng = np.random.default_rng(1)
     _, masks = v.reset()
-    keys, acts = np.empty(masks.shape), np.empty(n, np.int64)
+    keys, acts = np.empty(masks.shape, np.float32), np.empty(n, np.int64)
     has_out = hasattr(v, "step_random")
     out = v.step(v.sample_actions()) if has_out else None
     rout = v.step_random() if has_out else None
@@ -33,7 +33,7 @@ def main():
         return (rng.random(masks.shape) * masks).argmax(axis=1)
 
     def numpy_policy_out():
-        rng.random(out=keys)
+        rng.random(out=keys, dtype=np.float32)
         np.multiply(keys, masks, out=keys)
         return keys.argmax(axis=1, out=acts)
 
