@@ -25,9 +25,8 @@ def main():
     rng = np.random.default_rng(1)
     _, masks = v.reset()
     keys, acts = np.empty(masks.shape, np.float32), np.empty(n, np.int64)
-    has_out = hasattr(v, "step_random")
-    out = v.step(v.sample_actions()) if has_out else None
-    rout = v.step_random() if has_out else None
+    out = v.step(v.sample_actions())
+    rout = v.step_random()
 
     def numpy_policy():
         return (rng.random(masks.shape) * masks).argmax(axis=1)
@@ -42,17 +41,14 @@ def main():
         ("numpy policy from the masks, new arrays", numpy_policy),
         ("numpy policy from the masks, out= arrays", numpy_policy_out),
         ("sample_actions()", v.sample_actions),
-        ("step(actions)", lambda: v.step(v.sample_actions(out=acts) if has_out else v.sample_actions())),
+        ("sample_actions(out=)", lambda: v.sample_actions(out=acts)),
+        ("sample_actions(out=), step(actions)", lambda: v.step(v.sample_actions(out=acts))),
+        ("sample_actions(out=), step(actions, out=)", lambda: v.step(v.sample_actions(out=acts), out=out)),
+        ("step_random()", v.step_random),
+        ("step_random(out=)", lambda: v.step_random(out=rout)),
         ("observations()", v.observations),
         ("masks()", v.masks),
     ]
-    if has_out:
-        parts += [
-            ("sample_actions(out=)", lambda: v.sample_actions(out=acts)),
-            ("step(actions, out=)", lambda: v.step(v.sample_actions(out=acts), out=out)),
-            ("step_random()", v.step_random),
-            ("step_random(out=)", lambda: v.step_random(out=rout)),
-        ]
     print(f"rules {a.rules}, {n} games: microseconds a call (best of {a.repeat}; lower is faster)")
     for name, fn in parts:
         reps = 200
