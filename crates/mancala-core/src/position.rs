@@ -186,6 +186,19 @@ impl Position {
         }
     }
 
+    /// Plays `pit`, which must be one of [`Position::legal_moves`] of this live position, without
+    /// checking it again: for callers that checked it already (a batch of games checks each
+    /// action once, before any game moves). An illegal move leaves a position the rules cannot
+    /// reach; [`Position::play`] is the checked move.
+    #[inline]
+    pub fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+        match &mut self.state {
+            State::Kalah(p) => p.play_unchecked(pit),
+            State::Kauri(p) => p.play_unchecked(pit),
+            State::Oware(p) => p.play_unchecked(pit),
+        }
+    }
+
     /// Where sowing own pit `pit` (0-based from the mover's left) drops its pieces, in order,
     /// as indices of the ring `0..m` South's pits, `m` South's store, `m+1..=2m` North's
     /// pits, `2m+1` North's store (games whose stores are never sown into number their pits

@@ -190,13 +190,20 @@ impl Slot {
             Play::Kept(g) => g.is_over(),
         }
     }
-    fn play(&mut self, pit: u8) -> Result<(), Error> {
+    /// Plays `pit`, one of the slot's legal moves (checked by the caller), and reads the next
+    /// legal moves.
+    fn play(&mut self, pit: u8) {
+        debug_assert!(self.legal.contains(pit));
         match &mut self.play {
-            Play::Plain(p) => p.play(pit).map(|_| ()),
-            Play::Kept(g) => g.play(pit).map(|_| ()),
-        }?;
+            Play::Plain(p) => {
+                p.play_unchecked(pit);
+            }
+            // The game checks the move again; it also keeps the positions for repetitions.
+            Play::Kept(g) => {
+                g.play(pit).expect("a legal move");
+            }
+        }
         self.legal = self.read_legal();
-        Ok(())
     }
     fn result(&self) -> (Option<Outcome>, [u8; 2]) {
         match &self.play {
@@ -206,18 +213,53 @@ impl Slot {
     }
 }
 
+/// The moves of a step.
+pub enum Actions<'a> {
+    /// Own pit `actions[i]` (0-based from the mover's left) in game `i`; every action is
+    /// checked before any game moves.
+    Given(&'a [i64]),
+    /// A uniformly random legal move in every game, drawn from the game's generator as
+    /// [`Batch::sample_actions`] draws it, and written here.
+    Random(&'a mut [i64]),
+}
+
+/// The actions of the games a task steps.
+enum PartActions<'a> {
+    Given(&'a [i64]),
+    Random(&'a mut [i64]),
+}
+
+/// Where a step writes, one entry or one row a game (see [`Batch::step`]).
+pub struct StepOut<'a> {
+    /// The reward of the move just made, for its player (0 until a game ends).
+    pub rewards: &'a mut [f32],
+    /// Whether the move ended the game (which then started again).
+    pub dones: &'a mut [bool],
+    /// The observation after the move, [`observation_len`] entries a game (the new game's
+    /// where one ended).
+    pub observations: &'a mut [f32],
+    /// The legal moves after the move, a mask of the `m` pits a game.
+    pub masks: &'a mut [bool],
+}
+
 /// The games a task steps, and where their results go.
 struct Part<'a> {
     slots: &'a mut [Slot],
     rngs: &'a mut [Rng],
-    acts: &'a [i64],
-    rews: &'a mut [f32],
-    dns: &'a mut [bool],
     fin: &'a mut [[u8; 2]],
+    acts: PartActions<'a>,
+    out: StepOut<'a>,
 }
 
 /// Games a rayon task steps: enough that a task's work outweighs handing it out.
 const CHUNK: usize = 512;
+
+/// Whether `n` games are worth handing to rayon's pool: more than one task's worth, and a
+/// pool of more than one thread (handing work to a pool of one costs the caller a wait on
+/// another thread and gains nothing).
+fn parallel(n: usize) -> bool {
+    n > CHUNK && rayon::current_num_threads() > 1
+}
 
 /// `n` games of one start position, stepped together (on every core for large batches).
 ///
@@ -260,7 +302,7 @@ impl Batch {
                 if legal.is_empty() {
                     break;
                 }
-                g.play(rng.pick(legal.as_slice())).expect("a legal move");
+                g.play(rng.pick(legal.as_slice()));
             }
             // An opening that ended the game gives the plain start instead.
             if g.is_over() {
@@ -304,18 +346,114 @@ impl Batch {
         self.start.rules()
     }
 
-    /// Plays `actions[i]` (own pit, 0-based from the mover's left) in game `i`. The reward of
-    /// game `i` is for the player who made that move (0 until a game ends); a game that ends
-    /// is marked done, its stores kept in [`Batch::final_scores`], and is started again.
+    /// Plays one move in every game: `actions` given (own pit `i`, 0-based from the mover's
+    /// left, in game `i`) or drawn at random. A game that ends is marked done, its stores kept
+    /// in [`Batch::final_scores`], and is started again; then every game's observation and
+    /// legal-move mask are written, in the same pass over the games.
     ///
     /// Errors: the wrong number of actions, or an illegal one (naming its game); then no game
-    /// has moved.
-    pub fn step(
-        &mut self,
-        actions: &[i64],
-        rewards: &mut [f32],
-        dones: &mut [bool],
-    ) -> Result<(), Error> {
+    /// has moved. Panics when a buffer of `out` is not of its length for these games (a
+    /// caller's fault, not input's).
+    pub fn step(&mut self, actions: Actions<'_>, out: StepOut<'_>) -> Result<(), Error> {
+        let n = self.slots.len();
+        let (k, m) = (observation_len(self.rules()), self.start.pits());
+        assert!(
+            out.rewards.len() == n
+                && out.dones.len() == n
+                && out.observations.len() == n * k
+                && out.masks.len() == n * m,
+            "step buffers for {n} games"
+        );
+        if let Actions::Given(acts) = &actions {
+            self.check(acts)?;
+        }
+        if let Actions::Random(acts) = &actions {
+            if acts.len() != n {
+                return Err(Error::IllegalMove(format!(
+                    "{} actions for {n} games",
+                    acts.len()
+                )));
+            }
+        }
+        let (start, opening, reward) = (self.start, self.opening, self.reward);
+        let misere = self.rules().misere();
+        let work = |mut p: Part<'_>| {
+            for i in 0..p.slots.len() {
+                let g = &mut p.slots[i];
+                let pit = match &mut p.acts {
+                    PartActions::Given(a) => a[i] as u8,
+                    PartActions::Random(a) => {
+                        let pit = p.rngs[i].pick(g.legal_moves().as_slice());
+                        a[i] = pit as i64;
+                        pit
+                    }
+                };
+                let side = g.position().to_move();
+                g.play(pit);
+                if g.is_over() {
+                    let (outcome, scores) = g.result();
+                    p.out.rewards[i] = reward.of_result(outcome, scores, misere, side);
+                    p.out.dones[i] = true;
+                    p.fin[i] = scores;
+                    *g = Batch::fresh(start, opening, &mut p.rngs[i]);
+                } else {
+                    p.out.rewards[i] = 0.0;
+                    p.out.dones[i] = false;
+                    p.fin[i] = [0; 2];
+                }
+                write_observation(g.position(), &mut p.out.observations[i * k..(i + 1) * k]);
+                write_moves(&g.legal_moves(), &mut p.out.masks[i * m..(i + 1) * m]);
+            }
+        };
+        let acts = match actions {
+            Actions::Given(a) => PartActions::Given(a),
+            Actions::Random(a) => PartActions::Random(a),
+        };
+        if !parallel(n) {
+            work(Part {
+                slots: &mut self.slots,
+                rngs: &mut self.rngs,
+                fin: &mut self.final_scores,
+                acts,
+                out,
+            });
+            return Ok(());
+        }
+        let acts: Vec<PartActions<'_>> = match acts {
+            PartActions::Given(a) => a.chunks(CHUNK).map(PartActions::Given).collect(),
+            PartActions::Random(a) => a.chunks_mut(CHUNK).map(PartActions::Random).collect(),
+        };
+        let parts: Vec<Part<'_>> = self
+            .slots
+            .chunks_mut(CHUNK)
+            .zip(self.rngs.chunks_mut(CHUNK))
+            .zip(self.final_scores.chunks_mut(CHUNK))
+            .zip(acts)
+            .zip(out.rewards.chunks_mut(CHUNK))
+            .zip(out.dones.chunks_mut(CHUNK))
+            .zip(out.observations.chunks_mut(CHUNK * k))
+            .zip(out.masks.chunks_mut(CHUNK * m))
+            .map(
+                |(((((((slots, rngs), fin), acts), rewards), dones), observations), masks)| Part {
+                    slots,
+                    rngs,
+                    fin,
+                    acts,
+                    out: StepOut {
+                        rewards,
+                        dones,
+                        observations,
+                        masks,
+                    },
+                },
+            )
+            .collect();
+        parts.into_par_iter().for_each(work);
+        Ok(())
+    }
+
+    /// Refuses the wrong number of actions or an illegal one, naming its game.
+    fn check(&self, actions: &[i64]) -> Result<(), Error> {
         if actions.len() != self.slots.len() {
             return Err(Error::IllegalMove(format!(
                 "{} actions for {} games",
@@ -331,49 +469,6 @@ impl Batch {
                     legal.as_slice()
                 )));
             }
-        }
-        let (start, opening, reward) = (self.start, self.opening, self.reward);
-        let misere = self.rules().misere();
-        let parallel = self.slots.len() > CHUNK;
-        let parts: Vec<Part<'_>> = self
-            .slots
-            .chunks_mut(CHUNK)
-            .zip(self.rngs.chunks_mut(CHUNK))
-            .zip(actions.chunks(CHUNK))
-            .zip(rewards.chunks_mut(CHUNK))
-            .zip(dones.chunks_mut(CHUNK))
-            .zip(self.final_scores.chunks_mut(CHUNK))
-            .map(|(((((slots, rngs), acts), rews), dns), fin)| Part {
-                slots,
-                rngs,
-                acts,
-                rews,
-                dns,
-                fin,
-            })
-            .collect();
-        let work = |p: Part<'_>| {
-            for k in 0..p.slots.len() {
-                let g = &mut p.slots[k];
-                let side = g.position().to_move();
-                g.play(p.acts[k] as u8).expect("checked above");
-                if g.is_over() {
-                    let (outcome, scores) = g.result();
-                    p.rews[k] = reward.of_result(outcome, scores, misere, side);
-                    p.dns[k] = true;
-                    p.fin[k] = scores;
-                    *g = Batch::fresh(start, opening, &mut p.rngs[k]);
-                } else {
-                    p.rews[k] = 0.0;
-                    p.dns[k] = false;
-                    p.fin[k] = [0; 2];
-                }
-            }
-        };
-        if parallel {
-            parts.into_par_iter().for_each(work);
-        } else {
-            parts.into_iter().for_each(work);
         }
         Ok(())
     }
@@ -392,7 +487,7 @@ impl Batch {
                 write_observation(g.position(), row);
             }
         };
-        if self.slots.len() > CHUNK {
+        if parallel(self.slots.len()) {
             self.slots
                 .par_chunks(CHUNK)
                 .zip(out.par_chunks_mut(CHUNK * k))
@@ -439,20 +534,29 @@ mod tests {
             n in 1usize..24,
             steps in 1usize..300,
             margin: bool,
+            random: bool,
         ) {
             let rules = Preset::ALL[preset].rules();
             let start = Position::start(&rules).unwrap();
             let reward = if margin { Reward::Margin } else { Reward::Win };
             let mut b = Batch::new(start, n, seed, 0, reward);
             let mut games: Vec<Game> = (0..n).map(|_| Game::new(start)).collect();
-            let (mut r, mut d, mut a) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+            let mut a = vec![0i64; n];
+            let mut out = Bufs::new(&b);
             let k = observation_len(&rules);
             let (mut obs, mut mask) = (vec![0.0; n * k], vec![false; n * rules.pits as usize]);
             for _ in 0..steps {
-                b.sample_actions(&mut a);
-                b.step(&a, &mut r, &mut d).unwrap();
+                if random {
+                    b.step(Actions::Random(&mut a), out.out()).unwrap();
+                } else {
+                    b.sample_actions(&mut a);
+                    b.step(Actions::Given(&a), out.out()).unwrap();
+                }
                 b.write_observations(&mut obs);
                 b.write_masks(&mut mask);
+                prop_assert_eq!(&obs, &out.o);
+                prop_assert_eq!(&mask, &out.m);
+                let (r, d) = (&out.r, &out.d);
                 for i in 0..n {
                     let g = &mut games[i];
                     let mover = g.to_move();
@@ -475,6 +579,34 @@ mod tests {
                     write_mask(g, &mut want);
                     prop_assert_eq!(&mask[i * m..(i + 1) * m], &want[..]);
                 }
+            }
+        }
+    }
+
+    /// A step's output buffers for the games of a batch.
+    struct Bufs {
+        r: Vec<f32>,
+        d: Vec<bool>,
+        o: Vec<f32>,
+        m: Vec<bool>,
+    }
+
+    impl Bufs {
+        fn new(b: &Batch) -> Bufs {
+            let n = b.len();
+            Bufs {
+                r: vec![0.0; n],
+                d: vec![false; n],
+                o: vec![0.0; n * observation_len(b.rules())],
+                m: vec![false; n * b.rules().pits as usize],
+            }
+        }
+        fn out(&mut self) -> StepOut<'_> {
+            StepOut {
+                rewards: &mut self.r,
+                dones: &mut self.d,
+                observations: &mut self.o,
+                masks: &mut self.m,
             }
         }
     }
@@ -519,7 +651,7 @@ mod tests {
     fn same_seed_same_games_and_games_restart() {
         let mut a = batch("kalah", 16, 7);
         let mut b = batch("kalah", 16, 7);
-        let (mut r, mut d) = (vec![0.0; 16], vec![false; 16]);
+        let (mut out, mut out_b) = (Bufs::new(&a), Bufs::new(&b));
         let mut acts = vec![0i64; 16];
         let mut ended = 0;
         let mut total = 0.0;
@@ -528,8 +660,9 @@ mod tests {
             let mut acts_b = vec![0i64; 16];
             b.sample_actions(&mut acts_b);
             assert_eq!(acts, acts_b);
-            a.step(&acts, &mut r, &mut d).unwrap();
-            b.step(&acts, &mut r.clone(), &mut d.clone()).unwrap();
+            a.step(Actions::Given(&acts), out.out()).unwrap();
+            b.step(Actions::Given(&acts), out_b.out()).unwrap();
+            let (r, d) = (&out.r, &out.d);
             for i in 0..16 {
                 if d[i] {
                     ended += 1;
@@ -549,6 +682,7 @@ mod tests {
         a.write_observations(&mut oa);
         b.write_observations(&mut ob);
         assert_eq!(oa, ob);
+        assert_eq!(oa, out_b.o);
     }
 
     #[test]
@@ -562,12 +696,18 @@ mod tests {
                 let n = 3 * CHUNK + 7;
                 let start = Position::start(&"kalah".parse().unwrap()).unwrap();
                 let mut b = Batch::new(start, n, 5, 3, Reward::Margin);
-                let (mut r, mut d, mut a) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+                let mut a = vec![0i64; n];
+                let mut out = Bufs::new(&b);
                 let mut total = 0.0;
-                for _ in 0..100 {
-                    b.sample_actions(&mut a);
-                    b.step(&a, &mut r, &mut d).unwrap();
-                    total += r.iter().map(|x| x.abs()).sum::<f32>();
+                for t in 0..100 {
+                    // Actions drawn in the step and before it.
+                    if t % 2 == 0 {
+                        b.step(Actions::Random(&mut a), out.out()).unwrap();
+                    } else {
+                        b.sample_actions(&mut a);
+                        b.step(Actions::Given(&a), out.out()).unwrap();
+                    }
+                    total += out.r.iter().map(|x| x.abs()).sum::<f32>();
                 }
                 let mut o = vec![0.0; n * 14];
                 b.write_observations(&mut o);
@@ -582,12 +722,13 @@ mod tests {
     #[test]
     fn an_illegal_action_moves_no_game() {
         let mut b = batch("kalah", 2, 1);
-        let (mut r, mut d) = (vec![0.0; 2], vec![false; 2]);
+        let mut out = Bufs::new(&b);
         let before: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
-        let e = b.step(&[0, 9], &mut r, &mut d).unwrap_err();
+        let e = b.step(Actions::Given(&[0, 9]), out.out()).unwrap_err();
         assert!(e.to_string().contains("game 1: pit 9"), "{e}");
-        assert!(b.step(&[0], &mut r, &mut d).is_err());
-        assert!(b.step(&[-1, 0], &mut r, &mut d).is_err());
+        assert!(b.step(Actions::Given(&[0]), out.out()).is_err());
+        assert!(b.step(Actions::Given(&[-1, 0]), out.out()).is_err());
+        assert!(b.step(Actions::Random(&mut [0; 3]), out.out()).is_err());
         let after: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
         assert_eq!(before, after);
         let mut mask = vec![false; 12];
@@ -605,18 +746,17 @@ mod tests {
             Reward::Margin,
         );
         let n = 8;
-        let (mut r, mut d, mut acts) = (vec![0.0; n], vec![false; n], vec![0i64; n]);
+        let mut acts = vec![0i64; n];
+        let mut out = Bufs::new(&b);
         let mut seen = 0;
         for _ in 0..2000 {
             let movers: Vec<Side> = (0..n).map(|i| b.position(i).to_move()).collect();
-            b.sample_actions(&mut acts);
-            b.step(&acts, &mut r, &mut d).unwrap();
-            for i in 0..n {
-                if d[i] {
+            b.step(Actions::Random(&mut acts), out.out()).unwrap();
+            for (i, &m) in movers.iter().enumerate() {
+                if out.d[i] {
                     let s = b.final_scores()[i];
-                    let m = movers[i];
                     let margin = s[m.index()] as f32 - s[m.other().index()] as f32;
-                    assert_eq!(r[i], -margin);
+                    assert_eq!(out.r[i], -margin);
                     seen += 1;
                 }
             }

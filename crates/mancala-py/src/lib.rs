@@ -15,8 +15,8 @@ use std::time::Duration;
 use mancala_core::record::Players;
 use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
 use mancala_engine::{Engine, Evaluation, Limits, Quality};
-use mancala_play::batch::{self, Batch, Reward};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use mancala_play::batch::{self, Actions, Batch, Reward, StepOut};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -326,7 +326,9 @@ impl Game {
 }
 
 /// `n` games of one set of rules stepped together in Rust (the GIL released), each started
-/// again when it ends, the openings and `sample_actions` drawn from `seed`.
+/// again when it ends, the openings, `sample_actions` and `step_random` drawn from `seed`.
+/// `step` and `step_random` write into arrays of an earlier result when given them (`out=`),
+/// so that a loop of steps allocates nothing.
 #[pyclass(module = "mancala")]
 pub struct VecGame {
     batch: Batch,
@@ -357,13 +359,93 @@ impl VecGame {
     }
 }
 
-/// What [`VecGame::step`] returns: observations, rewards, dones, masks.
+/// What [`VecGame::step`] returns and may write into: observations, rewards, dones, masks.
 type Step<'py> = (
-    Bound<'py, PyAny>,
+    Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<f32>>,
     Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyAny>,
+    Bound<'py, PyArray2<bool>>,
 );
+
+/// What [`VecGame::step_random`] returns and may write into: the actions, then a [`Step`].
+type RandomStep<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<bool>>,
+);
+
+/// `arr` as a mutable slice of the shape `want`: a `ValueError` naming `what` for another
+/// shape, an array that is not C-contiguous, or one borrowed elsewhere (the same array given
+/// twice).
+fn out_slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    arr: &'a mut numpy::PyReadwriteArray<'_, T, D>,
+    want: &[usize],
+    what: &str,
+) -> PyResult<&'a mut [T]> {
+    if arr.shape() != want {
+        return Err(PyValueError::new_err(format!(
+            "out: {what} has shape {:?}, not {want:?}",
+            arr.shape()
+        )));
+    }
+    // `as_slice_mut` takes a Fortran-ordered array too, whose rows are not a game's.
+    let not_c = || PyValueError::new_err(format!("out: {what} is not C-contiguous"));
+    if !arr.is_c_contiguous() {
+        return Err(not_c());
+    }
+    arr.as_slice_mut().map_err(|_| not_c())
+}
+
+/// A writable borrow of `arr`, or a `ValueError` naming `what` (read-only, or given twice).
+fn borrow_out<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    arr: &Bound<'py, numpy::PyArray<T, D>>,
+    what: &str,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    arr.try_readwrite().map_err(|e| {
+        PyValueError::new_err(format!(
+            "out: {what} cannot be written ({e}; give each array once, writeable)"
+        ))
+    })
+}
+
+impl VecGame {
+    /// New arrays for a step's results.
+    fn new_step<'py>(&self, py: Python<'py>) -> Step<'py> {
+        let (n, k, m) = (self.n(), self.observation_size(), self.pits());
+        (
+            PyArray2::zeros(py, [n, k], false),
+            PyArray1::zeros(py, n, false),
+            PyArray1::zeros(py, n, false),
+            PyArray2::zeros(py, [n, m], false),
+        )
+    }
+
+    /// Steps every game with `actions`, the results written into `out` with the GIL released.
+    fn step_into<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: Actions<'_>,
+        out: &Step<'py>,
+    ) -> PyResult<()> {
+        let (n, k, m) = (self.n(), self.observation_size(), self.pits());
+        let (mut o, mut r, mut d, mut k_m) = (
+            borrow_out(&out.0, "observations")?,
+            borrow_out(&out.1, "rewards")?,
+            borrow_out(&out.2, "dones")?,
+            borrow_out(&out.3, "masks")?,
+        );
+        let out = StepOut {
+            observations: out_slice(&mut o, &[n, k], "observations")?,
+            rewards: out_slice(&mut r, &[n], "rewards")?,
+            dones: out_slice(&mut d, &[n], "dones")?,
+            masks: out_slice(&mut k_m, &[n, m], "masks")?,
+        };
+        let batch = &mut self.batch;
+        py.detach(|| batch.step(actions, out)).map_err(value_error)
+    }
+}
 
 #[pymethods]
 impl VecGame {
@@ -468,18 +550,37 @@ impl VecGame {
         Ok(PyArray1::from_vec(py, v).reshape([n, 2])?.into_any())
     }
 
-    /// A uniformly random legal move of every game, from the seeded generator: int64, `(n,)`.
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let mut a = vec![0i64; self.n()];
-        py.detach(|| self.batch.sample_actions(&mut a));
-        PyArray1::from_vec(py, a)
+    /// A uniformly random legal move of every game, from the seeded generator: int64, `(n,)`,
+    /// written into `out` when given.
+    #[pyo3(signature = (out=None))]
+    fn sample_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<i64>>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let n = self.n();
+        let arr = out.unwrap_or_else(|| PyArray1::zeros(py, n, false));
+        {
+            let mut w = borrow_out(&arr, "actions")?;
+            let a = out_slice(&mut w, &[n], "actions")?;
+            let batch = &mut self.batch;
+            py.detach(|| batch.sample_actions(a));
+        }
+        Ok(arr)
     }
 
     /// Plays `actions[i]` (own pit, 0-based from the mover's left) in game `i`; returns
     /// `(observations, rewards, dones, masks)`. A reward is for the player who made the move
     /// (0 until the game ends); a finished game is started again, so its observation and mask
     /// are the new game's. `ValueError` for an illegal action, naming its game; no game moves.
-    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Step<'py>> {
+    /// `out`: arrays of an earlier step's result, written instead of new ones.
+    #[pyo3(signature = (actions, out=None))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+        out: Option<Step<'py>>,
+    ) -> PyResult<Step<'py>> {
         let arr: PyReadonlyArray1<i64> = match actions.extract() {
             Ok(a) => a,
             Err(_) => py
@@ -488,17 +589,41 @@ impl VecGame {
                 .extract()
                 .map_err(|_| PyValueError::new_err("actions: give a 1-d array of pits"))?,
         };
-        let acts = arr.as_slice().map_err(value_error)?.to_vec();
+        let out = out.unwrap_or_else(|| self.new_step(py));
+        self.step_into(
+            py,
+            Actions::Given(arr.as_slice().map_err(value_error)?),
+            &out,
+        )?;
+        Ok(out)
+    }
+
+    /// Plays a uniformly random legal move in every game, drawn from the seeded generator as
+    /// `sample_actions` draws it, in the same pass as the step; returns `(actions,
+    /// observations, rewards, dones, masks)`. `out`: arrays of an earlier call's result,
+    /// written instead of new ones.
+    #[pyo3(signature = (out=None))]
+    fn step_random<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<RandomStep<'py>>,
+    ) -> PyResult<RandomStep<'py>> {
         let n = self.n();
-        let (mut r, mut d) = (vec![0.0f32; n], vec![false; n]);
-        py.detach(|| self.batch.step(&acts, &mut r, &mut d))
-            .map_err(value_error)?;
-        Ok((
-            self.obs(py)?,
-            PyArray1::from_vec(py, r),
-            PyArray1::from_vec(py, d),
-            self.mask(py)?,
-        ))
+        let (a, o, r, d, m) = match out {
+            Some(out) => out,
+            None => {
+                let (o, r, d, m) = self.new_step(py);
+                (PyArray1::zeros(py, n, false), o, r, d, m)
+            }
+        };
+        let step = (o, r, d, m);
+        {
+            let mut w = borrow_out(&a, "actions")?;
+            let acts = out_slice(&mut w, &[n], "actions")?;
+            self.step_into(py, Actions::Random(acts), &step)?;
+        }
+        let (o, r, d, m) = step;
+        Ok((a, o, r, d, m))
     }
 
     fn __len__(&self) -> usize {

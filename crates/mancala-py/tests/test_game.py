@@ -124,6 +124,63 @@ def test_vecgame_matches_single_games_and_is_seeded():
     assert (v.observations() == w.observations()).all()
 
 
+def test_vecgame_out_arrays_and_step_random():
+    # Three twins from one seed: new arrays each step, `out=` arrays, and the actions drawn in
+    # the step; all three play the same games.
+    n = 48
+    a, b, c = (mancala.VecGame("kalah,seeds=3", n, seed=5, opening=2) for _ in range(3))
+    out = b.step(b.sample_actions())
+    a.step(a.sample_actions())
+    rout = c.step_random()
+    assert rout[0].dtype == np.int64 and rout[0].shape == (n,)
+    assert all((x == y).all() for x, y in zip(out, rout[1:]))
+    acts = np.empty(n, np.int64)
+    ended = 0
+    for _ in range(200):
+        want = a.sample_actions()
+        assert b.sample_actions(out=acts) is acts and (acts == want).all()
+        ref = a.step(want)
+        got = b.step(acts, out=out)
+        assert all(x is y for x, y in zip(got, out))
+        r = c.step_random(out=rout)
+        assert all(x is y for x, y in zip(r, rout))
+        assert (rout[0] == want).all()
+        for x, y, z in zip(ref, out, rout[1:]):
+            assert x.dtype == y.dtype == z.dtype and (x == y).all() and (x == z).all()
+        ended += int(ref[2].sum())
+    assert ended > 50
+    assert a.positions() == b.positions() == c.positions()
+    assert (a.final_scores() == c.final_scores()).all()
+
+
+def test_vecgame_refuses_bad_out_arrays():
+    v = mancala.VecGame("kalah", 4, seed=1)
+    obs, rew, done, masks = v.step(v.sample_actions())
+    before = v.positions()
+    acts = v.sample_actions()
+    with pytest.raises(ValueError, match="observations has shape"):
+        v.step(acts, out=(np.zeros((4, 3), np.float32), rew, done, masks))
+    with pytest.raises(ValueError, match="masks has shape"):
+        v.step(acts, out=(obs, rew, done, np.zeros((5, 6), bool)))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        v.step(acts, out=(np.zeros((14, 4), np.float32).T, rew, done, masks))
+    ro = rew.copy()
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="rewards cannot be written"):
+        v.step(acts, out=(obs, ro, done, masks))
+    with pytest.raises(TypeError):
+        v.step(acts, out=(obs.astype(np.float64), rew, done, masks))
+    with pytest.raises(ValueError, match="length 4"):
+        v.step(acts, out=(obs, rew, done))
+    with pytest.raises(ValueError, match="actions has shape"):
+        v.sample_actions(out=np.zeros(3, np.int64))
+    with pytest.raises(ValueError, match="actions has shape"):
+        v.step_random(out=(np.zeros(5, np.int64), obs, rew, done, masks))
+    assert v.positions() == before
+    v.step(acts, out=(obs, rew, done, masks))
+    assert v.positions() != before
+
+
 def test_vecgame_refuses_bad_actions_and_takes_lists():
     v = mancala.VecGame("kalah", 3, seed=1)
     before = v.positions()

@@ -16,6 +16,19 @@ other's), ``score`` (the margin turned so that higher is better for ``side``),
 Kauri's cowrie rule), ``proven``, ``depth`` (a search's depth, else None), ``text``."""
 
 _PositionLike = Union[str, "Game"]
+# What ``VecGame.step`` returns: observations ``(n, observation_size)``, rewards ``(n,)``,
+# dones ``(n,)``, masks ``(n, pits)``.
+_Step = Tuple[
+    npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]
+]
+# What ``VecGame.step_random`` returns: the actions ``(n,)``, then a step's four arrays.
+_RandomStep = Tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+]
 
 def presets() -> List[str]:
     """Every preset's name (``kalah``, ``kauri``, ...)."""
@@ -96,7 +109,8 @@ class VecGame:
     from; ``rules``, when also given, must agree) as for :class:`Game`.
     ``reward``: ``"win"`` (+1/-1/0) or ``"margin"`` (final seed margin, higher is better) for
     the player who made the game's last move. ``opening``: up to that many random plies start
-    each game. ``seed`` drives openings and ``sample_actions``.
+    each game. ``seed`` drives openings, ``sample_actions`` and ``step_random`` (each game
+    has its own generator, so a seed gives the same games whatever the threads).
     """
 
     def __new__(
@@ -129,12 +143,29 @@ class VecGame:
         """The position string of every game."""
     def final_scores(self) -> npt.NDArray[np.int16]:
         """Stores ``(south, north)`` of the games that ended at the last step, shape ``(n, 2)``."""
-    def sample_actions(self) -> npt.NDArray[np.int64]:
-        """A uniformly random legal move of every game, from the seeded generator."""
+    def sample_actions(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal move of every game, from the seeded generator, shape
+        ``(n,)``; written into ``out`` (int64, ``(n,)``) when given, and returned."""
     def step(
-        self, actions: npt.ArrayLike
-    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-        """Plays one pit in every game; returns ``(observations, rewards, dones, masks)``."""
+        self,
+        actions: npt.ArrayLike,
+        out: Optional[_Step] = None,
+    ) -> _Step:
+        """Plays ``actions[i]`` (own pit, 0-based from the mover's left) in game ``i``; returns
+        ``(observations, rewards, dones, masks)``, each game's after its move (a finished game
+        is started again: its observation and mask are the new game's). A reward is for the
+        player who made the move, 0 until the game ends. ``ValueError`` for an illegal action,
+        naming its game; then no game moves.
+
+        ``out``: the four arrays of an earlier step's result (or arrays of the same dtypes and
+        shapes, C-contiguous), written instead of new ones and returned: a step then allocates
+        nothing. They are overwritten at every such step, so copy what must be kept.
+        """
+    def step_random(self, out: Optional[_RandomStep] = None) -> _RandomStep:
+        """Plays a uniformly random legal move in every game, drawn from the seeded generator
+        as ``sample_actions`` draws it, in the step's own pass over the games; returns
+        ``(actions, observations, rewards, dones, masks)``. ``out``: the five arrays of an
+        earlier call's result, written instead of new ones, as for ``step``."""
     def __len__(self) -> int: ...
 
 def analyze(
