@@ -7,8 +7,9 @@
 
 use std::time::{Duration, Instant};
 
+use mancala_core::i18n::Lang;
 use mancala_core::notation::{self, Notation};
-use mancala_core::rules::{OptionKind, OPTIONS};
+use mancala_core::rules::{OptionKind, OptionValue, OPTIONS};
 use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
 use mancala_engine::{Engine, Evaluation, Limits, MoveValue};
 use serde::Serialize;
@@ -442,12 +443,13 @@ pub enum OptionChoice {
         /// The words allowed.
         choices: Vec<&'static str>,
         /// What each word means, for people (`Ends when a row is empty`), in the same order.
-        labels: Vec<&'static str>,
+        labels: Vec<String>,
     },
 }
 
-/// Every preset, its defaults, and the options that apply to it, for the new-game menus.
-pub fn variants() -> Variants {
+/// Every preset, its defaults, and the options that apply to it, for the new-game menus, in
+/// `lang`'s words (names and values stay the rules' own).
+pub fn variants(lang: Lang) -> Variants {
     let presets = Preset::ALL
         .iter()
         .map(|p| {
@@ -456,30 +458,33 @@ pub fn variants() -> Variants {
                 .filter(|o| (o.applies)(*p))
                 .map(|o| OptionView {
                     name: o.name,
-                    title: o.title,
+                    title: o.title(lang),
                     values: o.values(),
-                    help: o.help,
+                    help: o.help(lang),
                     default: o.default(*p).to_string(),
                     kind: match o.kind {
                         OptionKind::Number { min, max } => OptionChoice::Range { min, max },
                         OptionKind::Bool => OptionChoice::Choice {
                             choices: vec!["true", "false"],
-                            labels: vec!["Yes", "No"],
+                            labels: vec![
+                                o.value_text(lang, OptionValue::Bool(true)),
+                                o.value_text(lang, OptionValue::Bool(false)),
+                            ],
                         },
                         OptionKind::Keyword(words) => OptionChoice::Choice {
                             choices: words.to_vec(),
-                            labels: o.labels.to_vec(),
+                            labels: words.iter().map(|w| o.label(lang, w).to_string()).collect(),
                         },
                     },
                 })
                 .collect();
             PresetView {
                 name: p.name(),
-                title: p.title(),
-                summary: p.summary(),
+                title: p.title_in(lang),
+                summary: p.summary_in(lang),
                 defaults: p.rules(),
                 options,
-                text: p.rules().describe(),
+                text: p.rules().describe_in(lang),
             }
         })
         .collect();
