@@ -1,5 +1,7 @@
-//! The browser client's files (`web/` at the repository root), embedded in the binary; with
-//! `--web-dir` they are read from disk on every request instead (for working on the client).
+//! The browser client's files (`web/` at the repository root) and the translation files
+//! (`locales/`, served at `/locales/LANG.json`, the same files `mancala_core::i18n` reads),
+//! embedded in the binary; with `--web-dir` they are read from disk on every request instead
+//! (for working on the client; the translations from `locales/` beside that folder).
 
 use std::path::PathBuf;
 
@@ -45,6 +47,31 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/text.js"),
     ),
     (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/i18n.js"),
+    ),
+    (
+        "locales/en.json",
+        "application/json",
+        include_str!("../../../locales/en.json"),
+    ),
+    (
+        "locales/pt.json",
+        "application/json",
+        include_str!("../../../locales/pt.json"),
+    ),
+    (
+        "locales/es.json",
+        "application/json",
+        include_str!("../../../locales/es.json"),
+    ),
+    (
+        "locales/it.json",
+        "application/json",
+        include_str!("../../../locales/it.json"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("../../../web/favicon.svg"),
@@ -56,7 +83,11 @@ fn file(dir: Option<&PathBuf>, name: &str) -> Response {
         return ApiError::new(StatusCode::NOT_FOUND, format!("no file `{name}`")).into_response();
     };
     let body = match dir {
-        Some(d) => match std::fs::read_to_string(d.join(name)) {
+        Some(d) => match std::fs::read_to_string(if name.starts_with("locales/") {
+            d.join("..").join(name)
+        } else {
+            d.join(name)
+        }) {
             Ok(s) => s,
             Err(e) => {
                 return ApiError::new(StatusCode::NOT_FOUND, format!("{name}: {e}")).into_response()
@@ -84,12 +115,20 @@ fn file(dir: Option<&PathBuf>, name: &str) -> Response {
 /// `dir` when given, else from the copy built in.
 pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
     let d1 = dir.clone();
+    let d2 = dir.clone();
     Router::new()
         .route(
             "/",
             get(move || {
                 let d = d1.clone();
                 async move { file(d.as_ref(), "index.html") }
+            }),
+        )
+        .route(
+            "/locales/{name}",
+            get(move |State(_): State<Ctx>, Path(name): Path<String>| {
+                let d = d2.clone();
+                async move { file(d.as_ref(), &format!("locales/{name}")) }
             }),
         )
         .route(
