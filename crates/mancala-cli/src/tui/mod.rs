@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, Position, Preset, Record, Rules, Side};
@@ -33,6 +34,8 @@ use crate::RulesArgs;
 pub struct TuiArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
+    #[command(flatten)]
+    pub lang: crate::LangArg,
     /// Who plays South (the first player): `human` or a computer level 1-8.
     #[arg(long, default_value = "human")]
     pub south: String,
@@ -56,9 +59,9 @@ pub struct TuiArgs {
 pub use mancala_play::Player;
 
 /// How the status line names a player: `human`, `computer, level N`.
-fn label(p: &Player) -> String {
+fn label(p: &Player, lang: Lang) -> String {
     match p {
-        Player::Engine(l) => format!("computer, level {}", l.level),
+        Player::Engine(l) => i18n::format(lang, "tui.computer-level", &[("level", &l.level)]),
         other => other.name(),
     }
 }
@@ -155,6 +158,8 @@ pub struct Anim {
 }
 
 pub struct App {
+    /// The language of its words (`--lang`).
+    pub lang: Lang,
     pub game: Game,
     /// Plies taken back, the next to replay last.
     pub redo: Vec<u8>,
@@ -196,6 +201,7 @@ pub struct App {
 impl App {
     pub fn new(game: Game, players: [Player; 2], seed: u64) -> App {
         let mut app = App {
+            lang: Lang::En,
             game,
             redo: Vec::new(),
             players,
@@ -225,12 +231,39 @@ impl App {
         };
         app.bottom = app.natural_bottom();
         app.fix_cursor();
-        app.message = format!(
-            "{}: {}. Press ? for the keys.",
-            app.game.rules(),
-            app.game.rules().preset.summary()
-        );
+        app.set_lang(Lang::En);
         app
+    }
+
+    /// Speaks `lang` from now on (and says again what the game is, in it).
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+        self.message = self.tf(
+            "tui.welcome",
+            &[
+                ("rules", self.game.rules()),
+                ("summary", &self.game.rules().preset.summary_in(lang)),
+            ],
+        );
+    }
+
+    /// The words of `key` in the app's language.
+    pub fn tr(&self, key: &str) -> &'static str {
+        i18n::text(self.lang, key)
+    }
+
+    /// The words of `key` with its placeholders filled.
+    pub fn tf(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        i18n::format(self.lang, key, args)
+    }
+
+    /// A side's name (`South`, `Sul`, `Sur`, `Sud`).
+    pub fn side(&self, side: Side) -> &'static str {
+        self.tr(if side == Side::South {
+            "side.south"
+        } else {
+            "side.north"
+        })
     }
 
     /// A lone human sits at the bottom; otherwise South does.
@@ -275,15 +308,19 @@ impl App {
     }
 
     pub fn player_label(&self, side: Side) -> String {
+        let word = self.side(side);
         if let Some(name) = &self.names[side.index()] {
-            return format!("{side}: {name}");
+            return self.tf("tui.player.named", &[("side", &word), ("name", name)]);
         }
         match self.players[side.index()] {
             Player::Human if self.players.iter().all(|p| p.is_human()) => {
-                format!("{side} (human)")
+                self.tf("tui.player.human", &[("side", &word)])
             }
-            Player::Human => format!("{side} (you)"),
-            p => format!("{side} ({})", label(&p)),
+            Player::Human => self.tf("tui.player.you", &[("side", &word)]),
+            p => self.tf(
+                "tui.player.other",
+                &[("side", &word), ("who", &label(&p, self.lang))],
+            ),
         }
     }
 
@@ -337,29 +374,30 @@ impl App {
         self.hint = None;
         self.engine_line = None;
         let text = self.notation().move_text(side, pit);
+        let (me, them) = (self.side(side), self.side(side.other()));
         let mut msg = if pit == mancala_core::SWAP {
-            format!(
-                "{side} swapped: {side} takes over the position {} built.",
-                side.other()
-            )
+            self.tf("tui.ev.swap", &[("side", &me), ("other", &them)])
         } else {
-            format!("{side} sowed {text}.")
+            self.tf("tui.ev.sowed", &[("side", &me), ("move", &text)])
         };
         if effect.captured > 0 {
-            msg += &format!(" Captured {}.", effect.captured);
+            msg += &self.tf("tui.ev.captured", &[("n", &effect.captured)]);
         }
         if effect.handed > 0 {
-            msg += &format!(" {} to {}.", effect.handed, side.other());
+            msg += &self.tf("tui.ev.handed", &[("n", &effect.handed), ("side", &them)]);
         }
         if effect.again && !self.game.is_over() {
-            msg += if effect.in_store {
-                " Last seed in the store: again."
+            msg += self.tr(if effect.in_store {
+                "tui.ev.again"
             } else {
-                " The opponent cannot move and passes."
-            };
+                "tui.ev.pass"
+            });
         }
         if self.game.is_over() {
-            msg = format!("{msg} {}", crate::board::result_line(&self.game));
+            msg = format!(
+                "{msg} {}",
+                crate::board::result_line_in(&self.game, self.lang)
+            );
         }
         self.events.push(msg.clone());
         if self.events.len() > EVENTS_KEPT {
@@ -404,7 +442,7 @@ impl App {
             .iter()
             .any(|m| self.players[m.side.index()].is_human());
         if self.game.moves().is_empty() || (any_human && !human_moved) {
-            self.message = "Nothing to undo.".into();
+            self.message = self.tr("tui.msg.no-undo").into();
             return;
         }
         let mut n = 0;
@@ -419,9 +457,13 @@ impl App {
         }
         self.hint = None;
         self.engine_line = None;
-        self.message = format!(
-            "Took back {n} move{}. r redoes.",
-            if n == 1 { "" } else { "s" }
+        self.message = self.tf(
+            if n == 1 {
+                "tui.msg.undone.one"
+            } else {
+                "tui.msg.undone.other"
+            },
+            &[("n", &n)],
         );
         self.fix_cursor();
     }
@@ -431,7 +473,7 @@ impl App {
         self.skip_anim();
         self.cancel_job();
         if self.redo.is_empty() {
-            self.message = "Nothing to redo.".into();
+            self.message = self.tr("tui.msg.no-redo").into();
             return;
         }
         let mut n = 0;
@@ -447,7 +489,14 @@ impl App {
         }
         self.hint = None;
         self.engine_line = None;
-        self.message = format!("Replayed {n} move{}.", if n == 1 { "" } else { "s" });
+        self.message = self.tf(
+            if n == 1 {
+                "tui.msg.redone.one"
+            } else {
+                "tui.msg.redone.other"
+            },
+            &[("n", &n)],
+        );
         self.fix_cursor();
     }
 
@@ -965,11 +1014,13 @@ impl App {
         self.bottom = self.natural_bottom();
         self.cursor = 0;
         self.fix_cursor();
-        self.message = format!(
-            "New game: {}, South {} v North {}.",
-            self.game.rules(),
-            label(&self.players[0]),
-            label(&self.players[1])
+        self.message = self.tf(
+            "tui.msg.new-game",
+            &[
+                ("rules", self.game.rules()),
+                ("south", &label(&self.players[0], self.lang)),
+                ("north", &label(&self.players[1], self.lang)),
+            ],
         );
     }
 
@@ -1156,6 +1207,7 @@ pub fn run(a: TuiArgs) -> Result<()> {
     let start = a.rules.start_position(a.position.as_deref())?;
     let seed = mancala_play::rng::seed_or_clock(a.seed);
     let mut app = App::new(Game::new(start), players, seed);
+    app.set_lang(a.lang.get());
     app.speed_ms = a.speed;
     if let Some(path) = &a.load {
         // A record sets its own start: a position besides it is refused, and rules named
