@@ -139,3 +139,59 @@ pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
             }),
         )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+    use mancala_core::i18n::{text, Lang};
+
+    /// The keys the client's files name (`t('KEY'`, `tn('KEY'`, `data-i18n="KEY"`, and the
+    /// keys written whole in quotes, such as `'web.keys.8'`).
+    fn keys_named() -> Vec<String> {
+        let mut keys = Vec::new();
+        for (name, _, body) in FILES
+            .iter()
+            .filter(|f| f.0.ends_with(".js") || f.0.ends_with(".html"))
+        {
+            for quote in ['\'', '"'] {
+                for (i, _) in body.match_indices(quote) {
+                    let rest = &body[i + 1..];
+                    let Some(end) = rest.find(quote) else {
+                        continue;
+                    };
+                    let k = &rest[..end];
+                    let looks = ["web.", "side.", "result.", "rules.", "option.", "preset."]
+                        .iter()
+                        .any(|p| k.starts_with(p));
+                    if looks
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c))
+                        && !k.ends_with('.')
+                    {
+                        keys.push(format!("{name}: {k}"));
+                    }
+                }
+            }
+        }
+        keys
+    }
+
+    /// Every key the client names is in English (and so, by `mancala_core::i18n`'s test, in
+    /// every language): the client never shows a bare key.
+    #[test]
+    fn every_key_the_client_names_exists() {
+        let keys = keys_named();
+        assert!(keys.len() > 150, "{} keys found", keys.len());
+        let missing: Vec<_> = keys
+            .iter()
+            .filter(|nk| {
+                let k = nk.split(": ").nth(1).unwrap();
+                text(Lang::En, k) == k && text(Lang::En, &format!("{k}.one")) == format!("{k}.one")
+            })
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "keys missing from locales/en.json: {missing:?}"
+        );
+    }
+}

@@ -568,7 +568,7 @@ impl App {
         match (job.kind, result) {
             (JobKind::Computer, Outcome::Move(Some(pit))) => {
                 if let Err(e) = self.play(pit) {
-                    self.message = format!("The computer's move failed: {e}");
+                    self.message = self.tf("tui.msg.computer-failed", &[("error", &e)]);
                 }
             }
             (JobKind::Analysis(a), Outcome::Search(Some(r))) => self.show_analysis(a, &r),
@@ -593,7 +593,7 @@ impl App {
             .map(|v| {
                 let loss = match mancala_engine::MoveValue::loss(values, v.pit) {
                     Some(0) => String::new(),
-                    Some(l) => format!(", gives away {l}"),
+                    Some(l) => self.tf("tui.msg.gives-away", &[("n", &l)]),
                     None => String::new(),
                 };
                 format!("{}  {}{loss}", n.move_text(side, v.pit), v.eval)
@@ -615,7 +615,8 @@ impl App {
                     self.cursor = r.best;
                 }
                 self.hint = Some(r.best);
-                self.engine_line = Some(format!("Hint: sow {best}. Value {value}."));
+                self.engine_line =
+                    Some(self.tf("tui.msg.hint", &[("move", &best), ("value", &value)]));
             }
             Analysis::Moves => {}
             Analysis::Value => {
@@ -636,7 +637,8 @@ impl App {
                     line.push_str(&n.move_text(s, pit));
                     last = Some(s);
                 }
-                self.engine_line = Some(format!("Value {value}. Line: {line}"));
+                self.engine_line =
+                    Some(self.tf("tui.msg.value", &[("value", &value), ("line", &line)]));
             }
         }
     }
@@ -719,8 +721,7 @@ impl App {
             KeyCode::Char('q') if armed || !self.in_progress() => self.quit = true,
             KeyCode::Char('q') => {
                 self.quit_armed = true;
-                self.message =
-                    "q again quits and discards the game in progress (s saves it first).".into();
+                self.message = self.tr("tui.msg.quit-confirm").into();
             }
             KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help(0)),
             KeyCode::Left => self.move_cursor(-1),
@@ -732,13 +733,13 @@ impl App {
                         self.message = e.to_string();
                     }
                 } else if self.game.is_over() {
-                    self.message = "The game is over: n for a new one.".into();
+                    self.message = self.tr("tui.msg.over-new").into();
                 }
             }
             KeyCode::Char(c @ '1'..='8') => {
                 let pit = c as u8 - b'1';
                 if !self.human_to_move() {
-                    self.message = "Not your turn.".into();
+                    self.message = self.tr("tui.msg.not-your-turn").into();
                 } else if let Err(e) = self.play(pit) {
                     self.message = e.to_string();
                 } else {
@@ -749,7 +750,7 @@ impl App {
             KeyCode::Char('w') => {
                 // The pie rule's swap; the game says why where it is not legal.
                 if !self.human_to_move() {
-                    self.message = "Not your turn.".into();
+                    self.message = self.tr("tui.msg.not-your-turn").into();
                 } else if let Err(e) = self.play(mancala_core::SWAP) {
                     self.message = e.to_string();
                 }
@@ -758,7 +759,7 @@ impl App {
             KeyCode::Char('r') => self.redo(),
             KeyCode::Char('h') | KeyCode::Char('v') | KeyCode::Char('m') => {
                 if self.game.is_over() {
-                    self.message = "The game is over.".into();
+                    self.message = self.tr("tui.msg.over").into();
                 } else {
                     let a = match k.code {
                         KeyCode::Char('h') => Analysis::Hint,
@@ -766,7 +767,7 @@ impl App {
                         _ => Analysis::Moves,
                     };
                     self.cancel_job();
-                    self.engine_line = Some("The engine is searching...".into());
+                    self.engine_line = Some(self.tr("tui.msg.searching").into());
                     self.start_job(JobKind::Analysis(a));
                 }
             }
@@ -788,7 +789,7 @@ impl App {
             KeyCode::Char('p') => {
                 self.cancel_job();
                 self.replay = Some(self.game.moves().len());
-                self.message = "Replay: ←/→ a move, ↑/↓ a turn, Home/End, g jumps, Enter plays on from here, Esc leaves.".into();
+                self.message = self.tr("tui.msg.replay").into();
             }
             KeyCode::Char('n') => self.overlay = Some(Overlay::Setup(self.setup())),
             KeyCode::Char('f') => self.bottom = self.bottom.other(),
@@ -826,18 +827,15 @@ impl App {
                 }
                 self.replay = None;
                 self.message = if self.redo.is_empty() {
-                    "Back to the game.".into()
+                    self.tr("tui.msg.back").into()
                 } else {
-                    format!(
-                        "Playing on from move {at}; r replays the {} later move(s).",
-                        self.redo.len()
-                    )
+                    self.tf("tui.msg.play-on", &[("at", &at), ("n", &self.redo.len())])
                 };
                 self.fix_cursor();
             }
             KeyCode::Esc | KeyCode::Char('p') => {
                 self.replay = None;
-                self.message = "Back to the game.".into();
+                self.message = self.tr("tui.msg.back").into();
             }
             // Save, open, new game and turning the board work here too.
             KeyCode::Char('s' | 'o' | 'l' | 'n' | 'f') => self.play_key(k),
@@ -889,7 +887,10 @@ impl App {
                     PromptKind::Save | PromptKind::Overwrite => self.save_message(&text),
                     PromptKind::Load => match self.load(&text, None) {
                         Ok(()) => {}
-                        Err(e) => self.message = format!("Could not open: {e:#}"),
+                        Err(e) => {
+                            self.message =
+                                self.tf("tui.msg.open-failed", &[("error", &format!("{e:#}"))])
+                        }
                     },
                     PromptKind::Jump => match text.parse::<usize>() {
                         Ok(n) if n >= 1 => {
@@ -901,7 +902,7 @@ impl App {
                             let at = b.get(turn).copied().unwrap_or(self.game.moves().len());
                             self.replay = Some(at);
                         }
-                        _ => self.message = format!("`{text}` is not a line of the move list."),
+                        _ => self.message = self.tf("tui.msg.no-line", &[("text", &text)]),
                     },
                 }
                 return;
@@ -925,7 +926,7 @@ impl App {
                     input: path,
                 })
             }
-            KeyCode::Esc => self.message = format!("Not saved: {path} is unchanged."),
+            KeyCode::Esc => self.message = self.tf("tui.msg.unchanged", &[("path", &path)]),
             _ => {
                 self.overlay = Some(Overlay::Prompt {
                     kind: PromptKind::Overwrite,
@@ -938,8 +939,8 @@ impl App {
     /// Saves to `path` and says how it went.
     fn save_message(&mut self, path: &str) {
         self.message = match self.save(path) {
-            Ok(()) => format!("Saved to {path}."),
-            Err(e) => format!("Could not save: {e:#}"),
+            Ok(()) => self.tf("play.saved", &[("path", &path)]),
+            Err(e) => self.tf("play.save-failed", &[("error", &format!("{e:#}"))]),
         };
     }
 
@@ -1064,26 +1065,34 @@ impl App {
         self.file = Some(path.to_string());
         let who = match &self.names {
             [None, None] => String::new(),
-            [s, n] => format!(
-                "{} v {}, ",
-                s.as_deref().unwrap_or("South"),
-                n.as_deref().unwrap_or("North")
+            [s, n] => self.tf(
+                "tui.msg.who",
+                &[
+                    ("south", &s.as_deref().unwrap_or(self.side(Side::South))),
+                    ("north", &n.as_deref().unwrap_or(self.side(Side::North))),
+                ],
             ),
         };
         let result = match rec.result.as_ref().and_then(|r| r.reason.clone()) {
             Some(reason) if !self.game.is_over() => {
                 let s = self.game.scores();
-                format!("{reason}, South {} : North {}", s[0], s[1])
+                let score = self.tf("result.line.score", &[("south", &s[0]), ("north", &s[1])]);
+                format!("{reason}, {score}")
             }
-            _ => crate::board::result_line(&self.game),
+            _ => crate::board::result_line_in(&self.game, self.lang),
         };
-        self.message = format!(
-            "Opened {path}: {who}{} moves of {}. {result}. Replay mode: Home for the start, Enter plays on.",
-            self.game.moves().len(),
-            self.game.rules().title(),
+        self.message = self.tf(
+            "tui.msg.opened",
+            &[
+                ("path", &path),
+                ("who", &who),
+                ("n", &self.game.moves().len()),
+                ("game", &self.game.rules().title_in(self.lang)),
+                ("result", &result),
+            ],
         );
         if let Some(e) = note {
-            self.message += &format!(" Note: {:#}", e);
+            self.message += &self.tf("tui.msg.note", &[("note", &format!("{e:#}"))]);
         }
         Ok(())
     }
