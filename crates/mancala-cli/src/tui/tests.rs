@@ -889,3 +889,20 @@ fn spanish_at_80x24() {
         }
     }
 }
+/// The help window's lines (76 wide: a key column of 18) and the Kauri legend under the
+/// board fit whole in every language, as the English ones do.
+#[test]
+fn help_and_legend_fit_in_every_language() {
+    use mancala_core::i18n::{text, Lang};
+    for lang in Lang::ALL {
+        for (_, key) in view::HELP {
+            let w = text(lang, key).chars().count();
+            assert!(w <= 56, "{lang} {key}: {w} characters");
+        }
+        let legend = text(lang, "tui.cowrie-note").chars().count();
+        assert!(
+            legend <= text(Lang::En, "tui.cowrie-note").chars().count(),
+            "{lang}"
+        );
+    }
+}
