@@ -270,7 +270,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 s.drop_bad_tables();
                 if let Some(r) = r {
                     let best = Notation::for_rules(&rules).move_text(s.human, r.best);
-                    println!("{}", f("play.hint", &[("move", &best), ("value", &r.eval)]));
+                    println!(
+                        "{}",
+                        f(
+                            "play.hint",
+                            &[("move", &best), ("value", &r.eval.text_in(lang))]
+                        )
+                    );
                 }
             }
             _ => match parse_pit(input, s.game.position().pits()) {

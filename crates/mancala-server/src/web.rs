@@ -160,9 +160,11 @@ mod tests {
                         continue;
                     };
                     let k = &rest[..end];
-                    let looks = ["web.", "side.", "result.", "rules.", "option.", "preset."]
-                        .iter()
-                        .any(|p| k.starts_with(p));
+                    let looks = [
+                        "web.", "side.", "result.", "rules.", "option.", "preset.", "value.",
+                    ]
+                    .iter()
+                    .any(|p| k.starts_with(p));
                     if looks
                         && k.chars()
                             .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c))

@@ -596,7 +596,11 @@ impl App {
                     Some(l) => self.tf("tui.msg.gives-away", &[("n", &l)]),
                     None => String::new(),
                 };
-                format!("{}  {}{loss}", n.move_text(side, v.pit), v.eval)
+                format!(
+                    "{}  {}{loss}",
+                    n.move_text(side, v.pit),
+                    v.eval.text_in(self.lang)
+                )
             })
             .collect();
         self.engine_line = None;
@@ -608,7 +612,7 @@ impl App {
         let side = pos.to_move();
         let n = self.notation();
         let best = n.move_text(side, r.best);
-        let value = r.eval.to_string();
+        let value = r.eval.text_in(self.lang);
         match a {
             Analysis::Hint => {
                 if self.players[side.index()].is_human() {
