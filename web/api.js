@@ -1,5 +1,7 @@
 // The server's JSON and WebSocket API, and the seats' tokens kept in this browser.
 
+import { t } from './i18n.js';
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -15,7 +17,7 @@ async function call(method, path, body, token) {
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
-    throw new ApiError(0, 'cannot reach the server: check your connection');
+    throw new ApiError(0, t('web.offline'));
   }
   let data = null;
   try { data = await res.json(); } catch { /* not JSON */ }
@@ -24,8 +26,8 @@ async function call(method, path, body, token) {
 }
 
 export const api = {
-  variants: () => call('GET', '/api/variants'),
-  rules: (variant) => call('GET', `/api/rules?variant=${encodeURIComponent(variant)}`),
+  variants: (lang) => call('GET', `/api/variants?lang=${encodeURIComponent(lang)}`),
+  rules: (variant, lang) => call('GET', `/api/rules?variant=${encodeURIComponent(variant)}&lang=${encodeURIComponent(lang)}`),
   create: (req) => call('POST', '/api/games', req),
   state: (id, token) => call('GET', `/api/games/${id}`, undefined, token),
   move: (id, token, pit, ply) => call('POST', `/api/games/${id}/moves`, { pit, ply }, token),

@@ -7,8 +7,9 @@
 //   #/analysis/POSITION  the analysis board (the position string, URI-encoded)
 
 import { api, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
-import { Board, letter, sideName, other, sleep } from './board.js';
+import { Board, letter, other, sleep } from './board.js';
 import { T } from './text.js';
+import { t, tn, lang, LANGS, setLang, side, message, evalText, fill } from './i18n.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const h = (tag, attrs = {}, ...kids) => {
@@ -31,12 +32,12 @@ function announce(text) {
 }
 let toastTimer = null;
 function toast(text, kind = 'info') {
-  const t = $('#toast');
-  t.textContent = text;
-  t.className = `toast ${kind}`;
-  t.hidden = false;
+  const el = $('#toast');
+  el.textContent = text;
+  el.className = `toast ${kind}`;
+  el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, kind === 'error' ? 5000 : 3000);
+  toastTimer = setTimeout(() => { el.hidden = true; }, kind === 'error' ? 5000 : 3000);
 }
 
 let cleanup = () => {};
@@ -67,22 +68,40 @@ async function route() {
     else await setupScreen();
   } catch (e) {
     const s = show('setup');
-    s.replaceChildren(h('h1', { id: 'setup-title', text: 'Something went wrong' }), h('p', { class: 'error', text: e.message }),
-      h('p', {}, h('a', { href: '#/', text: 'Start a new game' })));
+    s.replaceChildren(h('h1', { id: 'setup-title', text: t('web.error.title') }), h('p', { class: 'error', text: e.message }),
+      h('p', {}, h('a', { href: '#/', text: t('web.error.new') })));
   }
 }
 window.addEventListener('hashchange', route);
-window.addEventListener('DOMContentLoaded', route);
+// The page's fixed words and the language menu. The module waits for its words (i18n.js),
+// so the page may be loaded already.
+function start() {
+  fill();
+  const sel = $('#lang');
+  sel.replaceChildren(...Object.entries(LANGS).map(([code, name]) => h('option', { value: code, text: name })));
+  sel.value = lang;
+  sel.addEventListener('change', () => setLang(sel.value));
+  route();
+}
+
+
+// The title of a game and its changed options in this language (the server's views name them
+// in English, the same for every watcher).
+const titles = new Map();
+function rulesTitle(name) {
+  if (!titles.has(name)) titles.set(name, api.rules(name, lang).then((r) => r.title));
+  return titles.get(name).catch(() => name);
+}
 
 // ---------------------------------------------------------------------------------------
 // New game
 
 let variantsCache = null;
-const LEVEL_NAMES = ['', 'beginner', 'casual', 'club', 'keen', 'strong', 'expert', 'master', 'strongest'];
+const LEVEL_KEYS = ['', 'beginner', 'casual', 'club', 'keen', 'strong', 'expert', 'master', 'strongest'];
 
 async function setupScreen() {
   const s = show('setup');
-  variantsCache = variantsCache || (await api.variants());
+  variantsCache = variantsCache || (await api.variants(lang));
   const presets = variantsCache.presets;
   const saved = JSON.parse(localStorage.getItem('mancala.setup') || '{}');
   s.replaceChildren();
@@ -93,7 +112,7 @@ async function setupScreen() {
   const summary = h('p', { class: 'summary', id: 'preset-summary' });
   const optionsBox = h('div', { class: 'options', id: 'options' });
   const rulesText = h('div', { class: 'rules-text' });
-  const rulesBox = h('details', { class: 'rules' }, h('summary', { text: 'Rules of this game' }), rulesText);
+  const rulesBox = h('details', { class: 'rules' }, h('summary', { text: t('web.setup.rules') }), rulesText);
 
   const drawOptions = () => {
     const p = presets.find((x) => x.name === presetSel.value);
@@ -133,7 +152,7 @@ async function setupScreen() {
   async function updateRules() {
     const seq = ++rulesSeq;
     try {
-      const r = await api.rules(rulesString());
+      const r = await api.rules(rulesString(), lang);
       if (seq !== rulesSeq) return;
       rulesText.replaceChildren(...r.text.trim().split('\n\n').map((para) => h('p', { text: para })));
       err.textContent = '';
@@ -144,33 +163,33 @@ async function setupScreen() {
   presetSel.addEventListener('change', drawOptions);
 
   const opp = saved.opponent || 'computer';
-  const oppBox = h('fieldset', { class: 'opponent' }, h('legend', { text: 'Opponent' }),
-    h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: 'computer', checked: opp === 'computer' }), ' The computer'),
-    h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: 'friend', checked: opp === 'friend' }), ' A friend (invite by link)'));
+  const oppBox = h('fieldset', { class: 'opponent' }, h('legend', { text: t('web.setup.opponent') }),
+    h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: 'computer', checked: opp === 'computer' }), ` ${t('web.setup.computer')}`),
+    h('label', { class: 'radio' }, h('input', { type: 'radio', name: 'opponent', value: 'friend', checked: opp === 'friend' }), ` ${t('web.setup.friend')}`));
   const level = h('select', { id: 'level', name: 'level' },
-    variantsCache.levels.map((l) => h('option', { value: l, text: `${l} · ${LEVEL_NAMES[l] || ''}` })));
+    variantsCache.levels.map((l) => h('option', { value: l, text: LEVEL_KEYS[l] ? `${l} · ${t(`web.level.${LEVEL_KEYS[l]}`)}` : String(l) })));
   level.value = saved.level || 3;
-  const levelField = h('div', { class: 'field' }, h('label', { for: 'level', text: 'Computer level' }), level);
+  const levelField = h('div', { class: 'field' }, h('label', { for: 'level', text: t('web.setup.level') }), level);
   const side = h('select', { id: 'side', name: 'side' },
-    h('option', { value: 'south', text: 'South: you move first' }),
-    h('option', { value: 'north', text: 'North: you move second' }),
-    h('option', { value: 'random', text: 'Random' }));
+    h('option', { value: 'south', text: t('web.setup.south') }),
+    h('option', { value: 'north', text: t('web.setup.north') }),
+    h('option', { value: 'random', text: t('web.setup.random') }));
   side.value = saved.side || 'south';
-  const name = h('input', { id: 'name', name: 'name', type: 'text', maxlength: 40, autocomplete: 'nickname', placeholder: 'optional', value: saved.name || '' });
-  const nameField = h('div', { class: 'field' }, h('label', { for: 'name', text: 'Your name' }), name);
+  const name = h('input', { id: 'name', name: 'name', type: 'text', maxlength: 40, autocomplete: 'nickname', placeholder: t('web.setup.optional'), value: saved.name || '' });
+  const nameField = h('div', { class: 'field' }, h('label', { for: 'name', text: t('web.setup.name') }), name);
   const syncOpp = () => {
     const isComputer = form.querySelector('input[name=opponent]:checked').value === 'computer';
     levelField.hidden = !isComputer;
   };
   oppBox.addEventListener('change', syncOpp);
   const err = h('p', { class: 'error', role: 'alert' });
-  const start = h('button', { type: 'submit', class: 'primary big', id: 'start', text: 'Start game' });
+  const start = h('button', { type: 'submit', class: 'primary big', id: 'start', text: t('web.setup.start') });
   form.append(
-    h('h1', { id: 'setup-title', text: 'New game' }),
-    h('div', { class: 'field' }, h('label', { for: 'preset', text: 'Game' }), presetSel), summary,
-    h('details', { class: 'more', open: saved.open ? true : null }, h('summary', { text: 'Options' }), optionsBox),
+    h('h1', { id: 'setup-title', text: t('web.nav.new') }),
+    h('div', { class: 'field' }, h('label', { for: 'preset', text: t('web.setup.game') }), presetSel), summary,
+    h('details', { class: 'more', open: saved.open ? true : null }, h('summary', { text: t('web.setup.options') }), optionsBox),
     oppBox, levelField, nameField,
-    h('div', { class: 'field' }, h('label', { for: 'side', text: 'Your seat' }), side),
+    h('div', { class: 'field' }, h('label', { for: 'side', text: t('web.setup.seat') }), side),
     err, start, rulesBox);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -194,9 +213,9 @@ async function setupScreen() {
   const recent = recentGames().slice(0, 6);
   if (recent.length) {
     s.append(h('section', { class: 'card recent', 'aria-labelledby': 'recent-title' },
-      h('h2', { id: 'recent-title', text: 'Your recent games' }),
-      h('ul', {}, recent.map((g) => h('li', {}, h('a', { href: `#/game/${g.id}`, text: g.game || `Game ${g.id}` }),
-        ` · ${g.opponent ? T.recent.against(g.opponent) : `you play ${sideName(g.seat)}`} · ${g.result || T.recent.notFinished} · ${new Date(g.at).toLocaleString()}`)))));
+      h('h2', { id: 'recent-title', text: t('web.recent.title') }),
+      h('ul', {}, recent.map((g) => h('li', {}, h('a', { href: `#/game/${g.id}`, text: g.game || t('web.recent.game', { id: g.id }) }),
+        ` · ${g.opponent ? T.recent.against(g.opponent) : t('web.recent.you-play', { side: side(g.seat) })} · ${g.result || T.recent.notFinished()} · ${new Date(g.at).toLocaleString(lang)}`)))));
   }
   drawOptions();
   syncOpp();
@@ -213,7 +232,7 @@ async function joinGame(id, invite) {
       saveSeat(id, r.seat, r.token);
     } catch (e) {
       if (e.status !== 409 && e.status !== 403) throw e;
-      toast(`${e.message}. You are watching the game.`, 'error');
+      toast(t('web.join.watching', { error: e.message }), 'error');
     }
   }
   history.replaceState(null, '', `#/game/${id}`);
@@ -223,11 +242,11 @@ async function joinGame(id, invite) {
 // ---------------------------------------------------------------------------------------
 // The game
 
-function whoIs(g, side, you) {
-  const p = g.players[side];
-  if (side === you) return 'You';
-  if (p.kind === 'computer') return p.name;
-  return p.name || (you ? (p.joined ? 'Your friend' : 'Your friend (not here yet)') : sideName(side));
+function whoIs(g, seat, you) {
+  const p = g.players[seat];
+  if (seat === you) return t('web.you');
+  if (p.kind === 'computer') return p.level ? t('web.computer-level', { level: p.level }) : p.name;
+  return p.name || (you ? (p.joined ? t('web.friend') : t('web.friend.away')) : side(seat));
 }
 
 async function gameScreen(id) {
@@ -258,31 +277,39 @@ async function gameScreen(id) {
     for (const el of s.querySelectorAll('.player .score[data-side]')) el.textContent = String(b.stores[el.dataset.side === 'south' ? 0 : 1]);
   };
   const board = new Board(boardEl, { interactive: !!you, onPlay: (pit) => play(pit), onSown });
-  const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' });
+  const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': t('web.moves') });
   const invite = h('div', { class: 'invite card', hidden: true });
   const btn = (id2, text, fn, title2) => h('button', { type: 'button', id: id2, text, onclick: fn, title: title2 });
-  const undoBtn = btn('undo', 'Undo', () => undo(), 'Take back your last move (U)');
-  const hintBtn = btn('hint', 'Hint', () => hint(), T.hintTitle(g.rules.pits));
-  const swapBtn = btn('swap', 'Swap', () => swap(), 'Pie rule: take over the position South built instead of moving (W)');
+  const undoBtn = btn('undo', t('web.undo'), () => undo(), t('web.undo-title'));
+  const hintBtn = btn('hint', t('web.hint'), () => hint(), T.hintTitle(g.rules.pits));
+  const swapBtn = btn('swap', t('web.swap'), () => swap(), t('web.swap-title'));
   swapBtn.hidden = true;
-  const resignBtn = btn('resign', 'Resign', () => resign());
-  const newBtn = h('a', { class: 'button', href: '#/', id: 'new-game', text: 'New game' });
-  const replayBtn = h('a', { class: 'button', href: `#/replay/${id}`, id: 'replay-link', text: 'Replay' });
-  const dlJson = h('a', { class: 'button', href: `/api/games/${id}/record?format=json`, download: `mancala-${id}.json`, id: 'download-json', text: 'Record (JSON)' });
-  const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: 'Record (text)' });
+  const resignBtn = btn('resign', t('web.resign'), () => resign());
+  const newBtn = h('a', { class: 'button', href: '#/', id: 'new-game', text: t('web.nav.new') });
+  const replayBtn = h('a', { class: 'button', href: `#/replay/${id}`, id: 'replay-link', text: t('web.replay') });
+  const dlJson = h('a', { class: 'button', href: `/api/games/${id}/record?format=json`, download: `mancala-${id}.json`, id: 'download-json', text: t('web.record-json') });
+  const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: t('web.record-text') });
   const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
   const rulesText = h('div', { class: 'rules-text' });
-  const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits, g.rules.pie) : 'You are watching this game.' });
+  const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits, g.rules.pie) : t('web.watching') });
   s.append(title,
     h('div', { class: 'game' },
       h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, forced, resultCard,
         h('div', { class: 'controls' }, you ? swapBtn : null, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
         invite, keys),
       h('aside', { class: 'side card' },
-        h('h2', { text: 'Moves' }), moves,
+        h('h2', { text: t('web.moves') }), moves,
         h('div', { class: 'downloads' }, replayBtn, dlJson, dlText), conn,
-        h('details', { class: 'rules' }, h('summary', { text: 'Rules' }), rulesText))));
-  api.rules(g.rules.name).then((r) => rulesText.replaceChildren(...r.text.trim().split('\n\n').map((p) => h('p', { text: p })))).catch(() => {});
+        h('details', { class: 'rules' }, h('summary', { text: t('web.rules') }), rulesText))));
+  // The rules' words in this language: the text, the title and why some pits may not be played.
+  let restriction = null;
+  api.rules(g.rules.name, lang).then((r) => {
+    rulesText.replaceChildren(...r.text.trim().split('\n\n').map((p) => h('p', { text: p })));
+    title.textContent = r.title;
+    if (you) noteGame(id, { game: r.title });
+    restriction = r.restriction;
+    if (shown) drawInfo(shown);
+  }).catch(() => {});
 
   board.layout(g.rules.pits, bottom, g.rules.notation, { south: whoIs(g, 'south', you), north: whoIs(g, 'north', you) });
   if (you) noteGame(id, { game: g.rules.title, opponent: whoIs(g, other(you), you) });
@@ -294,7 +321,7 @@ async function gameScreen(id) {
     const line = (side) => {
       const turn = !st.over && st.to_move === side;
       return [h('span', { class: `dot ${turn ? 'on' : ''}`, 'aria-hidden': 'true' }), h('span', { class: 'name', text: who[side] }),
-        st.rules.misere ? h('span', { class: 'misere', text: T.misereBadge }) : null,
+        st.rules.misere ? h('span', { class: 'misere', text: T.misereBadge() }) : null,
         h('span', { class: 'score', 'data-side': side, text: String(st.board.stores[side === 'south' ? 0 : 1]) })].filter(Boolean);
     };
     scoreTop.replaceChildren(...line(top));
@@ -303,22 +330,21 @@ async function gameScreen(id) {
     scoreBottom.classList.toggle('turn', !st.over && st.to_move === bottom);
     let text;
     if (sowing) {
-      const w = sowing.side === you ? 'You' : who[sowing.side];
-      text = `${w} ${sowing.side === you ? 'play' : 'plays'} ${sowing.text}…`;
+      text = sowing.side === you ? t('web.status.you-play', { move: sowing.text }) : t('web.status.plays', { who: who[sowing.side], move: sowing.text });
     } else if (st.over) {
       const r = st.result;
       const w = r.winner;
       const score = `${r.south} : ${r.north}`;
-      if (!w) text = `Draw, ${score}.`;
-      else if (you) text = `${w === you ? 'You win' : `${who[w]} wins`}, ${score}.`;
-      else text = `${sideName(w)} wins, ${score}.`;
-    } else if (st.to_move === you) text = T.yourMove;
-    else if (st.thinking) text = 'The computer is thinking…';
-    else if (you && st.waiting_for_opponent) text = 'Waiting for your friend to join…';
-    else if (you) text = `${who[st.to_move]} to move…`;
-    else text = `${sideName(st.to_move)} to move.`;
+      if (!w) text = t('web.status.draw', { score });
+      else if (you && w === you) text = t('web.status.you-win', { score });
+      else text = t('web.status.wins', { who: you ? who[w] : side(w), score });
+    } else if (st.to_move === you) text = T.yourMove();
+    else if (st.thinking) text = t('web.status.thinking');
+    else if (you && st.waiting_for_opponent) text = t('web.status.waiting');
+    else if (you) text = t('web.status.to-move-you', { who: who[st.to_move] });
+    else text = t('web.status.to-move', { who: side(st.to_move) });
     status.textContent = text;
-    forced.textContent = !sowing && !st.over && st.to_move === you && st.forced ? T.forced(st.forced) : '';
+    forced.textContent = !sowing && !st.over && st.to_move === you && st.forced ? T.forced(restriction || st.forced) : '';
     drawResult(!sowing && st.over ? st : null, who);
     status.classList.toggle('over', !sowing && st.over);
     status.classList.toggle('yours', !sowing && !st.over && st.to_move === you);
@@ -328,18 +354,18 @@ async function gameScreen(id) {
     moves.replaceChildren();
     let li = null;
     const upTo = sowing ? sowing.ply + 1 : st.ply;
-    for (const t of st.turns.filter((x) => x.first_ply + x.plies <= upTo)) {
-      if (!li || t.side === 'south' || (li.dataset.n !== String(t.number))) {
-        li = h('li', { 'data-n': t.number }, h('span', { class: 'n', text: `${t.number}.` }));
-        if (t.side === 'north' && li.childElementCount === 1) li.append(h('span', { class: 'mv empty', text: '…' }));
+    for (const tu of st.turns.filter((x) => x.first_ply + x.plies <= upTo)) {
+      if (!li || tu.side === 'south' || (li.dataset.n !== String(tu.number))) {
+        li = h('li', { 'data-n': tu.number }, h('span', { class: 'n', text: `${tu.number}.` }));
+        if (tu.side === 'north' && li.childElementCount === 1) li.append(h('span', { class: 'mv empty', text: '…' }));
         moves.append(li);
       }
-      li.append(h('span', { class: `mv ${t.side}`, title: `${sideName(t.side)}`, text: t.text }));
+      li.append(h('span', { class: `mv ${tu.side}`, title: side(tu.side), text: tu.text }));
     }
     const last = moves.querySelector('li:last-child .mv:last-child');
     if (last) { last.classList.add('last'); last.scrollIntoView({ block: 'nearest' }); }
     if (st.over && st.result) moves.append(h('li', { class: 'result', text: `${st.result.south} : ${st.result.north}` }));
-    undoBtn.disabled = busy || !st.turns.some((t) => t.side === you) || !!(st.result && st.result.reason && st.result.reason.includes('resigned'));
+    undoBtn.disabled = busy || !st.turns.some((x) => x.side === you) || !!(st.result && st.result.reason && st.result.reason.includes('resigned'));
     hintBtn.disabled = busy || st.over || st.to_move !== you;
     // The swap, while it is the asker's legal move (North's first action under the pie rule).
     swapBtn.hidden = !!sowing || st.over || st.to_move !== you || !st.swap;
@@ -350,9 +376,9 @@ async function gameScreen(id) {
     const code = sessionStorage.getItem(`mancala.invite.${id}`);
     if (you && st.waiting_for_opponent && code) {
       const link = `${location.origin}${location.pathname}#/join/${id}/${code}`;
-      const input = h('input', { type: 'text', readonly: true, value: link, id: 'invite-link', 'aria-label': 'Invitation link' });
-      invite.replaceChildren(h('p', { text: 'Send this link to the person you want to play. It works once.' }), h('div', { class: 'copy' }, input,
-        h('button', { type: 'button', text: 'Copy', onclick: async () => { input.select(); try { await navigator.clipboard.writeText(link); toast('Link copied'); } catch { document.execCommand('copy'); } } })));
+      const input = h('input', { type: 'text', readonly: true, value: link, id: 'invite-link', 'aria-label': t('web.invite.label') });
+      invite.replaceChildren(h('p', { text: t('web.invite.text') }), h('div', { class: 'copy' }, input,
+        h('button', { type: 'button', text: t('web.invite.copy'), onclick: async () => { input.select(); try { await navigator.clipboard.writeText(link); toast(t('web.invite.copied')); } catch { document.execCommand('copy'); } } })));
       invite.hidden = false;
     } else invite.hidden = true;
   }
@@ -363,14 +389,14 @@ async function gameScreen(id) {
     const r = st.result;
     const margin = Math.abs(r.south - r.north);
     let head;
-    if (!r.winner) head = T.resultHead.draw;
-    else if (you) head = r.winner === you ? T.resultHead.you : T.resultHead.wins(who[r.winner]);
-    else head = T.resultHead.wins(sideName(r.winner));
+    if (!r.winner) head = T.resultHead.draw();
+    else if (you) head = r.winner === you ? T.resultHead.you() : T.resultHead.wins(who[r.winner]);
+    else head = T.resultHead.wins(side(r.winner));
     // After a resignation the seeds decided nothing: the score alone.
     const score = `${r.south} : ${r.north}`;
-    const by = !r.winner || !r.outcome ? score : `${margin ? T.resultBy.seeds(margin) : T.resultBy.equal}, ${score}`;
+    const by = !r.winner || !r.outcome ? score : `${margin ? T.resultBy.seeds(margin) : T.resultBy.equal()}, ${score}`;
     const opponent = you ? who[other(you)] : null;
-    const rematch = you ? h('button', { type: 'button', class: 'primary', id: 'rematch', text: T.rematch, onclick: async () => {
+    const rematch = you ? h('button', { type: 'button', class: 'primary', id: 'rematch', text: T.rematch(), onclick: async () => {
       const req = { rules: st.rules.name, opponent: st.vs_computer ? 'computer' : 'friend', side: you };
       const them = st.players[other(you)];
       if (st.vs_computer && them.level) req.level = them.level;
@@ -384,11 +410,11 @@ async function gameScreen(id) {
     } }) : null;
     resultCard.replaceChildren(
       h('h2', { text: head }), h('p', { class: 'by', text: by }),
-      h('p', { class: 'why', text: T.resultWhy(r.reason) }),
-      st.rules.misere ? h('p', { class: 'why', text: T.misereNote }) : null,
-      h('div', { class: 'controls' }, rematch, h('a', { class: 'button', href: `#/replay/${id}`, text: T.replayAnalyse })));
+      h('p', { class: 'why', text: T.resultWhy(r.why ? message(r.why) : r.reason) }),
+      st.rules.misere ? h('p', { class: 'why', text: T.misereNote() }) : null,
+      h('div', { class: 'controls' }, rematch, h('a', { class: 'button', href: `#/replay/${id}`, text: T.replayAnalyse() })));
     resultCard.hidden = false;
-    if (you) noteGame(id, { game: st.rules.title, opponent, result: `${head.toLowerCase()}, ${r.south} : ${r.north}` });
+    if (you) noteGame(id, { opponent, result: `${head.toLowerCase()}, ${r.south} : ${r.north}` });
   }
 
   // An extra turn, or in Kauri the opponent's pass (he has no cowrie), in words.
@@ -396,15 +422,15 @@ async function gameScreen(id) {
     if (!mv.again) return null;
     const them = other(mv.side);
     if (st.rules.kauri) return T.pass(whoIs(st, them, you), them === you);
-    return T.extraTurn;
+    return T.extraTurn();
   }
   function describeMove(mv, st) {
-    const who = mv.side === you ? 'You' : (st.players[mv.side].kind === 'computer' ? 'The computer' : whoIs(st, mv.side, you));
-    let t = `${who} played ${mv.text}`;
-    if (mv.captured) t += `, capturing ${mv.captured}`;
+    const who = mv.side === you ? t('web.you') : (st.players[mv.side].kind === 'computer' ? t('web.computer') : whoIs(st, mv.side, you));
+    let text = t('web.move.played', { who, move: mv.text });
+    if (mv.captured) text += tn('web.move.capturing', mv.captured);
     const again = againText(mv, st);
-    if (again) t += `; ${again}, ${T.movesAgain(mv.side === you)}`;
-    return `${t}.`;
+    if (again) text += t('web.move.again', { again, moves: T.movesAgain(mv.side === you) });
+    return `${text}.`;
   }
 
   // Shows the newest state, animating the moves between what is shown and it.
@@ -457,7 +483,7 @@ async function gameScreen(id) {
   }
   function play(pit) {
     if (!shown || shown.over || shown.to_move !== you || board.animating) return;
-    if (!shown.legal.includes(pit)) { toast(`Pit ${letter(g.rules.notation, you, pit - 1)} cannot be played now`, 'error'); return; }
+    if (!shown.legal.includes(pit)) { toast(t('web.pit-not-now', { pit: letter(g.rules.notation, you, pit - 1) }), 'error'); return; }
     guarded(async () => receive(await api.move(id, token, pit, shown.ply)));
   }
   function swap() {
@@ -466,7 +492,7 @@ async function gameScreen(id) {
   }
   function undo() { guarded(async () => receive(await api.undo(id, token))); }
   function resign() {
-    if (!confirm('Resign this game?')) return;
+    if (!confirm(t('web.resign-confirm'))) return;
     guarded(async () => receive(await api.resign(id, token)));
   }
   function hint() {
@@ -475,7 +501,7 @@ async function gameScreen(id) {
       hintPit = r.pit;
       board.hint(r.pit);
       // The server says what the value means: whose view, which way is better, proven or not.
-      const msg = `Hint: play ${r.text}: ${r.eval.text}.`;
+      const msg = t('web.hint.text', { move: r.text, value: evalText(r.eval) });
       toast(msg);
       announce(msg);
       if (r.pit === 0) swapBtn.focus();
@@ -497,7 +523,7 @@ async function gameScreen(id) {
     if (k === 'w' || k === 'W') { if (you) swap(); }
   };
   document.addEventListener('keydown', onKey);
-  const stop = watch(id, receive, (up) => { conn.textContent = up ? '' : 'Reconnecting…'; });
+  const stop = watch(id, receive, (up) => { conn.textContent = up ? '' : t('web.reconnecting'); });
   // Catch up after a sleep or a lost connection even if a push was missed.
   const poll = setInterval(async () => {
     if (document.hidden) return;
@@ -514,27 +540,27 @@ async function gameScreen(id) {
 async function replayScreen(id) {
   const s = show('replay');
   s.replaceChildren();
-  const head = h('h1', { id: 'replay-title', text: id ? `Replay of game ${id}` : 'Replay a record' });
+  const head = h('h1', { id: 'replay-title', text: id ? t('web.replay.of', { id }) : t('web.nav.replay') });
   const fileInput = h('input', { type: 'file', id: 'record-file', accept: '.json,.txt,application/json,text/plain' });
-  const pasteArea = h('textarea', { id: 'record-text', rows: 4, placeholder: '[Variant "kalah"]\n1. C-F  b (+1)\n…', 'aria-label': 'Record text' });
+  const pasteArea = h('textarea', { id: 'record-text', rows: 4, placeholder: '[Variant "kalah"]\n1. C-F  b (+1)\n…', 'aria-label': t('web.replay.record-text') });
   const err = h('p', { class: 'error', role: 'alert' });
-  const loadBtn = h('button', { type: 'button', id: 'load-record', text: 'Show' });
+  const loadBtn = h('button', { type: 'button', id: 'load-record', text: t('web.replay.show') });
   const view = h('div', { class: 'replay' });
   s.append(head);
   if (!id) {
     s.append(h('div', { class: 'card loader' },
-      h('div', { class: 'field' }, h('label', { for: 'record-file', text: 'Open a record file (JSON or text)' }), fileInput),
-      h('div', { class: 'field' }, h('label', { for: 'record-text', text: 'or paste one' }), pasteArea), loadBtn, err));
+      h('div', { class: 'field' }, h('label', { for: 'record-file', text: t('web.replay.file') }), fileInput),
+      h('div', { class: 'field' }, h('label', { for: 'record-text', text: t('web.replay.paste') }), pasteArea), loadBtn, err));
   }
   s.append(view);
   const open = async (getData) => {
     err.textContent = '';
     try {
-      view.replaceChildren(h('p', { class: 'loading', text: 'Replaying and analysing…' }));
+      view.replaceChildren(h('p', { class: 'loading', text: t('web.replay.working') }));
       const data = await getData();
       drawReplay(view, data);
       // The moves replayed, but the record's annotations or score disagree: say where.
-      if (data.note) err.textContent = `Note: ${data.note}`;
+      if (data.note) err.textContent = t('web.replay.note', { note: data.note });
     } catch (e) {
       view.replaceChildren();
       err.textContent = e.message;
@@ -556,27 +582,27 @@ function drawReplay(view, r) {
   const boardEl = h('div', { id: 'replay-board' });
   const board = new Board(boardEl, { interactive: false });
   const caption = h('p', { class: 'status', id: 'replay-status', 'aria-live': 'polite' });
-  const slider = h('input', { type: 'range', min: 0, max: n, value: 0, id: 'replay-slider', 'aria-label': 'Move' });
+  const slider = h('input', { type: 'range', min: 0, max: n, value: 0, id: 'replay-slider', 'aria-label': t('web.replay.move') });
   const b = (id, label, text, fn) => h('button', { type: 'button', id, 'aria-label': label, title: label, text, onclick: fn });
   const names = {
-    south: (r.players.south && r.players.south.name) || 'South',
-    north: (r.players.north && r.players.north.name) || 'North',
+    south: (r.players.south && r.players.south.name) || side('south'),
+    north: (r.players.north && r.players.north.name) || side('north'),
   };
   const table = h('table', { class: 'values', id: 'replay-moves' },
     h('caption', { text: T.replayCaption(r.rules.misere) }),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: 'Side' }), h('th', { scope: 'col', text: 'Move' }),
-      h('th', { scope: 'col', text: 'Value' }), h('th', { scope: 'col', text: 'Best' }))));
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('web.replay.side') }), h('th', { scope: 'col', text: t('web.analysis.head.move') }),
+      h('th', { scope: 'col', text: t('web.analysis.head.value') }), h('th', { scope: 'col', text: t('web.replay.best') }))));
   const body = h('tbody');
   // An evaluation from the server (see the engine's Evaluation): its score, good for the
   // mover when positive (the server turns a misère margin), and the search depth where it is
   // not proven.
-  const fmt = (e) => (!e ? '–' : `${e.score > 0 ? '+' : ''}${e.score}${e.proven ? '' : ` (depth ${e.depth})`}`);
+  const fmt = (e) => (!e ? '–' : `${e.score > 0 ? '+' : ''}${e.score}${e.proven ? '' : ` (${t('web.replay.depth', { depth: e.depth })})`}`);
   r.moves.forEach((mv, i) => {
     const val = r.values && r.values[i];
     const loss = val && val.loss > 0;
-    body.append(h('tr', { 'data-ply': i + 1, class: loss ? (val.loss >= 3 ? 'blunder' : 'inaccuracy') : '', title: val && val.played ? val.played.text : '' },
-      h('td', { text: String(i + 1) }), h('td', { text: sideName(mv.side) }),
-      h('td', {}, h('button', { type: 'button', class: 'link', text: mv.text, onclick: () => go(i + 1), 'aria-label': `Go to move ${i + 1}, ${sideName(mv.side)} ${mv.text}` })),
+    body.append(h('tr', { 'data-ply': i + 1, class: loss ? (val.loss >= 3 ? 'blunder' : 'inaccuracy') : '', title: val && val.played ? evalText(val.played) : '' },
+      h('td', { text: String(i + 1) }), h('td', { text: side(mv.side) }),
+      h('td', {}, h('button', { type: 'button', class: 'link', text: mv.text, onclick: () => go(i + 1), 'aria-label': t('web.replay.go', { n: i + 1, side: side(mv.side), move: mv.text }) })),
       h('td', { text: val ? fmt(val.played) : '–' }),
       h('td', { text: val && val.best_text ? `${val.best_text} ${fmt(val.best)}` : '–' })));
   });
@@ -586,23 +612,23 @@ function drawReplay(view, r) {
     board.render(r.positions[k]);
   };
   const summary = r.result
-    ? `Result: ${r.result.south} : ${r.result.north}, ${r.result.winner ? `${names[r.result.winner]} wins` : 'draw'}.`
-    : `${n} moves, game not finished.`;
+    ? t(r.result.winner ? 'web.replay.result' : 'web.replay.result-draw', { south: r.result.south, north: r.result.north, who: names[r.result.winner] })
+    : tn('web.replay.unfinished', n);
   view.replaceChildren(
-    h('p', { class: 'summary', text: `${r.rules.name === r.rules.preset ? `${r.rules.name}: ${r.rules.summary}` : r.rules.name}. ${summary}` }),
+    h('p', { class: 'summary', id: 'replay-summary', text: `${r.rules.title}. ${summary}` }),
     h('div', { class: 'game' },
       h('div', { class: 'play' }, boardEl, caption,
         h('div', { class: 'controls replay-controls' },
-          b('first', 'First position', '«', () => go(0)), b('prev', 'Previous move', '‹', () => go(k - 1)),
-          b('next', 'Next move', '›', () => go(k + 1)), b('last', 'Last position', '»', () => go(n)),
-          b('flip', 'Turn the board', '↻', () => { bottom = other(bottom); relayout(); go(k, true); }),
-          h('button', { type: 'button', id: 'replay-analyse', text: T.analysis.fromHere, onclick: () => {
+          b('first', t('web.replay.first'), '«', () => go(0)), b('prev', t('web.replay.prev'), '‹', () => go(k - 1)),
+          b('next', t('web.replay.next'), '›', () => go(k + 1)), b('last', t('web.replay.last'), '»', () => go(n)),
+          b('flip', t('web.replay.flip'), '↻', () => { bottom = other(bottom); relayout(); go(k, true); }),
+          h('button', { type: 'button', id: 'replay-analyse', text: T.analysis.fromHere(), onclick: () => {
             // The game's earlier positions go along, for the repetition rule.
             analysisHistory = { position: r.positions[k].position, history: r.positions.slice(0, k).map((p) => p.position) };
             location.hash = `#/analysis/${encodeURIComponent(r.positions[k].position)}`;
           } })),
         slider,
-        h('p', { class: 'keys', text: 'Keys: ← → step, Home/End jump.' })),
+        h('p', { class: 'keys', text: t('web.replay.keys') })),
       h('aside', { class: 'side card' }, table)));
   let animating = false;
   async function go(to, noAnim = false) {
@@ -622,18 +648,18 @@ function drawReplay(view, r) {
     for (const tr of body.querySelectorAll('tr')) tr.classList.toggle('current', Number(tr.dataset.ply) === k);
     const cur = body.querySelector('tr.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
-    if (k === 0) caption.textContent = 'Start position.';
+    if (k === 0) caption.textContent = t('web.replay.start');
     else {
       const mv = r.moves[k - 1];
       const val = r.values && r.values[k - 1];
-      let t = `Move ${k} of ${n}: ${names[mv.side]} played ${mv.text}`;
-      if (mv.captured) t += `, capturing ${mv.captured}`;
+      let text = t('web.replay.caption-move', { k, n, who: names[mv.side], move: mv.text });
+      if (mv.captured) text += tn('web.move.capturing', mv.captured);
       if (val && val.played) {
-        t += `. Engine: ${val.played.text}`;
-        if (val.loss > 0) t += `; best was ${val.best_text} (${fmt(val.best)}), ${val.loss} seed${val.loss === 1 ? '' : 's'} better`;
-        else if (val.loss === 0) t += ', the best move';
+        text += t('web.replay.engine', { value: evalText(val.played) });
+        if (val.loss > 0) text += tn('web.replay.best-was', val.loss, { move: val.best_text, value: fmt(val.best) });
+        else if (val.loss === 0) text += t('web.replay.the-best');
       }
-      caption.textContent = `${t}.`;
+      caption.textContent = `${text}.`;
     }
   }
   slider.addEventListener('input', () => go(Number(slider.value), true));
@@ -645,6 +671,7 @@ function drawReplay(view, r) {
     if (ev.key === 'End') { ev.preventDefault(); go(n); }
   });
   view.tabIndex = -1;
+  rulesTitle(r.rules.name).then((x) => { $('#replay-summary').textContent = `${x}. ${summary}`; });
   relayout();
   go(0);
   sleep(0).then(() => $('#next') && $('#next').focus());
@@ -662,13 +689,13 @@ async function analysisScreen(start) {
   const A = T.analysis;
   const input = h('input', { id: 'analysis-position', type: 'text', value: start, spellcheck: 'false', autocomplete: 'off',
     placeholder: 'kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s', 'aria-describedby': 'analysis-help' });
-  const openBtn = h('button', { type: 'submit', id: 'analysis-open', text: A.open });
+  const openBtn = h('button', { type: 'submit', id: 'analysis-open', text: A.open() });
   const err = h('p', { class: 'error', id: 'analysis-error', role: 'alert' });
   const form = h('form', { class: 'card loader analysis-form' },
-    h('div', { class: 'field' }, h('label', { for: 'analysis-position', text: A.positionLabel }), input),
-    h('p', { class: 'help', id: 'analysis-help', text: A.help }), openBtn, err);
+    h('div', { class: 'field' }, h('label', { for: 'analysis-position', text: A.positionLabel() }), input),
+    h('p', { class: 'help', id: 'analysis-help', text: A.help() }), openBtn, err);
   const view = h('div', { class: 'analysis' });
-  s.replaceChildren(h('h1', { id: 'analysis-title', text: A.title }), form, view);
+  s.replaceChildren(h('h1', { id: 'analysis-title', text: A.title() }), form, view);
   // The positions from the one opened to the one shown: `back` returns along them.
   let trail = [];
   let history = [];
@@ -677,7 +704,7 @@ async function analysisScreen(start) {
   let laidOut = '';
   const boardEl = h('div', { id: 'analysis-board' });
   const status = h('p', { class: 'status', id: 'analysis-status', 'aria-live': 'polite' });
-  const backBtn = h('button', { type: 'button', id: 'analysis-back', text: A.back, title: A.backTitle, onclick: () => back() });
+  const backBtn = h('button', { type: 'button', id: 'analysis-back', text: A.back(), title: A.backTitle(), onclick: () => back() });
   const tried = h('p', { class: 'tried', id: 'analysis-tried' });
   const line = h('p', { class: 'line', id: 'analysis-line' });
   const table = h('table', { class: 'values', id: 'analysis-moves' });
@@ -686,11 +713,11 @@ async function analysisScreen(start) {
   async function load(position, moveText) {
     const my = ++gen;
     err.textContent = '';
-    status.textContent = A.working;
+    status.textContent = A.working();
     table.setAttribute('aria-busy', 'true');
     let a;
     try {
-      a = await api.analyse(position, [...history, ...trail.map((t) => t.a.board.position)]);
+      a = await api.analyse(position, [...history, ...trail.map((x) => x.a.board.position)]);
     } catch (e) {
       if (my !== gen) return;
       table.removeAttribute('aria-busy');
@@ -724,7 +751,7 @@ async function analysisScreen(start) {
     }
     // The side to move plays from the bottom row.
     const bottom = a.board.to_move || 'south';
-    const names = { south: 'South', north: 'North' };
+    const names = { south: side('south'), north: side('north') };
     const key = `${a.rules.name}/${bottom}`;
     if (!board || laidOut !== key) {
       board = new Board(boardEl, { interactive: true, onPlay: (pit) => tryMove(pit) });
@@ -735,24 +762,26 @@ async function analysisScreen(start) {
     board.hint(a.best);
     // Each move's value on its pit as well as in the table (the table says how sure).
     board.setValues(Object.fromEntries(a.moves.map((m) => [m.pit, fmt(m.eval)])));
-    $('#analysis-rules').textContent = a.rules.title + (a.rules.misere ? ` · ${T.misereBadge}` : '');
+    const misere = a.rules.misere ? ` · ${T.misereBadge()}` : '';
+    $('#analysis-rules').textContent = a.rules.title + misere;
+    rulesTitle(a.rules.name).then((x) => { if (trail[trail.length - 1].a === a) $('#analysis-rules').textContent = x + misere; });
     status.textContent = a.board.to_move
-      ? `${A.toMove(sideName(a.board.to_move))}${a.tables ? ` (${A.tables})` : ''}`
+      ? `${A.toMove(side(a.board.to_move))}${a.tables ? ` (${A.tables()})` : ''}`
       : A.over(a.board.stores[0], a.board.stores[1]);
     backBtn.disabled = trail.length < 2;
-    tried.textContent = A.tried(trail.slice(0, -1).map((t) => t.text).join(' '));
+    tried.textContent = A.tried(trail.slice(0, -1).map((x) => x.text).join(' '));
     line.textContent = a.line_text ? A.bestLine(a.line_text) : '';
     const body = h('tbody');
     for (const m of a.moves) {
-      const how = m.eval.proven ? A.proven : A.depth(m.eval.depth);
-      body.append(h('tr', { 'data-pit': m.pit, class: [m.pit === a.best ? 'best' : '', m.loss >= 3 ? 'blunder' : m.loss > 0 ? 'inaccuracy' : ''].join(' ').trim(), title: m.eval.text },
-        h('td', {}, h('button', { type: 'button', class: 'link', text: m.text, 'aria-label': A.play(m.text, m.eval.text), onclick: () => tryMove(m.pit) })),
+      const how = m.eval.proven ? A.proven() : A.depth(m.eval.depth);
+      body.append(h('tr', { 'data-pit': m.pit, class: [m.pit === a.best ? 'best' : '', m.loss >= 3 ? 'blunder' : m.loss > 0 ? 'inaccuracy' : ''].join(' ').trim(), title: evalText(m.eval) },
+        h('td', {}, h('button', { type: 'button', class: 'link', text: m.text, 'aria-label': A.play(m.text, evalText(m.eval)), onclick: () => tryMove(m.pit) })),
         h('td', { class: 'value', text: fmt(m.eval) }),
         h('td', { class: 'how', text: how }),
         h('td', { class: 'loss', text: m.loss === null ? '–' : String(m.loss) })));
     }
     table.replaceChildren(h('caption', { text: A.caption(a.rules.misere) }),
-      h('thead', {}, h('tr', {}, ...A.heads.map((t) => h('th', { scope: 'col', text: t })))), body);
+      h('thead', {}, h('tr', {}, ...A.heads().map((x) => h('th', { scope: 'col', text: x })))), body);
   }
 
   function tryMove(pit) {
@@ -778,3 +807,7 @@ async function analysisScreen(start) {
     await load(start);
   }
 }
+
+// Last, once every binding of the module exists.
+if (document.readyState === 'loading') window.addEventListener('DOMContentLoaded', start);
+else start();

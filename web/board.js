@@ -3,6 +3,8 @@
 // left. Places are ring indices: 0..m-1 South's pits, m South's store, m+1..2m North's pits,
 // 2m+1 North's store.
 
+import { t, tn, side } from './i18n.js';
+
 const SVGNS = 'http://www.w3.org/2000/svg';
 
 export function letter(notation, side, pit0) {
@@ -12,7 +14,6 @@ export function letter(notation, side, pit0) {
   return upper ? c.toUpperCase() : c;
 }
 
-export function sideName(side) { return side === 'south' ? 'South' : 'North'; }
 export function other(side) { return side === 'south' ? 'north' : 'south'; }
 
 // Seeds of a ring place on a board object ({south, north, stores, cowries?}).
@@ -98,7 +99,7 @@ export class Board {
     this.places = [];
     this.marks = { origin: null, last: null, taken: [], swept: [], hint: null };
     this.legal = [];
-    this.names = { south: 'South', north: 'North' };
+    this.names = { south: side('south'), north: side('north') };
     this.notation = 'letters';
     this.animating = false;
   }
@@ -115,7 +116,7 @@ export class Board {
     root.classList.add('board');
     root.style.setProperty('--pits', m);
     root.setAttribute('role', 'group');
-    root.setAttribute('aria-label', `Board, seen from ${names[bottom]}'s side`);
+    root.setAttribute('aria-label', t('web.board.label', { who: names[bottom] }));
     this.places = new Array(2 * m + 2);
     const ringOf = (side, i) => (side === 'south' ? i : m + 1 + i);
     const storeOf = (side) => (side === 'south' ? m : 2 * m + 1);
@@ -220,19 +221,20 @@ export class Board {
     const c = cowries(this.board, this.m, r);
     drawSeeds(p.el.querySelector('svg'), n, c, !!p.store);
     p.el.querySelector('.count').textContent = c ? `${n}+${c}` : String(n);
-    const whose = p.side === this.bottom && this.opts.interactive ? 'Your' : `${this.names[p.side]}'s`;
-    const seeds = `${n} seed${n === 1 ? '' : 's'}`;
-    const cow = c ? `, ${c} cowrie${c === 1 ? '' : 's'}` : '';
+    const yours = p.side === this.bottom && this.opts.interactive;
+    const seeds = tn('web.board.seeds', n);
+    const cow = c ? tn('web.board.cowries', c) : '';
     if (p.store) {
-      p.el.setAttribute('aria-label', `${whose} store: ${seeds}`);
+      p.el.setAttribute('aria-label', yours ? t('web.board.your-store', { seeds }) : t('web.board.store', { who: this.names[p.side], seeds }));
     } else {
       let extra = '';
-      if (this.marks.origin === r) extra += ', last move sown from here';
-      if (this.marks.last === r) extra += ', last seed fell here';
-      if (this.marks.taken.includes(r)) extra += ', captured';
-      if (this.marks.swept.includes(r)) extra += ', emptied at the end of the game';
-      if (this.marks.hint === r) extra += ', hint: play this pit';
-      p.el.setAttribute('aria-label', `${whose} pit ${letter(this.notation, p.side, p.i)}: ${seeds}${cow}${extra}`);
+      if (this.marks.origin === r) extra += t('web.board.origin');
+      if (this.marks.last === r) extra += t('web.board.last');
+      if (this.marks.taken.includes(r)) extra += t('web.board.taken');
+      if (this.marks.swept.includes(r)) extra += t('web.board.swept');
+      if (this.marks.hint === r) extra += t('web.board.hint');
+      const pit = letter(this.notation, p.side, p.i);
+      p.el.setAttribute('aria-label', `${yours ? t('web.board.your-pit', { pit, seeds }) : t('web.board.pit', { who: this.names[p.side], pit, seeds })}${cow}${extra}`);
     }
     p.el.classList.toggle('mark-origin', this.marks.origin === r);
     p.el.classList.toggle('mark-last', this.marks.last === r);

@@ -29,8 +29,8 @@ before(async () => {
 });
 after(async () => { if (browser) await browser.close(); });
 
-async function newPage(viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true, reducedMotion: 'no-preference' });
+async function newPage(viewport = DESKTOP, locale = 'en-US') {
+  const context = await browser.newContext({ viewport, locale, acceptDownloads: true, reducedMotion: 'no-preference' });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -537,6 +537,71 @@ test('a replayed position opens on the analysis board, at phone width too', asyn
   await page.click('#analysis-moves tbody tr button');
   await page.waitForFunction(() => /Game over: 18 : 18/.test(document.querySelector('#analysis-status').textContent));
   assert.equal(await page.locator('#analysis-moves tbody tr').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the language: from the browser, switched from the menu, kept in the URL and on reload', async () => {
+  // A browser that reads Italian gets the Italian client.
+  const it = await newPage(DESKTOP, 'it-IT');
+  await it.page.goto(`${BASE}/`);
+  await it.page.waitForSelector('#start');
+  assert.equal(await it.page.getAttribute('html', 'lang'), 'it');
+  assert.match(it.page.url(), /[?&]lang=it/);
+  assert.equal(await it.page.textContent('#start'), 'Inizia la partita');
+  assert.equal(await it.page.inputValue('#lang'), 'it');
+  assert.deepEqual(it.errors, []);
+  await it.context.close();
+
+  // An English browser starts a game, then switches to Portuguese from the menu.
+  const { context, page, errors } = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  await page.selectOption('#preset', 'kalah');
+  await page.check('input[name=opponent][value=computer]');
+  await page.selectOption('#side', 'south');
+  await page.click('#start');
+  await page.waitForSelector('#board button.pit');
+  await waitForMyTurn(page);
+  assert.equal(await page.textContent('#status'), 'Your move.');
+  assert.equal(await page.textContent('#undo'), 'Undo');
+  const gameUrl = page.url();
+  await Promise.all([page.waitForNavigation(), page.selectOption('#lang', 'pt')]);
+  await page.waitForSelector('#board button.pit');
+  await waitForMyTurn(page);
+  // The board screen's words change: status, buttons, the move list's heading, the pits'
+  // labels for screen readers, the rules text from the server.
+  assert.equal(await page.getAttribute('html', 'lang'), 'pt');
+  assert.match(page.url(), /[?&]lang=pt/);
+  assert.equal(new URL(page.url()).hash, new URL(gameUrl).hash, 'the same game');
+  assert.equal(await page.textContent('#status'), 'A sua vez.');
+  assert.equal(await page.textContent('#undo'), 'Desfazer');
+  assert.equal(await page.textContent('#resign'), 'Desistir');
+  assert.equal(await page.textContent('#nav-new'), 'Novo jogo');
+  assert.equal(await page.textContent('aside h2'), 'Jogadas');
+  assert.match(await page.getAttribute('#board button.pit >> nth=0', 'aria-label'), /^A sua casa A: 3 sementes/);
+  await page.waitForFunction(() => /Tabuleiro: 6 casas por lado/.test(document.querySelector('.rules-text').textContent));
+  await shot(page, '12-language-pt');
+  // A reload keeps it, and so does a page opened without ?lang (localStorage).
+  await page.reload();
+  await page.waitForSelector('#board button.pit');
+  assert.equal(await page.textContent('#undo'), 'Desfazer');
+  assert.equal(await page.getAttribute('html', 'lang'), 'pt');
+  await page.goto(`${BASE}/#/`);
+  await page.waitForSelector('#start');
+  assert.equal(await page.textContent('#start'), 'Começar o jogo');
+  assert.match(page.url(), /[?&]lang=pt/);
+  // The menus from the rules data are in Portuguese too.
+  assert.equal(await page.$eval('#preset option[value=kalah-brazil]', (o) => o.textContent), 'Kalah das salas de aula brasileiras');
+  // Spanish from the menu, then back to English.
+  await Promise.all([page.waitForNavigation(), page.selectOption('#lang', 'es')]);
+  await page.waitForSelector('#start');
+  assert.equal(await page.textContent('#start'), 'Empezar la partida');
+  assert.equal(await page.getAttribute('html', 'lang'), 'es');
+  await Promise.all([page.waitForNavigation(), page.selectOption('#lang', 'en')]);
+  await page.waitForSelector('#start');
+  assert.equal(await page.textContent('#start'), 'Start game');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,5 +1,6 @@
 //! Board diagrams for the terminal, drawn from one player's side.
 
+use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::Notation;
 use mancala_core::{Game, Outcome, Position, Side};
 
@@ -7,6 +8,11 @@ use mancala_core::{Game, Outcome, Position, Side};
 /// right) and the other row above it, as that player sees the board. Pit labels are the
 /// game's notation; `last` (the pit the last move was sown from) is marked `*`.
 pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String {
+    diagram_in(pos, bottom, last, Lang::En)
+}
+
+/// [`diagram`] in `lang`.
+pub fn diagram_in(pos: &Position, bottom: Side, last: Option<(Side, u8)>, lang: Lang) -> String {
     let m = pos.pits();
     let notation = Notation::for_rules(pos.rules());
     let kauri = pos.rules().has_cowries();
@@ -41,13 +47,26 @@ pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String
         "{pad}{}\n",
         top_idx.iter().map(|&i| cell(top, i)).collect::<String>()
     );
+    let side = |s: Side| {
+        i18n::text(
+            lang,
+            if s == Side::South {
+                "side.south"
+            } else {
+                "side.north"
+            },
+        )
+    };
     out += &format!(
-        " [{:>3}]{}[{:>3}]   {} left, {} right\n",
+        " [{:>3}]{}[{:>3}]   {}\n",
         stores[top.index()],
         " ".repeat(m * w),
         stores[bottom.index()],
-        top,
-        bottom
+        i18n::format(
+            lang,
+            "board.stores",
+            &[("left", &side(top)), ("right", &side(bottom))]
+        )
     );
     out += &format!(
         "{pad}{}\n",
@@ -63,42 +82,52 @@ pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String
     out
 }
 
-/// How a repeated position that ended the game shared the seeds left.
-fn repeated(game: &Game) -> &'static str {
-    match game.rules().repetition {
-        mancala_core::Repetition::OwnRow => {
-            "a position repeated and each player took the seeds in his row"
-        }
-        mancala_core::Repetition::Split => "a position repeated and the seeds left were shared",
-    }
-}
-
 /// "South wins 40 : 32" and how the game ended.
 pub fn result_line(game: &Game) -> String {
+    result_line_in(game, Lang::En)
+}
+
+/// [`result_line`] in `lang`.
+pub fn result_line_in(game: &Game, lang: Lang) -> String {
+    let t = |key: &str| i18n::text(lang, key);
+    let side = |s: Side| {
+        t(if s == Side::South {
+            "side.south"
+        } else {
+            "side.north"
+        })
+    };
     let s = game.scores();
-    let score = format!("South {} : North {}", s[0], s[1]);
-    match game.outcome() {
-        None => format!("Game in progress, {} to move. {score}", game.to_move()),
+    let score = i18n::format(
+        lang,
+        "result.line.score",
+        &[("south", &s[0]), ("north", &s[1])],
+    );
+    // How a repeated position that ended the game shared the seeds left.
+    let repeated = || match game.rules().repetition {
+        mancala_core::Repetition::OwnRow => t("result.line.repeated.own-row"),
+        mancala_core::Repetition::Split => t("result.line.repeated.split"),
+    };
+    let (key, who, why) = match game.outcome() {
+        None => ("result.line.live", side(game.to_move()), ""),
         Some(Outcome::Draw) if game.repetition_reason() == Some("third repetition") => {
-            format!("Draw by the third repetition of a position. {score}")
+            ("result.line.third", "", "")
         }
         Some(Outcome::Draw) if game.ended_by_repetition() => {
-            format!("Draw: {}. {score}", repeated(game))
+            ("result.line.draw-why", "", repeated())
         }
-        Some(Outcome::Draw) => format!("Draw. {score}"),
+        Some(Outcome::Draw) => ("result.line.draw", "", ""),
         Some(Outcome::Win(w)) if game.ended_by_repetition() => {
-            format!("{w} wins: {}. {score}", repeated(game))
+            ("result.line.wins-why", side(w), repeated())
         }
-        Some(Outcome::Win(w)) => {
-            let why = if game.rules().misere() {
-                " (fewer seeds wins)"
-            } else if s[0] == s[1] {
-                // Kauri: equal seeds, and the player to move had no cowrie.
-                " on equal seeds by the cowrie rule"
-            } else {
-                ""
-            };
-            format!("{w} wins{why}. {score}")
-        }
-    }
+        Some(Outcome::Win(w)) if game.rules().misere() => ("result.line.wins-misere", side(w), ""),
+        // Kauri: equal seeds, and the player to move had no cowrie.
+        Some(Outcome::Win(w)) if s[0] == s[1] => ("result.line.wins-cowrie", side(w), ""),
+        Some(Outcome::Win(w)) => ("result.line.wins", side(w), ""),
+    };
+    i18n::format(
+        lang,
+        key,
+        &[("side", &who), ("why", &why), ("score", &score)],
+    )
 }

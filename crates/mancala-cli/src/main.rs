@@ -18,6 +18,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
+use mancala_core::i18n::Lang;
 use mancala_core::notation::{self, Notation};
 use mancala_core::perft::{perft, perft_full_depth, perft_turns};
 use mancala_core::rules::{RulesSpec, OPTIONS};
@@ -111,7 +112,7 @@ impl clap::Args for RulesArgs {
                 clap::Arg::new(o.name)
                     .long(o.name)
                     .value_name("VALUE")
-                    .help(format!("{}: {}{which}", o.help, o.values())),
+                    .help(format!("{}: {}{which}", o.help(Lang::En), o.values())),
             )
         })
     }
@@ -240,8 +241,40 @@ struct RulesCmdArgs {
     preset: String,
     #[command(flatten)]
     rules: RulesArgs,
+    #[command(flatten)]
+    lang: LangArg,
+    /// The rules as JSON (its `text` in English, whatever --lang says).
     #[arg(long)]
     json: bool,
+}
+
+/// The language of the words a command prints for people: `--lang`, else the locale of the
+/// environment (`LC_ALL`, `LC_MESSAGES`, `LANG`, the first set) where it names one of the
+/// four, else English. Machine output (`--json`) is never translated.
+#[derive(Args, Clone, Debug, Default)]
+pub struct LangArg {
+    /// Language of the words: en, pt, es or it (default: from LC_ALL, LC_MESSAGES or LANG, else en).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
+}
+
+impl LangArg {
+    /// The language asked for, or the environment's.
+    pub fn get(&self) -> Lang {
+        self.lang
+            .unwrap_or_else(|| lang_from_env(|k| std::env::var(k).ok()))
+    }
+}
+
+/// The language the first set locale variable names (as `gettext` reads them: `LC_ALL`, then
+/// `LC_MESSAGES`, then `LANG`), English where that is none of the four.
+fn lang_from_env(var: impl Fn(&str) -> Option<String>) -> Lang {
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|k| var(k).filter(|v| !v.is_empty()))
+        .next()
+        .and_then(|v| Lang::from_locale(&v))
+        .unwrap_or_default()
 }
 
 fn main() -> ExitCode {
@@ -483,7 +516,7 @@ fn rules_cmd(a: RulesCmdArgs) -> Result<()> {
             json!({"rules": rules, "name": rules.to_string(), "text": rules.describe()})
         );
     } else {
-        print!("{}", rules.describe());
+        print!("{}", rules.describe_in(a.lang.get()));
     }
     Ok(())
 }
@@ -503,7 +536,7 @@ fn variants(as_json: bool) -> Result<()> {
             .collect();
         let options: Vec<_> = OPTIONS
             .iter()
-            .map(|o| json!({"name": o.name, "values": o.values(), "help": o.help}))
+            .map(|o| json!({"name": o.name, "values": o.values(), "help": o.help(Lang::En)}))
             .collect();
         println!("{}", json!({"presets": presets, "options": options}));
         return Ok(());
@@ -526,13 +559,43 @@ fn variants(as_json: bool) -> Result<()> {
         } else {
             applies.join(", ")
         };
-        println!("  --{:<18} {:<45} {} ({which})", o.name, o.values(), o.help);
+        println!(
+            "  --{:<18} {:<45} {} ({which})",
+            o.name,
+            o.values(),
+            o.help(Lang::En)
+        );
     }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_language_comes_from_the_first_locale_variable_set() {
+        use super::lang_from_env;
+        use mancala_core::i18n::Lang;
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|p| p.0 == k).map(|p| p.1.to_string())
+        };
+        assert_eq!(lang_from_env(env(&[("LANG", "pt_BR.UTF-8")])), Lang::Pt);
+        assert_eq!(
+            lang_from_env(env(&[("LANG", "pt_BR.UTF-8"), ("LC_ALL", "it_IT.UTF-8")])),
+            Lang::It
+        );
+        assert_eq!(
+            lang_from_env(env(&[("LC_MESSAGES", "es_ES"), ("LANG", "it_IT")])),
+            Lang::Es
+        );
+        assert_eq!(
+            lang_from_env(env(&[("LC_ALL", ""), ("LANG", "es")])),
+            Lang::Es
+        );
+        assert_eq!(lang_from_env(env(&[("LANG", "de_DE.UTF-8")])), Lang::En);
+        assert_eq!(lang_from_env(env(&[("LANG", "C")])), Lang::En);
+        assert_eq!(lang_from_env(env(&[])), Lang::En);
+    }
+
     use super::*;
 
     /// Every registry option is a flag, read into the rules as its rules-string form is.

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, PlayedMove, Position, Record, Side};
@@ -46,22 +47,12 @@ pub struct PlayArgs {
     /// The computer probes the endgame databases in this directory (`mancala egdb build`).
     #[arg(long)]
     egdb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    lang: crate::LangArg,
 }
 
-const HELP: &str = "\
-Commands:
-  <pit>       sow one of your pits: its letter (either case) or its number, counted from
-              your left
-  swap        under the pie rule (--pie true), North's first action: take over the
-              position South built instead of sowing
-  undo        take back your last turn (and the computer's reply)
-  hint        ask the engine for the best move
-  board       show the board again
-  moves       show the game so far in the game's notation
-  rules       show the rules
-  save FILE   save the record (FILE.json for JSON, else text); asks before replacing a file
-  help        this text
-  quit        leave the game";
+/// The commands, in the words of `play.help` in the translation files.
+const HELP: &str = "play.help";
 
 struct Session {
     game: Game,
@@ -75,6 +66,16 @@ struct Session {
 
 pub fn run(a: PlayArgs) -> Result<()> {
     let level = a.level;
+    let lang = a.lang.get();
+    let t = |key: &str| i18n::text(lang, key);
+    let f = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
+    let side = |s: Side| {
+        t(if s == Side::South {
+            "side.south"
+        } else {
+            "side.north"
+        })
+    };
     let start = a.rules.start_position(a.position.as_deref())?;
     if start.is_over() {
         bail!("the game is already over in that position");
@@ -109,17 +110,25 @@ pub fn run(a: PlayArgs) -> Result<()> {
     };
     s.computer.engine.oracle = crate::engine_cmds::oracle(&s.egdb);
     let rules = *s.game.rules();
-    println!("{}: {}", rules, rules.preset.summary());
+    println!("{}: {}", rules, rules.preset.summary_in(lang));
     println!(
-        "You are {} ({}), the computer is {} at level {}. Type `help` for commands.\n",
-        human,
-        if human == Side::South {
-            "bottom row, first player"
-        } else {
-            "bottom row, second player"
-        },
-        human.other(),
-        level.level
+        "{}\n",
+        f(
+            "play.intro",
+            &[
+                ("side", &side(human)),
+                (
+                    "seat",
+                    &t(if human == Side::South {
+                        "play.seat.first"
+                    } else {
+                        "play.seat.second"
+                    })
+                ),
+                ("other", &side(human.other())),
+                ("level", &level.level),
+            ]
+        )
     );
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
@@ -135,24 +144,42 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let mut saved: Vec<String> = Vec::new();
     loop {
         if s.game.is_over() {
-            println!("{}", board::diagram(s.game.position(), s.human, last));
-            println!("{}", board::result_line(&s.game));
+            println!(
+                "{}",
+                board::diagram_in(s.game.position(), s.human, last, lang)
+            );
+            println!("{}", board::result_line_in(&s.game, lang));
             break;
         }
         if s.game.to_move() != s.human {
             let moves = s.computer_turn()?;
             last = moves.last().map(|m| (m.side, m.pit));
             println!(
-                "{} plays {}{}",
-                s.human.other(),
-                notation::turn_text(Notation::for_rules(&rules), s.human.other(), &moves),
-                captures_text(&moves)
+                "{}",
+                f(
+                    "play.plays",
+                    &[
+                        ("side", &side(s.human.other())),
+                        (
+                            "turn",
+                            &notation::turn_text(
+                                Notation::for_rules(&rules),
+                                s.human.other(),
+                                &moves
+                            )
+                        ),
+                        ("captures", &captures_text(&moves, lang)),
+                    ]
+                )
             );
             show = true;
             continue;
         }
         if show {
-            print!("{}", board::diagram(s.game.position(), s.human, last));
+            print!(
+                "{}",
+                board::diagram_in(s.game.position(), s.human, last, lang)
+            );
             show = false;
         }
         let legal: String = s
@@ -167,21 +194,21 @@ pub fn run(a: PlayArgs) -> Result<()> {
             })
             .collect::<Vec<_>>()
             .join(" ");
-        print!("Your move [{legal}]: ");
+        print!("{}", f("play.prompt", &[("legal", &legal)]));
         std::io::stdout().flush().ok();
         let Some(line) = lines.next() else {
-            println!("\nEnd of input: game left unfinished.");
+            println!("\n{}", t("play.eof"));
             break;
         };
         let line = match line {
             Ok(Ok(line)) => line,
             Ok(Err(())) => {
-                println!("That line is not text (UTF-8). Type help for the commands.");
+                println!("{}", t("play.not-utf8"));
                 continue;
             }
             Err(e) => {
                 // The game is kept: saved below with --save, as at the end of input.
-                println!("\nCannot read the input any more: {e}");
+                println!("\n{}", f("play.read-error", &[("error", &e)]));
                 break;
             }
         };
@@ -189,28 +216,31 @@ pub fn run(a: PlayArgs) -> Result<()> {
         let (cmd, arg) = input.split_once(' ').unwrap_or((input, ""));
         match cmd.to_ascii_lowercase().as_str() {
             "" => {}
-            "help" | "?" => println!("{HELP}"),
+            "help" | "?" => println!("{}", t(HELP)),
             "quit" | "exit" | "q" => {
-                println!("Game left unfinished.");
+                println!("{}", t("play.quit"));
                 break;
             }
             "board" => show = true,
-            "rules" => println!("{}", rules.describe()),
-            "moves" if s.game.moves().is_empty() => println!("No moves yet."),
+            "rules" => println!("{}", rules.describe_in(lang)),
+            "moves" if s.game.moves().is_empty() => println!("{}", t("play.no-moves")),
             "moves" => print!("{}", notation::game_text(&s.game)),
             "save" => {
                 let path = arg.trim();
-                if !may_write(path, &saved, &mut lines) {
-                    println!("Not saved.");
+                if !may_write(path, &saved, &mut lines, lang) {
+                    println!("{}", t("play.not-saved"));
                 } else {
                     match s.save(path) {
                         Ok(()) => {
-                            println!("Saved to {path}.");
+                            println!("{}", f("play.saved", &[("path", &path)]));
                             saved.push(path.to_string());
                         }
                         Err(e) => println!(
-                            "Could not save: {}",
-                            mancala_core::printable(&format!("{e:#}"))
+                            "{}",
+                            f(
+                                "play.save-failed",
+                                &[("error", &mancala_core::printable(&format!("{e:#}")))]
+                            )
                         ),
                     }
                 }
@@ -218,10 +248,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "undo" => {
                 if s.undo() {
                     last = s.game.moves().last().map(|m| (m.side, m.pit));
-                    println!("Took back your last turn.");
+                    println!("{}", t("play.undone"));
                     show = true;
                 } else {
-                    println!("Nothing to undo.");
+                    println!("{}", t("tui.msg.no-undo"));
                 }
             }
             "hint" => {
@@ -240,39 +270,45 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 s.drop_bad_tables();
                 if let Some(r) = r {
                     let best = Notation::for_rules(&rules).move_text(s.human, r.best);
-                    println!("Hint: {best}: {}", r.eval);
+                    println!(
+                        "{}",
+                        f(
+                            "play.hint",
+                            &[("move", &best), ("value", &r.eval.text_in(lang))]
+                        )
+                    );
                 }
             }
             _ => match parse_pit(input, s.game.position().pits()) {
                 Ok(pit) => match s.game.play(pit) {
                     Ok(e) => {
                         last = Some((s.human, pit));
-                        let mut msg = format!(
-                            "You play {}.",
-                            Notation::for_rules(&rules).move_text(s.human, pit)
+                        let mut msg = f(
+                            "play.you-play",
+                            &[("move", &Notation::for_rules(&rules).move_text(s.human, pit))],
                         );
                         if pit == mancala_core::SWAP {
-                            msg += " You take over the position South built; South moves.";
+                            msg += t("play.you-swap");
                         }
                         if e.captured > 0 {
-                            msg += &format!(" You captured {} seeds.", e.captured);
+                            msg += &f("play.you-captured", &[("n", &e.captured)]);
                         }
                         if e.handed > 0 {
-                            msg += &format!(" {} seeds went to the opponent.", e.handed);
+                            msg += &f("play.handed", &[("n", &e.handed)]);
                         }
                         if e.again {
-                            msg += if e.in_store {
-                                " Last seed in your store: move again."
+                            msg += t(if e.in_store {
+                                "play.again"
                             } else {
-                                " The opponent cannot move and passes: move again."
-                            };
+                                "play.pass"
+                            });
                         }
                         println!("{}", msg.trim());
                         show = true;
                     }
                     Err(e) => println!("{e}"),
                 },
-                Err(e) => println!("{e} (type `help` for commands)"),
+                Err(e) => println!("{}", f("play.bad-input", &[("error", &e)])),
             },
         }
     }
@@ -281,7 +317,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         if a.force {
             saved.push(path.clone());
         }
-        let result = if may_write(path, &saved, &mut lines) {
+        let result = if may_write(path, &saved, &mut lines, lang) {
             s.save(path)
         } else {
             Err(anyhow::anyhow!(
@@ -294,18 +330,21 @@ pub fn run(a: PlayArgs) -> Result<()> {
             println!("{}", rec.to_text().unwrap_or_default());
             return Err(e.context("the record is printed above"));
         }
-        println!("Record saved to {path}.");
+        println!("{}", f("play.record-saved", &[("path", &path)]));
     } else if interactive && s.game.is_over() {
-        print!("Save the record? File name (empty: no): ");
+        print!("{}", t("play.ask-save"));
         std::io::stdout().flush().ok();
         if let Some(Ok(Ok(name))) = lines.next() {
             let name = name.trim();
-            if !name.is_empty() && may_write(name, &saved, &mut lines) {
+            if !name.is_empty() && may_write(name, &saved, &mut lines, lang) {
                 match s.save(name) {
-                    Ok(()) => println!("Saved to {name}."),
+                    Ok(()) => println!("{}", f("play.saved", &[("path", &name)])),
                     Err(e) => println!(
-                        "Could not save: {}",
-                        mancala_core::printable(&format!("{e:#}"))
+                        "{}",
+                        f(
+                            "play.save-failed",
+                            &[("error", &mancala_core::printable(&format!("{e:#}")))]
+                        )
                     ),
                 }
             }
@@ -320,11 +359,12 @@ fn may_write(
     path: &str,
     saved: &[String],
     lines: &mut impl Iterator<Item = std::io::Result<Result<String, ()>>>,
+    lang: Lang,
 ) -> bool {
     if path.is_empty() || saved.iter().any(|p| p == path) || !std::path::Path::new(path).exists() {
         return true;
     }
-    print!("{path} exists. Replace it? [y/N] ");
+    print!("{}", i18n::format(lang, "play.replace", &[("path", &path)]));
     std::io::stdout().flush().ok();
     matches!(lines.next(), Some(Ok(Ok(a))) if a.trim().eq_ignore_ascii_case("y"))
 }
@@ -351,15 +391,15 @@ fn check_writable(path: &str, force: bool) -> Result<()> {
     Ok(())
 }
 
-fn captures_text(moves: &[PlayedMove]) -> String {
+fn captures_text(moves: &[PlayedMove], lang: Lang) -> String {
     let captured: u32 = moves.iter().map(|m| m.effect.captured as u32).sum();
     let handed: u32 = moves.iter().map(|m| m.effect.handed as u32).sum();
     let mut t = String::new();
     if captured > 0 {
-        t += &format!(", capturing {captured}");
+        t += &i18n::format(lang, "play.capturing", &[("n", &captured)]);
     }
     if handed > 0 {
-        t += &format!(", handing you {handed}");
+        t += &i18n::format(lang, "play.handing", &[("n", &handed)]);
     }
     t
 }

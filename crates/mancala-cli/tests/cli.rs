@@ -6,6 +6,10 @@ use std::process::{Command, Output, Stdio};
 fn mancala(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(args)
+        // English whatever the machine's locale (see `the_language_comes_from_lang_or_the_locale`).
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
         .expect("runs")
@@ -14,6 +18,9 @@ fn mancala(args: &[&str]) -> Output {
 fn with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG")
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -1216,4 +1223,55 @@ fn solve_names_a_kauri_tie_break() {
     );
     let o = mancala(&["solve", "--position", p]);
     assert!(stdout(&o).contains("South loses on equal seeds by the cowrie rule"));
+}
+
+/// `--lang` or the locale chooses the language of the rules text and of `play`; `--json`
+/// stays English; a language that is not one of the four is refused.
+#[test]
+fn the_language_comes_from_lang_or_the_locale() {
+    let pt = mancala(&["rules", "kauri", "--lang", "pt"]);
+    assert!(pt.status.success());
+    let text = String::from_utf8(pt.stdout).unwrap();
+    assert!(
+        text.contains("Cada casa começa com 5 sementes e 1 búzio (60 sementes, 12 búzios ao todo)"),
+        "{text}"
+    );
+    let env = |vars: &[(&str, &str)], args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_mancala"));
+        c.args(args)
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
+            .stdin(Stdio::null());
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        String::from_utf8(c.output().unwrap().stdout).unwrap()
+    };
+    let it = env(&[("LANG", "it_IT.UTF-8")], &["rules", "kalah"]);
+    assert!(it.contains("Tavoliere: 6 case per lato"), "{it}");
+    let en = env(
+        &[("LANG", "it_IT.UTF-8"), ("LC_ALL", "C")],
+        &["rules", "kalah"],
+    );
+    assert!(en.starts_with("kalah: Kalah (Italian Kalah page"), "{en}");
+    let json = env(&[("LANG", "es_ES.UTF-8")], &["rules", "kalah", "--json"]);
+    assert!(json.contains("Board: 6 pits a side"), "{json}");
+    let es = env(&[("LANG", "es_ES.UTF-8")], &["play", "--seed", "1"]);
+    assert!(
+        es.contains("Usted es Sur (fila de abajo, primer jugador)"),
+        "{es}"
+    );
+    assert!(
+        es.contains("Fin de la entrada: partida sin terminar."),
+        "{es}"
+    );
+    assert!(
+        es.contains("Norte a la izquierda, Sur a la derecha"),
+        "{es}"
+    );
+    assert_bad_input(
+        &mancala(&["rules", "kalah", "--lang", "de"]),
+        "unknown language `de`",
+    );
 }

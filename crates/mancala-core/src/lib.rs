@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod game;
+pub mod i18n;
 pub mod kalah;
 pub mod kauri;
 pub mod notation;

@@ -11,6 +11,7 @@ use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{self, Lang};
 use crate::notation::Notation;
 use crate::Error;
 
@@ -45,9 +46,6 @@ pub enum Preset {
 /// One preset: its name, its summary line and its rules with every option at its default.
 struct PresetEntry {
     name: &'static str,
-    /// The name people read in menus and titles.
-    title: &'static str,
-    summary: &'static str,
     /// How its records write moves.
     notation: Notation,
     defaults: Rules,
@@ -74,15 +72,11 @@ const BASE: Rules = Rules {
 const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "kalah",
-        title: "Kalah",
-        summary: "Kalah (Italian Kalah page, source 004; 3 seeds a pit by default)",
         notation: Notation::Letters,
         defaults: BASE,
     },
     PresetEntry {
         name: "kalah-brazil",
-        title: "Brazilian classroom Kalah",
-        summary: "Kalah as taught in Brazilian classrooms, one more seed in the central pits, staged rules (source 002)",
         notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::KalahBrazil,
@@ -94,8 +88,6 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "vaccean",
-        title: "Vaccean mancala",
-        summary: "the Vaccean-inspired mancala, 4 x 2 with 5 seeds a pit by default (source 001)",
         notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::Vaccean,
@@ -107,8 +99,6 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "cross-kalah",
-        title: "Cross-Kalah",
-        summary: "Cross-Kalah: a pit holding an odd number of seeds sows clockwise, an even number counter-clockwise (source 004)",
         notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::CrossKalah,
@@ -118,8 +108,6 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "dracala",
-        title: "Dracala",
-        summary: "Dracala: compulsory maximum capture, misere, last mover takes all (source 000)",
         notation: Notation::Digits,
         defaults: Rules {
             preset: Preset::Dracala,
@@ -131,8 +119,6 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "kauri",
-        title: "Kauri",
-        summary: "Kauri: seeds and cowries, direct and indirect captures (source 003)",
         notation: Notation::Kauri,
         defaults: Rules {
             preset: Preset::Kauri,
@@ -143,8 +129,6 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "oware",
-        title: "Oware (Abapa)",
-        summary: "Oware (Abapa): captures of 2s and 3s in the opponent's row, must-feed, 25 seeds win",
         notation: Notation::Letters,
         defaults: Rules {
             preset: Preset::Oware,
@@ -178,12 +162,22 @@ impl Preset {
 
     /// The name people read in menus and titles (`Brazilian classroom Kalah`).
     pub fn title(self) -> &'static str {
-        self.entry().title
+        self.title_in(Lang::En)
+    }
+
+    /// [`Preset::title`] in `lang` (key `preset.NAME.title` of the translation files).
+    pub fn title_in(self, lang: Lang) -> &'static str {
+        i18n::text(lang, &format!("preset.{}.title", self.name()))
     }
 
     /// One line: what the game is and where its rules come from.
     pub fn summary(self) -> &'static str {
-        self.entry().summary
+        self.summary_in(Lang::En)
+    }
+
+    /// [`Preset::summary`] in `lang` (key `preset.NAME.summary`).
+    pub fn summary_in(self, lang: Lang) -> &'static str {
+        i18n::text(lang, &format!("preset.{}.summary", self.name()))
     }
 
     /// The notation its records use.
@@ -282,7 +276,7 @@ fn one_of(values: &[&str]) -> String {
 }
 
 macro_rules! keyword_enum {
-    ($(#[$m:meta])* $name:ident ($option:literal) { $($(#[$vm:meta])* $variant:ident = $text:literal => $label:literal),+ $(,)? }) => {
+    ($(#[$m:meta])* $name:ident ($option:literal) { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
         #[serde(rename_all = "kebab-case")]
@@ -298,8 +292,6 @@ macro_rules! keyword_enum {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
             /// The words of [`Self::ALL`], in the same order.
             pub const WORDS: &'static [&'static str] = &[$($text),+];
-            /// What each value of [`Self::ALL`] means, for menus people read.
-            pub const LABELS: &'static [&'static str] = &[$($label),+];
             /// The value's word, as written in rules strings and JSON.
             pub fn name(self) -> &'static str { match self { $($name::$variant => $text),+ } }
         }
@@ -324,11 +316,11 @@ keyword_enum!(
     /// What a last seed landing in an own empty pit does (design.md 3.1).
     Capture ("capture") {
         /// The last seed and the opposite seeds go to the store, if the opposite pit holds seeds.
-        Standard = "standard" => "The last seed and the opposite seeds",
+        Standard = "standard",
         /// As standard, but the last seed goes to the store even when the opposite pit is empty.
-        Empty = "empty" => "The last seed, even facing an empty pit",
+        Empty = "empty",
         /// Only the opposite seeds go to the store; the capturing seed stays.
-        OppositeOnly = "opposite-only" => "The opposite seeds only",
+        OppositeOnly = "opposite-only",
     }
 );
 
@@ -356,9 +348,9 @@ keyword_enum!(
     /// When a Kalah-family game ends.
     EndCheck ("end") {
         /// After every move, if either row is empty.
-        AnyRowEmpty = "any-row-empty" => "Ends when a row is empty",
+        AnyRowEmpty = "any-row-empty",
         /// When the player to move has no seeds in his row.
-        MoverEmpty = "mover-empty" => "Ends when the player to move has no seeds",
+        MoverEmpty = "mover-empty",
     }
 );
 
@@ -366,13 +358,13 @@ keyword_enum!(
     /// Where the seeds still on the board go when the game ends.
     Leftovers ("leftovers") {
         /// Each row to its owner's store.
-        ToOwner = "to-owner" => "Each row to its owner",
+        ToOwner = "to-owner",
         /// Nobody scores them.
-        NotCounted = "not-counted" => "Nobody",
+        NotCounted = "not-counted",
         /// All to the player who made the last move.
-        LastMover = "last-mover" => "The player who moved last",
+        LastMover = "last-mover",
         /// All to the player who last grew his store during a move (nobody yet: to their owners).
-        LastCapturer = "last-capturer" => "The player who captured last",
+        LastCapturer = "last-capturer",
     }
 );
 
@@ -380,11 +372,11 @@ keyword_enum!(
     /// Teaching stage of `kalah-brazil` (source 002: rules 1-5, then 6, then 7).
     Stage ("stage") {
         /// Rules 1-5: sowing only, no extra turn, no capture.
-        Basic = "basic" => "Sowing only",
+        Basic = "basic",
         /// Rule 6 added: last seed in the own store plays again.
-        ExtraTurn = "extra-turn" => "Sowing and extra turns",
+        ExtraTurn = "extra-turn",
         /// Rule 7 added: capture.
-        Full = "full" => "Sowing, extra turns and captures",
+        Full = "full",
     }
 );
 
@@ -392,11 +384,11 @@ keyword_enum!(
     /// Oware: what a capture that would take every seed of the opponent's row does.
     GrandSlam ("grand-slam") {
         /// The move is played and captures nothing (Abapa).
-        CaptureNothing = "capture-nothing" => "Played, captures nothing",
+        CaptureNothing = "capture-nothing",
         /// The move is illegal while another move exists (then it captures nothing).
-        Forbidden = "forbidden" => "Not allowed while another move exists",
+        Forbidden = "forbidden",
         /// The move captures as any other.
-        CaptureAll = "capture-all" => "Captures every seed",
+        CaptureAll = "capture-all",
     }
 );
 
@@ -405,10 +397,10 @@ keyword_enum!(
     /// game.
     Repetition ("repetition") {
         /// Each player takes the seeds in his row.
-        OwnRow = "own-row" => "Each player takes his row",
+        OwnRow = "own-row",
         /// The seeds left are shared equally (an odd seed counts for nobody): a repetition
         /// changes nothing between the players, as in computer Awari.
-        Split = "split" => "Shared equally",
+        Split = "split",
     }
 );
 
@@ -552,13 +544,6 @@ impl Serialize for OptionValue {
 pub struct RuleOption {
     /// Its name, in rules strings (`seeds=4`), as a flag (`--seeds 4`) and as a JSON key.
     pub name: &'static str,
-    /// Its name as menus show it to people (`End of the game`).
-    pub title: &'static str,
-    /// One phrase saying what it does, for help texts and menus.
-    pub help: &'static str,
-    /// Of a keyword option, what each word means, in the order of its words (`Ends when a
-    /// row is empty`); empty for other kinds.
-    pub labels: &'static [&'static str],
     /// The values it takes.
     pub kind: OptionKind,
     /// Whether a preset takes it; giving it for another preset is an error.
@@ -573,9 +558,6 @@ pub struct RuleOption {
 pub const OPTIONS: &[RuleOption] = &[
     RuleOption {
         name: "pits",
-        title: "Pits a side",
-        labels: &[],
-        help: "pits a side",
         kind: OptionKind::Number {
             min: 1,
             max: MAX_PITS as u8,
@@ -586,9 +568,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "seeds",
-        title: "Seeds a pit",
-        labels: &[],
-        help: "seeds a pit at the start (at most 240 seeds in all)",
         kind: OptionKind::Number {
             min: 1,
             max: MAX_SEEDS,
@@ -599,9 +578,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "capture",
-        title: "What a last seed in an own empty pit captures",
-        labels: Capture::LABELS,
-        help: "what a last seed in an own empty pit captures",
         kind: OptionKind::Keyword(Capture::WORDS),
         applies: Preset::is_kalah_family,
         get: |r| OptionValue::of(r.capture),
@@ -609,9 +585,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "end",
-        title: "End of the game",
-        labels: EndCheck::LABELS,
-        help: "when the game ends",
         kind: OptionKind::Keyword(EndCheck::WORDS),
         applies: Preset::is_kalah_family,
         get: |r| OptionValue::of(r.end),
@@ -619,9 +592,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "leftovers",
-        title: "Seeds left on the board at the end go to",
-        labels: Leftovers::LABELS,
-        help: "who scores the seeds left on the board at the end",
         kind: OptionKind::Keyword(Leftovers::WORDS),
         applies: Preset::is_kalah_family,
         get: |r| OptionValue::of(r.leftovers),
@@ -629,9 +599,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "stop-when-decided",
-        title: "End as soon as the result is decided",
-        labels: &[],
-        help: "end as soon as a store holds more than half of all seeds",
         kind: OptionKind::Bool,
         applies: |_| true,
         get: |r| OptionValue::Bool(r.stop_when_decided),
@@ -639,9 +606,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "first-move-extra-turn",
-        title: "The first move may earn an extra turn",
-        labels: &[],
-        help: "the first player's very first move may earn an extra turn",
         kind: OptionKind::Bool,
         applies: Preset::takes_opening_rules,
         get: |r| OptionValue::Bool(r.first_move_extra_turn),
@@ -649,9 +613,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "pie",
-        title: "Pie rule: the second player may swap instead of moving",
-        labels: &[],
-        help: "the second player may swap seats instead of his first move",
         kind: OptionKind::Bool,
         applies: Preset::takes_opening_rules,
         get: |r| OptionValue::Bool(r.pie),
@@ -659,9 +620,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "stage",
-        title: "Teaching stage",
-        labels: Stage::LABELS,
-        help: "teaching stage: sowing only, then extra turns, then captures",
         kind: OptionKind::Keyword(Stage::WORDS),
         applies: |p| p == Preset::KalahBrazil,
         get: |r| OptionValue::of(r.stage),
@@ -669,9 +627,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "grand-slam",
-        title: "A capture of the whole opposing row (grand slam)",
-        labels: GrandSlam::LABELS,
-        help: "what a capture of every seed in the opponent's row does",
         kind: OptionKind::Keyword(GrandSlam::WORDS),
         applies: |p| p == Preset::Oware,
         get: |r| OptionValue::of(r.grand_slam),
@@ -679,9 +634,6 @@ pub const OPTIONS: &[RuleOption] = &[
     },
     RuleOption {
         name: "repetition",
-        title: "When a position repeats, the seeds left go to",
-        labels: Repetition::LABELS,
-        help: "who takes the seeds left when a position repeats",
         kind: OptionKind::Keyword(Repetition::WORDS),
         applies: |p| p == Preset::Oware,
         get: |r| OptionValue::of(r.repetition),
@@ -711,6 +663,33 @@ impl RuleOption {
             .iter()
             .position(|o| o.name == self.name)
             .expect("every option is in OPTIONS")
+    }
+
+    /// Its name as menus show it to people (`End of the game`), in `lang`.
+    pub fn title(&self, lang: Lang) -> &'static str {
+        i18n::text(lang, &format!("option.{}.title", self.name))
+    }
+
+    /// One phrase saying what it does, for help texts and menus, in `lang`.
+    pub fn help(&self, lang: Lang) -> &'static str {
+        i18n::text(lang, &format!("option.{}.help", self.name))
+    }
+
+    /// What a word of a keyword option means (`Ends when a row is empty`), in `lang`.
+    pub fn label(&self, lang: Lang, word: &str) -> &'static str {
+        i18n::text(lang, &format!("option.{}.{word}", self.name))
+    }
+
+    /// What a value of this option means, in words people read in `lang`: a number as it is,
+    /// `yes`/`no`, a keyword's label.
+    pub fn value_text(&self, lang: Lang, value: OptionValue) -> String {
+        match value {
+            OptionValue::Number(n) => n.to_string(),
+            OptionValue::Bool(b) => {
+                i18n::text(lang, if b { "rules.yes" } else { "rules.no" }).to_string()
+            }
+            OptionValue::Word(w) => self.label(lang, w).to_string(),
+        }
     }
 
     /// The values it takes, as typed: `1-8`, `true|false`, `standard|empty|opposite-only`.
@@ -1069,171 +1048,175 @@ impl Rules {
     /// compulsory capture, Kauri's cowries, Oware's feeding and grand slam); `None` where any
     /// non-empty pit may be sown.
     pub fn move_restriction(&self) -> Option<&'static str> {
-        match self.preset {
-            Preset::Dracala => Some(
-                "capture is compulsory: only the moves with the largest capture may be played, and of those ending in the own store only the one nearest it",
-            ),
-            Preset::Kauri => Some("only a pit holding a cowrie may be sown"),
-            Preset::Oware => Some(
-                "a move must give the opponent seeds when his row is empty, and a grand slam may be refused",
-            ),
-            _ => None,
-        }
+        self.move_restriction_in(Lang::En)
+    }
+
+    /// [`Rules::move_restriction`] in `lang`.
+    pub fn move_restriction_in(&self, lang: Lang) -> Option<&'static str> {
+        let key = match self.preset {
+            Preset::Dracala => "rules.restriction.dracala",
+            Preset::Kauri => "rules.restriction.kauri",
+            Preset::Oware => "rules.restriction.oware",
+            _ => return None,
+        };
+        Some(i18n::text(lang, key))
     }
 
     /// The game's name and its options that differ from the preset's, in words people read:
     /// `Kalah · Seeds a pit: 4 · End of the game: Ends when the player to move has no seeds`.
     pub fn title(&self) -> String {
+        self.title_in(Lang::En)
+    }
+
+    /// [`Rules::title`] in `lang`.
+    pub fn title_in(&self, lang: Lang) -> String {
         let d = self.preset.rules();
-        let mut t = self.preset.title().to_string();
+        let mut t = self.preset.title_in(lang).to_string();
         for o in OPTIONS.iter().filter(|o| o.value(self) != o.value(&d)) {
-            let v = match o.value(self) {
-                OptionValue::Number(n) => n.to_string(),
-                OptionValue::Bool(b) => (if b { "yes" } else { "no" }).to_string(),
-                OptionValue::Word(w) => match o.kind {
-                    OptionKind::Keyword(words) => words
-                        .iter()
-                        .position(|x| *x == w)
-                        .and_then(|i| o.labels.get(i))
-                        .copied()
-                        .unwrap_or(w)
-                        .to_string(),
-                    _ => w.to_string(),
-                },
-            };
-            t += &format!(" · {}: {v}", o.title);
+            t += &format!(
+                " · {}: {}",
+                o.title(lang),
+                o.value_text(lang, o.value(self))
+            );
         }
         t
     }
 
     /// The rules in plain English, generated from the option values (`mancala rules`).
     pub fn describe(&self) -> String {
-        let mut t = String::new();
+        self.describe_in(Lang::En)
+    }
+
+    /// The rules in `lang`, generated from the option values: one paragraph a subject (board,
+    /// move, captures, end, notation), each sentence a key of the translation files.
+    pub fn describe_in(&self, lang: Lang) -> String {
+        let s = |key: &str| i18n::text(lang, key);
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| i18n::format(lang, key, args);
         let m = self.pits;
+        let total = self.total_seeds();
+        let needed = total / 2 + 1;
         let start: Vec<String> = (0..m as usize)
             .map(|i| self.start_seeds(i).to_string())
             .collect();
-        t += &format!("{}: {}.\n\n", self, self.preset.summary());
+        // Paragraphs of sentences, joined by a space within and a blank line between.
+        let mut paras: Vec<Vec<String>> = vec![vec![f(
+            "rules.head",
+            &[("rules", self), ("summary", &self.preset.summary_in(lang))],
+        )]];
+        let mut para =
+            |sentences: &[&str]| paras.push(sentences.iter().map(|x| x.to_string()).collect());
         if self.preset == Preset::Oware {
-            t += &format!(
-                "Board: {m} pits a side and a store for each player. Each pit starts with {} seeds ({} in all). Stores hold captured seeds and are never sown into.\n\n",
-                self.seeds, self.total_seeds());
-            t += "Move: choose a non-empty own pit, lift its seeds and sow them one a pit counter-clockwise; the origin pit is skipped on later laps. \
-When the opponent's row is empty the move must reach it; if no move can, the game ends and the mover takes the seeds of his row.\n\n";
-            t += "Capture: when the last seed lands in the opponent's row and makes that pit 2 or 3, those seeds are captured, and so are those of the pits before it \
-(clockwise, in the opponent's row) while each holds 2 or 3. ";
-            t += match self.grand_slam {
-                GrandSlam::CaptureNothing => "A capture that would take every seed of the opponent's row (a grand slam) is played and captures nothing.\n\n",
-                GrandSlam::Forbidden => "A move that would capture every seed of the opponent's row (a grand slam) is illegal while another move exists; if none does, it captures nothing.\n\n",
-                GrandSlam::CaptureAll => "A capture may take every seed of the opponent's row (a grand slam); the opponent then cannot move, the game ends and the mover takes the seeds of his row.\n\n",
-            };
-            if self.stop_when_decided {
-                t += &format!("End: as soon as a player has captured more than half of the seeds ({} of {}) he wins; the seeds on the board then count for nobody. ",
-                    self.total_seeds() / 2 + 1, self.total_seeds());
+            para(&[&f(
+                "rules.oware.board",
+                &[("pits", &m), ("seeds", &self.seeds), ("total", &total)],
+            )]);
+            para(&[s("rules.oware.move")]);
+            para(&[
+                s("rules.oware.capture"),
+                s(&format!("rules.oware.{}", self.grand_slam)),
+            ]);
+            let end = if self.stop_when_decided {
+                f(
+                    "rules.oware.end-decided",
+                    &[("needed", &needed), ("total", &total)],
+                )
             } else {
-                t += "End: when a player cannot move or feed (above). ";
-            }
-            t += match self.repetition {
-                Repetition::OwnRow => "A position that occurs a second time with the same player to move ends the game; each player takes the seeds in his row.",
-                Repetition::Split => "A position that occurs a second time with the same player to move ends the game; the seeds left are shared equally (an odd seed counts for nobody).",
+                s("rules.oware.end").to_string()
             };
-            t += " More captured seeds wins; equal is a draw.\n\n";
-            t += "Notation: South's pits A-F, North's a-f, each from its owner's left; (+n) the seeds captured.\n";
-            return t;
-        }
-        if self.preset == Preset::Kauri {
-            t += &format!(
-                "Board: {m} pits a side and a store for each player. Each pit starts with {} seeds and 1 cowrie ({} seeds, {} cowries in all). \
-Seeds score; cowries move and guard, never score. Stores hold captured seeds and are never sown into.\n\n",
-                self.seeds, self.total_seeds(), 2 * m);
-            t += "Move: choose an own pit holding at least one cowrie (it may hold no seeds). Lift every piece, drop the seeds first and then the cowries, \
-one per pit counter-clockwise from the next pit, skipping both stores; the origin pit is not skipped on later laps. A player with no cowrie passes and the opponent sows again.\n\n";
-            t += "Captures happen at once, piece by piece, only in the opponent's row: a cowrie dropped into an opponent pit holding no cowrie takes all seeds there (direct capture, the cowrie stays); \
-a seed dropped into an opponent pit holding cowries and no seeds goes to the opponent's store (indirect capture).\n\n";
-            t += &format!("End: when no seeds remain on the board the player with more captured seeds wins.{} \
-At a tie the game goes on with the cowries until the player to move has no cowrie: he loses. \
-The third occurrence of a position with the same player to move is a draw (project rule; the source is silent).\n\n",
-                if self.stop_when_decided { format!(" The game ends as soon as a player has captured more than half of the seeds ({} of {}).", self.total_seeds() / 2 + 1, self.total_seeds()) } else { String::new() });
-            t += "Notation: move number, first player's sowing a-f, second player's A-F (each from the owner's left); sowings while the opponent passes joined by `-`; \
-(+n) seeds taken by direct capture, (-n) seeds handed to the opponent.\n";
-            return t;
-        }
-        t += &format!(
-            "Board: {m} pits a side; each player owns the row nearest him and the store at his right. Start: {} seeds in each row's pits (left to right), {} in all.\n\n",
-            start.join(" "),
-            self.total_seeds()
-        );
-        t += "Move: choose a non-empty own pit, lift all its seeds and sow them one by one into the following pits";
-        if self.preset == Preset::CrossKalah {
-            t += ": a pit holding an odd number of seeds is sown clockwise, an even number counter-clockwise; either way the own store gets a seed and the opponent's store is skipped";
-        } else {
-            t += " counter-clockwise, including the own store and skipping the opponent's";
-        }
-        t += ". The emptied origin pit is not skipped on later laps.\n\n";
-        if self.extra_turns() {
-            t += "Extra turn: when the last seed lands in the own store the same player moves again, any number of times.";
-            if !self.first_move_extra_turn {
-                t += " The first player's very first move never does: the turn then passes to the second player.";
-            }
-            t += "\n\n";
-        } else {
-            t += "No extra turns at this stage.\n\n";
-        }
-        if self.captures() {
-            t += match self.capture {
-                Capture::Standard => "Capture: when the last seed lands in an own empty pit and the opposite pit holds seeds, the last seed and the opposite seeds go to the mover's store.",
-                Capture::Empty => "Capture: when the last seed lands in an own empty pit, the opposite seeds and the last seed go to the mover's store (the last seed even when the opposite pit is empty).",
-                Capture::OppositeOnly => "Capture: when the last seed lands in an own empty pit, the seeds of the opposite pit go to the mover's store; the capturing seed stays.",
-            };
-            t += " A capture never gives an extra turn.\n\n";
-        } else {
-            t += "No captures at this stage.\n\n";
-        }
-        if self.pie {
-            t += "Pie rule: as his first action the second player may swap instead of moving: the rows and stores change places, so he takes over the position the first player built \
-and the first player plays on from the second player's old side; then the first player moves. A swap is written `swap`.\n\n";
-        }
-        if self.preset == Preset::Dracala {
-            t += "Dracala: capture is compulsory. Before every move (bonus steps included) a move's capture is the growth of the mover's store during it; \
-only the moves with the largest capture are legal. Except on the very first move of the game, if any of those ends in the own store (a bonus step), \
-only the rightmost such pit, nearest the store, is legal.\n\n";
-        }
-        t += match self.end {
-            EndCheck::AnyRowEmpty => "End: after every move, if either row is empty the game ends.",
-            EndCheck::MoverEmpty => {
-                "End: the game ends when the player to move has no seeds in his row."
-            }
-        };
-        if self.stop_when_decided {
-            t += &format!(
-                " It also ends as soon as a store holds more than half of all seeds ({} of {}); the seeds on the board then count for nobody.",
-                self.total_seeds() / 2 + 1,
-                self.total_seeds()
+            para(&[
+                &end,
+                s(&format!("rules.oware.{}", self.repetition)),
+                s("rules.oware.more-wins"),
+            ]);
+            para(&[s("rules.oware.notation")]);
+        } else if self.preset == Preset::Kauri {
+            para(&[&f(
+                "rules.kauri.board",
+                &[
+                    ("pits", &m),
+                    ("seeds", &self.seeds),
+                    ("total", &total),
+                    ("cowries", &(2 * m)),
+                ],
+            )]);
+            para(&[s("rules.kauri.move")]);
+            para(&[s("rules.kauri.capture")]);
+            let decided = f(
+                "rules.kauri.decided",
+                &[("needed", &needed), ("total", &total)],
             );
-        }
-        t += match self.leftovers {
-            Leftovers::ToOwner => " Seeds left in a row go to that row's owner.",
-            Leftovers::NotCounted => " Seeds left on the board count for nobody.",
-            Leftovers::LastMover => {
-                " The player who made the last move takes every seed left on the board."
+            let mut end = vec![s("rules.kauri.end")];
+            if self.stop_when_decided {
+                end.push(&decided);
             }
-            Leftovers::LastCapturer => {
-                " The player who captured last takes every seed left on the board."
+            end.push(s("rules.kauri.tie"));
+            para(&end);
+            para(&[s("rules.kauri.notation")]);
+        } else {
+            let board = f(
+                "rules.board",
+                &[("pits", &m), ("start", &start.join(" ")), ("total", &total)],
+            );
+            para(&[&board]);
+            let sow = if self.preset == Preset::CrossKalah {
+                "rules.move.cross"
+            } else {
+                "rules.move"
+            };
+            para(&[s(sow), s("rules.move.origin")]);
+            if self.extra_turns() {
+                if self.first_move_extra_turn {
+                    para(&[s("rules.extra")]);
+                } else {
+                    para(&[s("rules.extra"), s("rules.extra.first")]);
+                }
+            } else {
+                para(&[s("rules.extra.none")]);
             }
-        };
-        t += if self.misere() {
-            " Fewer seeds wins (misere); equal is a draw.\n\n"
-        } else {
-            " More seeds wins; equal is a draw.\n\n"
-        };
-        if self.preset == Preset::CrossKalah {
-            t += "Repetition: the third occurrence of a position with the same player to move is a draw (project rule).\n\n";
+            if self.captures() {
+                para(&[
+                    s(&format!("rules.capture.{}", self.capture)),
+                    s("rules.capture.no-extra"),
+                ]);
+            } else {
+                para(&[s("rules.capture.none")]);
+            }
+            if self.pie {
+                para(&[s("rules.pie")]);
+            }
+            if self.preset == Preset::Dracala {
+                para(&[s("rules.dracala")]);
+            }
+            let decided = f(
+                "rules.end.decided",
+                &[("needed", &needed), ("total", &total)],
+            );
+            let mut end = vec![s(&format!("rules.end.{}", self.end))];
+            if self.stop_when_decided {
+                end.push(&decided);
+            }
+            end.push(s(&format!("rules.leftovers.{}", self.leftovers)));
+            end.push(s(if self.misere() {
+                "rules.misere"
+            } else {
+                "rules.more-wins"
+            }));
+            para(&end);
+            if self.preset == Preset::CrossKalah {
+                para(&[s("rules.repetition.cross")]);
+            }
+            para(&[s(if self.preset == Preset::Dracala {
+                "rules.notation.dracala"
+            } else {
+                "rules.notation"
+            })]);
         }
-        t += if self.preset == Preset::Dracala {
-            "Notation: pits as digits 1-6 from the mover's left, a turn's moves joined by `-`, the turn's capture as (-n).\n"
-        } else {
-            "Notation: South's pits A-F, North's a-f, each from its owner's left; a turn's moves joined by `-`; (+n) the turn's store gain.\n"
-        };
+        let mut t = paras
+            .iter()
+            .map(|p| p.join(" "))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        t.push('\n');
         t
     }
 }
@@ -1301,15 +1284,80 @@ mod tests {
 
     #[test]
     fn every_keyword_has_words_people_read() {
-        for o in OPTIONS {
-            match o.kind {
-                OptionKind::Keyword(words) => assert_eq!(words.len(), o.labels.len(), "{}", o.name),
-                _ => assert!(o.labels.is_empty(), "{}", o.name),
+        // A key missing from every translation file comes back as the key itself.
+        for lang in Lang::ALL {
+            for o in OPTIONS {
+                if let OptionKind::Keyword(words) = o.kind {
+                    for w in words {
+                        assert!(
+                            !o.label(lang, w).starts_with("option."),
+                            "{lang} {} {w}",
+                            o.name
+                        );
+                    }
+                }
+                assert!(!o.title(lang).starts_with("option."), "{lang} {}", o.name);
+                assert!(!o.help(lang).starts_with("option."), "{lang} {}", o.name);
             }
-            assert!(!o.title.is_empty());
+            for p in Preset::ALL {
+                assert!(!p.title_in(lang).starts_with("preset."), "{lang} {p}");
+                assert!(!p.summary_in(lang).starts_with("preset."), "{lang} {p}");
+            }
         }
         let end = RuleOption::find("end").unwrap();
-        assert_eq!(end.labels[0], "Ends when a row is empty");
+        assert_eq!(
+            end.label(Lang::En, "any-row-empty"),
+            "Ends when a row is empty"
+        );
+        assert_eq!(
+            end.label(Lang::Pt, "any-row-empty"),
+            "Termina quando uma fileira fica vazia"
+        );
+    }
+
+    /// Every language's rules text is whole: each paragraph is translated (none is the
+    /// English one), none names a key, and each says the same numbers as the English one.
+    #[test]
+    fn rules_text_is_complete_in_every_language() {
+        let mut cases: Vec<Rules> = Preset::ALL.iter().map(|p| p.rules()).collect();
+        for s in [
+            "kalah,capture=empty,leftovers=last-capturer,pie=true,first-move-extra-turn=false",
+            "kalah,capture=opposite-only,end=mover-empty,leftovers=not-counted,stop-when-decided=true",
+            "kalah-brazil,stage=basic",
+            "kalah-brazil,stage=extra-turn",
+            "oware,grand-slam=forbidden,repetition=split,stop-when-decided=false",
+            "oware,grand-slam=capture-all",
+            "kauri,stop-when-decided=false",
+        ] {
+            cases.push(s.parse().unwrap());
+        }
+        let digits = |t: &str| {
+            t.split(|c: char| !c.is_ascii_digit())
+                .filter(|d| !d.is_empty())
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        for r in cases {
+            let en = r.describe_in(Lang::En);
+            assert_eq!(en, r.describe(), "{r}");
+            let en_paras: Vec<&str> = en.split("\n\n").collect();
+            for lang in &Lang::ALL[1..] {
+                let t = r.describe_in(*lang);
+                let paras: Vec<&str> = t.split("\n\n").collect();
+                assert_eq!(paras.len(), en_paras.len(), "{lang} {r}");
+                for (p, e) in paras.iter().zip(&en_paras) {
+                    assert_ne!(p, e, "{lang} {r}: a paragraph left in English");
+                    assert!(
+                        !p.contains("rules.") && !p.contains("preset."),
+                        "{lang} {r}: {p}"
+                    );
+                    assert_eq!(digits(p), digits(e), "{lang} {r}: other numbers in {p}");
+                }
+                if !r.changed_options().is_empty() {
+                    assert_ne!(r.title_in(*lang), r.title(), "{lang} {r}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! view a value is, whether lower is better, and whether it is proven or a search's estimate.
 //! Every front end (terminal, full-screen, server, records) shows values through it.
 
+use mancala_core::i18n::{self, Lang};
 use mancala_core::Side;
 
 /// How much a value is worth.
@@ -30,9 +31,14 @@ impl Quality {
 
     /// `proven` or `search to depth D`.
     pub fn text(self) -> String {
+        self.text_in(Lang::En)
+    }
+
+    /// [`Quality::text`] in `lang`.
+    pub fn text_in(self, lang: Lang) -> String {
         match self {
-            Quality::Proven => "proven".into(),
-            Quality::Searched { depth } => format!("search to depth {depth}"),
+            Quality::Proven => i18n::text(lang, "value.proven").into(),
+            Quality::Searched { depth } => i18n::format(lang, "value.depth", &[("depth", &depth)]),
         }
     }
 }
@@ -123,18 +129,39 @@ impl Evaluation {
     /// misère game `South loses by 3 (fewer seeds win)`, and in Kauri `South wins on equal
     /// seeds by the cowrie rule`.
     pub fn outcome_text(&self) -> String {
+        self.outcome_in(Lang::En, "value.misere-outcome")
+    }
+
+    /// The outcome in `lang`, a misère note as `misere` words it (in brackets alone, after a
+    /// comma within [`Evaluation::text`]'s).
+    fn outcome_in(&self, lang: Lang, misere: &str) -> String {
         let s = self.score();
+        let side = side_word(lang, self.side);
         if self.is_tie_break() {
-            let what = if s > 0 { "wins" } else { "loses" };
-            return format!("{} {what} on equal seeds by the cowrie rule", self.side);
+            let key = if s > 0 {
+                "value.tie-wins"
+            } else {
+                "value.tie-loses"
+            };
+            return i18n::format(lang, key, &[("side", &side)]);
         }
+        let n = s.abs();
+        let one = if n == 1 { "one" } else { "other" };
         let what = match s.cmp(&0) {
-            core::cmp::Ordering::Greater => format!("{} wins by {s}", self.side),
-            core::cmp::Ordering::Less => format!("{} loses by {}", self.side, -s),
-            core::cmp::Ordering::Equal => "a draw".into(),
+            core::cmp::Ordering::Greater => i18n::format(
+                lang,
+                &format!("value.wins.{one}"),
+                &[("side", &side), ("n", &n)],
+            ),
+            core::cmp::Ordering::Less => i18n::format(
+                lang,
+                &format!("value.loses.{one}"),
+                &[("side", &side), ("n", &n)],
+            ),
+            core::cmp::Ordering::Equal => i18n::text(lang, "value.draw").into(),
         };
         if self.lower_is_better {
-            format!("{what} (fewer seeds win)")
+            i18n::format(lang, misere, &[("outcome", &what)])
         } else {
             what
         }
@@ -145,29 +172,54 @@ impl Evaluation {
     /// depth 12`; a tie decided by the rules `tie won by South (South wins on equal seeds by
     /// the cowrie rule), proven`.
     pub fn text(&self) -> String {
+        self.text_in(Lang::En)
+    }
+
+    /// [`Evaluation::text`] in `lang`, from the keys `value.*` of the translation files (the
+    /// browser client words a value from the same keys).
+    pub fn text_in(&self, lang: Lang) -> String {
+        // One pair of brackets: a misère outcome's own note goes after a comma.
+        let outcome = self.outcome_in(lang, "value.misere");
+        let how = self.quality.text_in(lang);
         if self.is_tie_break() {
             let winner = if self.score() > 0 {
                 self.side
             } else {
                 self.side.other()
             };
-            return format!(
-                "tie won by {winner} ({}), {}",
-                self.outcome_text(),
-                self.quality.text()
+            return i18n::format(
+                lang,
+                "value.tie",
+                &[
+                    ("winner", &side_word(lang, winner)),
+                    ("outcome", &outcome),
+                    ("how", &how),
+                ],
             );
         }
-        // One pair of brackets: a misère outcome's own note goes after a comma.
-        let outcome = self
-            .outcome_text()
-            .replace(" (fewer seeds win)", ", fewer seeds win");
-        format!(
-            "{:+} for {} ({outcome}), {}",
-            self.margin,
-            self.side,
-            self.quality.text()
+        i18n::format(
+            lang,
+            "value.text",
+            &[
+                ("margin", &format!("{:+}", self.margin)),
+                ("side", &side_word(lang, self.side)),
+                ("outcome", &outcome),
+                ("how", &how),
+            ],
         )
     }
+}
+
+/// A side's name in `lang`.
+fn side_word(lang: Lang, side: Side) -> &'static str {
+    i18n::text(
+        lang,
+        if side == Side::South {
+            "side.south"
+        } else {
+            "side.north"
+        },
+    )
 }
 
 /// As JSON: `{"side": "south", "margin": 4, "score": 4, "lower_is_better": false,
@@ -206,6 +258,28 @@ impl core::fmt::Display for Evaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The words in another language say the same: whose view, which way is better, how sure.
+    #[test]
+    fn a_value_in_other_languages() {
+        let e = ev(3, true, Quality::Searched { depth: 12 });
+        assert_eq!(
+            e.text(),
+            "+3 for South (South loses by 3, fewer seeds win), search to depth 12"
+        );
+        assert_eq!(
+            e.text_in(Lang::Pt),
+            "+3 para Sul (Sul perde por 3, menos sementes vence), busca à profundidade 12"
+        );
+        assert_eq!(
+            ev(-1, false, Quality::Proven).text_in(Lang::It),
+            "-1 per Sud (Sud perde di 1), provato"
+        );
+        assert_eq!(
+            ev(0, false, Quality::Proven).text_in(Lang::Es),
+            "+0 para Sur (empate), probado"
+        );
+    }
 
     fn ev(margin: i32, misere: bool, quality: Quality) -> Evaluation {
         Evaluation {

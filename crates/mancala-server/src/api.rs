@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
+use mancala_core::i18n::Lang;
 use mancala_core::rules::RulesSpec;
 use mancala_core::{Position, Record, Rules, Side};
 use serde::de::DeserializeOwned;
@@ -444,6 +445,22 @@ async fn replay_record(
 #[derive(Deserialize)]
 struct RulesQuery {
     variant: Option<String>,
+    lang: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct LangQuery {
+    lang: Option<String>,
+}
+
+/// The language a request asks for (`?lang=pt`); English where it names none.
+fn lang_of(q: Option<&str>) -> ApiResult<Lang> {
+    match q {
+        None | Some("") => Ok(Lang::En),
+        Some(l) => l
+            .parse()
+            .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string())),
+    }
 }
 
 async fn rules_text(Query(q): Query<RulesQuery>) -> ApiResult<Json<RulesText>> {
@@ -453,17 +470,22 @@ async fn rules_text(Query(q): Query<RulesQuery>) -> ApiResult<Json<RulesText>> {
         .unwrap_or("kalah")
         .parse()
         .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
+    let lang = lang_of(q.lang.as_deref())?;
     let start = Position::start(&r).map_err(|e| ApiError::bad(e.to_string()))?;
     Ok(Json(RulesText {
         name: r.to_string(),
         rules: r,
-        text: r.describe(),
+        lang: lang.code().to_string(),
+        title: r.title_in(lang),
+        summary: r.preset.summary_in(lang),
+        restriction: r.move_restriction_in(lang),
+        text: r.describe_in(lang),
         start: view::board(&start),
     }))
 }
 
-async fn variants() -> Json<view::Variants> {
-    Json(view::variants())
+async fn variants(Query(q): Query<LangQuery>) -> ApiResult<Json<view::Variants>> {
+    Ok(Json(view::variants(lang_of(q.lang.as_deref())?)))
 }
 
 async fn health(State(c): State<Ctx>) -> Json<Health> {

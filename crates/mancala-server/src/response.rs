@@ -142,6 +142,14 @@ pub struct RulesText {
     pub name: String,
     /// Every option's value.
     pub rules: mancala_core::Rules,
+    /// The language of the words below (`en`, `pt`, `es`, `it`).
+    pub lang: String,
+    /// The game and its changed options as people read them.
+    pub title: String,
+    /// The preset's one-line summary.
+    pub summary: &'static str,
+    /// Why some pits holding pieces may not be played, where the rules forbid some.
+    pub restriction: Option<&'static str>,
     /// The rules in words.
     pub text: String,
     /// The start position.

@@ -7,8 +7,9 @@
 
 use std::time::{Duration, Instant};
 
+use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
-use mancala_core::rules::{OptionKind, OPTIONS};
+use mancala_core::rules::{OptionKind, OptionValue, OPTIONS};
 use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
 use mancala_engine::{Engine, Evaluation, Limits, MoveValue};
 use serde::Serialize;
@@ -265,24 +266,74 @@ pub struct GameResult {
     pub north: u8,
     /// `"south"` or `"north"`; null for a draw.
     pub winner: Option<&'static str>,
-    /// Why the game ended, in words: a resignation, a repetition, a decided score, the
+    /// Why the game ended, in English words: a resignation, a repetition, a decided score, the
     /// cowrie rule at equal seeds, or the end of the moves and where the seeds left went.
     pub reason: String,
+    /// The same as a key of the translation files and its arguments, for clients that word
+    /// it in their reader's language (one state goes to every watcher).
+    pub why: Message,
     /// The final result for South in words, from the engine's [`Evaluation`] (`South loses by
     /// 12 (fewer seeds win)`); absent after a resignation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<String>,
 }
 
+/// Words to be said in the reader's language: a key of the translation files
+/// (`locales/*.json`) and its arguments (`side` is `"south"` or `"north"`, to be named).
+#[derive(Debug, Clone, Serialize)]
+pub struct Message {
+    /// The key (`result.decided`).
+    pub key: &'static str,
+    /// The values of its placeholders.
+    pub args: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Message {
+    fn new(key: &'static str, args: &[(&str, serde_json::Value)]) -> Message {
+        Message {
+            key,
+            args: args
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        }
+    }
+
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        let args: Vec<(&str, String)> = self
+            .args
+            .iter()
+            .map(|(k, v)| {
+                let v = match v.as_str() {
+                    Some("south") if k == "side" => i18n::text(lang, "side.south").to_string(),
+                    Some("north") if k == "side" => i18n::text(lang, "side.north").to_string(),
+                    Some(s) => s.to_string(),
+                    None => v.to_string(),
+                };
+                (k.as_str(), v)
+            })
+            .collect();
+        let shown: Vec<(&str, &dyn std::fmt::Display)> = args
+            .iter()
+            .map(|(k, v)| (*k, v as &dyn std::fmt::Display))
+            .collect();
+        i18n::format(lang, self.key, &shown)
+    }
+}
+
 /// The result of a finished game with why it ended; `None` (null) while the game goes on.
 pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
+    use serde_json::json;
     let s = game.scores();
     if let Some(r) = resigned {
+        let why = Message::new("result.resigned", &[("side", json!(side_str(r)))]);
         return Some(GameResult {
             south: s[0],
             north: s[1],
             winner: Some(side_str(r.other())),
-            reason: format!("{} resigned", r),
+            reason: why.text(Lang::En),
+            why,
             outcome: None,
         });
     }
@@ -294,30 +345,40 @@ pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
     } else {
         Side::North
     };
-    let reason = if let Some(r) = game.repetition_reason() {
-        r.to_string()
+    let why = if let Some(r) = game.repetition_reason() {
+        Message::new(
+            if r == "third repetition" {
+                "result.third-repetition"
+            } else {
+                "result.repeated"
+            },
+            &[],
+        )
     } else if rules.stop_when_decided && u32::from(s[leader.index()]) * 2 > total {
-        format!(
-            "decided: {leader} holds more than half of the seeds ({} of {total})",
-            s[leader.index()]
+        Message::new(
+            "result.decided",
+            &[
+                ("side", json!(side_str(leader))),
+                ("seeds", json!(s[leader.index()])),
+                ("total", json!(total)),
+            ],
         )
     } else if rules.has_cowries() && s[0] == s[1] {
-        "equal seeds: the cowrie rule decides, and the player to move has no cowrie".to_string()
+        Message::new("result.cowrie-tie", &[])
     } else {
-        let left = match rules.leftovers {
-            _ if rules.preset == Preset::Oware => "each player took the seeds of his row",
-            _ if rules.has_cowries() => "no seeds are left",
-            mancala_core::rules::Leftovers::ToOwner => "the seeds left went to their owners",
-            mancala_core::rules::Leftovers::NotCounted => "the seeds left count for nobody",
-            mancala_core::rules::Leftovers::LastMover => {
-                "the seeds left went to the player who moved last"
-            }
-            mancala_core::rules::Leftovers::LastCapturer => {
-                "the seeds left went to the player who captured last"
-            }
-        };
-        format!("no moves left: {left}")
+        Message::new(
+            match rules.leftovers {
+                _ if rules.preset == Preset::Oware => "result.no-moves.own-row",
+                _ if rules.has_cowries() => "result.no-moves.no-seeds",
+                mancala_core::rules::Leftovers::ToOwner => "result.no-moves.to-owner",
+                mancala_core::rules::Leftovers::NotCounted => "result.no-moves.not-counted",
+                mancala_core::rules::Leftovers::LastMover => "result.no-moves.last-mover",
+                mancala_core::rules::Leftovers::LastCapturer => "result.no-moves.last-capturer",
+            },
+            &[],
+        )
     };
+    let reason = why.text(Lang::En);
     let mut outcome = Evaluation {
         side: Side::South,
         margin: i32::from(s[0]) - i32::from(s[1]),
@@ -338,6 +399,7 @@ pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
             Outcome::Draw => None,
         },
         reason,
+        why,
         outcome: Some(outcome.outcome_text()),
     })
 }
@@ -442,12 +504,13 @@ pub enum OptionChoice {
         /// The words allowed.
         choices: Vec<&'static str>,
         /// What each word means, for people (`Ends when a row is empty`), in the same order.
-        labels: Vec<&'static str>,
+        labels: Vec<String>,
     },
 }
 
-/// Every preset, its defaults, and the options that apply to it, for the new-game menus.
-pub fn variants() -> Variants {
+/// Every preset, its defaults, and the options that apply to it, for the new-game menus, in
+/// `lang`'s words (names and values stay the rules' own).
+pub fn variants(lang: Lang) -> Variants {
     let presets = Preset::ALL
         .iter()
         .map(|p| {
@@ -456,30 +519,33 @@ pub fn variants() -> Variants {
                 .filter(|o| (o.applies)(*p))
                 .map(|o| OptionView {
                     name: o.name,
-                    title: o.title,
+                    title: o.title(lang),
                     values: o.values(),
-                    help: o.help,
+                    help: o.help(lang),
                     default: o.default(*p).to_string(),
                     kind: match o.kind {
                         OptionKind::Number { min, max } => OptionChoice::Range { min, max },
                         OptionKind::Bool => OptionChoice::Choice {
                             choices: vec!["true", "false"],
-                            labels: vec!["Yes", "No"],
+                            labels: vec![
+                                o.value_text(lang, OptionValue::Bool(true)),
+                                o.value_text(lang, OptionValue::Bool(false)),
+                            ],
                         },
                         OptionKind::Keyword(words) => OptionChoice::Choice {
                             choices: words.to_vec(),
-                            labels: o.labels.to_vec(),
+                            labels: words.iter().map(|w| o.label(lang, w).to_string()).collect(),
                         },
                     },
                 })
                 .collect();
             PresetView {
                 name: p.name(),
-                title: p.title(),
-                summary: p.summary(),
+                title: p.title_in(lang),
+                summary: p.summary_in(lang),
                 defaults: p.rules(),
                 options,
-                text: p.rules().describe(),
+                text: p.rules().describe_in(lang),
             }
         })
         .collect();
@@ -768,6 +834,40 @@ pub fn replay<P>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The menus come in the language asked for; a result's reason is a key and arguments
+    /// that read in every language, the English one as `reason`.
+    #[test]
+    fn menus_and_reasons_in_other_languages() {
+        let v = variants(Lang::Es);
+        assert_eq!(v.presets[1].title, "Kalah de las aulas brasileñas");
+        let end = v.presets[0]
+            .options
+            .iter()
+            .find(|o| o.name == "end")
+            .unwrap();
+        assert_eq!(end.title, "Fin de la partida");
+        let why = Message::new(
+            "result.decided",
+            &[
+                ("side", serde_json::json!("north")),
+                ("seeds", serde_json::json!(37)),
+                ("total", serde_json::json!(72)),
+            ],
+        );
+        assert_eq!(
+            why.text(Lang::En),
+            "decided: North holds more than half of the seeds (37 of 72)"
+        );
+        assert_eq!(
+            why.text(Lang::It),
+            "decisa: Nord ha più della metà dei semi (37 su 72)"
+        );
+        assert_eq!(
+            why.text(Lang::Pt),
+            "decidido: Norte tem mais de metade das sementes (37 de 72)"
+        );
+    }
 
     /// The view of `pit` played in the position string `p`.
     fn played(p: &str, pit: u8) -> MoveView {

@@ -1,5 +1,7 @@
-//! The browser client's files (`web/` at the repository root), embedded in the binary; with
-//! `--web-dir` they are read from disk on every request instead (for working on the client).
+//! The browser client's files (`web/` at the repository root) and the translation files
+//! (`locales/`, served at `/locales/LANG.json`, the same files `mancala_core::i18n` reads),
+//! embedded in the binary; with `--web-dir` they are read from disk on every request instead
+//! (for working on the client; the translations from `locales/` beside that folder).
 
 use std::path::PathBuf;
 
@@ -45,6 +47,31 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/text.js"),
     ),
     (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/i18n.js"),
+    ),
+    (
+        "locales/en.json",
+        "application/json",
+        include_str!("../../../locales/en.json"),
+    ),
+    (
+        "locales/pt.json",
+        "application/json",
+        include_str!("../../../locales/pt.json"),
+    ),
+    (
+        "locales/es.json",
+        "application/json",
+        include_str!("../../../locales/es.json"),
+    ),
+    (
+        "locales/it.json",
+        "application/json",
+        include_str!("../../../locales/it.json"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_str!("../../../web/favicon.svg"),
@@ -56,7 +83,11 @@ fn file(dir: Option<&PathBuf>, name: &str) -> Response {
         return ApiError::new(StatusCode::NOT_FOUND, format!("no file `{name}`")).into_response();
     };
     let body = match dir {
-        Some(d) => match std::fs::read_to_string(d.join(name)) {
+        Some(d) => match std::fs::read_to_string(if name.starts_with("locales/") {
+            d.join("..").join(name)
+        } else {
+            d.join(name)
+        }) {
             Ok(s) => s,
             Err(e) => {
                 return ApiError::new(StatusCode::NOT_FOUND, format!("{name}: {e}")).into_response()
@@ -84,6 +115,7 @@ fn file(dir: Option<&PathBuf>, name: &str) -> Response {
 /// `dir` when given, else from the copy built in.
 pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
     let d1 = dir.clone();
+    let d2 = dir.clone();
     Router::new()
         .route(
             "/",
@@ -93,10 +125,75 @@ pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
             }),
         )
         .route(
+            "/locales/{name}",
+            get(move |State(_): State<Ctx>, Path(name): Path<String>| {
+                let d = d2.clone();
+                async move { file(d.as_ref(), &format!("locales/{name}")) }
+            }),
+        )
+        .route(
             "/{name}",
             get(move |State(_): State<Ctx>, Path(name): Path<String>| {
                 let d = dir.clone();
                 async move { file(d.as_ref(), &name) }
             }),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+    use mancala_core::i18n::{text, Lang};
+
+    /// The keys the client's files name (`t('KEY'`, `tn('KEY'`, `data-i18n="KEY"`, and the
+    /// keys written whole in quotes, such as `'web.keys.8'`).
+    fn keys_named() -> Vec<String> {
+        let mut keys = Vec::new();
+        for (name, _, body) in FILES
+            .iter()
+            .filter(|f| f.0.ends_with(".js") || f.0.ends_with(".html"))
+        {
+            for quote in ['\'', '"'] {
+                for (i, _) in body.match_indices(quote) {
+                    let rest = &body[i + 1..];
+                    let Some(end) = rest.find(quote) else {
+                        continue;
+                    };
+                    let k = &rest[..end];
+                    let looks = [
+                        "web.", "side.", "result.", "rules.", "option.", "preset.", "value.",
+                    ]
+                    .iter()
+                    .any(|p| k.starts_with(p));
+                    if looks
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c))
+                        && !k.ends_with('.')
+                    {
+                        keys.push(format!("{name}: {k}"));
+                    }
+                }
+            }
+        }
+        keys
+    }
+
+    /// Every key the client names is in English (and so, by `mancala_core::i18n`'s test, in
+    /// every language): the client never shows a bare key.
+    #[test]
+    fn every_key_the_client_names_exists() {
+        let keys = keys_named();
+        assert!(keys.len() > 150, "{} keys found", keys.len());
+        let missing: Vec<_> = keys
+            .iter()
+            .filter(|nk| {
+                let k = nk.split(": ").nth(1).unwrap();
+                text(Lang::En, k) == k && text(Lang::En, &format!("{k}.one")) == format!("{k}.one")
+            })
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "keys missing from locales/en.json: {missing:?}"
+        );
+    }
 }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, Position, Preset, Record, Rules, Side};
@@ -33,6 +34,8 @@ use crate::RulesArgs;
 pub struct TuiArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
+    #[command(flatten)]
+    pub lang: crate::LangArg,
     /// Who plays South (the first player): `human` or a computer level 1-8.
     #[arg(long, default_value = "human")]
     pub south: String,
@@ -56,9 +59,9 @@ pub struct TuiArgs {
 pub use mancala_play::Player;
 
 /// How the status line names a player: `human`, `computer, level N`.
-fn label(p: &Player) -> String {
+fn label(p: &Player, lang: Lang) -> String {
     match p {
-        Player::Engine(l) => format!("computer, level {}", l.level),
+        Player::Engine(l) => i18n::format(lang, "tui.computer-level", &[("level", &l.level)]),
         other => other.name(),
     }
 }
@@ -155,6 +158,8 @@ pub struct Anim {
 }
 
 pub struct App {
+    /// The language of its words (`--lang`).
+    pub lang: Lang,
     pub game: Game,
     /// Plies taken back, the next to replay last.
     pub redo: Vec<u8>,
@@ -196,6 +201,7 @@ pub struct App {
 impl App {
     pub fn new(game: Game, players: [Player; 2], seed: u64) -> App {
         let mut app = App {
+            lang: Lang::En,
             game,
             redo: Vec::new(),
             players,
@@ -225,12 +231,39 @@ impl App {
         };
         app.bottom = app.natural_bottom();
         app.fix_cursor();
-        app.message = format!(
-            "{}: {}. Press ? for the keys.",
-            app.game.rules(),
-            app.game.rules().preset.summary()
-        );
+        app.set_lang(Lang::En);
         app
+    }
+
+    /// Speaks `lang` from now on (and says again what the game is, in it).
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+        self.message = self.tf(
+            "tui.welcome",
+            &[
+                ("rules", self.game.rules()),
+                ("summary", &self.game.rules().preset.summary_in(lang)),
+            ],
+        );
+    }
+
+    /// The words of `key` in the app's language.
+    pub fn tr(&self, key: &str) -> &'static str {
+        i18n::text(self.lang, key)
+    }
+
+    /// The words of `key` with its placeholders filled.
+    pub fn tf(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        i18n::format(self.lang, key, args)
+    }
+
+    /// A side's name (`South`, `Sul`, `Sur`, `Sud`).
+    pub fn side(&self, side: Side) -> &'static str {
+        self.tr(if side == Side::South {
+            "side.south"
+        } else {
+            "side.north"
+        })
     }
 
     /// A lone human sits at the bottom; otherwise South does.
@@ -275,15 +308,19 @@ impl App {
     }
 
     pub fn player_label(&self, side: Side) -> String {
+        let word = self.side(side);
         if let Some(name) = &self.names[side.index()] {
-            return format!("{side}: {name}");
+            return self.tf("tui.player.named", &[("side", &word), ("name", name)]);
         }
         match self.players[side.index()] {
             Player::Human if self.players.iter().all(|p| p.is_human()) => {
-                format!("{side} (human)")
+                self.tf("tui.player.human", &[("side", &word)])
             }
-            Player::Human => format!("{side} (you)"),
-            p => format!("{side} ({})", label(&p)),
+            Player::Human => self.tf("tui.player.you", &[("side", &word)]),
+            p => self.tf(
+                "tui.player.other",
+                &[("side", &word), ("who", &label(&p, self.lang))],
+            ),
         }
     }
 
@@ -337,29 +374,30 @@ impl App {
         self.hint = None;
         self.engine_line = None;
         let text = self.notation().move_text(side, pit);
+        let (me, them) = (self.side(side), self.side(side.other()));
         let mut msg = if pit == mancala_core::SWAP {
-            format!(
-                "{side} swapped: {side} takes over the position {} built.",
-                side.other()
-            )
+            self.tf("tui.ev.swap", &[("side", &me), ("other", &them)])
         } else {
-            format!("{side} sowed {text}.")
+            self.tf("tui.ev.sowed", &[("side", &me), ("move", &text)])
         };
         if effect.captured > 0 {
-            msg += &format!(" Captured {}.", effect.captured);
+            msg += &self.tf("tui.ev.captured", &[("n", &effect.captured)]);
         }
         if effect.handed > 0 {
-            msg += &format!(" {} to {}.", effect.handed, side.other());
+            msg += &self.tf("tui.ev.handed", &[("n", &effect.handed), ("side", &them)]);
         }
         if effect.again && !self.game.is_over() {
-            msg += if effect.in_store {
-                " Last seed in the store: again."
+            msg += self.tr(if effect.in_store {
+                "tui.ev.again"
             } else {
-                " The opponent cannot move and passes."
-            };
+                "tui.ev.pass"
+            });
         }
         if self.game.is_over() {
-            msg = format!("{msg} {}", crate::board::result_line(&self.game));
+            msg = format!(
+                "{msg} {}",
+                crate::board::result_line_in(&self.game, self.lang)
+            );
         }
         self.events.push(msg.clone());
         if self.events.len() > EVENTS_KEPT {
@@ -404,7 +442,7 @@ impl App {
             .iter()
             .any(|m| self.players[m.side.index()].is_human());
         if self.game.moves().is_empty() || (any_human && !human_moved) {
-            self.message = "Nothing to undo.".into();
+            self.message = self.tr("tui.msg.no-undo").into();
             return;
         }
         let mut n = 0;
@@ -419,9 +457,13 @@ impl App {
         }
         self.hint = None;
         self.engine_line = None;
-        self.message = format!(
-            "Took back {n} move{}. r redoes.",
-            if n == 1 { "" } else { "s" }
+        self.message = self.tf(
+            if n == 1 {
+                "tui.msg.undone.one"
+            } else {
+                "tui.msg.undone.other"
+            },
+            &[("n", &n)],
         );
         self.fix_cursor();
     }
@@ -431,7 +473,7 @@ impl App {
         self.skip_anim();
         self.cancel_job();
         if self.redo.is_empty() {
-            self.message = "Nothing to redo.".into();
+            self.message = self.tr("tui.msg.no-redo").into();
             return;
         }
         let mut n = 0;
@@ -447,7 +489,14 @@ impl App {
         }
         self.hint = None;
         self.engine_line = None;
-        self.message = format!("Replayed {n} move{}.", if n == 1 { "" } else { "s" });
+        self.message = self.tf(
+            if n == 1 {
+                "tui.msg.redone.one"
+            } else {
+                "tui.msg.redone.other"
+            },
+            &[("n", &n)],
+        );
         self.fix_cursor();
     }
 
@@ -519,7 +568,7 @@ impl App {
         match (job.kind, result) {
             (JobKind::Computer, Outcome::Move(Some(pit))) => {
                 if let Err(e) = self.play(pit) {
-                    self.message = format!("The computer's move failed: {e}");
+                    self.message = self.tf("tui.msg.computer-failed", &[("error", &e)]);
                 }
             }
             (JobKind::Analysis(a), Outcome::Search(Some(r))) => self.show_analysis(a, &r),
@@ -544,10 +593,14 @@ impl App {
             .map(|v| {
                 let loss = match mancala_engine::MoveValue::loss(values, v.pit) {
                     Some(0) => String::new(),
-                    Some(l) => format!(", gives away {l}"),
+                    Some(l) => self.tf("tui.msg.gives-away", &[("n", &l)]),
                     None => String::new(),
                 };
-                format!("{}  {}{loss}", n.move_text(side, v.pit), v.eval)
+                format!(
+                    "{}  {}{loss}",
+                    n.move_text(side, v.pit),
+                    v.eval.text_in(self.lang)
+                )
             })
             .collect();
         self.engine_line = None;
@@ -559,14 +612,15 @@ impl App {
         let side = pos.to_move();
         let n = self.notation();
         let best = n.move_text(side, r.best);
-        let value = r.eval.to_string();
+        let value = r.eval.text_in(self.lang);
         match a {
             Analysis::Hint => {
                 if self.players[side.index()].is_human() {
                     self.cursor = r.best;
                 }
                 self.hint = Some(r.best);
-                self.engine_line = Some(format!("Hint: sow {best}. Value {value}."));
+                self.engine_line =
+                    Some(self.tf("tui.msg.hint", &[("move", &best), ("value", &value)]));
             }
             Analysis::Moves => {}
             Analysis::Value => {
@@ -587,7 +641,8 @@ impl App {
                     line.push_str(&n.move_text(s, pit));
                     last = Some(s);
                 }
-                self.engine_line = Some(format!("Value {value}. Line: {line}"));
+                self.engine_line =
+                    Some(self.tf("tui.msg.value", &[("value", &value), ("line", &line)]));
             }
         }
     }
@@ -670,8 +725,7 @@ impl App {
             KeyCode::Char('q') if armed || !self.in_progress() => self.quit = true,
             KeyCode::Char('q') => {
                 self.quit_armed = true;
-                self.message =
-                    "q again quits and discards the game in progress (s saves it first).".into();
+                self.message = self.tr("tui.msg.quit-confirm").into();
             }
             KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help(0)),
             KeyCode::Left => self.move_cursor(-1),
@@ -683,13 +737,13 @@ impl App {
                         self.message = e.to_string();
                     }
                 } else if self.game.is_over() {
-                    self.message = "The game is over: n for a new one.".into();
+                    self.message = self.tr("tui.msg.over-new").into();
                 }
             }
             KeyCode::Char(c @ '1'..='8') => {
                 let pit = c as u8 - b'1';
                 if !self.human_to_move() {
-                    self.message = "Not your turn.".into();
+                    self.message = self.tr("tui.msg.not-your-turn").into();
                 } else if let Err(e) = self.play(pit) {
                     self.message = e.to_string();
                 } else {
@@ -700,7 +754,7 @@ impl App {
             KeyCode::Char('w') => {
                 // The pie rule's swap; the game says why where it is not legal.
                 if !self.human_to_move() {
-                    self.message = "Not your turn.".into();
+                    self.message = self.tr("tui.msg.not-your-turn").into();
                 } else if let Err(e) = self.play(mancala_core::SWAP) {
                     self.message = e.to_string();
                 }
@@ -709,7 +763,7 @@ impl App {
             KeyCode::Char('r') => self.redo(),
             KeyCode::Char('h') | KeyCode::Char('v') | KeyCode::Char('m') => {
                 if self.game.is_over() {
-                    self.message = "The game is over.".into();
+                    self.message = self.tr("tui.msg.over").into();
                 } else {
                     let a = match k.code {
                         KeyCode::Char('h') => Analysis::Hint,
@@ -717,7 +771,7 @@ impl App {
                         _ => Analysis::Moves,
                     };
                     self.cancel_job();
-                    self.engine_line = Some("The engine is searching...".into());
+                    self.engine_line = Some(self.tr("tui.msg.searching").into());
                     self.start_job(JobKind::Analysis(a));
                 }
             }
@@ -739,7 +793,7 @@ impl App {
             KeyCode::Char('p') => {
                 self.cancel_job();
                 self.replay = Some(self.game.moves().len());
-                self.message = "Replay: ←/→ a move, ↑/↓ a turn, Home/End, g jumps, Enter plays on from here, Esc leaves.".into();
+                self.message = self.tr("tui.msg.replay").into();
             }
             KeyCode::Char('n') => self.overlay = Some(Overlay::Setup(self.setup())),
             KeyCode::Char('f') => self.bottom = self.bottom.other(),
@@ -777,18 +831,15 @@ impl App {
                 }
                 self.replay = None;
                 self.message = if self.redo.is_empty() {
-                    "Back to the game.".into()
+                    self.tr("tui.msg.back").into()
                 } else {
-                    format!(
-                        "Playing on from move {at}; r replays the {} later move(s).",
-                        self.redo.len()
-                    )
+                    self.tf("tui.msg.play-on", &[("at", &at), ("n", &self.redo.len())])
                 };
                 self.fix_cursor();
             }
             KeyCode::Esc | KeyCode::Char('p') => {
                 self.replay = None;
-                self.message = "Back to the game.".into();
+                self.message = self.tr("tui.msg.back").into();
             }
             // Save, open, new game and turning the board work here too.
             KeyCode::Char('s' | 'o' | 'l' | 'n' | 'f') => self.play_key(k),
@@ -840,7 +891,10 @@ impl App {
                     PromptKind::Save | PromptKind::Overwrite => self.save_message(&text),
                     PromptKind::Load => match self.load(&text, None) {
                         Ok(()) => {}
-                        Err(e) => self.message = format!("Could not open: {e:#}"),
+                        Err(e) => {
+                            self.message =
+                                self.tf("tui.msg.open-failed", &[("error", &format!("{e:#}"))])
+                        }
                     },
                     PromptKind::Jump => match text.parse::<usize>() {
                         Ok(n) if n >= 1 => {
@@ -852,7 +906,7 @@ impl App {
                             let at = b.get(turn).copied().unwrap_or(self.game.moves().len());
                             self.replay = Some(at);
                         }
-                        _ => self.message = format!("`{text}` is not a line of the move list."),
+                        _ => self.message = self.tf("tui.msg.no-line", &[("text", &text)]),
                     },
                 }
                 return;
@@ -876,7 +930,7 @@ impl App {
                     input: path,
                 })
             }
-            KeyCode::Esc => self.message = format!("Not saved: {path} is unchanged."),
+            KeyCode::Esc => self.message = self.tf("tui.msg.unchanged", &[("path", &path)]),
             _ => {
                 self.overlay = Some(Overlay::Prompt {
                     kind: PromptKind::Overwrite,
@@ -889,8 +943,8 @@ impl App {
     /// Saves to `path` and says how it went.
     fn save_message(&mut self, path: &str) {
         self.message = match self.save(path) {
-            Ok(()) => format!("Saved to {path}."),
-            Err(e) => format!("Could not save: {e:#}"),
+            Ok(()) => self.tf("play.saved", &[("path", &path)]),
+            Err(e) => self.tf("play.save-failed", &[("error", &format!("{e:#}"))]),
         };
     }
 
@@ -965,11 +1019,13 @@ impl App {
         self.bottom = self.natural_bottom();
         self.cursor = 0;
         self.fix_cursor();
-        self.message = format!(
-            "New game: {}, South {} v North {}.",
-            self.game.rules(),
-            label(&self.players[0]),
-            label(&self.players[1])
+        self.message = self.tf(
+            "tui.msg.new-game",
+            &[
+                ("rules", self.game.rules()),
+                ("south", &label(&self.players[0], self.lang)),
+                ("north", &label(&self.players[1], self.lang)),
+            ],
         );
     }
 
@@ -1013,26 +1069,34 @@ impl App {
         self.file = Some(path.to_string());
         let who = match &self.names {
             [None, None] => String::new(),
-            [s, n] => format!(
-                "{} v {}, ",
-                s.as_deref().unwrap_or("South"),
-                n.as_deref().unwrap_or("North")
+            [s, n] => self.tf(
+                "tui.msg.who",
+                &[
+                    ("south", &s.as_deref().unwrap_or(self.side(Side::South))),
+                    ("north", &n.as_deref().unwrap_or(self.side(Side::North))),
+                ],
             ),
         };
         let result = match rec.result.as_ref().and_then(|r| r.reason.clone()) {
             Some(reason) if !self.game.is_over() => {
                 let s = self.game.scores();
-                format!("{reason}, South {} : North {}", s[0], s[1])
+                let score = self.tf("result.line.score", &[("south", &s[0]), ("north", &s[1])]);
+                format!("{reason}, {score}")
             }
-            _ => crate::board::result_line(&self.game),
+            _ => crate::board::result_line_in(&self.game, self.lang),
         };
-        self.message = format!(
-            "Opened {path}: {who}{} moves of {}. {result}. Replay mode: Home for the start, Enter plays on.",
-            self.game.moves().len(),
-            self.game.rules().title(),
+        self.message = self.tf(
+            "tui.msg.opened",
+            &[
+                ("path", &path),
+                ("who", &who),
+                ("n", &self.game.moves().len()),
+                ("game", &self.game.rules().title_in(self.lang)),
+                ("result", &result),
+            ],
         );
         if let Some(e) = note {
-            self.message += &format!(" Note: {:#}", e);
+            self.message += &self.tf("tui.msg.note", &[("note", &format!("{e:#}"))]);
         }
         Ok(())
     }
@@ -1156,6 +1220,7 @@ pub fn run(a: TuiArgs) -> Result<()> {
     let start = a.rules.start_position(a.position.as_deref())?;
     let seed = mancala_play::rng::seed_or_clock(a.seed);
     let mut app = App::new(Game::new(start), players, seed);
+    app.set_lang(a.lang.get());
     app.speed_ms = a.speed;
     if let Some(path) = &a.load {
         // A record sets its own start: a position besides it is refused, and rules named

@@ -838,3 +838,71 @@ fn m_shows_every_moves_value_at_80x24() {
         assert!(t.contains(l.as_str()), "{l} not whole at 80x24:\n{t}");
     }
 }
+
+/// At 80x24 in Spanish: the board, the status, the events, the key bar, the help window and
+/// the new-game window speak Spanish, and no English phrase of them is left.
+#[test]
+fn spanish_at_80x24() {
+    let mut a = app("kalah", [Player::Human, computer(1)]);
+    a.set_lang(mancala_core::i18n::Lang::Es);
+    let start = screen(&a, 80, 24).backend().to_string();
+    for want in [
+        "Sur (usted)",
+        "Norte (ordenador, nivel 1)",
+        "granero 0",
+        "Mueve Sur (usted)",
+        "? ayuda",
+        "q salir",
+        "Movimientos",
+    ] {
+        assert!(start.contains(want), "{want} missing:\n{start}");
+    }
+    assert!(start.contains("Pulse ? para"), "{start}");
+    keys(&mut a, "3");
+    let played = screen(&a, 80, 24).backend().to_string();
+    assert!(played.contains("Sur sembró C."), "{played}");
+    key(&mut a, KeyCode::Char('?'));
+    let help = screen(&a, 80, 24).backend().to_string();
+    for want in ["Teclas", "sembrar el agujero elegido", "Jugar"] {
+        assert!(help.contains(want), "{want} missing:\n{help}");
+    }
+    key(&mut a, KeyCode::Esc);
+    key(&mut a, KeyCode::Char('n'));
+    let setup = screen(&a, 80, 24).backend().to_string();
+    for want in [
+        "Nueva partida",
+        "Juego",
+        "Sur (primero)",
+        "[ Empezar ]",
+        "semillas",
+    ] {
+        assert!(setup.contains(want), "{want} missing:\n{setup}");
+    }
+    for screen in [&start, &played, &help, &setup] {
+        for english in [
+            "to move", "store", "help", "quit", "South", "North", "seeds", "Start",
+        ] {
+            assert!(
+                !screen.contains(english),
+                "`{english}` left in English:\n{screen}"
+            );
+        }
+    }
+}
+/// The help window's lines (76 wide: a key column of 18) and the Kauri legend under the
+/// board fit whole in every language, as the English ones do.
+#[test]
+fn help_and_legend_fit_in_every_language() {
+    use mancala_core::i18n::{text, Lang};
+    for lang in Lang::ALL {
+        for (_, key) in view::HELP {
+            let w = text(lang, key).chars().count();
+            assert!(w <= 56, "{lang} {key}: {w} characters");
+        }
+        let legend = text(lang, "tui.cowrie-note").chars().count();
+        assert!(
+            legend <= text(Lang::En, "tui.cowrie-note").chars().count(),
+            "{lang}"
+        );
+    }
+}

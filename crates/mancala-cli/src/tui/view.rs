@@ -38,48 +38,38 @@ fn board_height(b: &Board) -> u16 {
     }
 }
 
+/// The keys and, for each, the key of its words in the translation files (`tui.help.*`); a
+/// line without a key is a heading.
 pub const HELP: &[(&str, &str)] = &[
-    ("", "Play"),
-    ("← →", "choose a pit of the side to move"),
-    ("Enter, Space", "sow the chosen pit"),
-    (
-        "1-8",
-        "sow pit N of the mover, counted from his left (a = 1)",
-    ),
-    ("w", "swap (pie rule): North takes over South's position"),
-    ("u", "undo: back to the last human decision"),
-    ("r", "redo the moves undone"),
-    ("h", "hint: the engine's best move and its value"),
-    ("v", "value: the engine's value and expected line"),
-    (
-        "m",
-        "every legal move's value, best first (proven or depth)",
-    ),
-    ("s", "save the record (FILE.json: JSON, else text)"),
-    ("o, l", "open a record (text or JSON)"),
-    ("p", "replay mode"),
-    ("n", "new game: choose the game and the players"),
-    ("f", "turn the board round"),
-    ("Space, Esc", "skip the sowing animation"),
-    ("? or F1", "this help (Esc closes it)"),
-    ("q, Ctrl-C", "quit"),
-    ("", "Replay"),
-    ("← →", "one move (one sowing) back, forward"),
-    ("↑ ↓, PgUp PgDn", "one turn back, forward"),
-    ("Home, End", "the start, the end"),
-    (
-        "g",
-        "go to line N of the move list (the position before it)",
-    ),
-    ("Enter", "play on from here (r replays the later moves)"),
-    ("Esc, p", "back to the game"),
-    (
-        "s, o, n, f",
-        "save, open, new game, turn the board, as in play",
-    ),
-    ("", "New game"),
-    ("↑ ↓, ← →", "choose a line, change it"),
-    ("Enter, Esc", "start, cancel"),
+    ("", "tui.help.play"),
+    ("← →", "tui.help.choose"),
+    ("Enter, Space", "tui.help.sow"),
+    ("1-8", "tui.help.digit"),
+    ("w", "tui.help.swap"),
+    ("u", "tui.help.undo"),
+    ("r", "tui.help.redo"),
+    ("h", "tui.help.hint"),
+    ("v", "tui.help.value"),
+    ("m", "tui.help.all"),
+    ("s", "tui.help.save"),
+    ("o, l", "tui.help.open"),
+    ("p", "tui.help.replay"),
+    ("n", "tui.help.new"),
+    ("f", "tui.help.flip"),
+    ("Space, Esc", "tui.help.skip"),
+    ("? or F1", "tui.help.help"),
+    ("q, Ctrl-C", "tui.help.quit"),
+    ("", "tui.help.replay-head"),
+    ("← →", "tui.help.step"),
+    ("↑ ↓, PgUp PgDn", "tui.help.turn"),
+    ("Home, End", "tui.help.ends"),
+    ("g", "tui.help.goto"),
+    ("Enter", "tui.help.play-on"),
+    ("Esc, p", "tui.help.back"),
+    ("s, o, n, f", "tui.help.as-play"),
+    ("", "tui.help.new-head"),
+    ("↑ ↓, ← →", "tui.help.setup-move"),
+    ("Enter, Esc", "tui.help.setup-keys"),
 ];
 
 pub fn render(app: &App, f: &mut Frame) {
@@ -91,9 +81,14 @@ pub fn render(app: &App, f: &mut Frame) {
     let need_w = board_width(&board) + 2;
     let need_h = board_height(&board) + 2 + 3 + 1;
     if area.width < need_w || area.height < need_h {
-        let msg = format!(
-            "The terminal is {} x {}; this board needs at least {need_w} x {need_h}. Enlarge it, or q to quit.",
-            area.width, area.height
+        let msg = app.tf(
+            "tui.too-small",
+            &[
+                ("w", &area.width),
+                ("h", &area.height),
+                ("need_w", &need_w),
+                ("need_h", &need_h),
+            ],
         );
         f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
         return;
@@ -123,10 +118,10 @@ pub fn render(app: &App, f: &mut Frame) {
     }
     render_keys(app, f, keys);
     match &app.overlay {
-        Some(Overlay::Help(top)) => render_help(f, area, *top),
-        Some(Overlay::Prompt { kind, input }) => render_prompt(f, area, *kind, input),
-        Some(Overlay::Setup(s)) => render_setup(f, area, s),
-        Some(Overlay::Values(lines)) => render_values(f, area, lines),
+        Some(Overlay::Help(top)) => render_help(app, f, area, *top),
+        Some(Overlay::Prompt { kind, input }) => render_prompt(app, f, area, *kind, input),
+        Some(Overlay::Setup(s)) => render_setup(app, f, area, s),
+        Some(Overlay::Values(lines)) => render_values(app, f, area, lines),
         None => {}
     }
 }
@@ -249,10 +244,12 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
                 Style::default().fg(Color::Gray)
             },
         )];
-        spans.push(Span::raw(format!(" · store {}", b.stores[side.index()])));
+        spans.push(Span::raw(
+            app.tf("tui.store", &[("n", &b.stores[side.index()])]),
+        ));
         if to_move {
             spans.push(Span::styled(
-                "  ◀ to move",
+                app.tr("tui.to-move-mark"),
                 Style::default()
                     .fg(Color::Green)
                     .add_modifier(Modifier::BOLD),
@@ -281,7 +278,7 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
     ];
     if b.kauri {
         lines.push(Line::styled(
-            " 5c1 = 5 seeds + 1 cowrie; only cowrie pits move",
+            app.tr("tui.cowrie-note"),
             Style::default().fg(Color::DarkGray),
         ));
     }
@@ -290,7 +287,7 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
     for l in lines.iter_mut().take(9) {
         l.spans.insert(0, Span::raw(" ".repeat(indent)));
     }
-    let title = format!(" mancala · {} ", pos.rules().title());
+    let title = format!(" mancala · {} ", pos.rules().title_in(app.lang));
     let block = Block::bordered().title(title);
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -300,23 +297,31 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
     let status = if let Some(k) = app.replay {
         let len = app.game.moves().len();
         let what = match k.checked_sub(1).and_then(|i| app.game.moves().get(i)) {
-            Some(mv) => format!(
-                " (line {} of the list), after {} {}",
-                app.line_of_move(k).unwrap_or(0),
-                mv.side,
-                app.notation().move_text(mv.side, mv.pit)
+            Some(mv) => app.tf(
+                "tui.replay.after",
+                &[
+                    ("line", &app.line_of_move(k).unwrap_or(0)),
+                    ("side", &app.side(mv.side)),
+                    ("move", &app.notation().move_text(mv.side, mv.pit)),
+                ],
             ),
-            None => ", the start".into(),
+            None => app.tr("tui.replay.start").to_string(),
         };
         Line::styled(
-            format!(" REPLAY: move {k} of {len}{what}"),
+            app.tf(
+                "tui.replay.status",
+                &[("k", &k), ("len", &len), ("what", &what)],
+            ),
             Style::default()
                 .fg(Color::Magenta)
                 .add_modifier(Modifier::BOLD),
         )
     } else if app.game.is_over() {
         Line::styled(
-            format!(" Game over. {}", crate::board::result_line(&app.game)),
+            app.tf(
+                "tui.over",
+                &[("result", &crate::board::result_line_in(&app.game, app.lang))],
+            ),
             Style::default()
                 .fg(Color::Green)
                 .add_modifier(Modifier::BOLD),
@@ -325,12 +330,11 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
         let side = pos.to_move();
         let who = app.player_label(side);
         let text = match (app.thinking(), app.players[side.index()]) {
-            (Some("thinking"), _) => format!(" {who} is thinking..."),
-            (_, Player::Human) => format!(
-                " {who} to move: ← → and Enter, or a pit number 1-{}",
-                pos.pits()
-            ),
-            (_, _) => format!(" {who} to move"),
+            (Some("thinking"), _) => app.tf("tui.thinking", &[("who", &who)]),
+            (_, Player::Human) => {
+                app.tf("tui.to-move-human", &[("who", &who), ("pits", &pos.pits())])
+            }
+            (_, _) => app.tf("tui.to-move", &[("who", &who)]),
         };
         Line::styled(text, Style::default().add_modifier(Modifier::BOLD))
     };
@@ -385,7 +389,7 @@ fn render_moves(app: &App, f: &mut Frame, area: Rect) {
             }
         })
         .collect();
-    let block = Block::bordered().title(" Moves ");
+    let block = Block::bordered().title(app.tr("tui.moves"));
     f.render_widget(
         Paragraph::new(text).block(block).scroll((offset as u16, 0)),
         area,
@@ -397,33 +401,16 @@ fn render_moves(app: &App, f: &mut Frame, area: Rect) {
 fn render_keys(app: &App, f: &mut Frame, area: Rect) {
     let keys: &[&str] = if app.replay.is_some() {
         &[
-            "? help",
-            "q quit",
-            "←→ move",
-            "↑↓ turn",
-            "Esc back",
-            "Enter play from here",
-            "g go to",
-            "Home End",
+            "help", "quit", "step", "turn", "back", "play-on", "goto", "ends",
         ]
     } else {
         &[
-            "? help",
-            "q quit",
-            "←→ Enter sow",
-            "u undo",
-            "h hint",
-            "n new",
-            "p replay",
-            "v value",
-            "r redo",
-            "s save",
-            "o open",
-            "m all moves",
+            "help", "quit", "sow", "undo", "hint", "new", "replay", "value", "redo", "save",
+            "open", "all",
         ]
     };
     let mut text = String::new();
-    for k in keys {
+    for k in keys.iter().map(|k| app.tr(&format!("tui.key.{k}"))) {
         if text.chars().count() + 2 + k.chars().count() > area.width as usize {
             break;
         }
@@ -455,9 +442,9 @@ pub fn help_lines() -> usize {
 
 /// The keys, scrolled down `top` lines where the terminal is too short for them all (at most
 /// so far that the last line is at the bottom); the title says how to scroll.
-fn render_help(f: &mut Frame, area: Rect, top: u16) {
+fn render_help(app: &App, f: &mut Frame, area: Rect, top: u16) {
     let mut lines = Vec::new();
-    for (k, what) in HELP {
+    for (k, what) in HELP.iter().map(|(k, w)| (k, app.tr(w))) {
         if k.is_empty() {
             lines.push(Line::styled(
                 format!(" {what}"),
@@ -466,7 +453,7 @@ fn render_help(f: &mut Frame, area: Rect, top: u16) {
         } else {
             lines.push(Line::from(vec![
                 Span::styled(format!("  {k:<16}"), Style::default().fg(Color::Cyan)),
-                Span::raw(*what),
+                Span::raw(what),
             ]));
         }
     }
@@ -474,14 +461,16 @@ fn render_help(f: &mut Frame, area: Rect, top: u16) {
     let shown = r.height.saturating_sub(2);
     let top = top.min((lines.len() as u16).saturating_sub(shown));
     let title = if (lines.len() as u16) > shown {
-        format!(
-            " Keys {}-{} of {} (↑↓ PgUp PgDn scroll, Esc closes) ",
-            top + 1,
-            (top + shown).min(lines.len() as u16),
-            lines.len()
+        app.tf(
+            "tui.help.title-scroll",
+            &[
+                ("from", &(top + 1)),
+                ("to", &(top + shown).min(lines.len() as u16)),
+                ("n", &lines.len()),
+            ],
         )
     } else {
-        " Keys (Esc closes) ".to_string()
+        app.tr("tui.help.title").to_string()
     };
     f.render_widget(Clear, r);
     f.render_widget(
@@ -493,7 +482,7 @@ fn render_help(f: &mut Frame, area: Rect, top: u16) {
 }
 
 /// Every legal move's value, one line a move (wrapped where the terminal is narrow).
-fn render_values(f: &mut Frame, area: Rect, lines: &[String]) {
+fn render_values(app: &App, f: &mut Frame, area: Rect, lines: &[String]) {
     let text: Vec<Line> = lines
         .iter()
         .enumerate()
@@ -518,19 +507,19 @@ fn render_values(f: &mut Frame, area: Rect, lines: &[String]) {
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(text)
-            .block(Block::bordered().title(" Every move's value, best first (any key closes) "))
+            .block(Block::bordered().title(app.tr("tui.values.title")))
             .wrap(Wrap { trim: false }),
         r,
     );
 }
 
-fn render_prompt(f: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
-    let title = match kind {
-        PromptKind::Save => " Save the record to (Enter saves, Esc cancels) ",
-        PromptKind::Overwrite => return render_overwrite(f, area, input),
-        PromptKind::Load => " Open the record (Enter opens, Esc cancels) ",
-        PromptKind::Jump => " Go to line of the move list (Enter goes, Esc cancels) ",
-    };
+fn render_prompt(app: &App, f: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
+    let title = app.tr(match kind {
+        PromptKind::Save => "tui.prompt.save",
+        PromptKind::Overwrite => return render_overwrite(app, f, area, input),
+        PromptKind::Load => "tui.prompt.load",
+        PromptKind::Jump => "tui.prompt.jump",
+    });
     let r = popup(area, 60, 3);
     f.render_widget(Clear, r);
     f.render_widget(
@@ -544,15 +533,15 @@ fn render_prompt(f: &mut Frame, area: Rect, kind: PromptKind, input: &str) {
 }
 
 /// "Replace `path`?", asked before a save overwrites a file.
-fn render_overwrite(f: &mut Frame, area: Rect, path: &str) {
+fn render_overwrite(app: &App, f: &mut Frame, area: Rect, path: &str) {
     let r = popup(area, 60, 4);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(vec![
-            Line::from(format!(" {path} exists.")),
-            Line::from(" y: replace it   n: another name   Esc: do not save"),
+            Line::from(app.tf("tui.overwrite.exists", &[("path", &path)])),
+            Line::from(app.tr("tui.overwrite.keys")),
         ])
-        .block(Block::bordered().title(" Replace the file? ")),
+        .block(Block::bordered().title(app.tr("tui.overwrite.title"))),
         r,
     );
 }
@@ -574,16 +563,16 @@ fn wrap_words(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
+fn render_setup(app: &App, f: &mut Frame, area: Rect, s: &super::Setup) {
     let player = |i: usize| match i {
-        0 => "human".to_string(),
-        l => format!("computer, level {l}"),
+        0 => app.tr("tui.human").to_string(),
+        l => app.tf("tui.computer-level", &[("level", &l)]),
     };
     let rules = &s.choices[s.choice];
     let rows = [
-        ("Game", rules.title()),
-        ("South (first)", player(s.players[0])),
-        ("North", player(s.players[1])),
+        (app.tr("tui.setup.game"), rules.title_in(app.lang)),
+        (app.tr("tui.setup.south"), player(s.players[0])),
+        (app.tr("tui.setup.north"), player(s.players[1])),
     ];
     let mut lines = Vec::new();
     for (i, (k, v)) in rows.iter().enumerate() {
@@ -597,7 +586,7 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
             Span::styled(format!("◀ {v} ▶"), st),
         ]));
     }
-    let summary = rules.preset.summary();
+    let summary = rules.preset.summary_in(app.lang);
     // Wrapped here, so that the window is as tall as its lines and Start stays in it.
     for l in wrap_words(summary, 58) {
         lines.push(Line::styled(
@@ -608,14 +597,14 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
     lines.push(Line::raw(""));
     if s.confirm {
         lines.push(Line::styled(
-            "  Enter again discards the game in progress; Esc keeps it.",
+            app.tr("tui.setup.confirm"),
             Style::default()
                 .fg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
         ));
     } else if s.discards {
         lines.push(Line::styled(
-            "  Starting discards the game in progress.",
+            app.tr("tui.setup.discards"),
             Style::default().fg(Color::DarkGray),
         ));
     }
@@ -626,7 +615,7 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
     };
     lines.push(Line::from(vec![
         Span::raw("  "),
-        Span::styled("[ Start ]", st),
+        Span::styled(app.tr("tui.setup.start"), st),
     ]));
     // Lines the window's width (62 inside) wraps take more rows.
     let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(62)).sum();
@@ -635,7 +624,7 @@ fn render_setup(f: &mut Frame, area: Rect, s: &super::Setup) {
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" New game (↑↓ ←→, Enter starts, Esc or q cancels) ")),
+            .block(Block::bordered().title(app.tr("tui.setup.title"))),
         r,
     );
 }
