@@ -316,7 +316,7 @@ pub fn test(
     by_pits!(rules.m, go(shared, rules, b, thread, beta, joined))
 }
 
-/// The best move of `b`, whose value is `value` (as passes of [`test`] proved it, with the proof in
+/// The best move of `b`, whose value is `value` (as passes of [`test()`] proved it, with the proof in
 /// the table), and the principal variation after it (at most `max` moves): at each position
 /// the first move proven to reach the line's value, as the generic solver chooses (past the
 /// root, the table's move is tried first).
@@ -386,7 +386,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         );
     }
 
-    /// One null-window pass at `beta` to the end of the game (see [`test`]).
+    /// One null-window pass at `beta` to the end of the game (see [`test()`]).
     pub fn test(&mut self, b: &Board, beta: i32) -> Option<i32> {
         let g = self.ab(b, self.rules.key::<M>(b), beta - 1, beta, false);
         (!self.shared.stopped()).then_some(g)
