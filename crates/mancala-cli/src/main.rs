@@ -58,7 +58,8 @@ enum Command {
     Solve(engine_cmds::SolveArgs),
     /// Prove one job of a split proof and write its result file next to it.
     ProveJob(split::ProveJobArgs),
-    /// Run every job of a split proof's directory that has no result, N processes at once.
+    /// Run the jobs of a split proof that its merge waits for (no result yet), N processes at
+    /// once.
     RunJobs(split::RunJobsArgs),
     /// A long-lived engine speaking a line protocol on stdin/stdout (docs/engine-protocol.md).
     Engine(engine_proc::EngineArgs),

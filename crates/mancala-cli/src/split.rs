@@ -998,7 +998,7 @@ pub struct RunJobsArgs {
     json: bool,
 }
 
-/// `mancala run-jobs DIR`: every job of the directory without a result.
+/// `mancala run-jobs DIR`: every job the merge of the directory waits for.
 pub fn run_jobs_cmd(a: RunJobsArgs) -> Result<()> {
     // The jobs the merge waits for (none is written here).
     let todo = merge_once(&a.dir, false)?.unproven;
