@@ -454,8 +454,6 @@ impl Merge<'_> {
         let mut kids = children(pos);
         if pos.to_move() == side {
             // One turn is enough: the best guess first; the next only once it is refuted.
-            // Where every turn left is guessed below the threshold, the node is likely below
-            // it, which takes every turn to prove: all are tried at once.
             let guess = |c: &Position| self.m.guesses.get(&c.to_string()).copied();
             kids.sort_by_key(|c| std::cmp::Reverse(guess(c).unwrap_or(i32::MIN)));
             let s: Vec<Status> = kids
@@ -465,18 +463,11 @@ impl Merge<'_> {
             if s.contains(&Status::Yes) {
                 return Status::Yes;
             }
-            let left: Vec<usize> = (0..kids.len()).filter(|&i| s[i] != Status::No).collect();
-            let Some(&first) = left.first() else {
+            let Some(first) = s.iter().position(|&x| x != Status::No) else {
                 return Status::No;
             };
             if expand {
-                if guess(&kids[first]).is_some_and(|g| g < k) {
-                    for &i in &left {
-                        self.status(&kids[i], depth + 1, true);
-                    }
-                } else {
-                    self.status(&kids[first], depth + 1, true);
-                }
+                self.status(&kids[first], depth + 1, true);
             }
             Status::Open
         } else {
