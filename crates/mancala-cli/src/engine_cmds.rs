@@ -18,7 +18,7 @@ use crate::RulesArgs;
 /// A line of own pits from `pos` written in the game's notation, turns separated by spaces.
 /// A time limit: a number in `bare` units, or a number with a unit (`ms`, `s`, `m`, `h`),
 /// at least a millisecond and at most `max_secs` seconds.
-fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Duration, String> {
+pub(crate) fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Duration, String> {
     let t = s.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -395,14 +395,39 @@ pub struct SolveArgs {
     egdb: Option<std::path::PathBuf>,
     /// Also prove the value of every first turn (each sequence of moves of the side to move
     /// up to the opponent's turn).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["at_least", "at_most", "split", "merge"])]
     openings: bool,
+    /// Prove only whether the value (final seed margin for the side to move with perfect
+    /// play) is at least K: one null-window pass, no exact margin.
+    #[arg(long, value_name = "K", allow_hyphen_values = true, conflicts_with = "at_most",
+          value_parser = clap::value_parser!(i32).range(-1000..=1000))]
+    at_least: Option<i32>,
+    /// Prove only whether the value is at most K (the same pass as "at least K + 1").
+    #[arg(long, value_name = "K", allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-1000..=1000))]
+    at_most: Option<i32>,
+    /// Split the proof of a bound into jobs: the positions this many turns deep (a turn is
+    /// all the moves of one player up to the opponent's move), written to --jobs.
+    #[arg(long, value_name = "TURNS", requires = "jobs", conflicts_with = "merge",
+          value_parser = clap::value_parser!(u32).range(0..=6))]
+    split: Option<u32>,
+    /// The directory of a split proof's job and result files.
+    #[arg(long, value_name = "DIR")]
+    jobs: Option<std::path::PathBuf>,
+    /// Read the job and result files of a split proof in DIR: what is proven about the root,
+    /// what remains, and the next round of jobs where a hypothesis failed.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["position", "at_least", "at_most", "jobs"])]
+    merge: Option<std::path::PathBuf>,
+    /// With --split or --merge: run the jobs here, this many processes at once, round after
+    /// round until the root's bound is proven.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    parallel: Option<u16>,
     #[arg(long)]
     json: bool,
 }
 
 /// Every complete turn of the side to move from `pos`: the moves and the position after.
-fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
+pub(crate) fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
     let mut out = Vec::new();
     let me = pos.to_move();
     for &mv in pos.legal_moves().as_slice() {
@@ -473,38 +498,67 @@ fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
     Engine::proof_table_mb(pos, tabled) as u32
 }
 
-pub fn solve(a: SolveArgs) -> Result<()> {
-    let pos = a.rules.start_position(a.position.as_deref())?;
-    if pos.is_over() {
-        bail!("the game is over in this position");
-    }
-    // Opened once (opening checks every table's checksum): the oracle, the line's end and
-    // the "strongly solved" check share it.
-    let db = match &a.egdb {
+/// A proof's engine for `pos`: `threads`, a table of `tt_mb` MiB (default
+/// [`auto_tt_mb`], no larger than `time` can use), and the endgame tables of `egdb`, opened
+/// once (opening checks every table's checksum).
+pub fn proof_engine(
+    pos: &Position,
+    egdb: Option<&std::path::Path>,
+    tt_mb: Option<u32>,
+    threads: u16,
+    time: Option<Duration>,
+) -> Result<(Engine, Option<std::sync::Arc<mancala_egdb::Egdb>>)> {
+    let db = match egdb {
         Some(dir) => {
             let db = mancala_egdb::Egdb::open(dir)?;
-            note_if_uncovered(&db, &pos);
+            note_if_uncovered(&db, pos);
             Some(std::sync::Arc::new(db))
         }
         None => None,
     };
     // Against the clock, a table no larger than the time can use: its mapping is not timed,
     // but it is waited for (a quarter of a MiB a millisecond, at least 64 MiB).
-    let tt_mb = a.tt_mb.unwrap_or_else(|| {
-        let cap = a.time.map_or(u32::MAX, |t| {
+    let tt_mb = tt_mb.unwrap_or_else(|| {
+        let cap = time.map_or(u32::MAX, |t| {
             ((t.as_millis() / 4).min(1 << 16) as u32)
                 .next_power_of_two()
                 .max(64)
         });
-        auto_tt_mb(&pos, db.as_deref()).min(cap)
+        auto_tt_mb(pos, db.as_deref()).min(cap)
     });
     let mut engine =
-        Engine::try_new(tt_mb as usize, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
+        Engine::try_new(tt_mb as usize, usize::from(threads)).map_err(anyhow::Error::msg)?;
     engine.oracle = oracle(&db);
+    Ok((engine, db))
+}
+
+pub fn solve(a: SolveArgs) -> Result<()> {
+    if let Some(dir) = &a.merge {
+        return crate::split::merge_cmd(dir, &a);
+    }
+    let pos = a.rules.start_position(a.position.as_deref())?;
+    if pos.is_over() {
+        bail!("the game is over in this position");
+    }
+    if let Some(turns) = a.split {
+        let dir = a.jobs.as_deref().context("--split needs --jobs DIR")?;
+        return crate::split::split_cmd(&pos, turns, dir, &a);
+    }
+    if a.jobs.is_some() || a.parallel.is_some() {
+        bail!("--jobs and --parallel go with --split (or --parallel with --merge)");
+    }
+    let (engine, db) = proof_engine(&pos, a.egdb.as_deref(), a.tt_mb, a.threads, a.time)?;
     let limits = Limits {
         time: a.time,
         ..Limits::default()
     };
+    if let Some(k) = a.at_least.or(a.at_most.map(|k| k + 1)) {
+        let r = engine
+            .prove_at_least(&pos, pos.to_move(), k, limits, &[])
+            .with_context(|| unfinished(&pos))?;
+        check_tables(db.as_deref())?;
+        return print_bound(&pos, &r, a.at_most.is_some(), &a, engine.table_bytes());
+    }
     // On a terminal, a line that says how far the proof has come (indicatif draws nothing
     // where stderr is not one).
     let bar = indicatif::ProgressBar::new_spinner();
@@ -621,6 +675,137 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             a.threads,
             if a.threads == 1 { "" } else { "s" },
             engine.table_bytes() >> 20,
+            peak_text()
+        );
+    }
+    Ok(())
+}
+
+impl SolveArgs {
+    /// The options a split proof's jobs share: endgame tables, table size, threads, time.
+    pub fn job_options(&self) -> crate::split::JobOptions {
+        crate::split::JobOptions {
+            egdb: self.egdb.clone(),
+            tt_mb: self.tt_mb,
+            threads: self.threads,
+            time: self.time,
+        }
+    }
+
+    pub fn json(&self) -> bool {
+        self.json
+    }
+
+    pub fn parallel(&self) -> Option<u16> {
+        self.parallel
+    }
+
+    /// The bound asked for a split proof, as "at least K" (`--at-most K` is "at least K +
+    /// 1", read the other way round), and whether it was asked as "at most".
+    pub fn threshold(&self) -> Option<(i32, bool)> {
+        self.at_least
+            .map(|k| (k, false))
+            .or(self.at_most.map(|k| (k + 1, true)))
+    }
+}
+
+/// `proven >= +8` or `proven < +10 (at most +8)`: the answer of a threshold proof asked as
+/// "at least" (`at_most`: as "at most `at_least - 1`"), in `r.side`'s final margin.
+pub fn bound_text(r: &mancala_engine::BoundResult, at_most: bool) -> String {
+    let k = r.at_least;
+    let sharper = |b: i32, than: i32, word: &str| {
+        if b != than {
+            format!(" (the proof showed {word} {b:+})")
+        } else {
+            String::new()
+        }
+    };
+    match (r.holds, at_most) {
+        (true, false) => format!("proven >= {k:+}{}", sharper(r.bound, k, "at least")),
+        (false, false) => format!("proven < {k:+}, at most {:+}", r.bound),
+        (true, true) => format!(
+            "proven > {:+} (not at most {:+}), at least {:+}",
+            k - 1,
+            k - 1,
+            r.bound
+        ),
+        (false, true) => format!(
+            "proven <= {:+}{}",
+            k - 1,
+            sharper(r.bound, k - 1, "at most")
+        ),
+    }
+}
+
+/// Prints the answer of `solve --at-least/--at-most`.
+fn print_bound(
+    pos: &Position,
+    r: &mancala_engine::BoundResult,
+    at_most: bool,
+    a: &SolveArgs,
+    tt_bytes: usize,
+) -> Result<()> {
+    let side = side_word(r.side);
+    let value_is = format!(
+        "final seed margin for {side} (the side to move) with perfect play from both sides{}; a proven bound, not the exact value",
+        if r.lower_is_better { "; misere: lower is better" } else { "" }
+    );
+    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    if a.json {
+        let (question, threshold, answer) = if at_most {
+            ("at-most", r.at_least - 1, !r.holds)
+        } else {
+            ("at-least", r.at_least, r.holds)
+        };
+        let mut v = json!({
+            "variant": pos.rules().to_string(),
+            "position": pos.to_string(),
+            "side": r.side,
+            "question": question,
+            "threshold": threshold,
+            "holds": answer,
+            "proven": bound_text(r, at_most),
+            // What the pass showed, whichever way it went.
+            "at_least": r.holds.then_some(r.bound),
+            "at_most": (!r.holds).then_some(r.bound),
+            "value_is": value_is,
+            "nodes": r.nodes,
+        });
+        if a.egdb.is_some() {
+            v["oracle_hits"] = json!(r.oracle_hits);
+        }
+        if a.stats {
+            v["seconds"] = json!(r.elapsed.as_secs_f64());
+            v["nodes_per_second"] = json!(nps);
+            v["threads"] = json!(a.threads);
+            v["tt_bytes"] = json!(tt_bytes);
+        }
+        println!("{v}");
+        return Ok(());
+    }
+    println!(
+        "{}: value for {side} (to move): {}",
+        pos.rules(),
+        bound_text(r, at_most)
+    );
+    println!("value: {value_is}");
+    if a.egdb.is_some() {
+        println!(
+            "proof: {} nodes, {} valued by the endgame databases (one null-window pass)",
+            r.nodes, r.oracle_hits
+        );
+    } else {
+        println!("proof: {} nodes (one null-window pass)", r.nodes);
+    }
+    if a.stats {
+        println!(
+            "time {:.2} s, {} nodes ({:.1} M nodes/s), {} thread{}, table {} MiB, peak memory {}",
+            r.elapsed.as_secs_f64(),
+            r.nodes,
+            nps / 1e6,
+            a.threads,
+            if a.threads == 1 { "" } else { "s" },
+            tt_bytes >> 20,
             peak_text()
         );
     }

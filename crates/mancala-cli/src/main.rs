@@ -9,6 +9,7 @@ mod engine_proc;
 mod input;
 mod manchester_cmd;
 mod play;
+mod split;
 mod stats;
 mod tui;
 
@@ -52,8 +53,15 @@ enum Command {
     Variants(JsonArg),
     /// Analyse a position (best move, value, principal variation) or every move of a record.
     Analyze(engine_cmds::AnalyzeArgs),
-    /// Prove the exact value of a position (the start by default) with perfect play.
+    /// Prove the exact value of a position (the start by default) with perfect play, or a
+    /// bound on it (`--at-least`, `--at-most`), or split that proof into jobs (`--split`,
+    /// `--merge`).
     Solve(engine_cmds::SolveArgs),
+    /// Prove one job of a split proof and write its result file next to it.
+    ProveJob(split::ProveJobArgs),
+    /// Run the jobs of a split proof that its merge waits for (no result yet), N processes at
+    /// once.
+    RunJobs(split::RunJobsArgs),
     /// A long-lived engine speaking a line protocol on stdin/stdout (docs/engine-protocol.md).
     Engine(engine_proc::EngineArgs),
     /// Measure short searches from a fresh process and from `mancala engine`: wall time,
@@ -317,6 +325,8 @@ fn main() -> ExitCode {
         Command::Variants(a) => variants(a.json),
         Command::Analyze(a) => engine_cmds::analyze(a),
         Command::Solve(a) => engine_cmds::solve(a),
+        Command::ProveJob(a) => split::prove_job_cmd(a),
+        Command::RunJobs(a) => split::run_jobs_cmd(a),
         Command::Match(a) => engine_cmds::match_cmd(a),
         Command::Engine(a) => engine_proc::run(a),
         Command::BenchEngine(a) => bench::run(a),

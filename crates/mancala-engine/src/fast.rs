@@ -286,31 +286,37 @@ macro_rules! by_pits {
     };
 }
 
-/// MTD(f) from `guess` on one thread of the fast path (see [`FastWorker::mtdf`]), with
-/// the worker compiled for the board's pit count.
-pub fn mtdf(
+/// The threshold proof on one thread of the fast path: one null-window pass at `beta`, whose
+/// fail-soft result `g` proves the future net gain of `b` at least `g` when `g >= beta`, else
+/// at most `g`; `None` when stopped by a limit. MTD(f) is a sequence of these
+/// ([`crate::Engine::solve`]). `joined`: another thread started this proof (or this thread's
+/// earlier pass did), so this one defers what the others have under way near the root.
+pub fn test(
     shared: &Shared,
     rules: &FastRules,
     b: &Board,
     thread: usize,
-    guess: i32,
+    beta: i32,
+    joined: bool,
 ) -> Option<i32> {
     fn go<const M: usize>(
         shared: &Shared,
         rules: &FastRules,
         b: &Board,
         thread: usize,
-        guess: i32,
+        beta: i32,
+        joined: bool,
     ) -> Option<i32> {
         let mut w = FastWorker::<M>::new(shared, rules, thread);
-        let r = w.mtdf(b, guess);
+        w.joined = joined;
+        let r = w.test(b, beta);
         w.flush();
         r
     }
-    by_pits!(rules.m, go(shared, rules, b, thread, guess))
+    by_pits!(rules.m, go(shared, rules, b, thread, beta, joined))
 }
 
-/// The best move of `b`, whose value is `value` (as [`mtdf`] proved it, with the proof in
+/// The best move of `b`, whose value is `value` (as passes of [`test()`] proved it, with the proof in
 /// the table), and the principal variation after it (at most `max` moves): at each position
 /// the first move proven to reach the line's value, as the generic solver chooses (past the
 /// root, the table's move is tried first).
@@ -380,17 +386,10 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         );
     }
 
-    /// MTD(f) to the end of the game from `guess`; `None` when stopped by a limit.
-    pub fn mtdf(&mut self, b: &Board, guess: i32) -> Option<i32> {
-        crate::search::mtd(b.seeds as i32, guess, |beta| {
-            let g = self.ab(b, self.rules.key::<M>(b), beta - 1, beta, false);
-            if self.shared.stopped() {
-                return None;
-            }
-            self.shared.proved(beta, g);
-            self.joined = true;
-            Some(g)
-        })
+    /// One null-window pass at `beta` to the end of the game (see [`test()`]).
+    pub fn test(&mut self, b: &Board, beta: i32) -> Option<i32> {
+        let g = self.ab(b, self.rules.key::<M>(b), beta - 1, beta, false);
+        (!self.shared.stopped()).then_some(g)
     }
 
     /// See [`best_line`].

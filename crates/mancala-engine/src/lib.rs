@@ -89,6 +89,62 @@ pub struct SolveResult {
     pub elapsed: Duration,
 }
 
+/// A bound on a position's value proven by one threshold proof, from
+/// [`Engine::prove_at_least`]: whether `side`'s final seed margin with perfect play from both
+/// sides is at least [`BoundResult::at_least`], proven either way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundResult {
+    /// Whose final seed margin the bound is about.
+    pub side: Side,
+    /// The threshold asked about: `side`'s final margin.
+    pub at_least: i32,
+    /// Whether the margin is at least the threshold.
+    pub holds: bool,
+    /// What the proof showed, in `side`'s final margin: the margin is at least this when
+    /// [`BoundResult::holds`] (then `bound >= at_least`), else at most this (`bound <
+    /// at_least`). A null-window proof settles the question, so this may be no sharper than
+    /// the threshold; where the positions can repeat the exact value is proven and given here.
+    pub bound: i32,
+    /// Whether lower margins are better for a player (misère): the bound is still on the
+    /// margin, whichever way round is good.
+    pub lower_is_better: bool,
+    /// Positions searched, all threads.
+    pub nodes: u64,
+    /// Positions valued by the endgame databases.
+    pub oracle_hits: u64,
+    /// Wall-clock time the proof took.
+    pub elapsed: Duration,
+}
+
+impl BoundResult {
+    /// The answer to "is `side`'s margin at least `at_least`" read off a proven exact value.
+    fn of_value(r: &SolveResult, side: Side, at_least: i32) -> BoundResult {
+        let m = r.eval.seen_by(side).margin;
+        BoundResult {
+            side,
+            at_least,
+            holds: m >= at_least,
+            bound: m,
+            lower_is_better: r.eval.lower_is_better,
+            nodes: r.nodes,
+            oracle_hits: r.oracle_hits,
+            elapsed: r.elapsed,
+        }
+    }
+}
+
+/// What a proof is asked for: the exact value (with progress reports), or one bound.
+enum Goal<'a> {
+    Value(Option<&'a (dyn Fn(&SolveProgress) + Sync)>),
+    AtLeast(Side, i32),
+}
+
+/// What a proof gave, by its [`Goal`].
+enum Proved {
+    Value(SolveResult),
+    Bound(BoundResult),
+}
+
 /// How far a proof has come, reported by [`Engine::solve_with_progress`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveProgress {
@@ -383,8 +439,47 @@ impl Engine {
         history: &[Position],
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<SolveResult> {
+        match self.prove(pos, limits, history, Goal::Value(progress))? {
+            Proved::Value(r) => Some(r),
+            Proved::Bound(_) => None,
+        }
+    }
+
+    /// Proves whether `side`'s final seed margin in `pos`, with perfect play from both sides,
+    /// is at least `at_least`: one null-window pass (the threshold proof that MTD(f) repeats
+    /// in [`Engine::solve`]) on every thread, with no first guess and no exact margin. To ask
+    /// "at most K", ask "at least K + 1" and read the answer the other way round. Where the
+    /// positions can repeat, the retrograde solver proves the exact value and the bound is
+    /// read off it. `None` when the game is over or a limit stopped the proof.
+    pub fn prove_at_least(
+        &self,
+        pos: &Position,
+        side: Side,
+        at_least: i32,
+        limits: Limits,
+        history: &[Position],
+    ) -> Option<BoundResult> {
+        match self.prove(pos, limits, history, Goal::AtLeast(side, at_least))? {
+            Proved::Bound(r) => Some(r),
+            Proved::Value(_) => None,
+        }
+    }
+
+    /// The proof of `goal` for `pos`, on the path its rules take: retrograde analysis where
+    /// positions repeat, else null-window passes of the fast path or of the generic search.
+    fn prove(
+        &self,
+        pos: &Position,
+        limits: Limits,
+        history: &[Position],
+        goal: Goal,
+    ) -> Option<Proved> {
         if pos.rules().can_repeat() {
-            return with_family!(pos, p => self.solve_cyclic(p, pos.rules(), limits, history));
+            let r = with_family!(pos, p => self.solve_cyclic(p, pos.rules(), limits, history))?;
+            return Some(match goal {
+                Goal::Value(_) => Proved::Value(r),
+                Goal::AtLeast(side, k) => Proved::Bound(BoundResult::of_value(&r, side, k)),
+            });
         }
         // The fast path plays no opening rule: a pending first move or swap is proven by the
         // generic search.
@@ -397,12 +492,14 @@ impl Engine {
             {
                 let b = rules.board(p);
                 let tabled = rules.tabled_levels();
-                let mtdf = |shared: &Shared, t, guess| fast::mtdf(shared, &rules, &b, t, guess);
+                let test = |shared: &Shared, t, beta, joined| {
+                    fast::test(shared, &rules, &b, t, beta, joined)
+                };
                 let line = |shared: &Shared, value| fast::best_line(shared, &rules, &b, value, 200);
-                return self.solve_state(p, limits, history, tabled, progress, (mtdf, line));
+                return self.prove_state(p, limits, history, tabled, goal, (test, line));
             }
         }
-        with_family!(pos, p => self.solve_generic(p, limits, history, progress))
+        with_family!(pos, p => self.prove_generic(p, limits, history, goal))
     }
 
     /// Proves `pos` of a game whose positions can repeat by retrograde analysis
@@ -477,16 +574,16 @@ impl Engine {
         })
     }
 
-    fn solve_generic<P: SearchGame>(
+    fn prove_generic<P: SearchGame>(
         &self,
         pos: &P,
         limits: Limits,
         history: &[Position],
-        progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
-    ) -> Option<SolveResult> {
-        let mtdf = |shared: &Shared, t, guess| {
+        goal: Goal,
+    ) -> Option<Proved> {
+        let test = |shared: &Shared, t, beta, _joined| {
             let mut w = Worker::new(shared, t);
-            let r = search::mtdf(&mut w, pos, guess);
+            let r = search::test(&mut w, pos, FULL_DEPTH, beta);
             w.flush();
             r
         };
@@ -505,24 +602,26 @@ impl Engine {
             pv.extend(w.pv(&child, 199));
             (best, pv)
         };
-        self.solve_state(pos, limits, history, 0, progress, (mtdf, line))
+        self.prove_state(pos, limits, history, 0, goal, (test, line))
     }
 
-    /// Proves the value of `pos` with `mtdf(shared, thread, guess)` on every thread (lazy SMP),
-    /// then reads its best move and principal variation with `line(shared, value)` from the
-    /// table; positions of fewer than `tabled` seeds are in the endgame tables the proof reads.
-    fn solve_state<P: SearchGame>(
+    /// Proves `goal` for `pos` with the threshold proof `test(shared, thread, beta, joined)`
+    /// (one null-window pass at `beta`, its fail-soft result; `None` when stopped) on every
+    /// thread (lazy SMP): once for a bound, repeated by MTD(f) for the value, whose best move
+    /// and principal variation `line(shared, value)` then reads from the table. Positions of
+    /// fewer than `tabled` seeds are in the endgame tables the proof reads.
+    fn prove_state<P: SearchGame>(
         &self,
         pos: &P,
         limits: Limits,
         history: &[Position],
         tabled: i32,
-        progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
-        (mtdf, line): (
-            impl Fn(&Shared, usize, i32) -> Option<i32> + Sync,
+        goal: Goal,
+        (test, line): (
+            impl Fn(&Shared, usize, i32, bool) -> Option<i32> + Sync,
             impl FnOnce(&Shared, i32) -> (u8, Vec<u8>),
         ),
-    ) -> Option<SolveResult> {
+    ) -> Option<Proved> {
         if pos.legal_moves().is_empty() {
             return None;
         }
@@ -539,6 +638,36 @@ impl Engine {
         let shared = self.shared(rest(), history, pos.full_key());
         let me = pos.to_move();
         let banked = pos.banked(me);
+        let progress = match goal {
+            Goal::Value(progress) => progress,
+            Goal::AtLeast(side, k) => {
+                return self
+                    .threshold(pos, &shared, (side, k), &test)
+                    .map(|(holds, bound)| {
+                        Proved::Bound(BoundResult {
+                            side,
+                            at_least: k,
+                            holds,
+                            bound,
+                            lower_is_better: pos.misere(),
+                            nodes: shared.nodes.load(Ordering::Relaxed),
+                            oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
+                            elapsed: start.elapsed(),
+                        })
+                    });
+            }
+        };
+        // MTD(f) on one thread: threshold proofs from `guess` closing in on the value. Threads
+        // 0 and 1 start a proof; the others, and every thread past its first pass, join one.
+        let mtdf = |shared: &Shared, t: usize, guess: i32| {
+            let mut joined = t >= 2;
+            search::mtd(pos.gain_bound(), guess, |beta| {
+                let g = test(shared, t, beta, joined)?;
+                shared.proved(beta, g);
+                joined = true;
+                Some(g)
+            })
+        };
         // The first guess: a 16-ply heuristic search's value, raised by one step of the
         // value's parity (with every seed counted, a future net gain has the parity of the
         // seeds on the board), so that the first pass proves an upper bound. 16 plies, since a
@@ -631,7 +760,7 @@ impl Engine {
         if last.stopped() {
             return None;
         }
-        Some(SolveResult {
+        Some(Proved::Value(SolveResult {
             eval: evaluation(
                 me,
                 banked + value,
@@ -644,7 +773,51 @@ impl Engine {
             nodes: shared.nodes.load(Ordering::Relaxed),
             oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
             elapsed: start.elapsed(),
-        })
+        }))
+    }
+
+    /// One threshold proof of `pos` on every thread: whether `side`'s final margin is at
+    /// least `k`, and the fail-soft bound the pass showed (see [`BoundResult::bound`]). The
+    /// first thread to finish stops the others; `None` when a limit stopped them all.
+    fn threshold<P: SearchGame>(
+        &self,
+        pos: &P,
+        shared: &Shared,
+        (side, k): (Side, i32),
+        test: &(impl Fn(&Shared, usize, i32, bool) -> Option<i32> + Sync),
+    ) -> Option<(bool, i32)> {
+        let me = pos.to_move();
+        let banked = pos.banked(me);
+        // `side`'s margin is `sign * (banked + g)` for the future net gain `g` of the mover
+        // (negated in misère games, and for the other side).
+        let sign = if (side == me) != pos.misere() { 1 } else { -1 };
+        // margin >= k: with sign 1, g >= k - banked; with sign -1, g <= -k - banked, which
+        // is "not g >= 1 - k - banked".
+        let beta = if sign == 1 {
+            k - banked
+        } else {
+            1 - k - banked
+        };
+        let g = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|t| {
+                    s.spawn(move || {
+                        // The helpers join the main thread's proof (deferring its moves).
+                        let r = test(shared, t, beta, true);
+                        if r.is_some() {
+                            shared.stop.store(true, Ordering::Relaxed);
+                        }
+                        r
+                    })
+                })
+                .collect();
+            let r = test(shared, 0, beta, false);
+            shared.stop.store(true, Ordering::Relaxed);
+            let others = helpers.into_iter().filter_map(|h| h.join().ok().flatten());
+            r.into_iter().chain(others).next()
+        })?;
+        let holds = (g >= beta) == (sign == 1);
+        Some((holds, sign * (banked + g)))
     }
 
     /// The value of every legal move of `pos` for its side to move, all of one quality where

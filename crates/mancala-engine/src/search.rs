@@ -509,24 +509,13 @@ pub fn root<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: Option<i32
     }
 }
 
-/// MTD(f) to the end of the game from a first guess: a sequence of null-window searches that
-/// closes on the exact value. Returns `None` when stopped by a limit.
-pub fn mtdf<P: SearchGame>(w: &mut Worker, pos: &P, guess: i32) -> Option<i32> {
-    mtdf_depth(w, pos, FULL_DEPTH, guess)
-}
-
-/// MTD(f) to `depth` plies.
-pub fn mtdf_depth<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, guess: i32) -> Option<i32> {
-    mtd(pos.gain_bound(), guess, |beta| {
-        let g = w.ab(pos, depth, beta - 1, beta);
-        if w.shared.stopped() {
-            return None;
-        }
-        if depth == FULL_DEPTH {
-            w.shared.proved(beta, g);
-        }
-        Some(g)
-    })
+/// The threshold proof: one null-window search at `beta` to `depth` plies, whose fail-soft
+/// result `g` shows the value at least `g` when `g >= beta`, else at most `g` (proven where
+/// the search met no horizon: at [`FULL_DEPTH`], always). `None` when stopped by a limit.
+/// MTD(f) is a sequence of these ([`mtd`]).
+pub fn test<P: SearchGame>(w: &mut Worker, pos: &P, depth: u8, beta: i32) -> Option<i32> {
+    let g = w.ab(pos, depth, beta - 1, beta);
+    (!w.shared.stopped()).then_some(g)
 }
 
 /// The MTD(f) driver: null-window searches `test(beta)` (a fail-soft value against the window

@@ -259,6 +259,9 @@ fn agree_with_brute_force(variants: Vec<String>) {
                     exact,
                     "{v}: solve's best move {best} of {pos}"
                 );
+                if threads == 2 {
+                    threshold_proofs_agree(&pos, threads, v);
+                }
             }
             let r = search(
                 &pos,
@@ -279,6 +282,28 @@ fn agree_with_brute_force(variants: Vec<String>) {
             // The best move really achieves the value.
             let after = value_after(&pos, r.best, &mut memo);
             assert_eq!(after, exact, "{v}: best move {} of {pos}", r.best);
+        }
+    }
+}
+
+/// Threshold proofs of `pos` at and around its proven margin, from both sides: each answers
+/// as the exact value does, and its bound lies between the threshold and the value.
+fn threshold_proofs_agree(pos: &Position, threads: usize, v: &str) {
+    let engine = Engine::new(1, threads);
+    let value = engine.solve(pos, Limits::default(), &[]).unwrap().eval;
+    for side in [pos.to_move(), pos.to_move().other()] {
+        let m = value.seen_by(side).margin;
+        for k in [m - 1, m, m + 1, m + 2] {
+            let r = engine
+                .prove_at_least(pos, side, k, Limits::default(), &[])
+                .unwrap();
+            assert_eq!(r.holds, m >= k, "{v}: {pos} {side:?} at least {k}");
+            assert_eq!((r.side, r.at_least), (side, k));
+            if r.holds {
+                assert!(k <= r.bound && r.bound <= m, "{v}: {pos} bound {r:?}");
+            } else {
+                assert!(m <= r.bound && r.bound < k, "{v}: {pos} bound {r:?}");
+            }
         }
     }
 }
