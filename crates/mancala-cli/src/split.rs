@@ -40,12 +40,22 @@ const RESULT_FORMAT: &str = "mancala-job-result/1";
 /// Plies of the short searches that order the root side's turns.
 const GUESS_DEPTH: u32 = 12;
 
-/// What the jobs of a split proof are run with, where they run on this machine.
-#[derive(Clone, Debug, Default)]
+/// What the jobs of a split proof are run with, where they run on this machine (the
+/// options `prove-job` and `run-jobs` share).
+#[derive(Args, Clone, Debug, Default)]
 pub struct JobOptions {
+    /// Probe the endgame databases in this directory (`mancala egdb build`).
+    #[arg(long)]
     pub egdb: Option<PathBuf>,
+    /// Transposition table size of each job in MiB [default: as `solve`].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub tt_mb: Option<u32>,
+    /// Search threads of each job.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
+    /// Give up on a job after this time (seconds, or with a unit: `90s`, `10m`, `2h`); it
+    /// stays without a result, so it can be run again.
+    #[arg(long, value_parser = |s: &str| crate::engine_cmds::duration_arg(s, Duration::from_secs(1), 31_536_000))]
     pub time: Option<Duration>,
 }
 
@@ -843,19 +853,8 @@ pub struct ProveJobArgs {
     /// A job file written by `mancala solve --split` (or `--merge`); the result goes next to
     /// it (`job-NNNNNN.result.json`).
     file: PathBuf,
-    /// Probe the endgame databases in this directory (`mancala egdb build`).
-    #[arg(long)]
-    egdb: Option<PathBuf>,
-    /// Transposition table size in MiB [default: as `solve`].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: Option<u32>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-    /// Give up after this time (seconds, or with a unit: `90s`, `10m`, `2h`); no result is
-    /// written then, so the job can be run again.
-    #[arg(long, value_parser = |s: &str| crate::engine_cmds::duration_arg(s, Duration::from_secs(1), 31_536_000))]
-    time: Option<Duration>,
+    #[command(flatten)]
+    opts: JobOptions,
     /// Prove it again even where a result exists.
     #[arg(long)]
     force: bool,
@@ -865,13 +864,7 @@ pub struct ProveJobArgs {
 
 /// `mancala prove-job FILE`.
 pub fn prove_job_cmd(a: ProveJobArgs) -> Result<()> {
-    let opts = JobOptions {
-        egdb: a.egdb,
-        tt_mb: a.tt_mb,
-        threads: a.threads,
-        time: a.time,
-    };
-    let r = prove_job(&a.file, &opts, a.force)?;
+    let r = prove_job(&a.file, &a.opts, a.force)?;
     if a.json {
         println!("{}", serde_json::to_string(&r)?);
     } else {
@@ -973,18 +966,8 @@ pub struct RunJobsArgs {
     /// Jobs run at once, each its own process.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     parallel: u16,
-    /// Probe the endgame databases in this directory.
-    #[arg(long)]
-    egdb: Option<PathBuf>,
-    /// Transposition table size of each job in MiB [default: as `solve`].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    tt_mb: Option<u32>,
-    /// Search threads of each job.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-    /// Give up on a job after this time (it stays without a result).
-    #[arg(long, value_parser = |s: &str| crate::engine_cmds::duration_arg(s, Duration::from_secs(1), 31_536_000))]
-    time: Option<Duration>,
+    #[command(flatten)]
+    opts: JobOptions,
     #[arg(long)]
     json: bool,
 }
@@ -993,13 +976,7 @@ pub struct RunJobsArgs {
 pub fn run_jobs_cmd(a: RunJobsArgs) -> Result<()> {
     // The jobs the merge waits for (none is written here).
     let todo = merge_once(&a.dir, false)?.unproven;
-    let opts = JobOptions {
-        egdb: a.egdb,
-        tt_mb: a.tt_mb,
-        threads: a.threads,
-        time: a.time,
-    };
-    run_files(&todo, a.parallel, &opts, a.json)?;
+    run_files(&todo, a.parallel, &a.opts, a.json)?;
     if !a.json {
         println!(
             "{} job{} proven; merge with `mancala solve --merge {}`",
