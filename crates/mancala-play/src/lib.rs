@@ -17,6 +17,9 @@
 //!   `VecGame`).
 //! - [`manchester`]: the Manchester Kalah protocol: its messages, an agent over any reader
 //!   and writer, and a referee between two agent commands.
+//! - [`kgp`]: the Kalah Game Protocol (KGP 1.x): its messages and board literal, a client
+//!   that answers a server's positions with improving moves, and a server that plays its
+//!   connected bots at a level.
 //! - [`protocol`]: the line protocol of `mancala engine` (commands, answers, time management
 //!   for clocks) and [`external`]: an engine process speaking it, as a player of matches.
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
@@ -29,6 +32,7 @@
 pub mod batch;
 pub mod external;
 pub mod game;
+pub mod kgp;
 pub mod manchester;
 pub mod matches;
 pub mod player;
