@@ -58,6 +58,8 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         );
     }
     let stream = TcpStream::connect(&a.server).with_context(|| format!("--server {}", a.server))?;
+    // Short messages, each awaited: no waiting to fill a packet.
+    stream.set_nodelay(true).context("the connection")?;
     let log: Box<dyn Write + Send> = match &a.log {
         None => Box::new(std::io::sink()),
         Some(p) if p.as_os_str() == "-" => Box::new(std::io::stderr()),
@@ -71,6 +73,8 @@ pub fn agent(a: KgpAgent) -> Result<()> {
     };
     let level = Level::new(a.level).context("level")?;
     let mut computer = Computer::new(level, 1);
+    // Mapped in before the first position's clock starts.
+    computer.engine.prefault();
     if let Some(dir) = &a.egdb {
         computer.engine.oracle = Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?));
     }

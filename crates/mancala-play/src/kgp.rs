@@ -619,7 +619,8 @@ fn send<W: Write>(out: &Shared<W>, m: &Message, log: &Shared<Box<dyn Write + Sen
     let mut w = out
         .lock()
         .map_err(|_| anyhow::anyhow!("the connection's writer failed"))?;
-    write!(w, "{line}\r\n")
+    // One write a message: one packet, not one a piece of the format.
+    w.write_all(format!("{line}\r\n").as_bytes())
         .and_then(|()| w.flush())
         .context("writing to the server")
 }
@@ -958,7 +959,7 @@ impl ServerConfig {
 }
 
 /// One freeplay game of a connection.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct GameResult {
     /// The bot's seat (the boards it was sent were mirrored when North).
     pub bot_seat: Side,
@@ -968,6 +969,11 @@ pub struct GameResult {
     pub winner: Option<Side>,
     /// Moves the bot played.
     pub bot_moves: u32,
+    /// The bot's average time a move in milliseconds, from `state` to its `yield` (or our
+    /// `stop`).
+    pub bot_avg_ms: f64,
+    /// Our level's average time a move in milliseconds.
+    pub server_avg_ms: f64,
     /// Why the game ended early: the bot's fault.
     pub fault: Option<String>,
 }
@@ -1012,6 +1018,8 @@ impl Conn {
     fn new(stream: TcpStream) -> Result<Conn> {
         let out = stream.try_clone().context("the connection")?;
         out.set_write_timeout(Some(Duration::from_secs(10)))?;
+        // Short messages, each awaited: no waiting to fill a packet.
+        out.set_nodelay(true)?;
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
             let mut input = std::io::BufReader::new(stream);
@@ -1040,7 +1048,9 @@ impl Conn {
     }
 
     fn send(&mut self, m: &Message) -> Result<(), String> {
-        write!(self.out, "{m}\r\n")
+        // One write a message: one packet, not one a piece of the format.
+        self.out
+            .write_all(format!("{m}\r\n").as_bytes())
             .and_then(|()| self.out.flush())
             .map_err(|e| format!("the connection failed while writing to it ({e})"))
     }
@@ -1315,13 +1325,16 @@ fn random_position(rules: &Rules, rng: &mut Rng) -> Position {
 /// One freeplay game: the bot on `seat`, our level on the other.
 fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng) -> GameResult {
     let mut pos = Position::start(&cfg.rules).expect("the server's rules have a start");
-    let mut moves = 0;
+    let mut moves = [0u32; 2];
+    let mut time = [Duration::ZERO; 2];
     let fault = loop {
         if pos.is_over() {
             break None;
         }
-        let turn = if pos.to_move() == seat {
-            bot_move(conn, cfg, &pos).inspect(|_| moves += 1)
+        let start = Instant::now();
+        let bots = pos.to_move() == seat;
+        let turn = if bots {
+            bot_move(conn, cfg, &pos)
         } else {
             conn.nothing_asked().and_then(|()| {
                 cfg.level
@@ -1329,6 +1342,11 @@ fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng)
                     .ok_or_else(|| "our level found no move".to_string())
             })
         };
+        if turn.is_ok() {
+            let k = usize::from(!bots);
+            moves[k] += 1;
+            time[k] += start.elapsed();
+        }
         match turn {
             Ok(pit) => {
                 if let Err(e) = pos.play(pit) {
@@ -1346,9 +1364,15 @@ fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng)
         } else {
             pos.outcome().and_then(|o| o.winner())
         },
-        bot_moves: moves,
+        bot_moves: moves[0],
+        bot_avg_ms: avg_ms(time[0], moves[0]),
+        server_avg_ms: avg_ms(time[1], moves[1]),
         fault,
     }
+}
+
+fn avg_ms(t: Duration, n: u32) -> f64 {
+    t.as_secs_f64() * 1000.0 / f64::from(n.max(1))
 }
 
 /// The bot's move (0-based) in `pos`: its last `move` for the `state` by the deadline or its

@@ -34,6 +34,7 @@ fn config(level: u8) -> ServerConfig {
 
 fn client(addr: &str, mode: Mode, level: u8) -> ClientReport {
     let stream = TcpStream::connect(addr).unwrap();
+    stream.set_nodelay(true).unwrap();
     let input = BufReader::new(stream.try_clone().unwrap());
     let mut computer = Computer::new(Level::new(level).unwrap(), 7);
     let cfg = ClientConfig {
