@@ -27,6 +27,8 @@ use std::io::{BufRead, Read};
 
 use mancala_core::{Position, Rules, Setup, Side, MAX_PITS};
 
+use crate::shown;
+
 mod client;
 mod server;
 
@@ -428,13 +430,6 @@ impl Reader<'_> {
         }
         Ok(Arg::Board(values))
     }
-}
-
-/// A piece of a line quoted in a message: its start only, control characters escaped.
-pub fn shown(s: &str) -> String {
-    let cut: String = s.chars().take(60).collect();
-    let more = if cut.len() < s.len() { "..." } else { "" };
-    format!("{}{more}", mancala_core::printable(&cut))
 }
 
 /// The rules a board of `pits` pits and `total` seeds is played by: Kalah with the protocol's

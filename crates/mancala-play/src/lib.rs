@@ -42,3 +42,10 @@ pub mod stats;
 
 pub use player::{Besides, Computer, Player};
 pub use rng::Rng;
+
+/// A line quoted in a protocol's message: its start only, control characters escaped.
+pub(crate) fn shown(s: &str) -> String {
+    let cut: String = s.chars().take(60).collect();
+    let more = if cut.len() < s.len() { "..." } else { "" };
+    format!("{}{more}", mancala_core::printable(&cut))
+}

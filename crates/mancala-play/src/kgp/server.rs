@@ -10,8 +10,8 @@ use anyhow::{Context, Result};
 use mancala_core::{Position, Rules, Side};
 use mancala_engine::Level;
 
-use super::{board_for, read_line, rules_for, shown, sow, Arg, Message, Mode, VERSION};
-use crate::Rng;
+use super::{board_for, read_line, rules_for, sow, Arg, Message, Mode, VERSION};
+use crate::{shown, Rng};
 
 /// What a server plays against its connected bots.
 #[derive(Clone, Debug)]
