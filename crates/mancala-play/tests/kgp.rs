@@ -256,3 +256,77 @@ fn a_bot_on_north_sees_the_board_mirrored() {
     let states = seen.iter().filter(|l| l.contains(" state <")).count() as u32;
     assert_eq!(states, r.games[0].bot_moves + r.games[1].bot_moves);
 }
+
+/// The server's `stop` ends the client's search at once: a client given 10 s a position
+/// plays a whole game against a server that stops it after 300 ms.
+#[test]
+fn stop_ends_the_search() {
+    let (addr, rx) = server(ServerConfig {
+        games: 1,
+        move_time: Duration::from_millis(300),
+        ..config(1)
+    });
+    let start = std::time::Instant::now();
+    let stream = TcpStream::connect(&addr).unwrap();
+    stream.set_nodelay(true).unwrap();
+    let input = BufReader::new(stream.try_clone().unwrap());
+    let mut computer = Computer::new(Level::new(6).unwrap(), 7);
+    let cfg = ClientConfig {
+        mode: Mode::Freeplay,
+        name: "slow".into(),
+        authors: None,
+        token: None,
+        per_move: Some(Duration::from_secs(10)),
+    };
+    let c = run_client(
+        input,
+        stream,
+        &mut computer,
+        &cfg,
+        Box::new(std::io::sink()),
+    )
+    .unwrap();
+    let r = report(&rx);
+    assert_eq!(r.fault, None);
+    let g = &r.games[0];
+    assert!(g.bot_moves >= 5, "{g:?}");
+    // Each position took the server's 300 ms, not the client's 10 s.
+    assert!(g.bot_avg_ms < 2000.0, "{g:?}");
+    assert!(start.elapsed() < Duration::from_secs(60));
+    assert!(c.goodbye);
+}
+
+/// A server's `ping` is answered `pong` at once, referring to it, even with no position
+/// asked about; an unreadable line from the server is skipped.
+#[test]
+fn ping_is_answered_pong() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let handle = std::thread::spawn(move || client(&addr, Mode::Freeplay, 1));
+    let (mut s, _) = listener.accept().unwrap();
+    s.write_all(b"kgp 1 0 1\r\n").unwrap();
+    let mut input = BufReader::new(s.try_clone().unwrap());
+    let mut got = Vec::new();
+    let mut line = String::new();
+    while !line.starts_with("mode") {
+        line.clear();
+        input.read_line(&mut line).unwrap();
+        got.push(line.trim_end().to_string());
+    }
+    assert_eq!(
+        got,
+        [
+            "set info:name \"our client\"",
+            "set info:authors tests",
+            "mode freeplay"
+        ]
+    );
+    s.write_all(b"<<garbage\r\n7 ping\r\n").unwrap();
+    line.clear();
+    input.read_line(&mut line).unwrap();
+    assert_eq!(line, "@7 pong\r\n");
+    s.write_all(b"goodbye\r\n").unwrap();
+    let c = handle.join().unwrap();
+    assert!(c.goodbye);
+    assert_eq!(c.states, 0);
+}
