@@ -297,12 +297,12 @@ fn stop_ends_the_search() {
 }
 
 /// A server's `ping` is answered `pong` at once, referring to it, even with no position
-/// asked about; an unreadable line from the server is skipped.
+/// asked about; an unreadable line from the server is skipped; `time:clock` bounds a move.
 #[test]
 fn ping_is_answered_pong() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap().to_string();
-    let handle = std::thread::spawn(move || client(&addr, Mode::Freeplay, 1));
+    let handle = std::thread::spawn(move || client(&addr, Mode::Freeplay, 8));
     let (mut s, _) = listener.accept().unwrap();
     s.write_all(b"kgp 1 0 1\r\n").unwrap();
     let mut input = BufReader::new(s.try_clone().unwrap());
@@ -325,8 +325,21 @@ fn ping_is_answered_pong() {
     line.clear();
     input.read_line(&mut line).unwrap();
     assert_eq!(line, "@7 pong\r\n");
+    // Level 8 thinks 3 s a move; with 2 s on its clock it takes a twentieth of that.
+    s.write_all(b"set time:clock 2\r\n5 state <6,0,0,6,6,6,6,6,6,6,6,6,6,6,6>\r\n")
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !line.starts_with("@5 yield") {
+        line.clear();
+        input.read_line(&mut line).unwrap();
+    }
+    assert!(
+        start.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        start.elapsed()
+    );
     s.write_all(b"goodbye\r\n").unwrap();
     let c = handle.join().unwrap();
     assert!(c.goodbye);
-    assert_eq!(c.states, 0);
+    assert_eq!(c.states, 1);
 }

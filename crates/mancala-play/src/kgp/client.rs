@@ -143,6 +143,8 @@ pub fn run_client(
     }
     let mut report = ClientReport::default();
     let mut rng = Rng::lcg(0x6b67_7031);
+    // Seconds left on the client's clock, where the server says (`set time:clock`).
+    let mut clock: Option<Duration> = None;
     for m in rx {
         let m = m.map_err(|e| anyhow::anyhow!("from the server: {e}"))?;
         match m.name.as_str() {
@@ -175,6 +177,11 @@ pub fn run_client(
                 report.goodbye = true;
                 return Ok(report);
             }
+            "set" if m.text(0) == Some("time:clock") => {
+                clock = m
+                    .int(1)
+                    .map(|t| Duration::from_secs(t.clamp(0, 1 << 32) as u64));
+            }
             "error" => report.errors.push(
                 m.text(0)
                     .map_or_else(|| format!("{:?}", m.args), str::to_string),
@@ -205,7 +212,7 @@ pub fn run_client(
                     abort.store(false, Ordering::Relaxed);
                 }
                 let eval = cfg.mode == Mode::Eval;
-                let sent = think(computer, &pos, cfg, eval, rng.next_u64(), &|a| {
+                let sent = think(computer, &pos, cfg, clock, eval, rng.next_u64(), &|a| {
                     let name = if eval { "eval" } else { "move" };
                     send(&out, &Message::new(name, vec![a]).answering(id), &log).is_ok()
                 });
@@ -263,13 +270,15 @@ pub fn run_client(
     Ok(report)
 }
 
-/// Thinks about `pos` (South to move) at `computer`'s level, calling `emit` with each
+/// Thinks about `pos` (South to move) at `computer`'s level (within a twentieth of `clock`,
+/// the time the server says is left), calling `emit` with each
 /// improving move (1-based) or, for `eval`, each iteration's value for South. Returns the
 /// messages emitted and a comment on the last value.
 fn think(
     computer: &Computer,
     pos: &Position,
     cfg: &ClientConfig,
+    clock: Option<Duration>,
     eval: bool,
     seed: u64,
     emit: &(dyn Fn(Arg) -> bool + Sync),
@@ -279,6 +288,10 @@ fn think(
     if let Some(t) = cfg.per_move {
         level.time = Some(t);
         level.depth = None;
+    }
+    // A twentieth of what is left of the clock at most, as the Manchester agent budgets.
+    if let Some(share) = clock.map(|c| (c / 20).max(Duration::from_millis(5))) {
+        level.time = Some(level.time.map_or(share, |t| t.min(share)));
     }
     let legal = pos.legal_moves();
     if legal.is_empty() {
