@@ -73,8 +73,6 @@ pub fn agent(a: KgpAgent) -> Result<()> {
     };
     let level = Level::new(a.level).context("level")?;
     let mut computer = Computer::new(level, 1);
-    // Mapped in before the first position's clock starts.
-    computer.engine.prefault();
     if let Some(dir) = &a.egdb {
         computer.engine.oracle = Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?));
     }

@@ -90,6 +90,9 @@ pub fn run_client(
     let log: Shared<Box<dyn Write + Send>> = Arc::new(Mutex::new(log));
     let control = Arc::new(Mutex::new(Control::default()));
     let abort = computer.engine.abort();
+    // The table mapped in before the first position's time runs: faulting it in during a
+    // search can cost more than a server's time for a position.
+    computer.engine.prefault();
     let (tx, rx) = mpsc::channel::<Result<Message, String>>();
     {
         let (out, log, control, abort) = (out.clone(), log.clone(), control.clone(), abort.clone());
