@@ -7,6 +7,7 @@ mod egdb_cmd;
 mod engine_cmds;
 mod engine_proc;
 mod input;
+mod kgp_cmd;
 mod manchester_cmd;
 mod play;
 mod split;
@@ -77,8 +78,10 @@ enum Command {
     Tui(tui::TuiArgs),
     /// Endgame databases: build, info, probe.
     Egdb(egdb_cmd::EgdbArgs),
-    /// Play a bot protocol over standard input and output (Manchester Kalah).
+    /// Play a bot protocol: Manchester Kalah over standard input and output, KGP over TCP.
     Agent(manchester_cmd::AgentArgs),
+    /// Serve the Kalah Game Protocol (KGP 1.x) over TCP: connected bots play our level.
+    KgpServer(kgp_cmd::KgpServerArgs),
     /// Referee games between two agent programs (Manchester Kalah).
     Referee(manchester_cmd::RefereeArgs),
 }
@@ -306,7 +309,8 @@ fn main() -> ExitCode {
     // broken pipe they report) keep Rust's default (the signal ignored).
     #[cfg(unix)]
     let reports_pipes = match &cli.command {
-        Command::Serve(_) | Command::Tui(_) | Command::Referee(_) => true,
+        Command::Serve(_) | Command::Tui(_) | Command::Referee(_) | Command::KgpServer(_) => true,
+        Command::Agent(a) => a.over_network(),
         Command::Match(a) => a.plays_processes(),
         _ => false,
     };
@@ -336,6 +340,7 @@ fn main() -> ExitCode {
         Command::Egdb(a) => egdb_cmd::run(a),
         Command::Agent(a) => manchester_cmd::agent(a),
         Command::Referee(a) => manchester_cmd::referee(a),
+        Command::KgpServer(a) => kgp_cmd::server(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,6 +23,16 @@ enum AgentCmd {
     /// Play the Manchester Kalah protocol over standard input and output (logs to a file,
     /// never to standard error).
     Manchester(ManchesterAgent),
+    /// Play the Kalah Game Protocol (KGP 1.x) as a client of a server over TCP.
+    Kgp(crate::kgp_cmd::KgpAgent),
+}
+
+impl AgentArgs {
+    /// Whether the agent talks over the network (a closed connection is an error it reports,
+    /// not a signal).
+    pub fn over_network(&self) -> bool {
+        matches!(self.cmd, AgentCmd::Kgp(_))
+    }
 }
 
 #[derive(Args)]
@@ -77,7 +87,10 @@ struct ManchesterReferee {
 }
 
 pub fn agent(a: AgentArgs) -> Result<()> {
-    let AgentCmd::Manchester(a) = a.cmd;
+    let a = match a.cmd {
+        AgentCmd::Manchester(a) => a,
+        AgentCmd::Kgp(a) => return crate::kgp_cmd::agent(a),
+    };
     let path = a.log.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("mancala-agent-{}.log", std::process::id()))
     });

@@ -17,6 +17,9 @@
 //!   `VecGame`).
 //! - [`manchester`]: the Manchester Kalah protocol: its messages, an agent over any reader
 //!   and writer, and a referee between two agent commands.
+//! - [`kgp`]: the Kalah Game Protocol (KGP 1.x): its messages and board literal, a client
+//!   that answers a server's positions with improving moves, and a server that plays its
+//!   connected bots at a level.
 //! - [`protocol`]: the line protocol of `mancala engine` (commands, answers, time management
 //!   for clocks) and [`external`]: an engine process speaking it, as a player of matches.
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
@@ -29,6 +32,7 @@
 pub mod batch;
 pub mod external;
 pub mod game;
+pub mod kgp;
 pub mod manchester;
 pub mod matches;
 pub mod player;
@@ -38,3 +42,10 @@ pub mod stats;
 
 pub use player::{Besides, Computer, Player};
 pub use rng::Rng;
+
+/// A line quoted in a protocol's message: its start only, control characters escaped.
+pub(crate) fn shown(s: &str) -> String {
+    let cut: String = s.chars().take(60).collect();
+    let more = if cut.len() < s.len() { "..." } else { "" };
+    format!("{}{more}", mancala_core::printable(&cut))
+}

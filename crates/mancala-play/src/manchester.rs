@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use mancala_core::{Game, Position, Rules, Side, SWAP};
 
-use crate::{Computer, Rng};
+use crate::{shown, Computer, Rng};
 
 /// The rules the protocol plays.
 pub const RULES: &str = "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie";
@@ -201,13 +201,6 @@ impl ToAgent {
             _ => Err(format!("`{}` is not a referee's message", shown(line))),
         }
     }
-}
-
-/// A line quoted in a message: its start only, control characters escaped.
-fn shown(s: &str) -> String {
-    let cut: String = s.chars().take(60).collect();
-    let more = if cut.len() < s.len() { "..." } else { "" };
-    format!("{}{more}", mancala_core::printable(&cut))
 }
 
 /// The protocol's 16 numbers of the core's position `pos`: the board as the core has it

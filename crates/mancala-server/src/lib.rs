@@ -68,6 +68,13 @@ pub struct ServeArgs {
     /// analysis and the analysis board.
     #[arg(long)]
     pub egdb: Option<PathBuf>,
+    /// Also serve the Kalah Game Protocol (KGP 1.x, TCP) here: connected bots play
+    /// `--kgp-level` at Kalah(6,6) (games not stored).
+    #[arg(long)]
+    pub kgp_addr: Option<String>,
+    /// The level KGP bots play (1-8).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub kgp_level: u8,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -90,6 +97,8 @@ impl Default for ServeArgs {
             max_body: 16 * 1024,
             web_dir: None,
             egdb: None,
+            kgp_addr: None,
+            kgp_level: 4,
         }
     }
 }
@@ -273,10 +282,30 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("listening on {}", args.addr))?;
     let addr = listener.local_addr()?;
     println!("listening on http://{addr} (database {})", db.display());
+    if let Some(kgp_addr) = &args.kgp_addr {
+        serve_kgp(kgp_addr, args.kgp_level)?;
+    }
     use std::io::Write;
     let _ = std::io::stdout().flush();
     let app = Arc::new(App::new(store, cfg));
     serve_on(listener, app, shutdown_signal()).await
+}
+
+/// Serves KGP on `addr` on threads of its own (`mancala_play::kgp::serve`), a JSON line a
+/// finished connection on standard output.
+fn serve_kgp(addr: &str, level: u8) -> anyhow::Result<()> {
+    use mancala_play::kgp;
+    let level = mancala_engine::Level::new(level).context("--kgp-level")?;
+    let listener =
+        std::net::TcpListener::bind(addr).with_context(|| format!("--kgp-addr {addr}"))?;
+    println!("KGP on {}", listener.local_addr()?);
+    let cfg = kgp::ServerConfig::new(level);
+    std::thread::spawn(move || {
+        kgp::serve(listener, cfg, |r| {
+            println!("{}", serde_json::to_string(&r).unwrap_or_default());
+        })
+    });
+    Ok(())
 }
 
 async fn shutdown_signal() {

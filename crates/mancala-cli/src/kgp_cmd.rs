@@ -1,0 +1,161 @@
+//! `mancala agent kgp` and `mancala kgp-server`: the command line over
+//! `mancala_play::kgp`.
+
+use std::io::{BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use mancala_engine::Level;
+use mancala_play::kgp::{self, ClientConfig, Mode, ServerConfig};
+use mancala_play::Computer;
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Freeplay,
+    Eval,
+    Verify,
+}
+
+#[derive(Args)]
+pub struct KgpAgent {
+    /// The server: HOST:PORT (TCP). `ws://` addresses are not supported.
+    #[arg(long)]
+    server: String,
+    /// `auth:token`, which lets the server know this bot across connections.
+    #[arg(long)]
+    token: Option<String>,
+    /// `info:name`.
+    #[arg(long, default_value = "mancala")]
+    name: String,
+    /// `info:authors`.
+    #[arg(long)]
+    author: Option<String>,
+    /// The activity: play positions, value them, or play out moves.
+    #[arg(long, value_enum, default_value = "freeplay")]
+    mode: ModeArg,
+    /// Playing level (1-8); its depth or time a position, unless the server stops it first.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
+    level: u8,
+    /// Time a position in milliseconds instead of the level's depth.
+    #[arg(long, conflicts_with = "level", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    time_per_move: Option<u64>,
+    /// Endgame tables (built by `mancala egdb build`) for the boards the server sends.
+    #[arg(long)]
+    egdb: Option<PathBuf>,
+    /// Write every message to this file (`-`: standard error).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+pub fn agent(a: KgpAgent) -> Result<()> {
+    if a.server.contains("://") {
+        bail!(
+            "--server {}: only HOST:PORT over TCP is supported (no WebSocket)",
+            a.server
+        );
+    }
+    let stream = TcpStream::connect(&a.server).with_context(|| format!("--server {}", a.server))?;
+    // Short messages, each awaited: no waiting to fill a packet.
+    stream.set_nodelay(true).context("the connection")?;
+    let log: Box<dyn Write + Send> = match &a.log {
+        None => Box::new(std::io::sink()),
+        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stderr()),
+        Some(p) => Box::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .with_context(|| format!("--log {}: cannot write there", p.display()))?,
+        ),
+    };
+    let level = Level::new(a.level).context("level")?;
+    let mut computer = Computer::new(level, 1);
+    if let Some(dir) = &a.egdb {
+        computer.engine.oracle = Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?));
+    }
+    let cfg = ClientConfig {
+        mode: match a.mode {
+            ModeArg::Freeplay => Mode::Freeplay,
+            ModeArg::Eval => Mode::Eval,
+            ModeArg::Verify => Mode::Verify,
+        },
+        name: a.name,
+        authors: a.author,
+        token: a.token,
+        per_move: a.time_per_move.map(Duration::from_millis),
+    };
+    let input = BufReader::new(stream.try_clone().context("the connection")?);
+    let r = kgp::run_client(input, stream, &mut computer, &cfg, log)?;
+    println!(
+        "{} positions, {} moves, {} evals, {} solutions sent; {}{}",
+        r.states,
+        r.moves,
+        r.evals,
+        r.solutions,
+        if r.goodbye {
+            "the server said goodbye"
+        } else {
+            "the server closed the connection"
+        },
+        if r.errors.is_empty() {
+            String::new()
+        } else {
+            format!("; its errors: {}", r.errors.join("; "))
+        }
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct KgpServerArgs {
+    /// Address to listen on (port 0: any free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:2671")]
+    addr: String,
+    /// Our playing level (1-8).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+    level: u8,
+    /// Pits a row (KGP boards of more than 8 pits do not fit this engine).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pits: u8,
+    /// Seeds a pit at the start (at most 240 seeds in all).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=20))]
+    seeds: u8,
+    /// Freeplay games a connection plays (the bot South in odd games, North in even ones).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    games: u32,
+    /// Positions sent in eval and verify modes.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    positions: u32,
+    /// Milliseconds a bot has for a position before `stop`.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    move_time: u64,
+    /// Connections served at once.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    max_connections: u16,
+}
+
+/// One line a finished connection, to standard output; runs until killed.
+pub fn server(a: KgpServerArgs) -> Result<()> {
+    let mut cfg = ServerConfig::new(Level::new(a.level).context("level")?);
+    cfg.rules = kgp::rules_for(a.pits.into(), 2 * u32::from(a.pits) * u32::from(a.seeds))
+        .map_err(anyhow::Error::msg)?;
+    cfg.games = a.games;
+    cfg.positions = a.positions;
+    cfg.move_time = Duration::from_millis(a.move_time);
+    cfg.max_connections = a.max_connections.into();
+    let listener = TcpListener::bind(&a.addr).with_context(|| format!("--addr {}", a.addr))?;
+    println!(
+        "KGP {} on {} ({}, level {})",
+        kgp::VERSION.map(|v| v.to_string()).join("."),
+        listener.local_addr()?,
+        cfg.rules,
+        a.level
+    );
+    kgp::serve(listener, cfg, |r| {
+        println!("{}", serde_json::to_string(&r).unwrap_or_default());
+    });
+    Ok(())
+}

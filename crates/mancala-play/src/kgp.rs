@@ -1,0 +1,700 @@
+//! The Kalah Game Protocol (KGP 1.x): a text protocol over TCP between a server that sends
+//! positions and a client (a bot) that answers with moves. This module holds the messages
+//! ([`Message`], [`Arg`]) and the board literal ([`position_of`], [`board_of`]); a client
+//! ([`run_client`], `kgp/client.rs`) and a server ([`serve`], `kgp/server.rs`).
+//!
+//! # Messages
+//! One a line (CRLF or LF), at most [`MAX_LINE`] bytes: `[ID][@REF] NAME ARG...`, where `ID`
+//! numbers a message (never reused by its sender) and `@REF` names an earlier message of the
+//! other side that this one answers. An argument is an integer (`-3`, `+0`), a real (`0.5`,
+//! `-.25`), a word (letters, digits, `-`, `:`), a string in double quotes (a backslash takes
+//! the next character as it is) or a board literal. The server greets with `kgp 1 0 1`; the
+//! client picks an activity with `mode freeplay|eval|verify`; either side may send `set KEY
+//! VALUE` (`info:name`, `info:authors`, `auth:token`, `time:clock`, `game:id`, ...), `ok`,
+//! `error MESSAGE`, `goodbye`; the server may `ping`, the client answers `pong`.
+//!
+//! # Board literal
+//! `<n,SOUTH_STORE,NORTH_STORE,S1,...,Sn,N1,...,Nn>`: each row from its owner's left, as the
+//! core's rows are. The client always moves as South: a server whose bot sits North sends the
+//! board mirrored. The protocol plays Kalah with the standard capture, a game ending when a
+//! row is empty or a store holds more than half of the seeds (`stop-when-decided`), each row
+//! to its owner at the end. The core holds at most [`MAX_PITS`] pits and
+//! [`MAX_TOTAL_SEEDS`] seeds, each row starting even; a board outside that is refused, saying
+//! why.
+
+use core::fmt;
+use std::io::{BufRead, Read};
+
+use mancala_core::{Position, Rules, Setup, Side, MAX_PITS};
+
+use crate::shown;
+
+mod client;
+mod server;
+
+pub use client::{run_client, ClientConfig, ClientReport};
+pub use server::{serve, serve_connection, GameResult, ServerConfig, SessionReport};
+
+/// Longest message, in bytes, its line break included.
+pub const MAX_LINE: usize = 16 * 1024;
+
+/// The protocol version this implementation speaks (`kgp 1 0 1`).
+pub const VERSION: [u32; 3] = [1, 0, 1];
+
+/// Most seeds the core's positions hold (both rows and both stores).
+pub const MAX_TOTAL_SEEDS: u32 = mancala_core::rules::MAX_TOTAL_SEEDS;
+
+/// One argument of a message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// An integer: `32`, `+0`, `-100`.
+    Int(i64),
+    /// A real number (always finite): `0.0`, `+3.141`, `-.123`.
+    Real(f64),
+    /// A word or a quoted string (the protocol tells them apart only by their spelling).
+    Text(String),
+    /// A board literal's numbers, in order (`<3,0,0,3,3,3,3,3,3>`).
+    Board(Vec<u32>),
+}
+
+/// A protocol message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// Its number, where given.
+    pub id: Option<u64>,
+    /// The number of the message it answers, where given.
+    pub reference: Option<u64>,
+    /// The command: `state`, `move`, `stop`, ... (letters and digits, a letter first: digits
+    /// first read as an id).
+    pub name: String,
+    /// Its arguments.
+    pub args: Vec<Arg>,
+}
+
+impl Message {
+    /// A message with no id and no reference.
+    pub fn new(name: &str, args: Vec<Arg>) -> Message {
+        Message {
+            id: None,
+            reference: None,
+            name: name.to_string(),
+            args,
+        }
+    }
+
+    /// The same message with this id.
+    pub fn with_id(mut self, id: u64) -> Message {
+        self.id = Some(id);
+        self
+    }
+
+    /// The same message answering `reference`.
+    pub fn answering(mut self, reference: u64) -> Message {
+        self.reference = Some(reference);
+        self
+    }
+
+    /// Reads one message (a trailing `\r\n` or `\n` is allowed); the error says what is wrong.
+    pub fn parse(line: &str) -> Result<Message, String> {
+        if line.len() > MAX_LINE {
+            return Err(format!(
+                "a message of {} bytes, more than {MAX_LINE}",
+                line.len()
+            ));
+        }
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let mut r = Reader {
+            s: line.as_bytes(),
+            i: 0,
+        };
+        let id = r.number("id")?;
+        let reference = if r.eat(b'@') {
+            Some(
+                r.number("reference")?
+                    .ok_or_else(|| r.fault("a number after `@`"))?,
+            )
+        } else {
+            None
+        };
+        if (id.is_some() || reference.is_some()) && !r.space() {
+            return Err(r.fault("a space after the id"));
+        }
+        r.space();
+        let start = r.i;
+        while r.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+            r.i += 1;
+        }
+        if r.i == start {
+            return Err(r.fault("a command name (letters and digits)"));
+        }
+        let name = line[start..r.i].to_string();
+        let mut args = Vec::new();
+        loop {
+            let spaced = r.space();
+            if r.peek().is_none() {
+                break;
+            }
+            if !spaced {
+                return Err(r.fault("a space before the next argument"));
+            }
+            args.push(r.arg()?);
+        }
+        Ok(Message {
+            id,
+            reference,
+            name,
+            args,
+        })
+    }
+
+    /// The argument at `i` as an integer.
+    pub fn int(&self, i: usize) -> Option<i64> {
+        match self.args.get(i) {
+            Some(Arg::Int(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The argument at `i` as text (a word or a string).
+    pub fn text(&self, i: usize) -> Option<&str> {
+        match self.args.get(i) {
+            Some(Arg::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The argument at `i` as a real (an integer counts).
+    pub fn real(&self, i: usize) -> Option<f64> {
+        match self.args.get(i) {
+            Some(Arg::Real(v)) => Some(*v),
+            Some(Arg::Int(v)) => Some(*v as f64),
+            _ => None,
+        }
+    }
+
+    /// The argument at `i` as a board literal's numbers.
+    pub fn board(&self, i: usize) -> Option<&[u32]> {
+        match self.args.get(i) {
+            Some(Arg::Board(b)) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+/// The message as sent, without its line break.
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(id) = self.id {
+            write!(f, "{id}")?;
+        }
+        if let Some(r) = self.reference {
+            write!(f, "@{r}")?;
+        }
+        if self.id.is_some() || self.reference.is_some() {
+            f.write_str(" ")?;
+        }
+        f.write_str(&self.name)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        Ok(())
+    }
+}
+
+/// An argument as sent: a text that reads as a word (and not as a number) bare, any other
+/// quoted, with `"` and `\` escaped by a backslash and control characters (line breaks
+/// included, which no message may hold) sent as spaces; a real always with its point.
+impl fmt::Display for Arg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Arg::Int(v) => write!(f, "{v}"),
+            Arg::Real(v) => {
+                // Rust prints floats in full, never with an exponent.
+                let v = if v.is_finite() { *v } else { 0.0 };
+                let s = v.to_string();
+                if s.contains('.') {
+                    f.write_str(&s)
+                } else {
+                    write!(f, "{s}.0")
+                }
+            }
+            Arg::Text(t) => {
+                let word = !t.is_empty()
+                    && t.bytes().all(is_word_byte)
+                    && Reader {
+                        s: t.as_bytes(),
+                        i: 0,
+                    }
+                    .arg()
+                    .is_ok_and(|a| a == Arg::Text(t.clone()));
+                if word {
+                    return f.write_str(t);
+                }
+                f.write_str("\"")?;
+                for c in t.chars() {
+                    match c {
+                        '"' | '\\' => write!(f, "\\{c}")?,
+                        c if c.is_control() => f.write_str(" ")?,
+                        c => write!(f, "{c}")?,
+                    }
+                }
+                f.write_str("\"")
+            }
+            Arg::Board(b) => {
+                f.write_str("<")?;
+                for (i, v) in b.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(">")
+            }
+        }
+    }
+}
+
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'-' || c == b':'
+}
+
+/// A cursor over one line.
+struct Reader<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Skips spaces and tabs; whether there were any.
+    fn space(&mut self) -> bool {
+        let start = self.i;
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.i += 1;
+        }
+        self.i > start
+    }
+
+    fn fault(&self, wanted: &str) -> String {
+        match self.peek() {
+            None => format!("column {}: the line ends where {wanted} is due", self.i + 1),
+            Some(c) => format!(
+                "column {}: `{}` where {wanted} is due",
+                self.i + 1,
+                (c as char).escape_default()
+            ),
+        }
+    }
+
+    fn digits(&mut self) -> &str {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        // Only ASCII digits were passed over.
+        core::str::from_utf8(&self.s[start..self.i]).unwrap_or("")
+    }
+
+    /// An unsigned number, if one starts here.
+    fn number(&mut self, what: &str) -> Result<Option<u64>, String> {
+        let col = self.i + 1;
+        let d = self.digits();
+        if d.is_empty() {
+            return Ok(None);
+        }
+        d.parse()
+            .map(Some)
+            .map_err(|_| format!("column {col}: the {what} {d} is too large"))
+    }
+
+    /// One argument, up to the next space or the end.
+    fn arg(&mut self) -> Result<Arg, String> {
+        let start = self.i;
+        let col = start + 1;
+        // The argument's extent (a string's may hold spaces).
+        match self.peek() {
+            Some(b'"') => return self.string(),
+            Some(b'<') => return self.board(),
+            _ => {}
+        }
+        while self.peek().is_some_and(|c| c != b' ' && c != b'\t') {
+            self.i += 1;
+        }
+        let tok = &self.s[start..self.i];
+        let text = String::from_utf8_lossy(tok);
+        let (sign, body) = match tok.first() {
+            Some(b'+' | b'-') => (true, &tok[1..]),
+            _ => (false, tok),
+        };
+        let all_digits = |b: &[u8]| !b.is_empty() && b.iter().all(u8::is_ascii_digit);
+        if all_digits(body) {
+            return text
+                .parse::<i64>()
+                .map(Arg::Int)
+                .map_err(|_| format!("column {col}: the integer {text} is out of range"));
+        }
+        if let Some(dot) = body.iter().position(|&c| c == b'.') {
+            let (int, frac) = (&body[..dot], &body[dot + 1..]);
+            if (int.is_empty() || all_digits(int)) && all_digits(frac) {
+                // Rust reads `-.5` and `+.5` but not every spelling alike: give it a zero.
+                let normal = format!(
+                    "{}0{}",
+                    if tok[0] == b'-' { "-" } else { "" },
+                    &text[usize::from(sign)..]
+                );
+                return match normal.parse::<f64>() {
+                    Ok(v) if v.is_finite() => Ok(Arg::Real(v)),
+                    _ => Err(format!("column {col}: the real {text} is out of range")),
+                };
+            }
+        }
+        if !tok.is_empty() && tok.iter().all(|&c| is_word_byte(c)) {
+            return Ok(Arg::Text(text.into_owned()));
+        }
+        Err(format!(
+            "column {col}: `{}` is no integer, real, word, string or board",
+            shown(&text)
+        ))
+    }
+
+    fn string(&mut self) -> Result<Arg, String> {
+        let col = self.i + 1;
+        self.i += 1;
+        let mut out = Vec::new();
+        loop {
+            match self.peek() {
+                None => return Err(format!("column {col}: the string is not closed")),
+                Some(b'"') => {
+                    self.i += 1;
+                    break;
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    match self.peek() {
+                        Some(c) => {
+                            out.push(c);
+                            self.i += 1;
+                        }
+                        None => return Err(format!("column {col}: the string is not closed")),
+                    }
+                }
+                Some(c) => {
+                    out.push(c);
+                    self.i += 1;
+                }
+            }
+        }
+        if self.peek().is_some_and(|c| c != b' ' && c != b'\t') {
+            return Err(self.fault("a space after the string"));
+        }
+        String::from_utf8(out)
+            .map(Arg::Text)
+            .map_err(|_| format!("column {col}: the string is not UTF-8"))
+    }
+
+    fn board(&mut self) -> Result<Arg, String> {
+        self.i += 1;
+        let mut values = Vec::new();
+        loop {
+            let col = self.i + 1;
+            let d = self.digits();
+            if d.is_empty() {
+                return Err(self.fault("a count of seeds in the board"));
+            }
+            values.push(
+                d.parse::<u32>()
+                    .map_err(|_| format!("column {col}: {d} seeds is too many"))?,
+            );
+            if self.eat(b'>') {
+                break;
+            }
+            if !self.eat(b',') {
+                return Err(self.fault("`,` or `>` in the board"));
+            }
+        }
+        if self.peek().is_some_and(|c| c != b' ' && c != b'\t') {
+            return Err(self.fault("a space after the board"));
+        }
+        Ok(Arg::Board(values))
+    }
+}
+
+/// The rules a board of `pits` pits and `total` seeds is played by: Kalah with the protocol's
+/// end rule. Refused, saying why, where the core cannot hold the board.
+pub fn rules_for(pits: usize, total: u32) -> Result<Rules, String> {
+    if pits == 0 {
+        return Err("a board of 0 pits".into());
+    }
+    if pits > MAX_PITS {
+        return Err(format!(
+            "a board of {pits} pits: this engine plays at most {MAX_PITS} pits a row"
+        ));
+    }
+    if total > MAX_TOTAL_SEEDS {
+        return Err(format!(
+            "a board of {total} seeds: this engine plays at most {MAX_TOTAL_SEEDS}"
+        ));
+    }
+    let per_pit = 2 * pits as u32;
+    if total == 0 || !total.is_multiple_of(per_pit) {
+        return Err(format!(
+            "a board of {total} seeds on {pits} pits a row: this engine plays only boards whose \
+             seeds could start evenly in the pits (a multiple of {per_pit})"
+        ));
+    }
+    format!(
+        "kalah,pits={pits},seeds={},stop-when-decided",
+        total / per_pit
+    )
+    .parse()
+    .map_err(|e: mancala_core::Error| e.to_string())
+}
+
+/// The position of a board literal's numbers, South to move.
+pub fn position_of(board: &[u32]) -> Result<Position, String> {
+    let Some(&n) = board.first() else {
+        return Err("an empty board".into());
+    };
+    let n = n as usize;
+    if n.checked_mul(2).and_then(|x| x.checked_add(3)) != Some(board.len()) {
+        return Err(format!(
+            "the board gives {n} pits a row but holds {} numbers, not {}",
+            board.len(),
+            n.saturating_mul(2).saturating_add(3)
+        ));
+    }
+    let total = board[1..]
+        .iter()
+        .try_fold(0u32, |a, &b| a.checked_add(b))
+        .unwrap_or(u32::MAX);
+    let rules = rules_for(n, total)?;
+    // Every count fits a byte: the total does.
+    let row = |r: &[u32]| r.iter().map(|&s| (s as u8, 0)).collect::<Vec<_>>();
+    let setup = Setup {
+        rows: [row(&board[3..3 + n]), row(&board[3 + n..])],
+        stores: [board[1] as u8, board[2] as u8],
+        to_move: Some(Side::South),
+        last_capturer: None,
+        opening: mancala_core::Opening::None,
+    };
+    Position::from_setup(&rules, &setup).map_err(|e| e.to_string())
+}
+
+/// The board literal's numbers of `pos`, as it stands (not mirrored).
+pub fn board_of(pos: &Position) -> Vec<u32> {
+    let n = pos.pits();
+    let [s, no] = pos.scores();
+    let mut b = vec![n as u32, s.into(), no.into()];
+    for side in [Side::South, Side::North] {
+        b.extend((0..n).map(|i| u32::from(pos.seeds(side, i))));
+    }
+    b
+}
+
+/// The board `pos` sends to the player on `seat`: mirrored when that player is North, since
+/// a client always moves as South.
+pub fn board_for(pos: &Position, seat: Side) -> Vec<u32> {
+    match seat {
+        Side::South => board_of(pos),
+        Side::North => board_of(&pos.mirrored()),
+    }
+}
+
+/// What happens when South plays pit `k` (1-based) on a board literal, as the protocol's
+/// `verify` mode asks: the board after it (a finished game's rows swept to their owners, as
+/// KGP ends every game) and whether the last seed fell in South's store.
+pub fn sow(board: &[u32], k: i64) -> Result<(Vec<u32>, bool), String> {
+    let mut pos = position_of(board)?;
+    let n = pos.pits();
+    if !(1..=n as i64).contains(&k) {
+        return Err(format!("move {k}: a pit is 1 to {n}"));
+    }
+    let effect = pos.play((k - 1) as u8).map_err(|e| e.to_string())?;
+    let mut after = board_of(&pos);
+    if pos.is_over() {
+        for side in 0..2 {
+            let row = 3 + side * n..3 + (side + 1) * n;
+            let sum: u32 = after[row.clone()].iter().sum();
+            after[1 + side] += sum;
+            after[row].fill(0);
+        }
+    }
+    Ok((after, effect.in_store))
+}
+
+/// An activity a client asks for with `mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Positions to move in (`state`), answered by `move`s.
+    Freeplay,
+    /// Positions to value (`state`), answered by `eval`s.
+    Eval,
+    /// Moves to play out (`problem`), answered by `solution`s.
+    Verify,
+}
+
+impl Mode {
+    /// The activity's word in `mode`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Freeplay => "freeplay",
+            Mode::Eval => "eval",
+            Mode::Verify => "verify",
+        }
+    }
+
+    /// The mode of a `mode` word.
+    pub fn parse(word: &str) -> Option<Mode> {
+        [Mode::Freeplay, Mode::Eval, Mode::Verify]
+            .into_iter()
+            .find(|m| m.name() == word)
+    }
+}
+
+/// One line of at most [`MAX_LINE`] bytes, without its line break; `None` at the end.
+fn read_line(input: &mut impl BufRead) -> Result<Option<String>, String> {
+    let mut buf = Vec::new();
+    let n = input
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .map_err(|e| format!("the connection failed: {e}"))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if buf.len() > MAX_LINE {
+        return Err(format!("a line longer than {MAX_LINE} bytes"));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| "a line that is not UTF-8".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_as_the_grammar_says() {
+        let m = Message::parse("4 state <3,0,0,3,3,3,3,3,3>\r\n").unwrap();
+        assert_eq!(m.id, Some(4));
+        assert_eq!(m.reference, None);
+        assert_eq!(m.name, "state");
+        assert_eq!(m.board(0), Some(&[3, 0, 0, 3, 3, 3, 3, 3, 3][..]));
+        let m = Message::parse("6@4 stop").unwrap();
+        assert_eq!(
+            (m.id, m.reference, m.name.as_str()),
+            (Some(6), Some(4), "stop")
+        );
+        let m = Message::parse("@8 move 3").unwrap();
+        assert_eq!((m.id, m.reference, m.int(0)), (None, Some(8), Some(3)));
+        let m = Message::parse("kgp 1 0 1").unwrap();
+        assert_eq!(m.args, vec![Arg::Int(1), Arg::Int(0), Arg::Int(1)]);
+        let m = Message::parse(r#"set info:name "a \"quoted\" name" -.5 +3.25 x-1"#).unwrap();
+        assert_eq!(
+            m.args,
+            vec![
+                Arg::Text("info:name".into()),
+                Arg::Text("a \"quoted\" name".into()),
+                Arg::Real(-0.5),
+                Arg::Real(3.25),
+                Arg::Text("x-1".into()),
+            ]
+        );
+        assert_eq!(
+            Message::new("eval", vec![Arg::Real(2.0)])
+                .answering(7)
+                .to_string(),
+            "@7 eval 2.0"
+        );
+        assert_eq!(
+            Message::new("error", vec![Arg::Text("12".into())]).to_string(),
+            "error \"12\""
+        );
+    }
+
+    #[test]
+    fn bad_messages_say_what_is_wrong() {
+        for (line, needle) in [
+            ("", "command name"),
+            ("@ move 1", "a number after `@`"),
+            ("4state", "a space after the id"),
+            ("move 1,2", "no integer, real, word, string or board"),
+            ("state <3,0,>", "a count of seeds"),
+            ("state <3,0", "`,` or `>`"),
+            ("state <3>x", "a space after the board"),
+            ("set x \"open", "not closed"),
+            ("move 99999999999999999999", "out of range"),
+            ("99999999999999999999 move 1", "too large"),
+            ("state <99999999999>", "too many"),
+            ("move 1\tä", "no integer"),
+        ] {
+            let e = Message::parse(line).unwrap_err();
+            assert!(e.contains(needle), "{line:?}: {e}");
+        }
+        let long = format!("set x \"{}\"", "a".repeat(MAX_LINE));
+        assert!(Message::parse(&long)
+            .unwrap_err()
+            .contains("more than 16384"));
+    }
+
+    #[test]
+    fn the_board_literal_is_souths_view() {
+        let pos = position_of(&[3, 10, 2, 1, 2, 3, 4, 2, 0]).unwrap();
+        assert_eq!(pos.scores(), [10, 2]);
+        assert_eq!(pos.seeds(Side::South, 0), 1);
+        assert_eq!(pos.seeds(Side::North, 0), 4);
+        assert_eq!(pos.to_move(), Side::South);
+        assert_eq!(board_of(&pos), vec![3, 10, 2, 1, 2, 3, 4, 2, 0]);
+        assert_eq!(
+            board_for(&pos, Side::North),
+            vec![3, 2, 10, 4, 2, 0, 1, 2, 3]
+        );
+        assert_eq!(
+            pos.rules().to_string(),
+            "kalah,pits=3,seeds=4,stop-when-decided=true"
+        );
+    }
+
+    #[test]
+    fn boards_the_core_cannot_hold_are_refused() {
+        for (board, needle) in [
+            (vec![], "empty board"),
+            (vec![3, 0, 0, 3], "holds 4 numbers, not 9"),
+            (vec![10; 23], "at most 8 pits"),
+            (vec![12; 27], "at most 8 pits"),
+            (
+                vec![6, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                "a multiple of 12",
+            ),
+            (
+                vec![6, 200, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                "at most 240",
+            ),
+            (vec![u32::MAX; 3], "holds 3 numbers"),
+            // Over already: South's row is empty.
+            (vec![3, 10, 2, 0, 0, 0, 4, 2, 0], "already over"),
+        ] {
+            let e = position_of(&board).unwrap_err();
+            assert!(e.contains(needle), "{board:?}: {e}");
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! The KGP client: answers a server's positions with improving moves, values or solutions.
+
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use mancala_core::{Position, Side};
+use mancala_engine::{Limits, SearchResult};
+
+use super::{position_of, read_line, sow, Arg, Message, Mode, VERSION};
+use crate::{Computer, Rng};
+
+/// How a client introduces itself and what it asks for.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// The activity.
+    pub mode: Mode,
+    /// `set info:name`.
+    pub name: String,
+    /// `set info:authors`, where given.
+    pub authors: Option<String>,
+    /// `set auth:token`, where given.
+    pub token: Option<String>,
+    /// Time for one position instead of the level's (the server's `stop` ends it sooner).
+    pub per_move: Option<Duration>,
+}
+
+/// What a client did in one connection.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientReport {
+    /// Positions (`state`) it was sent.
+    pub states: u32,
+    /// `move` messages it sent.
+    pub moves: u32,
+    /// `eval` messages it sent.
+    pub evals: u32,
+    /// `solution` messages it sent.
+    pub solutions: u32,
+    /// `error` messages the server sent (their text).
+    pub errors: Vec<String>,
+    /// Whether the server ended with `goodbye` (else the connection closed).
+    pub goodbye: bool,
+}
+
+/// The client's side of the `stop` race: which position is being searched and which the
+/// server has stopped, under one lock with the engine's abort flag.
+#[derive(Default)]
+struct Control {
+    current: Option<u64>,
+    stopped: std::collections::HashSet<u64>,
+}
+
+type Shared<W> = std::sync::Arc<std::sync::Mutex<W>>;
+
+fn send<W: Write>(out: &Shared<W>, m: &Message, log: &Shared<Box<dyn Write + Send>>) -> Result<()> {
+    let line = m.to_string();
+    if let Ok(mut l) = log.lock() {
+        let _ = writeln!(l, "-> {line}");
+    }
+    let mut w = out
+        .lock()
+        .map_err(|_| anyhow::anyhow!("the connection's writer failed"))?;
+    // One write a message: one packet, not one a piece of the format.
+    w.write_all(format!("{line}\r\n").as_bytes())
+        .and_then(|()| w.flush())
+        .context("writing to the server")
+}
+
+/// Plays as a KGP client: reads the server's messages from `input`, answers on `output`, with
+/// `computer`'s level and engine, and writes every message to `log`. A thread reads the
+/// server while the engine thinks, so `ping` is answered and `stop` ends a search at once.
+/// Each `state` is searched by iterative deepening and every completed iteration whose best
+/// move differs from the last one sent is sent as `move` (levels that err on purpose send
+/// their one pick); the search's end sends `yield`. In `eval` mode each iteration sends
+/// `eval` with the value for South (the side to move): the final seed margin with the best
+/// play the search sees, higher is better, and a `set info:comment` says whether it is
+/// proven or to which depth it was searched. `verify` problems are answered by the core's
+/// sowing ([`sow`]). Returns at `goodbye` or when the connection closes.
+pub fn run_client(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    computer: &mut Computer,
+    cfg: &ClientConfig,
+    log: Box<dyn Write + Send>,
+) -> Result<ClientReport> {
+    use std::sync::atomic::Ordering;
+    use std::sync::{Arc, Mutex};
+    let out: Shared<_> = Arc::new(Mutex::new(output));
+    let log: Shared<Box<dyn Write + Send>> = Arc::new(Mutex::new(log));
+    let control = Arc::new(Mutex::new(Control::default()));
+    let abort = computer.engine.abort();
+    // The table mapped in before the first position's time runs: faulting it in during a
+    // search can cost more than a server's time for a position.
+    computer.engine.prefault();
+    let (tx, rx) = mpsc::channel::<Result<Message, String>>();
+    {
+        let (out, log, control, abort) = (out.clone(), log.clone(), control.clone(), abort.clone());
+        std::thread::spawn(move || {
+            let mut input = input;
+            loop {
+                let line = match read_line(&mut input) {
+                    Ok(Some(l)) => l,
+                    Ok(None) => return,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                if let Ok(mut l) = log.lock() {
+                    let _ = writeln!(l, "<- {line}");
+                }
+                let m = match Message::parse(&line) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        // A line we cannot read is the server's fault, not a reason to stop.
+                        if let Ok(mut l) = log.lock() {
+                            let _ = writeln!(l, "   (unreadable: {e})");
+                        }
+                        continue;
+                    }
+                };
+                match m.name.as_str() {
+                    "ping" => {
+                        let mut pong = Message::new("pong", vec![]);
+                        pong.reference = m.id;
+                        let _ = send(&out, &pong, &log);
+                        continue;
+                    }
+                    "stop" => {
+                        if let (Some(r), Ok(mut c)) = (m.reference, control.lock()) {
+                            c.stopped.insert(r);
+                            if c.current == Some(r) {
+                                abort.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+                if tx.send(Ok(m)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    let mut report = ClientReport::default();
+    let mut rng = Rng::lcg(0x6b67_7031);
+    // Seconds left on the client's clock, where the server says (`set time:clock`).
+    let mut clock: Option<Duration> = None;
+    for m in rx {
+        let m = m.map_err(|e| anyhow::anyhow!("from the server: {e}"))?;
+        match m.name.as_str() {
+            "kgp" => {
+                if m.int(0) != Some(i64::from(VERSION[0])) {
+                    let e = Message::new(
+                        "error",
+                        vec![Arg::Text(format!(
+                            "this client speaks KGP {}.x",
+                            VERSION[0]
+                        ))],
+                    );
+                    send(&out, &e, &log)?;
+                    bail!("the server speaks KGP {:?}, not {}.x", m.args, VERSION[0]);
+                }
+                let set = |k: &str, v: &str| {
+                    Message::new("set", vec![Arg::Text(k.into()), Arg::Text(v.into())])
+                };
+                send(&out, &set("info:name", &cfg.name), &log)?;
+                if let Some(a) = &cfg.authors {
+                    send(&out, &set("info:authors", a), &log)?;
+                }
+                if let Some(t) = &cfg.token {
+                    send(&out, &set("auth:token", t), &log)?;
+                }
+                let mode = Message::new("mode", vec![Arg::Text(cfg.mode.name().into())]);
+                send(&out, &mode, &log)?;
+            }
+            "goodbye" => {
+                report.goodbye = true;
+                return Ok(report);
+            }
+            "set" if m.text(0) == Some("time:clock") => {
+                clock = m
+                    .int(1)
+                    .map(|t| Duration::from_secs(t.clamp(0, 1 << 32) as u64));
+            }
+            "error" => report.errors.push(
+                m.text(0)
+                    .map_or_else(|| format!("{:?}", m.args), str::to_string),
+            ),
+            "state" => {
+                report.states += 1;
+                let Some(id) = m.id else {
+                    continue;
+                };
+                let pos = match m.board(0).map(position_of) {
+                    Some(Ok(p)) => p,
+                    other => {
+                        let why = match other {
+                            Some(Err(e)) => e,
+                            _ => "the state has no board".to_string(),
+                        };
+                        let e = Message::new("error", vec![Arg::Text(why)]).answering(id);
+                        send(&out, &e, &log)?;
+                        continue;
+                    }
+                };
+                {
+                    let mut c = control.lock().map_err(|_| anyhow::anyhow!("lock"))?;
+                    if c.stopped.contains(&id) {
+                        continue;
+                    }
+                    c.current = Some(id);
+                    abort.store(false, Ordering::Relaxed);
+                }
+                let eval = cfg.mode == Mode::Eval;
+                let sent = think(computer, &pos, cfg, clock, eval, rng.next_u64(), &|a| {
+                    let name = if eval { "eval" } else { "move" };
+                    send(&out, &Message::new(name, vec![a]).answering(id), &log).is_ok()
+                });
+                let stopped = {
+                    let mut c = control.lock().map_err(|_| anyhow::anyhow!("lock"))?;
+                    c.current = None;
+                    c.stopped.remove(&id)
+                };
+                match sent {
+                    Ok((n, comment)) => {
+                        if eval {
+                            report.evals += n;
+                            let c = Message::new(
+                                "set",
+                                vec![Arg::Text("info:comment".into()), Arg::Text(comment)],
+                            );
+                            send(&out, &c.answering(id), &log)?;
+                        } else {
+                            report.moves += n;
+                            if !stopped {
+                                send(&out, &Message::new("yield", vec![]).answering(id), &log)?;
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        send(
+                            &out,
+                            &Message::new("error", vec![Arg::Text(e.to_string())]).answering(id),
+                            &log,
+                        )?;
+                    }
+                }
+            }
+            "problem" => {
+                let Some(id) = m.id else {
+                    continue;
+                };
+                let answer = match (m.board(0), m.int(1)) {
+                    (Some(b), Some(k)) => sow(b, k),
+                    _ => Err("a problem is a board and a move".into()),
+                };
+                let reply = match answer {
+                    Ok((board, again)) => {
+                        report.solutions += 1;
+                        Message::new("solution", vec![Arg::Board(board), Arg::Int(again.into())])
+                    }
+                    Err(e) => Message::new("error", vec![Arg::Text(e)]),
+                };
+                send(&out, &reply.answering(id), &log)?;
+            }
+            // `init`, `set`, `ok`, `pong` and commands of later versions need no answer.
+            _ => {}
+        }
+    }
+    Ok(report)
+}
+
+/// Thinks about `pos` (South to move) at `computer`'s level (within a twentieth of `clock`,
+/// the time the server says is left), calling `emit` with each
+/// improving move (1-based) or, for `eval`, each iteration's value for South. Returns the
+/// messages emitted and a comment on the last value.
+fn think(
+    computer: &Computer,
+    pos: &Position,
+    cfg: &ClientConfig,
+    clock: Option<Duration>,
+    eval: bool,
+    seed: u64,
+    emit: &(dyn Fn(Arg) -> bool + Sync),
+) -> Result<(u32, String)> {
+    use std::sync::atomic::{AtomicU32, AtomicU8};
+    let mut level = computer.level;
+    if let Some(t) = cfg.per_move {
+        level.time = Some(t);
+        level.depth = None;
+    }
+    // A twentieth of what is left of the clock at most, as the Manchester agent budgets.
+    if let Some(share) = clock.map(|c| (c / 20).max(Duration::from_millis(5))) {
+        level.time = Some(level.time.map_or(share, |t| t.min(share)));
+    }
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        bail!("the game is over in this position");
+    }
+    if !eval && (level.noise > 0 || legal.len() == 1) {
+        let pit = level
+            .choose_with(&computer.engine, pos, &[], seed)
+            .context("no move")?;
+        emit(Arg::Int(i64::from(pit) + 1));
+        return Ok((1, String::new()));
+    }
+    let sent = AtomicU32::new(0);
+    let last = AtomicU8::new(u8::MAX);
+    let value = |r: &SearchResult| {
+        let e = r.eval.seen_by(Side::South);
+        Arg::Real(f64::from(e.score()))
+    };
+    let report = |r: &SearchResult| {
+        let arg = if eval {
+            value(r)
+        } else if last.swap(r.best, std::sync::atomic::Ordering::Relaxed) != r.best {
+            Arg::Int(i64::from(r.best) + 1)
+        } else {
+            return;
+        };
+        if emit(arg) {
+            sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let limits = Limits {
+        depth: if eval {
+            level.depth.max(Some(8))
+        } else {
+            level.depth
+        },
+        time: level.time,
+        nodes: None,
+    };
+    let r = computer
+        .engine
+        .search_with_progress(pos, limits, &[], Some(&report))
+        .context("no move")?;
+    // An aborted search returns its last completed iteration, already sent.
+    if !eval && last.load(std::sync::atomic::Ordering::Relaxed) != r.best {
+        report(&r);
+    }
+    let e = r.eval.seen_by(Side::South);
+    let how = e.quality.text();
+    Ok((
+        sent.load(std::sync::atomic::Ordering::Relaxed),
+        format!(
+            "eval {}: final seed margin for South (the side to move), higher is better, {how}",
+            e.score()
+        ),
+    ))
+}

@@ -1,0 +1,537 @@
+//! The KGP server: plays connected bots at a level, sends them positions to value or moves
+//! to play out, and ends a connection at the bot's first protocol fault, saying why.
+
+use std::io::Write;
+use std::net::{TcpListener, TcpStream};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use mancala_core::{Position, Rules, Side};
+use mancala_engine::Level;
+
+use super::{board_for, read_line, rules_for, sow, Arg, Message, Mode, VERSION};
+use crate::{shown, Rng};
+
+/// What a server plays against its connected bots.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The game: Kalah with the protocol's end rule ([`rules_for`]).
+    pub rules: Rules,
+    /// Our level.
+    pub level: Level,
+    /// Games a `freeplay` connection plays, the bot South in the odd ones and North in the
+    /// even ones.
+    pub games: u32,
+    /// Positions an `eval` or `verify` connection is sent.
+    pub positions: u32,
+    /// Time a bot has for a position before `stop`; a bot that has sent no move by then
+    /// loses (KGP lets a server move for it at random: this one counts it a fault).
+    pub move_time: Duration,
+    /// Time a bot has to send `mode` after the greeting.
+    pub greeting_time: Duration,
+    /// Connections served at once; more are told the server is busy.
+    pub max_connections: usize,
+    /// Seed of the positions in `eval` and `verify` and of our level's choices.
+    pub seed: u64,
+}
+
+impl ServerConfig {
+    /// Kalah(6,6) against `level`, 2 games or 5 positions a connection, 5 s a move.
+    pub fn new(level: Level) -> ServerConfig {
+        ServerConfig {
+            rules: rules_for(6, 72).expect("Kalah(6,6) fits the core"),
+            level,
+            games: 2,
+            positions: 5,
+            move_time: Duration::from_secs(5),
+            greeting_time: Duration::from_secs(10),
+            max_connections: 16,
+            seed: 1,
+        }
+    }
+}
+
+/// One freeplay game of a connection.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GameResult {
+    /// The bot's seat (the boards it was sent were mirrored when North).
+    pub bot_seat: Side,
+    /// Final stores, South first (at a fault: as they stood).
+    pub scores: [u8; 2],
+    /// The winner; `None` for a draw or an unfinished game.
+    pub winner: Option<Side>,
+    /// Moves the bot played.
+    pub bot_moves: u32,
+    /// The bot's average time a move in milliseconds, from `state` to its `yield` (or our
+    /// `stop`).
+    pub bot_avg_ms: f64,
+    /// Our level's average time a move in milliseconds.
+    pub server_avg_ms: f64,
+    /// Why the game ended early: the bot's fault.
+    pub fault: Option<String>,
+}
+
+/// What happened in one connection.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SessionReport {
+    /// The bot's address.
+    pub peer: String,
+    /// The activity it asked for.
+    pub mode: Option<String>,
+    /// Its `info:name`.
+    pub name: Option<String>,
+    /// Freeplay games, in order.
+    pub games: Vec<GameResult>,
+    /// The last `eval` of each position (eval mode), the bot's value for the side to move.
+    pub evals: Vec<f64>,
+    /// Verify mode: solutions right, solutions wrong.
+    pub verified: [u32; 2],
+    /// The fault that ended the connection, where one did.
+    pub fault: Option<String>,
+}
+
+/// One bot connection on the server's side: its writer, its lines (read on a thread of
+/// their own, at most [`MAX_LINE`] bytes each) and the ids used.
+struct Conn {
+    out: TcpStream,
+    lines: mpsc::Receiver<Result<String, String>>,
+    next_id: u64,
+    /// States and problems whose answers are over (late answers are ignored).
+    stopped: std::collections::HashSet<u64>,
+    name: Option<String>,
+}
+
+/// A received message or why none came; `Err` is the bot's fault.
+enum Got {
+    Msg(Message),
+    Timeout,
+}
+
+impl Conn {
+    fn new(stream: TcpStream) -> Result<Conn> {
+        let out = stream.try_clone().context("the connection")?;
+        out.set_write_timeout(Some(Duration::from_secs(10)))?;
+        // Short messages, each awaited: no waiting to fill a packet.
+        out.set_nodelay(true)?;
+        // Bounded: a bot that floods lines waits on its socket instead of filling memory.
+        let (tx, lines) = mpsc::sync_channel(64);
+        std::thread::spawn(move || {
+            let mut input = std::io::BufReader::new(stream);
+            loop {
+                match read_line(&mut input) {
+                    Ok(Some(l)) => {
+                        if tx.send(Ok(l)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Conn {
+            out,
+            lines,
+            next_id: 1,
+            stopped: Default::default(),
+            name: None,
+        })
+    }
+
+    fn send(&mut self, m: &Message) -> Result<(), String> {
+        // One write a message: one packet, not one a piece of the format.
+        self.out
+            .write_all(format!("{m}\r\n").as_bytes())
+            .and_then(|()| self.out.flush())
+            .map_err(|e| format!("the connection failed while writing to it ({e})"))
+    }
+
+    /// Sends `m` with a fresh id; returns the id.
+    fn send_new(&mut self, m: Message) -> Result<u64, String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&m.with_id(id))?;
+        Ok(id)
+    }
+
+    /// The next message that needs the caller, by `until`. `set`, `pong`, `ok` and `error` are
+    /// taken here; garbage, a closed connection and `goodbye` are faults.
+    fn next(&mut self, until: Option<Instant>) -> Result<Got, String> {
+        loop {
+            let got = match until {
+                Some(u) => match self
+                    .lines
+                    .recv_timeout(u.saturating_duration_since(Instant::now()))
+                {
+                    Ok(l) => l,
+                    Err(mpsc::RecvTimeoutError::Timeout) => return Ok(Got::Timeout),
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err("the bot closed the connection".into())
+                    }
+                },
+                None => match self.lines.try_recv() {
+                    Ok(l) => l,
+                    Err(mpsc::TryRecvError::Empty) => return Ok(Got::Timeout),
+                    Err(mpsc::TryRecvError::Disconnected) => {
+                        return Err("the bot closed the connection".into())
+                    }
+                },
+            };
+            let line = got?;
+            let m = Message::parse(&line)
+                .map_err(|e| format!("a malformed message `{}`: {e}", shown(&line)))?;
+            match m.name.as_str() {
+                "set" => {
+                    if m.text(0) == Some("info:name") {
+                        self.name = m.text(1).map(shown);
+                    }
+                }
+                "pong" | "ok" | "error" => {}
+                "goodbye" => return Err("the bot said goodbye".into()),
+                _ => return Ok(Got::Msg(m)),
+            }
+        }
+    }
+
+    /// Refuses what the bot sent while nothing was asked of it: an answer to a request that
+    /// is over is ignored (KGP allows it to cross a `stop`), anything else is a fault.
+    fn nothing_asked(&mut self) -> Result<(), String> {
+        while let Got::Msg(m) = self.next(None)? {
+            if m.reference.is_some_and(|r| self.stopped.contains(&r)) {
+                continue;
+            }
+            return Err(format!(
+                "`{}` out of turn: no position was asked about",
+                shown(&m.to_string())
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that an answer refers to request `id` (or to none, or to one that is over:
+    /// `Ok(false)`, ignored).
+    fn answers(&self, m: &Message, id: u64) -> Result<bool, String> {
+        match m.reference {
+            None => Ok(true),
+            Some(r) if r == id => Ok(true),
+            Some(r) if self.stopped.contains(&r) => Ok(false),
+            Some(r) => Err(format!(
+                "`{}` refers to @{r}, which names no request of this server's that is open",
+                shown(&m.to_string())
+            )),
+        }
+    }
+
+    /// Ends the request `id` with `stop`.
+    fn stop(&mut self, id: u64) -> Result<(), String> {
+        self.stopped.insert(id);
+        let stop = Message::new("stop", vec![]).answering(id);
+        self.send_new(stop).map(|_| ())
+    }
+}
+
+/// Serves one connection to its end: the greeting, the bot's `mode`, then its games or
+/// positions, and `goodbye`. A protocol fault of the bot ends the connection with an
+/// `error` naming it, and is the report's `fault`.
+pub fn serve_connection(stream: TcpStream, cfg: &ServerConfig) -> SessionReport {
+    let mut report = SessionReport {
+        peer: stream
+            .peer_addr()
+            .map_or_else(|_| "?".into(), |a| a.to_string()),
+        ..SessionReport::default()
+    };
+    let mut conn = match Conn::new(stream) {
+        Ok(c) => c,
+        Err(e) => {
+            report.fault = Some(format!("{e:#}"));
+            return report;
+        }
+    };
+    let result = session(&mut conn, cfg, &mut report);
+    report.name = conn.name.clone();
+    if let Err(why) = result {
+        let _ = conn.send(&Message::new("error", vec![Arg::Text(why.clone())]));
+        report.fault = Some(why);
+    }
+    let _ = conn.send(&Message::new("goodbye", vec![]));
+    let _ = conn.out.shutdown(std::net::Shutdown::Both);
+    report
+}
+
+fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> Result<(), String> {
+    let v = VERSION.map(|x| Arg::Int(i64::from(x))).to_vec();
+    conn.send(&Message::new("kgp", v))?;
+    let until = Instant::now() + cfg.greeting_time;
+    let mode = {
+        match conn.next(Some(until))? {
+            Got::Timeout => {
+                return Err(format!(
+                    "no `mode` within {} s of the greeting",
+                    cfg.greeting_time.as_secs_f64()
+                ))
+            }
+            Got::Msg(m) if m.name == "mode" => {
+                let word = m.text(0).unwrap_or("");
+                report.mode = Some(shown(word));
+                match Mode::parse(word) {
+                    Some(mode) => mode,
+                    None => {
+                        return Err(format!(
+                            "unsupported activity `{}` (freeplay, eval or verify)",
+                            shown(word)
+                        ))
+                    }
+                }
+            }
+            Got::Msg(m) => return Err(format!("`{}` before `mode`", shown(&m.to_string()))),
+        }
+    };
+    let mut rng = Rng::lcg(cfg.seed);
+    match mode {
+        Mode::Freeplay => {
+            for g in 0..cfg.games {
+                let seat = if g % 2 == 0 { Side::South } else { Side::North };
+                let game_id = Message::new(
+                    "set",
+                    vec![Arg::Text("game:id".into()), Arg::Text(format!("{}", g + 1))],
+                );
+                conn.send(&game_id)?;
+                let r = freeplay_game(conn, cfg, seat, &mut rng);
+                let fault = r.fault.clone();
+                report.games.push(r);
+                if let Some(f) = fault {
+                    return Err(f);
+                }
+            }
+        }
+        Mode::Eval => {
+            for _ in 0..cfg.positions {
+                let pos = random_position(&cfg.rules, &mut rng);
+                let seat = pos.to_move();
+                let id = conn.send_new(Message::new(
+                    "state",
+                    vec![Arg::Board(board_for(&pos, seat))],
+                ))?;
+                let until = Instant::now() + cfg.move_time;
+                let mut last = None;
+                while let Got::Msg(m) = conn.next(Some(until))? {
+                    if !conn.answers(&m, id)? {
+                        continue;
+                    }
+                    match (m.name.as_str(), m.real(0)) {
+                        ("eval", Some(v)) => last = Some(v),
+                        ("eval", None) => {
+                            return Err(format!("`{}`: an eval is a real", shown(&m.to_string())))
+                        }
+                        _ => {
+                            return Err(format!("`{}` where an eval is due", shown(&m.to_string())))
+                        }
+                    }
+                }
+                conn.stop(id)?;
+                report.evals.push(
+                    last.ok_or_else(|| format!("no eval within {} ms", cfg.move_time.as_millis()))?,
+                );
+            }
+        }
+        Mode::Verify => {
+            for _ in 0..cfg.positions {
+                let pos = random_position(&cfg.rules, &mut rng);
+                let board = board_for(&pos, pos.to_move());
+                let legal = pos.legal_moves();
+                let k =
+                    i64::from(legal.as_slice()[(rng.next_u64() % legal.len() as u64) as usize]) + 1;
+                let expected = sow(&board, k)?;
+                let id = conn.send_new(Message::new(
+                    "problem",
+                    vec![Arg::Board(board), Arg::Int(k)],
+                ))?;
+                let until = Instant::now() + cfg.move_time;
+                let m = loop {
+                    match conn.next(Some(until))? {
+                        Got::Timeout => {
+                            return Err(format!(
+                                "no solution within {} ms",
+                                cfg.move_time.as_millis()
+                            ))
+                        }
+                        Got::Msg(m) => {
+                            if conn.answers(&m, id)? {
+                                break m;
+                            }
+                        }
+                    }
+                };
+                conn.stopped.insert(id);
+                let (true, Some(b), Some(again)) = (m.name == "solution", m.board(0), m.int(1))
+                else {
+                    return Err(format!(
+                        "`{}` where a solution (a board and 0 or 1) is due",
+                        shown(&m.to_string())
+                    ));
+                };
+                if b == expected.0.as_slice() && (again != 0) == expected.1 {
+                    report.verified[0] += 1;
+                } else {
+                    report.verified[1] += 1;
+                    let mut e = Message::new(
+                        "error",
+                        vec![Arg::Text(format!(
+                            "wrong: move {k} gives {}, last seed {}in the store",
+                            Arg::Board(expected.0.clone()),
+                            if expected.1 { "" } else { "not " }
+                        ))],
+                    );
+                    e.reference = m.id.or(Some(id));
+                    conn.send(&e)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A position of `rules` some random moves into a game, still going.
+fn random_position(rules: &Rules, rng: &mut Rng) -> Position {
+    loop {
+        let Ok(mut pos) = Position::start(rules) else {
+            unreachable!("the server's rules have a start")
+        };
+        let plies = rng.next_u64() % 24;
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            let mv = legal.as_slice()[(rng.next_u64() % legal.len() as u64) as usize];
+            let mut next = pos;
+            if next.play(mv).is_err() || next.is_over() {
+                break;
+            }
+            pos = next;
+        }
+        if !pos.is_over() {
+            return pos;
+        }
+    }
+}
+
+/// One freeplay game: the bot on `seat`, our level on the other.
+fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng) -> GameResult {
+    let mut pos = Position::start(&cfg.rules).expect("the server's rules have a start");
+    let mut moves = [0u32; 2];
+    let mut time = [Duration::ZERO; 2];
+    let fault = loop {
+        if pos.is_over() {
+            break None;
+        }
+        let start = Instant::now();
+        let bots = pos.to_move() == seat;
+        let turn = if bots {
+            bot_move(conn, cfg, &pos)
+        } else {
+            conn.nothing_asked().and_then(|()| {
+                cfg.level
+                    .choose(&pos, &[], rng.next_u64())
+                    .ok_or_else(|| "our level found no move".to_string())
+            })
+        };
+        if turn.is_ok() {
+            let k = usize::from(!bots);
+            moves[k] += 1;
+            time[k] += start.elapsed();
+        }
+        match turn {
+            Ok(pit) => {
+                if let Err(e) = pos.play(pit) {
+                    break Some(format!("move {}: {e}", pit + 1));
+                }
+            }
+            Err(e) => break Some(e),
+        }
+    };
+    GameResult {
+        bot_seat: seat,
+        scores: pos.scores(),
+        winner: if fault.is_some() {
+            Some(seat.other())
+        } else {
+            pos.outcome().and_then(|o| o.winner())
+        },
+        bot_moves: moves[0],
+        bot_avg_ms: avg_ms(time[0], moves[0]),
+        server_avg_ms: avg_ms(time[1], moves[1]),
+        fault,
+    }
+}
+
+fn avg_ms(t: Duration, n: u32) -> f64 {
+    t.as_secs_f64() * 1000.0 / f64::from(n.max(1))
+}
+
+/// The bot's move (0-based) in `pos`: its last `move` for the `state` by the deadline or its
+/// `yield`.
+fn bot_move(conn: &mut Conn, cfg: &ServerConfig, pos: &Position) -> Result<u8, String> {
+    conn.nothing_asked()?;
+    let board = board_for(pos, pos.to_move());
+    let id = conn.send_new(Message::new("state", vec![Arg::Board(board)]))?;
+    let until = Instant::now() + cfg.move_time;
+    let n = pos.pits() as i64;
+    let mut chosen = None;
+    while let Got::Msg(m) = conn.next(Some(until))? {
+        if !conn.answers(&m, id)? {
+            continue;
+        }
+        match m.name.as_str() {
+            "yield" => break,
+            "move" => {
+                let k = m.int(0).ok_or_else(|| {
+                    format!("`{}`: a move is a pit number", shown(&m.to_string()))
+                })?;
+                if !(1..=n).contains(&k) {
+                    return Err(format!("move {k}: a pit is 1 to {n}"));
+                }
+                let pit = (k - 1) as u8;
+                if !pos.legal_moves().contains(pit) {
+                    return Err(format!("illegal move {k}: its pit is empty"));
+                }
+                chosen = Some(pit);
+            }
+            _ => return Err(format!("`{}` where a move is due", shown(&m.to_string()))),
+        }
+    }
+    conn.stop(id)?;
+    chosen.ok_or_else(|| format!("no move within {} ms", cfg.move_time.as_millis()))
+}
+
+/// Accepts bots on `listener` for ever, each connection on a thread of its own, and hands
+/// each finished connection's report to `done`. Connections beyond
+/// [`ServerConfig::max_connections`] are told the server is busy and closed.
+pub fn serve(
+    listener: TcpListener,
+    cfg: ServerConfig,
+    done: impl Fn(SessionReport) + Send + Sync + 'static,
+) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let cfg = Arc::new(cfg);
+    let done = Arc::new(done);
+    let open = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else {
+            continue;
+        };
+        if open.fetch_add(1, Ordering::SeqCst) >= cfg.max_connections {
+            open.fetch_sub(1, Ordering::SeqCst);
+            let _ = write!(stream, "error \"the server is busy\"\r\ngoodbye\r\n");
+            continue;
+        }
+        let (cfg, done, open) = (cfg.clone(), done.clone(), open.clone());
+        std::thread::spawn(move || {
+            let r = serve_connection(stream, &cfg);
+            open.fetch_sub(1, Ordering::SeqCst);
+            done(r);
+        });
+    }
+}
