@@ -1,6 +1,8 @@
 //! The KGP message and board literal on any input: no panic, every message read prints back
 //! to one that reads the same, and a position's board literal reads back to the position.
 
+mod common;
+
 use mancala_core::{Position, Rules, Side};
 use mancala_play::kgp::{board_for, board_of, position_of, Arg, Message};
 use proptest::prelude::*;
@@ -75,12 +77,7 @@ proptest! {
         cut in any::<prop::sample::Index>(),
         junk in "\\PC{0,3}",
     ) {
-        for text in [line.clone(), {
-            let t = m.to_string();
-            let at = cut.index(t.len() + 1);
-            let at = (0..=at).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
-            format!("{}{junk}{}", &t[..at], &t[at..])
-        }] {
+        for text in [line.clone(), common::damaged(&m.to_string(), cut, &junk)] {
             if let Ok(back) = Message::parse(&text) {
                 prop_assert_eq!(Message::parse(&back.to_string()), Ok(back));
             }

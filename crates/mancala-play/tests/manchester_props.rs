@@ -1,6 +1,8 @@
 //! The Manchester protocol's parsers on any input: no panic, and every message they accept
 //! prints back to the same text.
 
+mod common;
+
 use mancala_play::manchester::{Action, ToAgent, Turn};
 use proptest::prelude::*;
 
@@ -37,12 +39,7 @@ proptest! {
         cut in any::<prop::sample::Index>(),
         junk in "\\PC{0,3}",
     ) {
-        for text in [line.clone(), {
-            let t = m.to_string();
-            let at = cut.index(t.len() + 1);
-            let at = (0..=at).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
-            format!("{}{junk}{}", &t[..at], &t[at..])
-        }] {
+        for text in [line.clone(), common::damaged(&m.to_string(), cut, &junk)] {
             if let Ok(back) = ToAgent::parse(&text) {
                 prop_assert_eq!(ToAgent::parse(&back.to_string()), Ok(back));
             }
