@@ -121,12 +121,13 @@ impl Message {
             return Err(r.fault("a space after the id"));
         }
         r.space();
+        // A name starts with a letter: a leading digit would read back as an id.
         let start = r.i;
+        if !r.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+            return Err(r.fault("a command name (a letter, then letters and digits)"));
+        }
         while r.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
             r.i += 1;
-        }
-        if r.i == start {
-            return Err(r.fault("a command name (letters and digits)"));
         }
         let name = line[start..r.i].to_string();
         let mut args = Vec::new();
@@ -637,6 +638,7 @@ mod tests {
             ("", "command name"),
             ("@ move 1", "a number after `@`"),
             ("4state", "a space after the id"),
+            (" 0", "command name"),
             ("move 1,2", "no integer, real, word, string or board"),
             ("state <3,0,>", "a count of seeds"),
             ("state <3,0", "`,` or `>`"),
