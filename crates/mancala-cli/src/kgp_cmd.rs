@@ -42,6 +42,8 @@ pub struct KgpAgent {
     /// Time a position in milliseconds instead of the level's depth.
     #[arg(long, conflicts_with = "level", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     time_per_move: Option<u64>,
+    #[command(flatten)]
+    simple: crate::manchester_cmd::SimpleArgs,
     /// Endgame tables (built by `mancala egdb build`) for the boards the server sends.
     #[arg(long)]
     egdb: Option<PathBuf>,
@@ -72,7 +74,10 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         ),
     };
     let level = Level::new(a.level).context("level")?;
-    let mut computer = Computer::new(level, 1);
+    let mut computer = match a.simple.computer()? {
+        Some(c) => c,
+        None => Computer::new(level, 1),
+    };
     if let Some(dir) = &a.egdb {
         computer.engine.oracle = Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?));
     }

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use mancala_engine::Level;
 use mancala_play::manchester::{self, Budget, GameReport};
-use mancala_play::Computer;
+use mancala_play::{Computer, Player};
 use serde_json::json;
 
 #[derive(Args)]
@@ -35,6 +35,40 @@ impl AgentArgs {
     }
 }
 
+/// A player that needs no engine, for an agent's `--player`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SimplePlayer {
+    /// A uniformly random legal move.
+    Random,
+    /// The move that leaves its store fullest after its whole turn (ties: the lowest pit).
+    Greedy,
+}
+
+/// An agent's `--player` and `--seed`, shared by both protocols.
+#[derive(Args)]
+pub struct SimpleArgs {
+    /// Play random or greedy moves instead of a level.
+    #[arg(long, value_enum, conflicts_with_all = ["level", "time_per_move", "egdb"])]
+    player: Option<SimplePlayer>,
+    /// Seed of `--player`'s moves (the same seed, the same moves).
+    #[arg(long, requires = "player")]
+    seed: Option<u64>,
+}
+
+impl SimpleArgs {
+    /// The simple player as a computer, where `--player` is given.
+    pub fn computer(&self) -> Result<Option<Computer>> {
+        let Some(p) = self.player else {
+            return Ok(None);
+        };
+        let player = match p {
+            SimplePlayer::Random => Player::Random,
+            SimplePlayer::Greedy => Player::Greedy,
+        };
+        Computer::simple(player, self.seed.unwrap_or(1)).map(Some)
+    }
+}
+
 #[derive(Args)]
 struct ManchesterAgent {
     /// Playing level (1-8); its depth or time a move, within the game's clock.
@@ -43,6 +77,8 @@ struct ManchesterAgent {
     /// Time a move in milliseconds instead of the level's depth (still within the clock).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     time_per_move: Option<u64>,
+    #[command(flatten)]
+    simple: SimpleArgs,
     /// Endgame tables for `kalah,pits=7,seeds=7` (built by `mancala egdb build`).
     #[arg(long)]
     egdb: Option<PathBuf>,
@@ -103,7 +139,10 @@ pub fn agent(a: AgentArgs) -> Result<()> {
     if a.time_per_move.is_some() {
         level.depth = None;
     }
-    let mut computer = Computer::new(level, 1);
+    let mut computer = match a.simple.computer()? {
+        Some(c) => c,
+        None => Computer::new(level, 1),
+    };
     if let Some(dir) = &a.egdb {
         let db = mancala_egdb::Egdb::open(dir)?;
         let _ = writeln!(log, "endgame tables from {}", dir.display());

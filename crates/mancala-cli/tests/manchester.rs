@@ -175,3 +175,34 @@ fn a_timed_out_agent_leaves_no_process_behind() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(!alive, "the agent's child {pid} outlived the game");
 }
+
+/// A seeded random agent plays the same game again against the greedy one, and another
+/// game with another seed; `--seed` needs `--player`, which excludes `--level`.
+#[test]
+fn a_seeded_random_agent_repeats_its_game() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let simple = |player: &str, seed: u64| {
+        format!("{BIN} agent manchester --player {player} --seed {seed} --log {dir}/simple.log")
+    };
+    let game = |seed: u64| {
+        let (s, code, err) = referee(&simple("random", seed), &simple("greedy", 1), &[]);
+        assert_eq!(code, Some(0), "{s} {err}");
+        let g = &s["games"][0];
+        assert!(g["fault"].is_null(), "{g}");
+        g["position"].as_str().unwrap().to_string()
+    };
+    let first = game(5);
+    assert!(first.ends_with("/-"), "{first}");
+    assert_eq!(game(5), first);
+    assert_ne!(game(6), first);
+    for args in [
+        &["--seed", "3"][..],
+        &["--player", "greedy", "--level", "3"][..],
+        &["--player", "best"][..],
+    ] {
+        let mut all = vec!["agent", "manchester"];
+        all.extend_from_slice(args);
+        let out = mancala(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

@@ -52,7 +52,7 @@ impl Seat {
 }
 
 impl MoveSource for Seat {
-    /// A level searches on one thread; random and MCTS draw from `seed`.
+    /// A level searches on one thread; random and MCTS draw from `seed`; greedy needs none.
     fn next_move(&mut self, game: &Game, seed: u64) -> Option<u8> {
         match self.player {
             Player::Engine(l) => {
@@ -61,10 +61,7 @@ impl MoveSource for Seat {
                 l.choose_with(self.engine.as_ref()?, game.position(), game.history(), seed)
             }
             Player::Mcts(n) => mancala_engine::mcts::choose(game.position(), n, seed),
-            Player::Random => {
-                let legal = game.legal_moves();
-                (!legal.is_empty()).then(|| Rng::new(seed).pick(legal.as_slice()))
-            }
+            Player::Random | Player::Greedy => self.player.simple_move(game.position(), seed),
             Player::Human => None,
         }
     }

@@ -339,13 +339,7 @@ pub fn run_agent(
             computer.level.depth = None;
         }
         let mv = computer
-            .level
-            .choose_with(
-                &computer.engine,
-                game.position(),
-                game.history(),
-                rng.next_u64(),
-            )
+            .choose(game.position(), game.history(), rng.next_u64())
             .context("the engine found no move")?;
         let action = Action::from_core(mv);
         if action == Action::Swap {

@@ -1,6 +1,6 @@
-//! Who plays a side: a person, a uniform random mover, the engine at a level, or Monte Carlo
-//! tree search; how each is named and read from text; and the computer as a player that keeps
-//! its engine from move to move.
+//! Who plays a side: a person, a uniform random mover, a greedy mover, the engine at a level,
+//! or Monte Carlo tree search; how each is named and read from text; and the computer as a
+//! player that keeps its engine from move to move.
 
 use std::time::Duration;
 
@@ -20,6 +20,9 @@ pub enum Player {
     Human,
     /// Every legal move equally likely.
     Random,
+    /// The move that leaves the mover's store fullest once its whole turn is played
+    /// ([`greedy_move`]).
+    Greedy,
     /// The engine at a playing level.
     Engine(Level),
     /// Monte Carlo tree search with this many playouts a move.
@@ -118,6 +121,7 @@ impl Player {
         match self {
             Player::Human => "human".into(),
             Player::Random => "random".into(),
+            Player::Greedy => "greedy".into(),
             Player::Engine(l) if l.time != Level::new(l.level).and_then(|d| d.time) => {
                 let ms = l.time.map_or(0, |t| t.as_millis());
                 format!("level {}@{ms}ms", l.level)
@@ -150,8 +154,57 @@ impl Player {
 
     /// Deterministic: the same position always gets the same move.
     pub fn deterministic(&self) -> bool {
-        matches!(self, Player::Engine(l) if l.noise == 0)
+        matches!(self, Player::Engine(l) if l.noise == 0) || *self == Player::Greedy
     }
+
+    /// The move of a player that needs no engine: [`Player::Random`] draws a legal move
+    /// uniformly with an [`Rng::new`] from `seed`, [`Player::Greedy`] plays [`greedy_move`].
+    /// `None` for the other players and where there is no legal move.
+    pub fn simple_move(&self, pos: &Position, seed: u64) -> Option<u8> {
+        match self {
+            Player::Random => {
+                let legal = pos.legal_moves();
+                (!legal.is_empty()).then(|| Rng::new(seed).pick(legal.as_slice()))
+            }
+            Player::Greedy => greedy_move(pos),
+            _ => None,
+        }
+    }
+}
+
+/// Move sequences a greedy choice looks at before it values the rest of a turn as it stands:
+/// a bound on turns of very many extra moves, which the Kalah-family games never reach.
+const GREEDY_BUDGET: u32 = 100_000;
+
+/// The greedy move: the one whose whole turn (the move and the extra moves it earns, each
+/// chosen the same way) leaves the mover's store fullest, looking no further than that turn;
+/// ties go to the lowest pit (the pie rule's swap, [`mancala_core::SWAP`], after every pit).
+/// `None` where there is no legal move.
+pub fn greedy_move(pos: &Position) -> Option<u8> {
+    /// The fullest store `side` reaches by the end of the turn from `pos`, and its first move.
+    fn best(pos: &Position, side: mancala_core::Side, budget: &mut u32) -> (u8, Option<u8>) {
+        let mut top: (u8, Option<u8>) = (0, None);
+        for mv in &pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            *budget = budget.saturating_sub(1);
+            let store = if child.to_move() == side && !child.is_over() && *budget > 0 {
+                best(&child, side, budget).0
+            } else {
+                child.scores()[side.index()]
+            };
+            let better = match top.1 {
+                None => true,
+                Some(t) => store > top.0 || (store == top.0 && mv < t),
+            };
+            if better {
+                top = (store, Some(mv));
+            }
+        }
+        top
+    }
+    let mut budget = GREEDY_BUDGET;
+    best(pos, pos.to_move(), &mut budget).1
 }
 
 /// `computer (level N)`: how records and the server name the computer at level `level`.
@@ -191,13 +244,16 @@ pub fn level_decision(
 
 /// The engine at a level as a player of a whole game: its transposition table carries over
 /// from move to move, and each move's seed is the next output of an [`Rng::lcg`] from the
-/// game's seed.
+/// game's seed. A player that needs no engine (random, greedy) can stand in for the level
+/// ([`Computer::simple`]), so the protocols' agents play it as they play a level.
 pub struct Computer {
     /// The playing level.
     pub level: Level,
     /// The engine searched with; callers may set its oracle (endgame tables).
     pub engine: Engine,
     seeds: Rng,
+    /// The player that moves instead of the level, and its seed.
+    simple: Option<(Player, u64)>,
 }
 
 impl Computer {
@@ -213,6 +269,40 @@ impl Computer {
             level,
             engine,
             seeds: Rng::lcg(seed),
+            simple: None,
+        }
+    }
+
+    /// [`Player::Random`] or [`Player::Greedy`] as a computer: [`Computer::choose`] gives
+    /// [`Player::simple_move`], a move's seed mixed with `seed` ([`Rng::derive`]), so one
+    /// `seed` gives the same moves again and two seeds give two random players. Any other
+    /// player is refused.
+    pub fn simple(player: Player, seed: u64) -> Result<Computer> {
+        if !matches!(player, Player::Random | Player::Greedy) {
+            bail!("{} is not a player that needs no engine", player.name());
+        }
+        let level = Level::new(*LEVELS.start()).context("the lowest level")?;
+        Ok(Computer {
+            level,
+            // Never searched with: the smallest table.
+            engine: Engine::new(1, 1),
+            seeds: Rng::lcg(seed),
+            simple: Some((player, seed)),
+        })
+    }
+
+    /// Whether a player that needs no engine moves instead of the level.
+    pub fn is_simple(&self) -> bool {
+        self.simple.is_some()
+    }
+
+    /// The computer's move in `pos` (`history`: the game's positions before it) with this
+    /// move's `seed`: the level's, searched on the kept engine, or the simple player's.
+    /// `None` where there is no legal move.
+    pub fn choose(&self, pos: &Position, history: &[Position], seed: u64) -> Option<u8> {
+        match self.simple {
+            Some((player, own)) => player.simple_move(pos, Rng::derive(own, seed)),
+            None => self.level.choose_with(&self.engine, pos, history, seed),
         }
     }
 
@@ -220,8 +310,7 @@ impl Computer {
     pub fn play_move(&mut self, game: &mut Game) -> Result<PlayedMove> {
         let seed = self.seeds.next_u64();
         let pit = self
-            .level
-            .choose_with(&self.engine, game.position(), game.history(), seed)
+            .choose(game.position(), game.history(), seed)
             .context("the computer found no move")?;
         game.play(pit)?;
         Ok(*game.moves().last().expect("just played"))
@@ -324,5 +413,66 @@ mod tests {
         );
         assert_eq!(five.name(), "level 5");
         assert_eq!(five.record_name(), "computer (level 5)");
+    }
+
+    /// South's last pit reaches its store (an extra turn), then its first pit captures North's
+    /// 10: 27 in the store after the turn, against 26 for the capture alone. Greedy takes the
+    /// whole turn; where no move gains, the lowest pit.
+    #[test]
+    fn greedy_takes_the_best_whole_turn() {
+        let pos: Position = "kalah,seeds=4/2-0-0-0-0-1/15/1-1-1-10-1-1/15/s"
+            .parse()
+            .unwrap();
+        assert_eq!(greedy_move(&pos), Some(5));
+        let mut after = pos;
+        after.play(5).unwrap();
+        assert_eq!(greedy_move(&after), Some(0));
+        after.play(0).unwrap();
+        assert_eq!(after.scores(), [27, 15]);
+        // North's last pit reaches its store; then no move gains (every opposite pit is empty).
+        assert_eq!(greedy_move(&after), Some(5));
+        let mut north = after;
+        north.play(5).unwrap();
+        assert_eq!(
+            north.to_string(),
+            "kalah,seeds=4/0-1-0-0-0-0/27/1-1-1-0-1-0/16/n"
+        );
+        assert_eq!(greedy_move(&north), Some(0));
+        assert_eq!(Player::Greedy.simple_move(&after, 99), Some(5));
+        assert_eq!(Player::Greedy.name(), "greedy");
+        assert!(Player::Greedy.deterministic() && !Player::Random.deterministic());
+        let over: Position = "kalah,seeds=4/0-0-0-0-0-0/30/0-0-0-0-0-0/18/-"
+            .parse()
+            .unwrap();
+        assert_eq!(greedy_move(&over), None);
+    }
+
+    /// The random player's moves come from its seed: the same seed, the same game; another
+    /// seed, another game; every move legal.
+    #[test]
+    fn a_seeded_random_computer_repeats_its_game() {
+        let rules: mancala_core::Rules = "kalah,pits=7,seeds=7".parse().unwrap();
+        let play = |seed: u64| {
+            let c = Computer::simple(Player::Random, seed).unwrap();
+            let mut g = Game::from_rules(&rules).unwrap();
+            let mut seeds = Rng::lcg(3);
+            while !g.is_over() {
+                let mv = c
+                    .choose(g.position(), g.history(), seeds.next_u64())
+                    .unwrap();
+                assert!(g.legal_moves().contains(mv));
+                g.play(mv).unwrap();
+            }
+            g.moves().iter().map(|m| m.pit).collect::<Vec<u8>>()
+        };
+        let a = play(5);
+        assert!(a.len() > 10, "{a:?}");
+        assert_eq!(play(5), a);
+        assert_ne!(play(6), a);
+        let e = Computer::simple(Player::Human, 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(e, "human is not a player that needs no engine");
     }
 }

@@ -210,6 +210,7 @@ pub fn play_game(cfg: &Config, index: u64) -> Sample {
             Player::Mcts(playouts) => {
                 mancala_engine::mcts::choose(&pos, playouts, r).expect("a live position")
             }
+            Player::Greedy => crate::player::greedy_move(&pos).expect("a live position"),
             Player::Random | Player::Human => legal.as_slice()[(r % n) as usize],
         };
         history.push(pos);

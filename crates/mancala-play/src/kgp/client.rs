@@ -71,8 +71,8 @@ fn send<W: Write>(out: &Shared<W>, m: &Message, log: &Shared<Box<dyn Write + Sen
 /// `computer`'s level and engine, and writes every message to `log`. A thread reads the
 /// server while the engine thinks, so `ping` is answered and `stop` ends a search at once.
 /// Each `state` is searched by iterative deepening and every completed iteration whose best
-/// move differs from the last one sent is sent as `move` (levels that err on purpose send
-/// their one pick); the search's end sends `yield`. In `eval` mode each iteration sends
+/// move differs from the last one sent is sent as `move` (levels that err on purpose, random
+/// and greedy send one); the search's end sends `yield`. In `eval` mode each iteration sends
 /// `eval` with the value for South (the side to move): the final seed margin with the best
 /// play the search sees, higher is better, and a `set info:comment` says whether it is
 /// proven or to which depth it was searched. `verify` problems are answered by the core's
@@ -300,10 +300,13 @@ fn think(
     if legal.is_empty() {
         bail!("the game is over in this position");
     }
-    if !eval && (level.noise > 0 || legal.len() == 1) {
-        let pit = level
-            .choose_with(&computer.engine, pos, &[], seed)
-            .context("no move")?;
+    if !eval && (computer.is_simple() || level.noise > 0 || legal.len() == 1) {
+        let pit = if computer.is_simple() {
+            computer.choose(pos, &[], seed)
+        } else {
+            level.choose_with(&computer.engine, pos, &[], seed)
+        }
+        .context("no move")?;
         emit(Arg::Int(i64::from(pit) + 1));
         return Ok((1, String::new()));
     }
