@@ -12,6 +12,7 @@ mod manchester_cmd;
 mod play;
 mod split;
 mod stats;
+mod tournament_cmd;
 mod tui;
 
 use std::process::ExitCode;
@@ -84,6 +85,8 @@ enum Command {
     KgpServer(kgp_cmd::KgpServerArgs),
     /// Referee games between two agent programs (Manchester Kalah).
     Referee(manchester_cmd::RefereeArgs),
+    /// A round robin between bot commands over Manchester Kalah or KGP, with standings.
+    Tournament(tournament_cmd::TournamentArgs),
 }
 
 /// The game and its options; every option defaults to the preset's value.
@@ -305,11 +308,15 @@ fn main() -> ExitCode {
     };
     // Output cut short by its reader (`mancala solve | head`) ends the program quietly, as
     // other command-line tools do, instead of a panic on the broken pipe. The server, the
-    // TUI, the referee and a match of engine processes (an agent or engine that exits is a
-    // broken pipe they report) keep Rust's default (the signal ignored).
+    // TUI, the referee, a tournament and a match of engine processes (an agent or engine
+    // that exits is a broken pipe they report) keep Rust's default (the signal ignored).
     #[cfg(unix)]
     let reports_pipes = match &cli.command {
-        Command::Serve(_) | Command::Tui(_) | Command::Referee(_) | Command::KgpServer(_) => true,
+        Command::Serve(_)
+        | Command::Tui(_)
+        | Command::Referee(_)
+        | Command::KgpServer(_)
+        | Command::Tournament(_) => true,
         Command::Agent(a) => a.over_network(),
         Command::Match(a) => a.plays_processes(),
         _ => false,
@@ -341,6 +348,7 @@ fn main() -> ExitCode {
         Command::Agent(a) => manchester_cmd::agent(a),
         Command::Referee(a) => manchester_cmd::referee(a),
         Command::KgpServer(a) => kgp_cmd::server(a),
+        Command::Tournament(a) => tournament_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -33,6 +33,7 @@ mod client;
 mod server;
 
 pub use client::{run_client, ClientConfig, ClientReport};
+pub(crate) use server::{bot_move, greet, Conn};
 pub use server::{serve, serve_connection, GameResult, ServerConfig, SessionReport};
 
 /// Longest message, in bytes, its line break included.

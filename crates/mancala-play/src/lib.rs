@@ -20,6 +20,8 @@
 //! - [`kgp`]: the Kalah Game Protocol (KGP 1.x): its messages and board literal, a client
 //!   that answers a server's positions with improving moves, and a server that plays its
 //!   connected bots at a level.
+//! - [`tournament`]: round robins between bot commands over either protocol, with standings,
+//!   pairings and every game's result.
 //! - [`protocol`]: the line protocol of `mancala engine` (commands, answers, time management
 //!   for clocks) and [`external`]: an engine process speaking it, as a player of matches.
 //! - [`rng`]: the seeded generator all of these draw from ([`Rng`]).
@@ -39,6 +41,7 @@ pub mod player;
 pub mod protocol;
 pub mod rng;
 pub mod stats;
+pub mod tournament;
 
 pub use player::{Besides, Computer, Player};
 pub use rng::Rng;

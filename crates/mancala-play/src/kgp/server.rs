@@ -93,7 +93,7 @@ pub struct SessionReport {
 
 /// One bot connection on the server's side: its writer, its lines (read on a thread of
 /// their own, at most [`MAX_LINE`] bytes each) and the ids used.
-struct Conn {
+pub(crate) struct Conn {
     out: TcpStream,
     lines: mpsc::Receiver<Result<String, String>>,
     next_id: u64,
@@ -109,7 +109,7 @@ enum Got {
 }
 
 impl Conn {
-    fn new(stream: TcpStream) -> Result<Conn> {
+    pub(crate) fn new(stream: TcpStream) -> Result<Conn> {
         let out = stream.try_clone().context("the connection")?;
         out.set_write_timeout(Some(Duration::from_secs(10)))?;
         // Short messages, each awaited: no waiting to fill a packet.
@@ -199,7 +199,7 @@ impl Conn {
 
     /// Refuses what the bot sent while nothing was asked of it: an answer to a request that
     /// is over is ignored (KGP allows it to cross a `stop`), anything else is a fault.
-    fn nothing_asked(&mut self) -> Result<(), String> {
+    pub(crate) fn nothing_asked(&mut self) -> Result<(), String> {
         while let Got::Msg(m) = self.next(None)? {
             if m.reference.is_some_and(|r| self.stopped.contains(&r)) {
                 continue;
@@ -232,6 +232,15 @@ impl Conn {
         let stop = Message::new("stop", vec![]).answering(id);
         self.send_new(stop).map(|_| ())
     }
+
+    /// Ends the connection: `error` with the bot's fault where there is one, `goodbye`.
+    pub(crate) fn close(&mut self, fault: Option<&str>) {
+        if let Some(why) = fault {
+            let _ = self.send(&Message::new("error", vec![Arg::Text(why.to_string())]));
+        }
+        let _ = self.send(&Message::new("goodbye", vec![]));
+        let _ = self.out.shutdown(std::net::Shutdown::Both);
+    }
 }
 
 /// Serves one connection to its end: the greeting, the bot's `mode`, then its games or
@@ -253,25 +262,27 @@ pub fn serve_connection(stream: TcpStream, cfg: &ServerConfig) -> SessionReport 
     };
     let result = session(&mut conn, cfg, &mut report);
     report.name = conn.name.clone();
-    if let Err(why) = result {
-        let _ = conn.send(&Message::new("error", vec![Arg::Text(why.clone())]));
-        report.fault = Some(why);
-    }
-    let _ = conn.send(&Message::new("goodbye", vec![]));
-    let _ = conn.out.shutdown(std::net::Shutdown::Both);
+    conn.close(result.as_ref().err().map(String::as_str));
+    report.fault = result.err();
     report
 }
 
-fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> Result<(), String> {
+/// Greets a bot (`kgp 1 0 1`) and reads the activity it asks for within `greeting_time`
+/// (its word kept in `report`); anything else first is a fault.
+pub(crate) fn greet(
+    conn: &mut Conn,
+    greeting_time: Duration,
+    report: &mut SessionReport,
+) -> Result<Mode, String> {
     let v = VERSION.map(|x| Arg::Int(i64::from(x))).to_vec();
     conn.send(&Message::new("kgp", v))?;
-    let until = Instant::now() + cfg.greeting_time;
+    let until = Instant::now() + greeting_time;
     let mode = {
         match conn.next(Some(until))? {
             Got::Timeout => {
                 return Err(format!(
                     "no `mode` within {} s of the greeting",
-                    cfg.greeting_time.as_secs_f64()
+                    greeting_time.as_secs_f64()
                 ))
             }
             Got::Msg(m) if m.name == "mode" => {
@@ -290,6 +301,11 @@ fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> R
             Got::Msg(m) => return Err(format!("`{}` before `mode`", shown(&m.to_string()))),
         }
     };
+    Ok(mode)
+}
+
+fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> Result<(), String> {
+    let mode = greet(conn, cfg.greeting_time, report)?;
     let mut rng = Rng::lcg(cfg.seed);
     match mode {
         Mode::Freeplay => {
@@ -472,7 +488,7 @@ fn avg_ms(t: Duration, n: u32) -> f64 {
 
 /// The bot's move (0-based) in `pos`: its last `move` for the `state` by the deadline or its
 /// `yield`.
-fn bot_move(conn: &mut Conn, cfg: &ServerConfig, pos: &Position) -> Result<u8, String> {
+pub(crate) fn bot_move(conn: &mut Conn, cfg: &ServerConfig, pos: &Position) -> Result<u8, String> {
     conn.nothing_asked()?;
     let board = board_for(pos, pos.to_move());
     let id = conn.send_new(Message::new("state", vec![Arg::Board(board)]))?;

@@ -1,0 +1,144 @@
+//! `mancala tournament`: the command line over `mancala_play::tournament`.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use mancala_play::kgp;
+use mancala_play::tournament::{self, Config, Entrant, GameRecord, Protocol, Report};
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProtocolArg {
+    Manchester,
+    Kgp,
+}
+
+#[derive(Args)]
+pub struct TournamentArgs {
+    /// The entrants, NAME=CMD (run by `sh -c`; `{seed}` becomes the game's seed, `{addr}`
+    /// the KGP server's HOST:PORT).
+    #[arg(required = true, num_args = 2..)]
+    entrants: Vec<String>,
+    /// The protocol the entrants speak.
+    #[arg(long, value_enum)]
+    protocol: ProtocolArg,
+    /// Games each pair of entrants plays, the seats alternating.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    games: u32,
+    /// Seed of the games' seeds (`{seed}`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Manchester: seconds each agent has for a whole game.
+    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    game_time: u64,
+    /// KGP: milliseconds a bot has for a position before `stop`.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    move_time: u64,
+    /// KGP: pits a row.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pits: u8,
+    /// KGP: seeds a pit at the start.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=20))]
+    seeds: u8,
+    /// Print the report as JSON (standings, pairings, every game) instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: TournamentArgs) -> Result<()> {
+    let entrants = a
+        .entrants
+        .iter()
+        .map(|s| Entrant::parse(s))
+        .collect::<Result<Vec<_>>>()?;
+    let protocol = match a.protocol {
+        ProtocolArg::Manchester => Protocol::Manchester,
+        ProtocolArg::Kgp => Protocol::Kgp,
+    };
+    let mut cfg = Config::new(protocol);
+    cfg.games = a.games;
+    cfg.seed = a.seed;
+    cfg.game_time = Duration::from_secs(a.game_time);
+    cfg.move_time = Duration::from_millis(a.move_time);
+    cfg.rules = kgp::rules_for(a.pits.into(), 2 * u32::from(a.pits) * u32::from(a.seeds))
+        .map_err(anyhow::Error::msg)
+        .context("--pits and --seeds")?;
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let json = a.json;
+    let report = tournament::run(&cfg, &entrants, |g| {
+        if !json {
+            println!("{}", game_line(g, &names));
+        }
+    })?;
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{}", tables(&report));
+    }
+    Ok(())
+}
+
+/// `game 3: A (South) 30 : 18 B, A wins; B: REASON`.
+fn game_line(g: &GameRecord, names: &[String]) -> String {
+    let [s, n] = g.seats.map(|k| names[k].as_str());
+    let result = match g.winner {
+        Some(w) => format!("{} wins", names[w]),
+        None => "draw".into(),
+    };
+    let fault = match (&g.faulty, &g.fault) {
+        (Some(k), Some(f)) => format!("; {}: {f}", names[*k]),
+        _ => String::new(),
+    };
+    format!(
+        "game {}: {s} (South) {} : {} {n}, {result}{fault}",
+        g.number, g.scores[0], g.scores[1]
+    )
+}
+
+/// The standings table, then a line a pairing.
+fn tables(r: &Report) -> String {
+    let name = |k: usize| r.entrants[k].name.as_str();
+    let width = r
+        .entrants
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let protocol = match r.protocol {
+        Protocol::Manchester => "Manchester Kalah",
+        Protocol::Kgp => "KGP",
+    };
+    let mut out = format!(
+        "\n{protocol}, {} games a pairing, seed {}\n\n{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>6}  {:>10}  {:>6}\n",
+        r.games_a_pairing, r.seed, "#", "player", "games", "W-D-L", "points", "margin", "ms a move", "faults"
+    );
+    for (i, s) in r.standings.iter().enumerate() {
+        out += &format!(
+            "{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>+6}  {:>10.1}  {:>6}\n",
+            i + 1,
+            s.name,
+            s.games,
+            format!("{}-{}-{}", s.wins, s.draws, s.losses),
+            s.points,
+            s.margin,
+            s.avg_ms,
+            s.faults
+        );
+    }
+    out += "\n";
+    for p in &r.pairings {
+        out += &format!(
+            "{} {} : {} {} (wins {}-{}, draws {}, margin {:+})\n",
+            name(p.entrants[0]),
+            p.points[0],
+            p.points[1],
+            name(p.entrants[1]),
+            p.wins[0],
+            p.wins[1],
+            p.draws,
+            p.margin
+        );
+    }
+    out
+}

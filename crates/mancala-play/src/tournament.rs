@@ -1,0 +1,516 @@
+//! Round robins between bot commands over either bot protocol: every pair of entrants plays
+//! a number of games with the seats alternating, and the results are summed into standings
+//! (wins, draws, losses, points, seed margin, time a move) and one line a pairing.
+//!
+//! - Manchester Kalah: each game is [`manchester::referee_game`] between the two commands.
+//! - KGP: the tournament listens on a free local port; for each game it starts the South
+//!   entrant's command, waits for its connection and its `mode freeplay`, then the North
+//!   entrant's, and plays the two connections against each other with the server's own
+//!   connection code ([`kgp::greet`], [`kgp::bot_move`]): each bot is sent the board as South
+//!   (North's mirrored), has the configured time for a position, and is told `goodbye` at
+//!   the end.
+//!
+//! In a command, `{seed}` becomes the game's seed ([`Rng::derive`] of the tournament's seed
+//! and the game's number) and `{addr}` the KGP server's `HOST:PORT`. An entrant that crashes,
+//! times out, moves illegally, sends garbage or never connects loses that game, the reason
+//! kept with it; the tournament goes on.
+
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use mancala_core::{Position, Rules};
+use mancala_engine::Level;
+
+use crate::kgp::{self, Conn, Mode, ServerConfig, SessionReport};
+use crate::{manchester, shown, Rng};
+
+/// The bot protocol a tournament's entrants speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// Manchester Kalah over standard input and output ([`manchester`]).
+    Manchester,
+    /// The Kalah Game Protocol over TCP ([`kgp`]).
+    Kgp,
+}
+
+/// One entrant: its name in the tables and the command (run by `sh -c`) that starts it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Entrant {
+    /// The name.
+    pub name: String,
+    /// The command; `{seed}` and `{addr}` are filled in for each game.
+    pub cmd: String,
+}
+
+impl Entrant {
+    /// Reads `NAME=CMD` (the name up to the first `=`, neither part empty).
+    pub fn parse(s: &str) -> Result<Entrant> {
+        match s.split_once('=') {
+            Some((name, cmd)) if !name.trim().is_empty() && !cmd.trim().is_empty() => Ok(Entrant {
+                name: name.trim().to_string(),
+                cmd: cmd.to_string(),
+            }),
+            _ => bail!("`{}` is not NAME=CMD", shown(s)),
+        }
+    }
+}
+
+/// How a tournament is played.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The protocol.
+    pub protocol: Protocol,
+    /// Games each pair of entrants plays (the first-named entrant South in odd games).
+    pub games: u32,
+    /// Seed of the games' seeds.
+    pub seed: u64,
+    /// Manchester: each agent's time for a whole game.
+    pub game_time: Duration,
+    /// KGP: the game (Kalah with the protocol's end rule, [`kgp::rules_for`]).
+    pub rules: Rules,
+    /// KGP: a bot's time for a position; one that sent no move by then loses.
+    pub move_time: Duration,
+    /// KGP: time for a command to connect, and then to send `mode`.
+    pub connect_time: Duration,
+}
+
+impl Config {
+    /// Two games a pairing, seed 1; Manchester: the protocol's hour a game; KGP: Kalah(6,6),
+    /// 5 s a position, 10 s to connect.
+    pub fn new(protocol: Protocol) -> Config {
+        Config {
+            protocol,
+            games: 2,
+            seed: 1,
+            game_time: manchester::GAME_TIME,
+            rules: kgp::rules_for(6, 72).expect("Kalah(6,6) fits the core"),
+            move_time: Duration::from_secs(5),
+            connect_time: Duration::from_secs(10),
+        }
+    }
+}
+
+/// One game of a tournament.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct GameRecord {
+    /// Its number in the tournament, from 1.
+    pub number: u32,
+    /// The entrants by seat (indices into the entrants): South (who moves first) first.
+    pub seats: [usize; 2],
+    /// The seed its commands were given for `{seed}`.
+    pub seed: u64,
+    /// The winning entrant; `None` for a draw.
+    pub winner: Option<usize>,
+    /// Final stores by seat, South's first (at a fault: as they stood). Under the pie rule
+    /// a seat is its entrant's for the whole game, the board mirrored by a swap.
+    pub scores: [u8; 2],
+    /// Moves each seat played.
+    pub moves: [u32; 2],
+    /// Each seat's average time a move in milliseconds, from the position sent to the move
+    /// received.
+    pub avg_ms: [f64; 2],
+    /// The entrant whose fault ended the game early, where one did.
+    pub faulty: Option<usize>,
+    /// Its fault.
+    pub fault: Option<String>,
+}
+
+/// An entrant's results over the tournament.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Standing {
+    /// The entrant (index into the entrants).
+    pub entrant: usize,
+    /// Its name.
+    pub name: String,
+    /// Games played.
+    pub games: u32,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// A win 1, a draw ½.
+    pub points: f64,
+    /// Its stores minus its opponents', summed over its games.
+    pub margin: i64,
+    /// Moves it played.
+    pub moves: u64,
+    /// Its average time a move in milliseconds.
+    pub avg_ms: f64,
+    /// Games it lost by a fault.
+    pub faults: u32,
+}
+
+/// Two entrants' games against each other.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Pairing {
+    /// The entrants (indices), in the order they were given.
+    pub entrants: [usize; 2],
+    /// Games won by each.
+    pub wins: [u32; 2],
+    /// Games drawn.
+    pub draws: u32,
+    /// Points of each.
+    pub points: [f64; 2],
+    /// The first entrant's stores minus the second's, summed.
+    pub margin: i64,
+}
+
+/// A finished tournament.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Report {
+    /// The protocol.
+    pub protocol: Protocol,
+    /// Games a pairing.
+    pub games_a_pairing: u32,
+    /// The tournament's seed.
+    pub seed: u64,
+    /// The entrants, as given.
+    pub entrants: Vec<Entrant>,
+    /// One a entrant, best first (points, then margin, then the order given).
+    pub standings: Vec<Standing>,
+    /// One a pair of entrants, in the order played.
+    pub pairings: Vec<Pairing>,
+    /// Every game, in the order played.
+    pub games: Vec<GameRecord>,
+}
+
+/// How one game went, by seat.
+#[derive(Default)]
+struct Played {
+    winner: Option<usize>,
+    scores: [u8; 2],
+    moves: [u32; 2],
+    time: [Duration; 2],
+    fault: Option<(usize, String)>,
+}
+
+/// Plays the round robin of `entrants` under `cfg`, handing each finished game to `done`.
+/// Errors only before the first game (fewer than two entrants, a name given twice, no
+/// games, no port to listen on) or where `sh` itself cannot be run.
+pub fn run(
+    cfg: &Config,
+    entrants: &[Entrant],
+    mut done: impl FnMut(&GameRecord),
+) -> Result<Report> {
+    if entrants.len() < 2 {
+        bail!("a tournament needs two entrants or more");
+    }
+    for (k, e) in entrants.iter().enumerate() {
+        if entrants[..k].iter().any(|o| o.name == e.name) {
+            bail!("the name `{}` is given twice", shown(&e.name));
+        }
+    }
+    if cfg.games == 0 {
+        bail!("a tournament needs one game a pairing or more");
+    }
+    let listener = match cfg.protocol {
+        Protocol::Kgp => {
+            Some(TcpListener::bind("127.0.0.1:0").context("a local port for the KGP games")?)
+        }
+        Protocol::Manchester => None,
+    };
+    let addr = match &listener {
+        Some(l) => l.local_addr()?.to_string(),
+        None => String::new(),
+    };
+    let mut games = Vec::new();
+    for a in 0..entrants.len() {
+        for b in a + 1..entrants.len() {
+            for g in 0..cfg.games {
+                let number = games.len() as u32 + 1;
+                let seats = if g % 2 == 0 { [a, b] } else { [b, a] };
+                let seed = Rng::derive(cfg.seed, u64::from(number));
+                let cmds = seats.map(|k| {
+                    entrants[k]
+                        .cmd
+                        .replace("{seed}", &seed.to_string())
+                        .replace("{addr}", &addr)
+                });
+                let p = match &listener {
+                    None => manchester_game(&cmds, cfg)?,
+                    Some(l) => kgp_game(l, &cmds, cfg),
+                };
+                let record = GameRecord {
+                    number,
+                    seats,
+                    seed,
+                    winner: p.winner.map(|s| seats[s]),
+                    scores: p.scores,
+                    moves: p.moves,
+                    avg_ms: [0, 1].map(|s| avg_ms(p.time[s], p.moves[s])),
+                    faulty: p.fault.as_ref().map(|f| seats[f.0]),
+                    fault: p.fault.map(|f| f.1),
+                };
+                done(&record);
+                games.push(record);
+            }
+        }
+    }
+    Ok(summarise(cfg, entrants, games))
+}
+
+fn avg_ms(t: Duration, n: u32) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        t.as_secs_f64() * 1000.0 / f64::from(n)
+    }
+}
+
+/// The standings and pairings of `games`.
+fn summarise(cfg: &Config, entrants: &[Entrant], games: Vec<GameRecord>) -> Report {
+    let mut standings: Vec<Standing> = entrants
+        .iter()
+        .enumerate()
+        .map(|(k, e)| Standing {
+            entrant: k,
+            name: e.name.clone(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            points: 0.0,
+            margin: 0,
+            moves: 0,
+            avg_ms: 0.0,
+            faults: 0,
+        })
+        .collect();
+    let mut time_ms = vec![0.0f64; entrants.len()];
+    let mut pairings: Vec<Pairing> = Vec::new();
+    for g in &games {
+        let pair = [g.seats[0].min(g.seats[1]), g.seats[0].max(g.seats[1])];
+        let k = match pairings.iter().position(|p| p.entrants == pair) {
+            Some(k) => k,
+            None => {
+                pairings.push(Pairing {
+                    entrants: pair,
+                    wins: [0; 2],
+                    draws: 0,
+                    points: [0.0; 2],
+                    margin: 0,
+                });
+                pairings.len() - 1
+            }
+        };
+        for s in 0..2 {
+            let e = g.seats[s];
+            let st = &mut standings[e];
+            st.games += 1;
+            match g.winner {
+                Some(w) if w == e => {
+                    st.wins += 1;
+                    st.points += 1.0;
+                }
+                Some(_) => st.losses += 1,
+                None => {
+                    st.draws += 1;
+                    st.points += 0.5;
+                }
+            }
+            let margin = i64::from(g.scores[s]) - i64::from(g.scores[1 - s]);
+            st.margin += margin;
+            st.moves += u64::from(g.moves[s]);
+            time_ms[e] += g.avg_ms[s] * f64::from(g.moves[s]);
+            if g.faulty == Some(e) {
+                st.faults += 1;
+            }
+            let p = &mut pairings[k];
+            let side = usize::from(p.entrants[1] == e);
+            if side == 0 {
+                p.margin += margin;
+            }
+            match g.winner {
+                Some(w) if w == e => {
+                    p.wins[side] += 1;
+                    p.points[side] += 1.0;
+                }
+                Some(_) => {}
+                None => p.points[side] += 0.5,
+            }
+        }
+        if g.winner.is_none() {
+            pairings[k].draws += 1;
+        }
+    }
+    for st in &mut standings {
+        st.avg_ms = if st.moves == 0 {
+            0.0
+        } else {
+            time_ms[st.entrant] / st.moves as f64
+        };
+    }
+    standings.sort_by(|a, b| {
+        b.points
+            .total_cmp(&a.points)
+            .then(b.margin.cmp(&a.margin))
+            .then(a.entrant.cmp(&b.entrant))
+    });
+    Report {
+        protocol: cfg.protocol,
+        games_a_pairing: cfg.games,
+        seed: cfg.seed,
+        entrants: entrants.to_vec(),
+        standings,
+        pairings,
+        games,
+    }
+}
+
+/// One Manchester game: the referee's report by seat, its fault without the referee's
+/// prefix (the agent's number and command), which the tournament names by entrant.
+fn manchester_game(cmds: &[String; 2], cfg: &Config) -> Result<Played> {
+    let r = manchester::referee_game([&cmds[0], &cmds[1]], cfg.game_time, |_| {})?;
+    let winner = r.winner.map(|w| usize::from(w) - 1);
+    let fault = r.fault.map(|f| {
+        let k = match winner {
+            Some(w) => 1 - w,
+            None => 0,
+        };
+        let prefix = format!("agent {} (`{}`) loses: ", k + 1, shown(&cmds[k]));
+        (k, f.strip_prefix(&prefix).unwrap_or(&f).to_string())
+    });
+    Ok(Played {
+        winner,
+        scores: r.scores,
+        moves: r.moves,
+        time: [0, 1].map(|k| Duration::from_secs_f64(r.avg_ms[k] * f64::from(r.moves[k]) / 1000.0)),
+        fault,
+    })
+}
+
+/// One KGP game between two commands on `listener`; a fault loses it for the seat at fault.
+fn kgp_game(listener: &TcpListener, cmds: &[String; 2], cfg: &Config) -> Played {
+    let mut p = Played::default();
+    let mut children: Vec<Child> = Vec::new();
+    let mut conns: Vec<Conn> = Vec::new();
+    if let Err(fault) = kgp_play(listener, cmds, cfg, &mut children, &mut conns, &mut p) {
+        p.winner = Some(1 - fault.0);
+        p.fault = Some(fault);
+    }
+    for (k, conn) in conns.iter_mut().enumerate() {
+        let mine = p.fault.as_ref().filter(|f| f.0 == k).map(|f| f.1.as_str());
+        conn.close(mine);
+    }
+    for child in &mut children {
+        // Told goodbye, an agent has a second to exit.
+        crate::external::end_child(child, Duration::from_secs(1));
+    }
+    p
+}
+
+/// Starts, connects and greets both seats in turn, then plays the game; an error names the
+/// seat at fault.
+fn kgp_play(
+    listener: &TcpListener,
+    cmds: &[String; 2],
+    cfg: &Config,
+    children: &mut Vec<Child>,
+    conns: &mut Vec<Conn>,
+    p: &mut Played,
+) -> Result<(), (usize, String)> {
+    let level = Level::new(1).ok_or((0, "no level 1".to_string()))?;
+    let server = ServerConfig {
+        rules: cfg.rules,
+        move_time: cfg.move_time,
+        greeting_time: cfg.connect_time,
+        ..ServerConfig::new(level)
+    };
+    let mut pos = Position::start(&cfg.rules).map_err(|e| (0, e.to_string()))?;
+    p.scores = pos.scores();
+    for (k, cmd) in cmds.iter().enumerate() {
+        let mut child = crate::external::spawn_shell(cmd, Stdio::null())
+            .map_err(|e| (k, format!("cannot start `{}`: {e}", shown(cmd))))?;
+        // Its standard output is read and dropped: a full pipe would block it.
+        if let Some(mut out) = child.stdout.take() {
+            std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        }
+        children.push(child);
+        let stream = accept(listener, &mut children[k], cfg.connect_time).map_err(|e| (k, e))?;
+        let mut conn = Conn::new(stream).map_err(|e| (k, format!("{e:#}")))?;
+        let mode = kgp::greet(&mut conn, cfg.connect_time, &mut SessionReport::default());
+        conns.push(conn);
+        match mode.map_err(|e| (k, e))? {
+            Mode::Freeplay => {}
+            m => return Err((k, format!("it asked for `{}`, not freeplay", m.name()))),
+        }
+    }
+    while !pos.is_over() {
+        let k = pos.to_move().index();
+        conns[1 - k].nothing_asked().map_err(|e| (1 - k, e))?;
+        let start = Instant::now();
+        let pit = kgp::bot_move(&mut conns[k], &server, &pos).map_err(|e| (k, e))?;
+        p.time[k] += start.elapsed();
+        p.moves[k] += 1;
+        pos.play(pit)
+            .map_err(|e| (k, format!("move {}: {e}", pit + 1)))?;
+        p.scores = pos.scores();
+    }
+    p.winner = pos
+        .outcome()
+        .and_then(|o| o.winner())
+        .map(|side| side.index());
+    Ok(())
+}
+
+/// The connection of the command just started as `child`, within `within`; its exit first,
+/// or no connection in time, is its fault.
+fn accept(
+    listener: &TcpListener,
+    child: &mut Child,
+    within: Duration,
+) -> Result<TcpStream, String> {
+    let fail = |e: std::io::Error| format!("its connection failed: {e}");
+    listener.set_nonblocking(true).map_err(fail)?;
+    let until = Instant::now() + within;
+    let mut exited = None;
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream.set_nonblocking(false).map_err(fail)?;
+                return Ok(stream);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(fail(e)),
+        }
+        // One more look for a connection made just before it exited.
+        if let Some(status) = exited {
+            return Err(format!("it exited ({status}) without connecting"));
+        }
+        exited = child.try_wait().ok().flatten();
+        if exited.is_none() && Instant::now() >= until {
+            return Err(format!(
+                "it did not connect within {} s",
+                within.as_secs_f64()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entrants_read_name_then_command() {
+        let e = Entrant::parse("L2 = mancala agent kgp --server {addr} --x=1").unwrap();
+        assert_eq!(e.name, "L2");
+        assert_eq!(e.cmd, " mancala agent kgp --server {addr} --x=1");
+        for bad in ["no-equals", "=cmd", "name=", " = "] {
+            let err = Entrant::parse(bad).unwrap_err().to_string();
+            assert!(err.ends_with("is not NAME=CMD"), "{bad}: {err}");
+        }
+        let cfg = Config::new(Protocol::Manchester);
+        let a = Entrant::parse("a=true").unwrap();
+        let e = run(&cfg, std::slice::from_ref(&a), |_| {}).unwrap_err();
+        assert_eq!(e.to_string(), "a tournament needs two entrants or more");
+        let e = run(&cfg, &[a.clone(), a], |_| {}).unwrap_err();
+        assert_eq!(e.to_string(), "the name `a` is given twice");
+    }
+}
