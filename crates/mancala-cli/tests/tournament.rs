@@ -1,0 +1,238 @@
+//! `mancala tournament` on both protocols: level 1, a random and a greedy agent and a command
+//! that only misbehaves, two games a pairing.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mancala");
+
+fn tournament(args: &[&str]) -> (String, String, Option<i32>) {
+    let out = Command::new(BIN)
+        .arg("tournament")
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+fn n(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+/// Checks that the standings and pairings add up over the games and returns the report's
+/// standings by name.
+fn check_totals(r: &Value, entrants: u64, games_a_pairing: u64) -> Vec<(String, Value)> {
+    let games = r["games"].as_array().unwrap();
+    let pairings = entrants * (entrants - 1) / 2;
+    assert_eq!(games.len() as u64, pairings * games_a_pairing);
+    let standings = r["standings"].as_array().unwrap();
+    assert_eq!(standings.len() as u64, entrants);
+    let sum = |key: &str| standings.iter().map(|s| n(&s[key])).sum::<u64>();
+    // Every game counted twice, once for each entrant.
+    assert_eq!(sum("games"), 2 * games.len() as u64);
+    assert_eq!(sum("wins"), sum("losses"));
+    let draws = games.iter().filter(|g| g["winner"].is_null()).count() as u64;
+    assert_eq!(sum("draws"), 2 * draws);
+    assert_eq!(sum("wins") + draws, games.len() as u64);
+    let points: f64 = standings
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .sum();
+    assert_eq!(points, games.len() as f64);
+    let margin: i64 = standings
+        .iter()
+        .map(|s| s["margin"].as_i64().unwrap())
+        .sum();
+    assert_eq!(margin, 0);
+    for s in standings {
+        assert_eq!(
+            n(&s["wins"]) + n(&s["draws"]) + n(&s["losses"]),
+            n(&s["games"])
+        );
+        assert_eq!(n(&s["games"]), (entrants - 1) * games_a_pairing, "{s}");
+    }
+    // Best first.
+    let pts: Vec<f64> = standings
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .collect();
+    assert!(pts.windows(2).all(|w| w[0] >= w[1]), "{pts:?}");
+    let pairs = r["pairings"].as_array().unwrap();
+    assert_eq!(pairs.len() as u64, pairings);
+    for p in pairs {
+        assert_eq!(
+            n(&p["wins"][0]) + n(&p["wins"][1]) + n(&p["draws"]),
+            games_a_pairing,
+            "{p}"
+        );
+    }
+    // Seats alternate within a pairing.
+    for pair in games.chunks(games_a_pairing as usize) {
+        assert_eq!(pair[0]["seats"][0], pair[1]["seats"][1]);
+        assert_eq!(pair[0]["seats"][1], pair[1]["seats"][0]);
+    }
+    standings
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap().to_string(), s.clone()))
+        .collect()
+}
+
+fn by_name<'a>(standings: &'a [(String, Value)], name: &str) -> &'a Value {
+    &standings.iter().find(|(n, _)| n == name).unwrap().1
+}
+
+/// The games between two named entrants.
+fn between<'a>(r: &'a Value, a: &str, b: &str) -> Vec<&'a Value> {
+    let names: Vec<&str> = r["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    let idx = |s: &str| names.iter().position(|n| *n == s).unwrap() as u64;
+    let (a, b) = (idx(a), idx(b));
+    r["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| {
+            let s = [n(&g["seats"][0]), n(&g["seats"][1])];
+            s == [a, b] || s == [b, a]
+        })
+        .collect()
+}
+
+#[test]
+fn a_manchester_tournament_adds_up_and_garbage_loses() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let agent = |name: &str, args: &str| {
+        format!("{name}={BIN} agent manchester {args} --log {dir}/tournament-{name}.log")
+    };
+    let entrants = [
+        agent("level1", "--level 1"),
+        agent("random", "--player random --seed {seed}"),
+        agent("greedy", "--player greedy"),
+        "garbage=echo garbage; cat >/dev/null".to_string(),
+    ];
+    let mut args = vec!["--protocol", "manchester", "--games", "2", "--json"];
+    args.extend(entrants.iter().map(String::as_str));
+    let (out, err, code) = tournament(&args);
+    assert_eq!(code, Some(0), "{out} {err}");
+    let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(r["protocol"], "manchester");
+    let st = check_totals(&r, 4, 2);
+    let g = by_name(&st, "garbage");
+    assert_eq!((n(&g["losses"]), n(&g["faults"])), (6, 6), "{g}");
+    for game in between(&r, "garbage", "level1") {
+        let fault = game["fault"].as_str().unwrap();
+        assert!(
+            fault.contains("`garbage`"),
+            "the reason quotes what it sent: {fault}"
+        );
+    }
+    // Games by the rules end with all 98 seeds in the stores, none a fault.
+    for game in between(&r, "greedy", "random") {
+        assert!(game["fault"].is_null(), "{game}");
+        assert_eq!(n(&game["scores"][0]) + n(&game["scores"][1]), 98, "{game}");
+        assert!(n(&game["moves"][0]) > 5, "{game}");
+    }
+    // Greedy (entrant 2) takes both games from the seeded random agent.
+    let greedy_won = between(&r, "greedy", "random")
+        .iter()
+        .filter(|g| g["winner"] == 2)
+        .count();
+    assert_eq!(greedy_won, 2);
+
+    // The tables: one line an entrant and one a pairing.
+    let (text, err, code) = tournament(&[
+        "--protocol",
+        "manchester",
+        "--games",
+        "2",
+        &entrants[2],
+        &entrants[3],
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        text.contains("Manchester Kalah, 2 games a pairing, seed 1"),
+        "{text}"
+    );
+    let row = text
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some("garbage"))
+        .unwrap();
+    assert!(row.contains("0-0-2"), "{row}");
+    assert!(
+        text.contains("greedy 2 : 0 garbage (wins 2-0, draws 0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("garbage: malformed message: `garbage` is not MOVE;k or SWAP"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_kgp_tournament_adds_up_and_faults_lose() {
+    let agent = |name: &str, args: &str| format!("{name}={BIN} agent kgp --server {{addr}} {args}");
+    // Connects, reads the greeting, then sends garbage instead of `mode`.
+    let tcp_garbage = "liar=bash -c 'A={addr}; exec 3<>/dev/tcp/${A%:*}/${A#*:}; \
+        read -u 3 greeting; echo garbage >&3; cat <&3 >/dev/null'";
+    let entrants = [
+        agent("level1", "--level 1"),
+        agent("random", "--player random --seed {seed}"),
+        agent("greedy", "--player greedy"),
+        "mute=echo garbage".to_string(),
+        tcp_garbage.to_string(),
+    ];
+    let mut args = vec![
+        "--protocol",
+        "kgp",
+        "--games",
+        "2",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--json",
+    ];
+    args.extend(entrants.iter().map(String::as_str));
+    let (out, err, code) = tournament(&args);
+    assert_eq!(code, Some(0), "{out} {err}");
+    let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(r["protocol"], "kgp");
+    let st = check_totals(&r, 5, 2);
+    for game in between(&r, "mute", "greedy") {
+        assert_eq!(
+            game["fault"], "it exited (exit status: 0) without connecting",
+            "{game}"
+        );
+    }
+    for game in between(&r, "liar", "random") {
+        assert_eq!(game["fault"], "`garbage` before `mode`", "{game}");
+    }
+    for name in ["mute", "liar"] {
+        let s = by_name(&st, name);
+        // Each loses to the three agents; between themselves the South one is at fault
+        // first (the North command is never started), so each takes one of those two.
+        assert_eq!((n(&s["wins"]), n(&s["faults"])), (1, 7), "{s}");
+    }
+    for game in between(&r, "greedy", "level1") {
+        assert!(game["fault"].is_null(), "{game}");
+        assert!(
+            n(&game["moves"][0]) > 0 && n(&game["moves"][1]) > 0,
+            "{game}"
+        );
+        // Kalah(4,3): 24 seeds; stop-when-decided leaves the board's to nobody.
+        assert!(
+            n(&game["scores"][0]) + n(&game["scores"][1]) <= 24,
+            "{game}"
+        );
+        assert!(!game["winner"].is_null() || game["scores"][0] == game["scores"][1]);
+    }
+}
