@@ -10,7 +10,6 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use mancala_engine::Level;
 use mancala_play::kgp::{self, ClientConfig, Mode, ServerConfig};
-use mancala_play::Computer;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ModeArg {
@@ -74,10 +73,7 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         ),
     };
     let level = Level::new(a.level).context("level")?;
-    let mut computer = match a.simple.computer()? {
-        Some(c) => c,
-        None => Computer::new(level, 1),
-    };
+    let mut computer = a.simple.computer(level)?;
     if let Some(dir) = &a.egdb {
         computer.engine.oracle = Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?));
     }

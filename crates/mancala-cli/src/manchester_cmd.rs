@@ -50,22 +50,27 @@ pub struct SimpleArgs {
     /// Play random or greedy moves instead of a level.
     #[arg(long, value_enum, conflicts_with_all = ["level", "time_per_move", "egdb"])]
     player: Option<SimplePlayer>,
-    /// Seed of `--player`'s moves (the same seed, the same moves).
-    #[arg(long, requires = "player")]
+    /// Seed mixed into every move's random choice: `--player random`'s draws, the picks of
+    /// levels 1-4 (the same seed, the same moves; default 1 for `--player`, else none).
+    #[arg(long)]
     seed: Option<u64>,
 }
 
 impl SimpleArgs {
-    /// The simple player as a computer, where `--player` is given.
-    pub fn computer(&self) -> Result<Option<Computer>> {
-        let Some(p) = self.player else {
-            return Ok(None);
+    /// The simple player as a computer where `--player` is given, else `level`'s.
+    pub fn computer(&self, level: Level) -> Result<Computer> {
+        let player = match self.player {
+            None => {
+                let c = Computer::new(level, 1);
+                return Ok(match self.seed {
+                    Some(s) => c.mixing(s),
+                    None => c,
+                });
+            }
+            Some(SimplePlayer::Random) => Player::Random,
+            Some(SimplePlayer::Greedy) => Player::Greedy,
         };
-        let player = match p {
-            SimplePlayer::Random => Player::Random,
-            SimplePlayer::Greedy => Player::Greedy,
-        };
-        Computer::simple(player, self.seed.unwrap_or(1)).map(Some)
+        Computer::simple(player, self.seed.unwrap_or(1))
     }
 }
 
@@ -139,10 +144,7 @@ pub fn agent(a: AgentArgs) -> Result<()> {
     if a.time_per_move.is_some() {
         level.depth = None;
     }
-    let mut computer = match a.simple.computer()? {
-        Some(c) => c,
-        None => Computer::new(level, 1),
-    };
+    let mut computer = a.simple.computer(level)?;
     if let Some(dir) = &a.egdb {
         let db = mancala_egdb::Egdb::open(dir)?;
         let _ = writeln!(log, "endgame tables from {}", dir.display());

@@ -177,7 +177,7 @@ fn a_timed_out_agent_leaves_no_process_behind() {
 }
 
 /// A seeded random agent plays the same game again against the greedy one, and another
-/// game with another seed; `--seed` needs `--player`, which excludes `--level`.
+/// game with another seed; `--player` excludes `--level`.
 #[test]
 fn a_seeded_random_agent_repeats_its_game() {
     let dir = env!("CARGO_TARGET_TMPDIR");
@@ -195,8 +195,20 @@ fn a_seeded_random_agent_repeats_its_game() {
     assert!(first.ends_with("/-"), "{first}");
     assert_eq!(game(5), first);
     assert_ne!(game(6), first);
+    // A level that errs on purpose takes the seed too; the same seed, the same game.
+    let level2 = |seed: u64| {
+        let me = format!("{BIN} agent manchester --level 2 --seed {seed} --log {dir}/l2.log");
+        let (s, code, err) = referee(&me, &simple("greedy", 1), &[]);
+        assert_eq!(code, Some(0), "{s} {err}");
+        s["games"][0]["position"].as_str().unwrap().to_string()
+    };
+    let l2 = level2(1);
+    assert_eq!(level2(1), l2);
+    assert!(
+        (2..6).any(|s| level2(s) != l2),
+        "four seeds, one game: {l2}"
+    );
     for args in [
-        &["--seed", "3"][..],
         &["--player", "greedy", "--level", "3"][..],
         &["--player", "best"][..],
     ] {

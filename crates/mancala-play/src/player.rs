@@ -252,8 +252,10 @@ pub struct Computer {
     /// The engine searched with; callers may set its oracle (endgame tables).
     pub engine: Engine,
     seeds: Rng,
-    /// The player that moves instead of the level, and its seed.
-    simple: Option<(Player, u64)>,
+    /// The player that moves instead of the level.
+    simple: Option<Player>,
+    /// Mixed into every move's seed, where given.
+    mix: Option<u64>,
 }
 
 impl Computer {
@@ -270,13 +272,25 @@ impl Computer {
             engine,
             seeds: Rng::lcg(seed),
             simple: None,
+            mix: None,
+        }
+    }
+
+    /// The same computer with `seed` mixed into every move's seed ([`Rng::derive`]) in
+    /// [`Computer::choose`]: two seeds give two different random players, or two different
+    /// series of picks of a level that errs on purpose, where the caller's move seeds are the
+    /// same from game to game.
+    pub fn mixing(self, seed: u64) -> Computer {
+        Computer {
+            mix: Some(seed),
+            ..self
         }
     }
 
     /// [`Player::Random`] or [`Player::Greedy`] as a computer: [`Computer::choose`] gives
-    /// [`Player::simple_move`], a move's seed mixed with `seed` ([`Rng::derive`]), so one
-    /// `seed` gives the same moves again and two seeds give two random players. Any other
-    /// player is refused.
+    /// [`Player::simple_move`], mixing `seed` into every move's seed
+    /// ([`Computer::mixing`]), so one `seed` gives the same moves again. Any other player is
+    /// refused.
     pub fn simple(player: Player, seed: u64) -> Result<Computer> {
         if !matches!(player, Player::Random | Player::Greedy) {
             bail!("{} is not a player that needs no engine", player.name());
@@ -287,7 +301,8 @@ impl Computer {
             // Never searched with: the smallest table.
             engine: Engine::new(1, 1),
             seeds: Rng::lcg(seed),
-            simple: Some((player, seed)),
+            simple: Some(player),
+            mix: Some(seed),
         })
     }
 
@@ -297,11 +312,12 @@ impl Computer {
     }
 
     /// The computer's move in `pos` (`history`: the game's positions before it) with this
-    /// move's `seed`: the level's, searched on the kept engine, or the simple player's.
-    /// `None` where there is no legal move.
+    /// move's `seed` (mixed with [`Computer::mixing`]'s): the level's, searched on the kept
+    /// engine, or the simple player's. `None` where there is no legal move.
     pub fn choose(&self, pos: &Position, history: &[Position], seed: u64) -> Option<u8> {
+        let seed = self.mix.map_or(seed, |m| Rng::derive(m, seed));
         match self.simple {
-            Some((player, own)) => player.simple_move(pos, Rng::derive(own, seed)),
+            Some(player) => player.simple_move(pos, seed),
             None => self.level.choose_with(&self.engine, pos, history, seed),
         }
     }

@@ -301,12 +301,7 @@ fn think(
         bail!("the game is over in this position");
     }
     if !eval && (computer.is_simple() || level.noise > 0 || legal.len() == 1) {
-        let pit = if computer.is_simple() {
-            computer.choose(pos, &[], seed)
-        } else {
-            level.choose_with(&computer.engine, pos, &[], seed)
-        }
-        .context("no move")?;
+        let pit = computer.choose(pos, &[], seed).context("no move")?;
         emit(Arg::Int(i64::from(pit) + 1));
         return Ok((1, String::new()));
     }
