@@ -6,12 +6,15 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use mancala_core::{Position, Rules, Side};
 use mancala_engine::Level;
 
-use super::{board_for, read_line, rules_for, sow, Arg, Message, Mode, VERSION};
+use super::{board_for, rules_for, sow, Arg, LineRead, LineWrite, Link, Message, Mode, VERSION};
 use crate::{shown, Rng};
+
+/// Time a write to a bot may block before the connection counts as failed.
+const WRITE_TIME: Duration = Duration::from_secs(10);
 
 /// What a server plays against its connected bots.
 #[derive(Clone, Debug)]
@@ -94,7 +97,7 @@ pub struct SessionReport {
 /// One bot connection on the server's side: its writer, its lines (read on a thread of
 /// their own, at most [`MAX_LINE`] bytes each) and the ids used.
 struct Conn {
-    out: TcpStream,
+    out: Box<dyn LineWrite>,
     lines: mpsc::Receiver<Result<String, String>>,
     next_id: u64,
     /// States and problems whose answers are over (late answers are ignored).
@@ -109,44 +112,40 @@ enum Got {
 }
 
 impl Conn {
-    fn new(stream: TcpStream) -> Result<Conn> {
-        let out = stream.try_clone().context("the connection")?;
-        out.set_write_timeout(Some(Duration::from_secs(10)))?;
-        // Short messages, each awaited: no waiting to fill a packet.
-        out.set_nodelay(true)?;
+    fn new(link: Link) -> Conn {
+        let Link {
+            reader: mut input,
+            writer: out,
+            ..
+        } = link;
         // Bounded: a bot that floods lines waits on its socket instead of filling memory.
         let (tx, lines) = mpsc::sync_channel(64);
-        std::thread::spawn(move || {
-            let mut input = std::io::BufReader::new(stream);
-            loop {
-                match read_line(&mut input) {
-                    Ok(Some(l)) => {
-                        if tx.send(Ok(l)).is_err() {
-                            return;
-                        }
-                    }
-                    Ok(None) => return,
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
+        std::thread::spawn(move || loop {
+            match input.read_line() {
+                Ok(Some(l)) => {
+                    if tx.send(Ok(l)).is_err() {
                         return;
                     }
                 }
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
             }
         });
-        Ok(Conn {
+        Conn {
             out,
             lines,
             next_id: 1,
             stopped: Default::default(),
             name: None,
-        })
+        }
     }
 
     fn send(&mut self, m: &Message) -> Result<(), String> {
-        // One write a message: one packet, not one a piece of the format.
         self.out
-            .write_all(format!("{m}\r\n").as_bytes())
-            .and_then(|()| self.out.flush())
+            .write_line(&m.to_string())
             .map_err(|e| format!("the connection failed while writing to it ({e})"))
     }
 
@@ -238,19 +237,29 @@ impl Conn {
 /// positions, and `goodbye`. A protocol fault of the bot ends the connection with an
 /// `error` naming it, and is the report's `fault`.
 pub fn serve_connection(stream: TcpStream, cfg: &ServerConfig) -> SessionReport {
+    let peer = stream
+        .peer_addr()
+        .map_or_else(|_| "?".into(), |a| a.to_string());
+    let link = stream
+        .set_write_timeout(Some(WRITE_TIME))
+        .and_then(|()| Link::tcp(stream));
+    match link {
+        Ok(link) => serve_link(link, cfg),
+        Err(e) => SessionReport {
+            peer,
+            fault: Some(format!("the connection failed: {e}")),
+            ..SessionReport::default()
+        },
+    }
+}
+
+/// [`serve_connection`] over any transport's lines.
+pub fn serve_link(link: Link, cfg: &ServerConfig) -> SessionReport {
     let mut report = SessionReport {
-        peer: stream
-            .peer_addr()
-            .map_or_else(|_| "?".into(), |a| a.to_string()),
+        peer: link.peer.clone(),
         ..SessionReport::default()
     };
-    let mut conn = match Conn::new(stream) {
-        Ok(c) => c,
-        Err(e) => {
-            report.fault = Some(format!("{e:#}"));
-            return report;
-        }
-    };
+    let mut conn = Conn::new(link);
     let result = session(&mut conn, cfg, &mut report);
     report.name = conn.name.clone();
     if let Err(why) = result {
@@ -258,7 +267,7 @@ pub fn serve_connection(stream: TcpStream, cfg: &ServerConfig) -> SessionReport 
         report.fault = Some(why);
     }
     let _ = conn.send(&Message::new("goodbye", vec![]));
-    let _ = conn.out.shutdown(std::net::Shutdown::Both);
+    conn.out.close();
     report
 }
 
@@ -505,6 +514,16 @@ fn bot_move(conn: &mut Conn, cfg: &ServerConfig, pos: &Position) -> Result<u8, S
     chosen.ok_or_else(|| format!("no move within {} ms", cfg.move_time.as_millis()))
 }
 
+/// How the connections to a listener speak KGP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// CRLF-ended lines over TCP.
+    Tcp,
+    /// A text message a line over WebSocket (`ws://`, any path).
+    #[cfg(feature = "ws")]
+    WebSocket,
+}
+
 /// Accepts bots on `listener` for ever, each connection on a thread of its own, and hands
 /// each finished connection's report to `done`. Connections beyond
 /// [`ServerConfig::max_connections`] are told the server is busy and closed.
@@ -513,23 +532,85 @@ pub fn serve(
     cfg: ServerConfig,
     done: impl Fn(SessionReport) + Send + Sync + 'static,
 ) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    serve_all(vec![(listener, Transport::Tcp)], cfg, done)
+}
+
+/// [`serve`] on several listeners at once (each accepting on a thread of its own, the last
+/// on the caller's), each with its transport; [`ServerConfig::max_connections`] counts them
+/// all.
+pub fn serve_all(
+    listeners: Vec<(TcpListener, Transport)>,
+    cfg: ServerConfig,
+    done: impl Fn(SessionReport) + Send + Sync + 'static,
+) {
+    use std::sync::atomic::AtomicUsize;
     use std::sync::Arc;
     let cfg = Arc::new(cfg);
-    let done = Arc::new(done);
+    let done: Arc<dyn Fn(SessionReport) + Send + Sync> = Arc::new(done);
     let open = Arc::new(AtomicUsize::new(0));
+    let mut listeners = listeners;
+    let Some(last) = listeners.pop() else {
+        return;
+    };
+    for (listener, transport) in listeners {
+        let (cfg, done, open) = (cfg.clone(), done.clone(), open.clone());
+        std::thread::spawn(move || accept_loop(listener, transport, &cfg, &done, &open));
+    }
+    accept_loop(last.0, last.1, &cfg, &done, &open);
+}
+
+fn accept_loop(
+    listener: TcpListener,
+    transport: Transport,
+    cfg: &std::sync::Arc<ServerConfig>,
+    done: &std::sync::Arc<dyn Fn(SessionReport) + Send + Sync>,
+    open: &std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use std::sync::atomic::Ordering;
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else {
             continue;
         };
         if open.fetch_add(1, Ordering::SeqCst) >= cfg.max_connections {
             open.fetch_sub(1, Ordering::SeqCst);
-            let _ = write!(stream, "error \"the server is busy\"\r\ngoodbye\r\n");
+            match transport {
+                Transport::Tcp => {
+                    let _ = write!(stream, "error \"the server is busy\"\r\ngoodbye\r\n");
+                }
+                // The handshake first, on a thread: a slow peer must not hold up accepting.
+                #[cfg(feature = "ws")]
+                Transport::WebSocket => {
+                    let time = cfg.greeting_time;
+                    std::thread::spawn(move || {
+                        if let Ok(mut link) = super::ws::accept(stream, time) {
+                            let _ = link.writer.write_line("error \"the server is busy\"");
+                            let _ = link.writer.write_line("goodbye");
+                            link.writer.close();
+                        }
+                    });
+                }
+            }
             continue;
         }
         let (cfg, done, open) = (cfg.clone(), done.clone(), open.clone());
         std::thread::spawn(move || {
-            let r = serve_connection(stream, &cfg);
+            let r = match transport {
+                Transport::Tcp => serve_connection(stream, &cfg),
+                #[cfg(feature = "ws")]
+                Transport::WebSocket => {
+                    let peer = stream
+                        .peer_addr()
+                        .map_or_else(|_| "?".into(), |a| a.to_string());
+                    match super::ws::accept(stream, cfg.greeting_time.min(WRITE_TIME)) {
+                        Ok(link) => serve_link(link, &cfg),
+                        Err(fault) => SessionReport {
+                            peer,
+                            fault: Some(fault),
+                            ..SessionReport::default()
+                        },
+                    }
+                }
+            };
             open.fetch_sub(1, Ordering::SeqCst);
             done(r);
         });
