@@ -40,8 +40,8 @@ pub mod ws;
 pub use client::{run_client, ClientConfig, ClientReport};
 pub use lines::{LineRead, LineWrite, Link};
 pub use server::{
-    serve, serve_all, serve_connection, serve_link, GameResult, ServerConfig, SessionReport,
-    Transport,
+    serve, serve_all, serve_connection, serve_link, GameResult, GameStart, Recorder, Recording,
+    ServerConfig, SessionReport, Transport,
 };
 
 /// Longest message, in bytes, its line break included.

@@ -37,6 +37,36 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Seed of the positions in `eval` and `verify` and of our level's choices.
     pub seed: u64,
+    /// Where freeplay games go, move by move, as they are played (`None`: nowhere).
+    pub recorder: Option<std::sync::Arc<dyn Recorder>>,
+}
+
+/// Takes the freeplay games of a server as they are played, to store or show them.
+pub trait Recorder: Send + Sync + std::fmt::Debug {
+    /// A game starts; `None` where it is not recorded (the game is played all the same).
+    fn start(&self, game: &GameStart<'_>) -> Option<Box<dyn Recording>>;
+}
+
+/// One recorded game: its moves as they are played, then its end.
+pub trait Recording: Send {
+    /// `pit` (0-based, the mover's own) was played, by the bot or by our level, after
+    /// `time`; called before the game goes on.
+    fn moved(&mut self, pit: u8, by_bot: bool, time: Duration);
+    /// The game is over: by the rules, or by the bot's fault (`result.fault`).
+    fn ended(&mut self, result: &GameResult);
+}
+
+/// What a recorder is told of a game as it starts.
+#[derive(Clone, Copy, Debug)]
+pub struct GameStart<'a> {
+    /// The game's rules (the start is theirs).
+    pub rules: &'a Rules,
+    /// The bot's seat.
+    pub bot_seat: Side,
+    /// The bot's `info:name`, where it gave one.
+    pub name: Option<&'a str>,
+    /// The game's number in its connection, from 1.
+    pub number: u32,
 }
 
 impl ServerConfig {
@@ -51,6 +81,7 @@ impl ServerConfig {
             greeting_time: Duration::from_secs(10),
             max_connections: 16,
             seed: 1,
+            recorder: None,
         }
     }
 }
@@ -309,7 +340,7 @@ fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> R
                     vec![Arg::Text("game:id".into()), Arg::Text(format!("{}", g + 1))],
                 );
                 conn.send(&game_id)?;
-                let r = freeplay_game(conn, cfg, seat, &mut rng);
+                let r = freeplay_game(conn, cfg, seat, g + 1, &mut rng);
                 let fault = r.fault.clone();
                 report.games.push(r);
                 if let Some(f) = fault {
@@ -427,8 +458,22 @@ fn random_position(rules: &Rules, rng: &mut Rng) -> Position {
 }
 
 /// One freeplay game: the bot on `seat`, our level on the other.
-fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng) -> GameResult {
+fn freeplay_game(
+    conn: &mut Conn,
+    cfg: &ServerConfig,
+    seat: Side,
+    number: u32,
+    rng: &mut Rng,
+) -> GameResult {
     let mut pos = Position::start(&cfg.rules).expect("the server's rules have a start");
+    let mut recording = cfg.recorder.as_ref().and_then(|r| {
+        r.start(&GameStart {
+            rules: &cfg.rules,
+            bot_seat: seat,
+            name: conn.name.as_deref(),
+            number,
+        })
+    });
     let mut moves = [0u32; 2];
     let mut time = [Duration::ZERO; 2];
     let fault = loop {
@@ -456,11 +501,14 @@ fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng)
                 if let Err(e) = pos.play(pit) {
                     break Some(format!("move {}: {e}", pit + 1));
                 }
+                if let Some(r) = &mut recording {
+                    r.moved(pit, bots, start.elapsed());
+                }
             }
             Err(e) => break Some(e),
         }
     };
-    GameResult {
+    let result = GameResult {
         bot_seat: seat,
         scores: pos.scores(),
         winner: if fault.is_some() {
@@ -472,7 +520,11 @@ fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng)
         bot_avg_ms: avg_ms(time[0], moves[0]),
         server_avg_ms: avg_ms(time[1], moves[1]),
         fault,
+    };
+    if let Some(r) = &mut recording {
+        r.ended(&result);
     }
+    result
 }
 
 fn avg_ms(t: Duration, n: u32) -> f64 {
