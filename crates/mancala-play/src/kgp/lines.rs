@@ -1,5 +1,5 @@
 //! What KGP's client and server need of a connection: whole lines read and written, over TCP
-//! (CRLF-ended lines) or WebSocket ([`super::ws`]: a text message a line), so the protocol's
+//! (CRLF-ended lines) or WebSocket (`kgp/ws.rs`: a text message a line), so the protocol's
 //! code is the same over either.
 
 use std::io::{BufRead, BufReader, Write};
