@@ -1,12 +1,12 @@
 //! `mancala agent kgp` and `mancala kgp-server`: the command line over
 //! `mancala_play::kgp`.
 
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use mancala_engine::Level;
 use mancala_play::kgp::{self, ClientConfig, Mode, ServerConfig};
@@ -20,7 +20,8 @@ enum ModeArg {
 
 #[derive(Args)]
 pub struct KgpAgent {
-    /// The server: HOST:PORT (TCP). `ws://` addresses are not supported.
+    /// The server: HOST:PORT (TCP), or ws://HOST:PORT/PATH (WebSocket; wss:// is not
+    /// supported).
     #[arg(long)]
     server: String,
     /// `auth:token`, which lets the server know this bot across connections.
@@ -52,15 +53,14 @@ pub struct KgpAgent {
 }
 
 pub fn agent(a: KgpAgent) -> Result<()> {
-    if a.server.contains("://") {
-        bail!(
-            "--server {}: only HOST:PORT over TCP is supported (no WebSocket)",
-            a.server
-        );
-    }
-    let stream = TcpStream::connect(&a.server).with_context(|| format!("--server {}", a.server))?;
-    // Short messages, each awaited: no waiting to fill a packet.
-    stream.set_nodelay(true).context("the connection")?;
+    let link = if a.server.contains("://") {
+        kgp::ws::connect(&a.server, Duration::from_secs(10))
+            .map_err(|e| anyhow::anyhow!("--server {e}"))?
+    } else {
+        let stream =
+            TcpStream::connect(&a.server).with_context(|| format!("--server {}", a.server))?;
+        kgp::Link::tcp(stream).context("the connection")?
+    };
     let log: Box<dyn Write + Send> = match &a.log {
         None => Box::new(std::io::sink()),
         Some(p) if p.as_os_str() == "-" => Box::new(std::io::stderr()),
@@ -88,8 +88,7 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         token: a.token,
         per_move: a.time_per_move.map(Duration::from_millis),
     };
-    let input = BufReader::new(stream.try_clone().context("the connection")?);
-    let r = kgp::run_client(input, stream, &mut computer, &cfg, log)?;
+    let r = kgp::run_client(link.reader, link.writer, &mut computer, &cfg, log)?;
     println!(
         "{} positions, {} moves, {} evals, {} solutions sent; {}{}",
         r.states,
@@ -115,6 +114,9 @@ pub struct KgpServerArgs {
     /// Address to listen on (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:2671")]
     addr: String,
+    /// Also accept bots over WebSocket (ws://, any path) on this address.
+    #[arg(long)]
+    ws_addr: Option<String>,
     /// Our playing level (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
     level: u8,
@@ -155,7 +157,13 @@ pub fn server(a: KgpServerArgs) -> Result<()> {
         cfg.rules,
         a.level
     );
-    kgp::serve(listener, cfg, |r| {
+    let mut listeners = vec![(listener, kgp::Transport::Tcp)];
+    if let Some(ws) = &a.ws_addr {
+        let l = TcpListener::bind(ws).with_context(|| format!("--ws-addr {ws}"))?;
+        println!("KGP over WebSocket on ws://{}/", l.local_addr()?);
+        listeners.push((l, kgp::Transport::WebSocket));
+    }
+    kgp::serve_all(listeners, cfg, |r| {
         println!("{}", serde_json::to_string(&r).unwrap_or_default());
     });
     Ok(())

@@ -79,9 +79,9 @@ enum Command {
     Tui(tui::TuiArgs),
     /// Endgame databases: build, info, probe.
     Egdb(egdb_cmd::EgdbArgs),
-    /// Play a bot protocol: Manchester Kalah over standard input and output, KGP over TCP.
+    /// Play a bot protocol: Manchester Kalah over standard input and output, KGP over TCP or WebSocket.
     Agent(manchester_cmd::AgentArgs),
-    /// Serve the Kalah Game Protocol (KGP 1.x) over TCP: connected bots play our level.
+    /// Serve the Kalah Game Protocol (KGP 1.x) over TCP and WebSocket: connected bots play our level.
     KgpServer(kgp_cmd::KgpServerArgs),
     /// Referee games between two agent programs (Manchester Kalah).
     Referee(manchester_cmd::RefereeArgs),

@@ -1,4 +1,4 @@
-//! `mancala agent kgp` against `mancala kgp-server`, as processes over TCP.
+//! `mancala agent kgp` against `mancala kgp-server`, as processes over TCP and WebSocket.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -42,12 +42,114 @@ fn our_agent_plays_our_server_over_tcp() {
         assert_eq!(g["bot_seat"], seat);
         assert_eq!(g["winner"], seat, "{g}");
     }
+}
 
-    // A WebSocket address is refused, saying so.
+/// The same over WebSocket: the server also listens for `ws://` bots, the agent connects to
+/// one with a path; `wss://` is refused, saying why.
+#[test]
+fn our_agent_plays_our_server_over_websocket() {
+    let mut server = Command::new(BIN)
+        .args([
+            "kgp-server",
+            "--addr",
+            "127.0.0.1:0",
+            "--ws-addr",
+            "127.0.0.1:0",
+        ])
+        .args([
+            "--level", "1", "--pits", "4", "--seeds", "4", "--games", "2",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.starts_with("KGP 1.0.1 on 127.0.0.1:"), "{first}");
+    let second = lines.next().unwrap().unwrap();
+    assert!(
+        second.starts_with("KGP over WebSocket on ws://127.0.0.1:"),
+        "{second}"
+    );
+    let url = format!("{}kgp", second.split(' ').nth(4).unwrap());
     let out = Command::new(BIN)
-        .args(["agent", "kgp", "--server", "ws://127.0.0.1:1/kgp"])
+        .args([
+            "agent", "kgp", "--server", &url, "--level", "5", "--name", "w",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text} {:?}", out.stderr);
+    assert!(text.contains("the server said goodbye"), "{text}");
+    let report: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(report["name"], "w");
+    assert_eq!(report["fault"], Value::Null);
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for (g, seat) in games.iter().zip(["south", "north"]) {
+        assert_eq!(g["winner"], seat, "{g}");
+    }
+
+    let out = Command::new(BIN)
+        .args(["agent", "kgp", "--server", "wss://127.0.0.1:1/kgp"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no WebSocket"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("TLS (wss://) is not supported"), "{err}");
+}
+
+/// `serve` with a KGP WebSocket port: the agent plays its two games there, and the web API
+/// lists both, over, with the agent's name on its seat.
+#[test]
+fn serve_stores_the_games_of_a_websocket_bot() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let mut server = Command::new(BIN)
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .args(["--kgp-ws-addr", "127.0.0.1:0", "--kgp-level", "1"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let web = lines.next().unwrap().unwrap();
+    let web = web.split(' ').nth(2).unwrap().trim_start_matches("http://");
+    let kgp = lines.next().unwrap().unwrap();
+    assert!(kgp.starts_with("KGP on ws://127.0.0.1:"), "{kgp}");
+    let url = kgp.split(' ').nth(2).unwrap().to_string();
+    let out = Command::new(BIN)
+        .args([
+            "agent", "kgp", "--server", &url, "--level", "5", "--name", "wsbot",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{:?}", out.stderr);
+    let report: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(report["fault"], Value::Null);
+    let mut http = std::net::TcpStream::connect(web).unwrap();
+    http.write_all(b"GET /api/kgp/games HTTP/1.0\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    http.read_to_string(&mut answer).unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    let body = answer.split("\r\n\r\n").nth(1).unwrap();
+    let list: Value = serde_json::from_str(body).unwrap();
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{list}");
+    // Newest first: the agent North in the second game, South in the first.
+    for (g, seat) in games.iter().zip(["north", "south"]) {
+        assert_eq!(g["over"], true);
+        assert_eq!(g["players"][seat]["name"], "wsbot");
+        assert_eq!(g["players"][seat]["kind"], "bot");
+        assert_eq!(g["result"]["winner"], seat, "{g}");
+    }
 }

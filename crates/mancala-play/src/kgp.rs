@@ -1,10 +1,12 @@
-//! The Kalah Game Protocol (KGP 1.x): a text protocol over TCP between a server that sends
-//! positions and a client (a bot) that answers with moves. This module holds the messages
-//! ([`Message`], [`Arg`]) and the board literal ([`position_of`], [`board_of`]); a client
-//! ([`run_client`], `kgp/client.rs`) and a server ([`serve`], `kgp/server.rs`).
+//! The Kalah Game Protocol (KGP 1.x): a text protocol over TCP or WebSocket between a server
+//! that sends positions and a client (a bot) that answers with moves. This module holds the
+//! messages ([`Message`], [`Arg`]) and the board literal ([`position_of`], [`board_of`]); a
+//! client ([`run_client`], `kgp/client.rs`) and a server ([`serve`], `kgp/server.rs`), over
+//! the lines of either transport ([`Link`], `kgp/lines.rs`; WebSocket in `kgp/ws.rs`, the
+//! `ws` feature).
 //!
 //! # Messages
-//! One a line (CRLF or LF), at most [`MAX_LINE`] bytes: `[ID][@REF] NAME ARG...`, where `ID`
+//! One a line (CRLF or LF; over WebSocket a text message), at most [`MAX_LINE`] bytes: `[ID][@REF] NAME ARG...`, where `ID`
 //! numbers a message (never reused by its sender) and `@REF` names an earlier message of the
 //! other side that this one answers. An argument is an integer (`-3`, `+0`), a real (`0.5`,
 //! `-.25`), a word (letters, digits, `-`, `:`), a string in double quotes (a backslash takes
@@ -30,11 +32,18 @@ use mancala_core::{Position, Rules, Setup, Side, MAX_PITS};
 use crate::shown;
 
 mod client;
+mod lines;
 mod server;
+#[cfg(feature = "ws")]
+pub mod ws;
 
 pub use client::{run_client, ClientConfig, ClientReport};
-pub(crate) use server::{bot_move, greet, Conn};
-pub use server::{serve, serve_connection, GameResult, ServerConfig, SessionReport};
+pub use lines::{LineRead, LineWrite, Link};
+pub(crate) use server::{bot_move, greet, tcp_link, Conn};
+pub use server::{
+    serve, serve_all, serve_connection, serve_link, GameResult, GameStart, Recorder, Recording,
+    ServerConfig, SessionReport, Transport,
+};
 
 /// Longest message, in bytes, its line break included.
 pub const MAX_LINE: usize = 16 * 1024;

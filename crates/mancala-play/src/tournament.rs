@@ -432,7 +432,9 @@ fn kgp_play(
         }
         children.push(child);
         let stream = accept(listener, &mut children[k], cfg.connect_time).map_err(|e| (k, e))?;
-        let mut conn = Conn::new(stream).map_err(|e| (k, format!("{e:#}")))?;
+        let mut conn = Conn::new(
+            kgp::tcp_link(stream).map_err(|e| (k, format!("the connection failed: {e}")))?,
+        );
         let mode = kgp::greet(&mut conn, cfg.connect_time, &mut SessionReport::default());
         conns.push(conn);
         match mode.map_err(|e| (k, e))? {

@@ -349,6 +349,11 @@ async fn record(
         .into_response())
 }
 
+/// The newest games of KGP bots (`serve --kgp-addr`), each watchable as any game.
+async fn bot_games(State(c): State<Ctx>) -> ApiResult<Json<crate::response::BotGames>> {
+    Ok(Json(c.app.bot_games().await?))
+}
+
 async fn replay_game(
     State(c): State<Ctx>,
     Path(id): Path<String>,
@@ -769,6 +774,7 @@ pub fn router(c: Ctx) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay_game))
         .route("/api/games/{id}/ws", get(ws))
+        .route("/api/kgp/games", get(bot_games))
         .route(
             "/api/analysis",
             post(analysis).layer(DefaultBodyLimit::max(max_body.max(256 * 1024))),

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::response::{Created, GameView, Hint, Joined, Player, Seats, WsMessage};
+use crate::response::{
+    BotGame, BotGames, Created, GameView, Hint, Joined, Player, Seats, WsMessage,
+};
 use axum::http::StatusCode;
 use mancala_core::{Game, Position, Rules, Side};
 use mancala_engine::Limits;
@@ -239,6 +241,11 @@ impl Live {
                 level,
                 name: format!("Computer (level {level})"),
                 joined: true,
+            }
+        } else if self.row.bots[k] {
+            Player::Bot {
+                name: self.row.names[k].clone().unwrap_or_default(),
+                protocol: "kgp",
             }
         } else {
             Player::Human {
@@ -486,6 +493,7 @@ impl App {
             start: start.to_string(),
             created_ms: now_ms(),
             ai,
+            bots: [false, false],
             ai_level: new.level,
             tokens,
             names,
@@ -869,11 +877,12 @@ impl App {
         .await
     }
 
-    /// Starts the computer's turn if it is to move and not already thinking.
+    /// Starts the computer's turn if it is to move and not already thinking (never in a
+    /// bot's game: the KGP server plays its computer's moves).
     async fn kick_ai(self: &Arc<Self>, id: &str, entry: &Arc<Entry>) {
         {
             let mut live = entry.live.lock().await;
-            if live.ai_running || !live.ai_to_move() {
+            if live.ai_running || !live.ai_to_move() || live.row.bots.contains(&true) {
                 return;
             }
             live.ai_running = true;
@@ -942,6 +951,120 @@ impl App {
             live.info.push(row);
             self.changed(entry, &mut live);
         }
+    }
+
+    /// Creates the game of a KGP bot on `bot` (named `name`) against the computer at
+    /// `level`: stored like any game, with no seat token (only the KGP server plays it);
+    /// returns its id.
+    pub async fn create_bot_game(
+        self: &Arc<Self>,
+        rules: &Rules,
+        bot: Side,
+        name: &str,
+        level: u8,
+    ) -> ApiResult<String> {
+        let start = Position::start(rules).map_err(|e| ApiError::bad(e.to_string()))?;
+        let id = random_hex(8);
+        let (mut ai, mut bots, mut names) = ([false; 2], [false; 2], [None, None]);
+        ai[bot.other().index()] = true;
+        bots[bot.index()] = true;
+        names[bot.index()] = Some(name.to_string());
+        let row = GameRow {
+            id: id.clone(),
+            start: start.to_string(),
+            created_ms: now_ms(),
+            ai,
+            bots,
+            ai_level: Some(level),
+            tokens: [None, None],
+            names,
+            invite: None,
+            resigned: None,
+            seed: 0,
+        };
+        self.wrote(self.store.create_game(&row)).await?;
+        let (tx, _) = broadcast::channel(64);
+        self.insert(
+            &id,
+            Entry {
+                live: tokio::sync::Mutex::new(Live {
+                    row,
+                    game: Game::new(start),
+                    info: Vec::new(),
+                    version: version_base(),
+                    ai_running: false,
+                }),
+                tx,
+            },
+        );
+        Ok(id)
+    }
+
+    /// Stores, plays and shows the next move (`pit`, 0-based) of a bot's game, whichever
+    /// side made it; the computer's moves carry their time.
+    pub async fn bot_game_move(
+        self: &Arc<Self>,
+        id: &str,
+        pit: u8,
+        time_ms: Option<u64>,
+    ) -> ApiResult<()> {
+        let entry = self.entry(id).await?;
+        let mut live = entry.live.lock().await;
+        let mut probe = *live.game.position();
+        probe
+            .play(pit)
+            .map_err(|e| ApiError::conflict(format!("game {id}: {e}")))?;
+        let row = MoveRow {
+            ply: live.game.moves().len() as u32,
+            pit,
+            eval: None,
+            depth: None,
+            time_ms,
+        };
+        let gid = id.to_string();
+        self.wrote(self.store.add_move(&gid, &row)).await?;
+        live.game
+            .play(pit)
+            .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
+        live.info.push(row);
+        self.changed(&entry, &mut live);
+        Ok(())
+    }
+
+    /// Ends a bot's game that the bot broke off (a protocol fault, a closed connection):
+    /// stored as its resignation.
+    pub async fn bot_game_forfeit(self: &Arc<Self>, id: &str, bot: Side) -> ApiResult<()> {
+        let entry = self.entry(id).await?;
+        let mut live = entry.live.lock().await;
+        if live.over() {
+            return Ok(());
+        }
+        let k = bot.index() as u8;
+        let gid = id.to_string();
+        self.wrote(self.store.set_resigned(&gid, k)).await?;
+        live.row.resigned = Some(k);
+        self.changed(&entry, &mut live);
+        Ok(())
+    }
+
+    /// The newest 100 games of KGP bots.
+    pub async fn bot_games(self: &Arc<Self>) -> ApiResult<BotGames> {
+        let ids = self.db(|s| s.bot_games(100)).await?;
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            let entry = self.entry(&id).await?;
+            let live = entry.live.lock().await;
+            games.push(BotGame {
+                id,
+                created: live.row.created_ms,
+                rules: live.game.rules().to_string(),
+                players: live.players(),
+                ply: live.game.moves().len(),
+                over: live.over(),
+                result: view::result(&live.game, live.resigned()),
+            });
+        }
+        Ok(BotGames { games })
     }
 
     /// Resumes the computer in stored games where it is to move (after a restart).

@@ -22,6 +22,7 @@
 
 pub mod api;
 pub mod app;
+pub mod kgp;
 pub mod response;
 pub mod store;
 pub mod view;
@@ -69,9 +70,12 @@ pub struct ServeArgs {
     #[arg(long)]
     pub egdb: Option<PathBuf>,
     /// Also serve the Kalah Game Protocol (KGP 1.x, TCP) here: connected bots play
-    /// `--kgp-level` at Kalah(6,6) (games not stored).
+    /// `--kgp-level` at Kalah(6,6), their games stored and watchable as any game.
     #[arg(long)]
     pub kgp_addr: Option<String>,
+    /// Also accept KGP bots over WebSocket (ws://, any path) here.
+    #[arg(long)]
+    pub kgp_ws_addr: Option<String>,
     /// The level KGP bots play (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
     pub kgp_level: u8,
@@ -98,6 +102,7 @@ impl Default for ServeArgs {
             web_dir: None,
             egdb: None,
             kgp_addr: None,
+            kgp_ws_addr: None,
             kgp_level: 4,
         }
     }
@@ -282,26 +287,38 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("listening on {}", args.addr))?;
     let addr = listener.local_addr()?;
     println!("listening on http://{addr} (database {})", db.display());
-    if let Some(kgp_addr) = &args.kgp_addr {
-        serve_kgp(kgp_addr, args.kgp_level)?;
-    }
+    let app = Arc::new(App::new(store, cfg));
+    serve_kgp(&args, &app)?;
     use std::io::Write;
     let _ = std::io::stdout().flush();
-    let app = Arc::new(App::new(store, cfg));
     serve_on(listener, app, shutdown_signal()).await
 }
 
-/// Serves KGP on `addr` on threads of its own (`mancala_play::kgp::serve`), a JSON line a
-/// finished connection on standard output.
-fn serve_kgp(addr: &str, level: u8) -> anyhow::Result<()> {
-    use mancala_play::kgp;
-    let level = mancala_engine::Level::new(level).context("--kgp-level")?;
-    let listener =
-        std::net::TcpListener::bind(addr).with_context(|| format!("--kgp-addr {addr}"))?;
-    println!("KGP on {}", listener.local_addr()?);
-    let cfg = kgp::ServerConfig::new(level);
+/// Serves KGP on `--kgp-addr` (TCP) and `--kgp-ws-addr` (WebSocket) on threads of its own
+/// (`mancala_play::kgp::serve_all`), the games stored in `app` ([`kgp::config`]), a JSON line
+/// a finished connection on standard output. Call it within the runtime.
+fn serve_kgp(args: &ServeArgs, app: &Arc<App>) -> anyhow::Result<()> {
+    use mancala_play::kgp::Transport;
+    let mut listeners = Vec::new();
+    for (addr, transport, flag) in [
+        (&args.kgp_addr, Transport::Tcp, "--kgp-addr"),
+        (&args.kgp_ws_addr, Transport::WebSocket, "--kgp-ws-addr"),
+    ] {
+        let Some(addr) = addr else { continue };
+        let listener =
+            std::net::TcpListener::bind(addr).with_context(|| format!("{flag} {addr}"))?;
+        match transport {
+            Transport::Tcp => println!("KGP on {}", listener.local_addr()?),
+            Transport::WebSocket => println!("KGP on ws://{}/", listener.local_addr()?),
+        }
+        listeners.push((listener, transport));
+    }
+    if listeners.is_empty() {
+        return Ok(());
+    }
+    let cfg = kgp::config(app, args.kgp_level)?;
     std::thread::spawn(move || {
-        kgp::serve(listener, cfg, |r| {
+        mancala_play::kgp::serve_all(listeners, cfg, |r| {
             println!("{}", serde_json::to_string(&r).unwrap_or_default());
         })
     });

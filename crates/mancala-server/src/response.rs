@@ -64,8 +64,8 @@ pub struct Seats<P> {
     pub north: P,
 }
 
-/// A seat of a stored game: the computer with its level, or a person with his name (null
-/// where none was given) and whether he has joined.
+/// A seat of a stored game: the computer with its level, a person with his name (null
+/// where none was given) and whether he has joined, or a bot connected over a protocol.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Player {
@@ -85,6 +85,40 @@ pub enum Player {
         /// Whether the seat is taken.
         joined: bool,
     },
+    /// A bot connected to the server's KGP port.
+    Bot {
+        /// Its `info:name`.
+        name: String,
+        /// The protocol it plays over: `kgp`.
+        protocol: &'static str,
+    },
+}
+
+/// The games of KGP bots (`GET /api/kgp/games`), newest first.
+#[derive(Debug, Clone, Serialize)]
+pub struct BotGames {
+    /// At most 100 games.
+    pub games: Vec<BotGame>,
+}
+
+/// One game of a KGP bot against the server's level, watchable at `/api/games/{id}/ws`.
+#[derive(Debug, Clone, Serialize)]
+pub struct BotGame {
+    /// The game's id.
+    pub id: String,
+    /// When it started, in milliseconds since the Unix epoch.
+    pub created: i64,
+    /// The rules, as a rules string.
+    pub rules: String,
+    /// Both seats: the bot and the computer.
+    pub players: Seats<Player>,
+    /// Moves played.
+    pub ply: usize,
+    /// Whether the game is over (by the rules, or by the bot's fault, stored as its
+    /// resignation).
+    pub over: bool,
+    /// How the game ended; null while it goes on.
+    pub result: Option<GameResult>,
 }
 
 /// A seat of an uploaded record: only the name it gives, or null.

@@ -57,6 +57,9 @@ pub struct GameRow {
     pub created_ms: i64,
     /// `[south, north]`: true where the computer plays.
     pub ai: [bool; 2],
+    /// `[south, north]`: true where a KGP bot plays (seat kind `kgp`, a value of the kind
+    /// columns, no schema change; its name in `names`).
+    pub bots: [bool; 2],
     /// The computer's level (1-8) in a game against it; `None` between two people.
     pub ai_level: Option<u8>,
     /// `[south, north]`: the secret that acts for each seat; `None` while the seat is not taken,
@@ -174,9 +177,11 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-fn kind(ai: bool) -> &'static str {
+fn kind(ai: bool, bot: bool) -> &'static str {
     if ai {
         "ai"
+    } else if bot {
+        "kgp"
     } else {
         "human"
     }
@@ -261,8 +266,8 @@ impl Store {
                     g.id,
                     g.start,
                     g.created_ms,
-                    kind(g.ai[0]),
-                    kind(g.ai[1]),
+                    kind(g.ai[0], g.bots[0]),
+                    kind(g.ai[1], g.bots[1]),
                     g.ai_level,
                     g.tokens[0],
                     g.tokens[1],
@@ -287,14 +292,13 @@ impl Store {
                      FROM games WHERE id = ?1",
                     [id],
                     |r| {
+                        let kinds = [r.get::<_, String>(3)?, r.get::<_, String>(4)?];
                         Ok(GameRow {
                             id: r.get(0)?,
                             start: r.get(1)?,
                             created_ms: r.get(2)?,
-                            ai: [
-                                r.get::<_, String>(3)? == "ai",
-                                r.get::<_, String>(4)? == "ai",
-                            ],
+                            ai: kinds.clone().map(|k| k == "ai"),
+                            bots: kinds.map(|k| k == "kgp"),
                             ai_level: r.get(5)?,
                             tokens: [r.get(6)?, r.get(7)?],
                             invite: r.get(8)?,
@@ -386,6 +390,20 @@ impl Store {
         self.write(move |c| c.execute(sql, params![id, token, name]).map(|_| ()))
     }
 
+    /// Ids of the `limit` newest games with a KGP bot, newest first.
+    pub fn bot_games(&self, limit: u32) -> anyhow::Result<Vec<String>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT id FROM games WHERE south_kind = 'kgp' OR north_kind = 'kgp'
+                 ORDER BY created_ms DESC, id LIMIT ?1",
+            )?;
+            let ids = st
+                .query_map([limit], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>();
+            ids
+        })
+    }
+
     /// Ids of games (not resigned, changed in the last week) where the computer plays, for
     /// resuming after a restart.
     pub fn ai_games(&self) -> anyhow::Result<Vec<String>> {
@@ -436,6 +454,7 @@ mod tests {
             start: "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s".into(),
             created_ms: 1,
             ai: [false, true],
+            bots: [false, false],
             ai_level: Some(3),
             tokens: [Some("t".into()), None],
             names: [Some("Ann".into()), None],
@@ -469,5 +488,17 @@ mod tests {
         s.truncate("abc", 0).wait().unwrap();
         assert!(s.load_game("abc").unwrap().unwrap().1.is_empty());
         assert!(s.load_game("nope").unwrap().is_none());
+        // A KGP bot's seat is its own kind, and its games are listed.
+        let bot = GameRow {
+            id: "kgp1".into(),
+            created_ms: 2,
+            bots: [true, false],
+            tokens: [None, None],
+            names: [Some("bot".into()), None],
+            ..g.clone()
+        };
+        s.create_game(&bot).wait().unwrap();
+        assert_eq!(s.load_game("kgp1").unwrap().unwrap().0, bot);
+        assert_eq!(s.bot_games(10).unwrap(), vec!["kgp1".to_string()]);
     }
 }

@@ -156,6 +156,11 @@ async fn answers_keep_their_recorded_shapes() {
             .await
             .body,
     );
+    // A KGP bot that breaks the protocol at its first position: its game, stored as its
+    // resignation, in the list of bots' games and as a state.
+    let (kgp_games, kgp_state) = bot_game(&s, &c).await;
+    got.insert("kgp_games".into(), kgp_games);
+    got.insert("state_kgp_game".into(), kgp_state);
     s.stop().await;
 
     let mut got = Value::Object(got);
@@ -174,6 +179,36 @@ async fn answers_keep_their_recorded_shapes() {
         assert_eq!(Some(v), want.get(k), "the answer `{k}` changed");
     }
     assert_eq!(got.as_object().unwrap().len(), want.len());
+}
+
+/// Serves KGP for `s`, connects a bot named `shape bot` that answers its first position with
+/// garbage, and returns the list of bots' games and that game's state.
+async fn bot_game(s: &Server, c: &Client) -> (Value, Value) {
+    use std::io::{BufRead, BufReader, Write};
+    let cfg = mancala_server::kgp::config(&s.app, 1).unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || mancala_play::kgp::serve(listener, cfg, |_| {}));
+    tokio::task::spawn_blocking(move || {
+        let mut bot = std::net::TcpStream::connect(addr).unwrap();
+        bot.write_all(b"set info:name \"shape bot\"\r\nmode freeplay\r\n")
+            .unwrap();
+        for line in BufReader::new(bot.try_clone().unwrap()).lines() {
+            let line = line.unwrap();
+            if line.contains(" state ") {
+                bot.write_all(b"?\r\n").unwrap();
+            }
+            if line == "goodbye" {
+                break;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    let list = c.get("/api/kgp/games", None).await.ok();
+    let id = list["games"][0]["id"].as_str().unwrap().to_string();
+    let state = c.get(&format!("/api/games/{id}"), None).await.ok();
+    (list, state)
 }
 
 /// The engine's values in a replay come from timed searches: only their keys are compared.

@@ -1,6 +1,6 @@
 //! The KGP client: answers a server's positions with improving moves, values or solutions.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use mancala_core::{Position, Side};
 use mancala_engine::{Limits, SearchResult};
 
-use super::{position_of, read_line, sow, Arg, Message, Mode, VERSION};
+use super::{position_of, sow, Arg, LineRead, LineWrite, Message, Mode, VERSION};
 use crate::{Computer, Rng};
 
 /// How a client introduces itself and what it asks for.
@@ -53,7 +53,11 @@ struct Control {
 
 type Shared<W> = std::sync::Arc<std::sync::Mutex<W>>;
 
-fn send<W: Write>(out: &Shared<W>, m: &Message, log: &Shared<Box<dyn Write + Send>>) -> Result<()> {
+fn send<W: LineWrite>(
+    out: &Shared<W>,
+    m: &Message,
+    log: &Shared<Box<dyn Write + Send>>,
+) -> Result<()> {
     let line = m.to_string();
     if let Ok(mut l) = log.lock() {
         let _ = writeln!(l, "-> {line}");
@@ -61,10 +65,7 @@ fn send<W: Write>(out: &Shared<W>, m: &Message, log: &Shared<Box<dyn Write + Sen
     let mut w = out
         .lock()
         .map_err(|_| anyhow::anyhow!("the connection's writer failed"))?;
-    // One write a message: one packet, not one a piece of the format.
-    w.write_all(format!("{line}\r\n").as_bytes())
-        .and_then(|()| w.flush())
-        .context("writing to the server")
+    w.write_line(&line).context("writing to the server")
 }
 
 /// Plays as a KGP client: reads the server's messages from `input`, answers on `output`, with
@@ -78,8 +79,8 @@ fn send<W: Write>(out: &Shared<W>, m: &Message, log: &Shared<Box<dyn Write + Sen
 /// proven or to which depth it was searched. `verify` problems are answered by the core's
 /// sowing ([`sow`]). Returns at `goodbye` or when the connection closes.
 pub fn run_client(
-    input: impl BufRead + Send + 'static,
-    output: impl Write + Send + 'static,
+    input: impl LineRead + 'static,
+    output: impl LineWrite + 'static,
     computer: &mut Computer,
     cfg: &ClientConfig,
     log: Box<dyn Write + Send>,
@@ -99,7 +100,7 @@ pub fn run_client(
         std::thread::spawn(move || {
             let mut input = input;
             loop {
-                let line = match read_line(&mut input) {
+                let line = match input.read_line() {
                     Ok(Some(l)) => l,
                     Ok(None) => return,
                     Err(e) => {

@@ -6,12 +6,15 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use mancala_core::{Position, Rules, Side};
 use mancala_engine::Level;
 
-use super::{board_for, read_line, rules_for, sow, Arg, Message, Mode, VERSION};
+use super::{board_for, rules_for, sow, Arg, LineRead, LineWrite, Link, Message, Mode, VERSION};
 use crate::{shown, Rng};
+
+/// Time a write to a bot may block before the connection counts as failed.
+const WRITE_TIME: Duration = Duration::from_secs(10);
 
 /// What a server plays against its connected bots.
 #[derive(Clone, Debug)]
@@ -34,6 +37,36 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Seed of the positions in `eval` and `verify` and of our level's choices.
     pub seed: u64,
+    /// Where freeplay games go, move by move, as they are played (`None`: nowhere).
+    pub recorder: Option<std::sync::Arc<dyn Recorder>>,
+}
+
+/// Takes the freeplay games of a server as they are played, to store or show them.
+pub trait Recorder: Send + Sync + std::fmt::Debug {
+    /// A game starts; `None` where it is not recorded (the game is played all the same).
+    fn start(&self, game: &GameStart<'_>) -> Option<Box<dyn Recording>>;
+}
+
+/// One recorded game: its moves as they are played, then its end.
+pub trait Recording: Send {
+    /// `pit` (0-based, the mover's own) was played, by the bot or by our level, after
+    /// `time`; called before the game goes on.
+    fn moved(&mut self, pit: u8, by_bot: bool, time: Duration);
+    /// The game is over: by the rules, or by the bot's fault (`result.fault`).
+    fn ended(&mut self, result: &GameResult);
+}
+
+/// What a recorder is told of a game as it starts.
+#[derive(Clone, Copy, Debug)]
+pub struct GameStart<'a> {
+    /// The game's rules (the start is theirs).
+    pub rules: &'a Rules,
+    /// The bot's seat.
+    pub bot_seat: Side,
+    /// The bot's `info:name`, where it gave one.
+    pub name: Option<&'a str>,
+    /// The game's number in its connection, from 1.
+    pub number: u32,
 }
 
 impl ServerConfig {
@@ -48,6 +81,7 @@ impl ServerConfig {
             greeting_time: Duration::from_secs(10),
             max_connections: 16,
             seed: 1,
+            recorder: None,
         }
     }
 }
@@ -94,7 +128,7 @@ pub struct SessionReport {
 /// One bot connection on the server's side: its writer, its lines (read on a thread of
 /// their own, at most [`MAX_LINE`] bytes each) and the ids used.
 pub(crate) struct Conn {
-    out: TcpStream,
+    out: Box<dyn LineWrite>,
     lines: mpsc::Receiver<Result<String, String>>,
     next_id: u64,
     /// States and problems whose answers are over (late answers are ignored).
@@ -109,44 +143,40 @@ enum Got {
 }
 
 impl Conn {
-    pub(crate) fn new(stream: TcpStream) -> Result<Conn> {
-        let out = stream.try_clone().context("the connection")?;
-        out.set_write_timeout(Some(Duration::from_secs(10)))?;
-        // Short messages, each awaited: no waiting to fill a packet.
-        out.set_nodelay(true)?;
+    pub(crate) fn new(link: Link) -> Conn {
+        let Link {
+            reader: mut input,
+            writer: out,
+            ..
+        } = link;
         // Bounded: a bot that floods lines waits on its socket instead of filling memory.
         let (tx, lines) = mpsc::sync_channel(64);
-        std::thread::spawn(move || {
-            let mut input = std::io::BufReader::new(stream);
-            loop {
-                match read_line(&mut input) {
-                    Ok(Some(l)) => {
-                        if tx.send(Ok(l)).is_err() {
-                            return;
-                        }
-                    }
-                    Ok(None) => return,
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
+        std::thread::spawn(move || loop {
+            match input.read_line() {
+                Ok(Some(l)) => {
+                    if tx.send(Ok(l)).is_err() {
                         return;
                     }
                 }
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
             }
         });
-        Ok(Conn {
+        Conn {
             out,
             lines,
             next_id: 1,
             stopped: Default::default(),
             name: None,
-        })
+        }
     }
 
     fn send(&mut self, m: &Message) -> Result<(), String> {
-        // One write a message: one packet, not one a piece of the format.
         self.out
-            .write_all(format!("{m}\r\n").as_bytes())
-            .and_then(|()| self.out.flush())
+            .write_line(&m.to_string())
             .map_err(|e| format!("the connection failed while writing to it ({e})"))
     }
 
@@ -239,7 +269,7 @@ impl Conn {
             let _ = self.send(&Message::new("error", vec![Arg::Text(why.to_string())]));
         }
         let _ = self.send(&Message::new("goodbye", vec![]));
-        let _ = self.out.shutdown(std::net::Shutdown::Both);
+        self.out.close();
     }
 }
 
@@ -247,19 +277,33 @@ impl Conn {
 /// positions, and `goodbye`. A protocol fault of the bot ends the connection with an
 /// `error` naming it, and is the report's `fault`.
 pub fn serve_connection(stream: TcpStream, cfg: &ServerConfig) -> SessionReport {
+    let peer = stream
+        .peer_addr()
+        .map_or_else(|_| "?".into(), |a| a.to_string());
+    match tcp_link(stream) {
+        Ok(link) => serve_link(link, cfg),
+        Err(e) => SessionReport {
+            peer,
+            fault: Some(format!("the connection failed: {e}")),
+            ..SessionReport::default()
+        },
+    }
+}
+
+/// A bot's TCP connection as a link, with the server's write timeout: a bot that stops
+/// reading cannot block the server.
+pub(crate) fn tcp_link(stream: TcpStream) -> std::io::Result<Link> {
+    stream.set_write_timeout(Some(WRITE_TIME))?;
+    Link::tcp(stream)
+}
+
+/// [`serve_connection`] over any transport's lines.
+pub fn serve_link(link: Link, cfg: &ServerConfig) -> SessionReport {
     let mut report = SessionReport {
-        peer: stream
-            .peer_addr()
-            .map_or_else(|_| "?".into(), |a| a.to_string()),
+        peer: link.peer.clone(),
         ..SessionReport::default()
     };
-    let mut conn = match Conn::new(stream) {
-        Ok(c) => c,
-        Err(e) => {
-            report.fault = Some(format!("{e:#}"));
-            return report;
-        }
-    };
+    let mut conn = Conn::new(link);
     let result = session(&mut conn, cfg, &mut report);
     report.name = conn.name.clone();
     conn.close(result.as_ref().err().map(String::as_str));
@@ -316,7 +360,7 @@ fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> R
                     vec![Arg::Text("game:id".into()), Arg::Text(format!("{}", g + 1))],
                 );
                 conn.send(&game_id)?;
-                let r = freeplay_game(conn, cfg, seat, &mut rng);
+                let r = freeplay_game(conn, cfg, seat, g + 1, &mut rng);
                 let fault = r.fault.clone();
                 report.games.push(r);
                 if let Some(f) = fault {
@@ -434,8 +478,22 @@ fn random_position(rules: &Rules, rng: &mut Rng) -> Position {
 }
 
 /// One freeplay game: the bot on `seat`, our level on the other.
-fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng) -> GameResult {
+fn freeplay_game(
+    conn: &mut Conn,
+    cfg: &ServerConfig,
+    seat: Side,
+    number: u32,
+    rng: &mut Rng,
+) -> GameResult {
     let mut pos = Position::start(&cfg.rules).expect("the server's rules have a start");
+    let mut recording = cfg.recorder.as_ref().and_then(|r| {
+        r.start(&GameStart {
+            rules: &cfg.rules,
+            bot_seat: seat,
+            name: conn.name.as_deref(),
+            number,
+        })
+    });
     let mut moves = [0u32; 2];
     let mut time = [Duration::ZERO; 2];
     let fault = loop {
@@ -463,11 +521,14 @@ fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng)
                 if let Err(e) = pos.play(pit) {
                     break Some(format!("move {}: {e}", pit + 1));
                 }
+                if let Some(r) = &mut recording {
+                    r.moved(pit, bots, start.elapsed());
+                }
             }
             Err(e) => break Some(e),
         }
     };
-    GameResult {
+    let result = GameResult {
         bot_seat: seat,
         scores: pos.scores(),
         winner: if fault.is_some() {
@@ -479,7 +540,11 @@ fn freeplay_game(conn: &mut Conn, cfg: &ServerConfig, seat: Side, rng: &mut Rng)
         bot_avg_ms: avg_ms(time[0], moves[0]),
         server_avg_ms: avg_ms(time[1], moves[1]),
         fault,
+    };
+    if let Some(r) = &mut recording {
+        r.ended(&result);
     }
+    result
 }
 
 fn avg_ms(t: Duration, n: u32) -> f64 {
@@ -521,6 +586,16 @@ pub(crate) fn bot_move(conn: &mut Conn, cfg: &ServerConfig, pos: &Position) -> R
     chosen.ok_or_else(|| format!("no move within {} ms", cfg.move_time.as_millis()))
 }
 
+/// How the connections to a listener speak KGP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// CRLF-ended lines over TCP.
+    Tcp,
+    /// A text message a line over WebSocket (`ws://`, any path).
+    #[cfg(feature = "ws")]
+    WebSocket,
+}
+
 /// Accepts bots on `listener` for ever, each connection on a thread of its own, and hands
 /// each finished connection's report to `done`. Connections beyond
 /// [`ServerConfig::max_connections`] are told the server is busy and closed.
@@ -529,23 +604,85 @@ pub fn serve(
     cfg: ServerConfig,
     done: impl Fn(SessionReport) + Send + Sync + 'static,
 ) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    serve_all(vec![(listener, Transport::Tcp)], cfg, done)
+}
+
+/// [`serve`] on several listeners at once (each accepting on a thread of its own, the last
+/// on the caller's), each with its transport; [`ServerConfig::max_connections`] counts them
+/// all.
+pub fn serve_all(
+    listeners: Vec<(TcpListener, Transport)>,
+    cfg: ServerConfig,
+    done: impl Fn(SessionReport) + Send + Sync + 'static,
+) {
+    use std::sync::atomic::AtomicUsize;
     use std::sync::Arc;
     let cfg = Arc::new(cfg);
-    let done = Arc::new(done);
+    let done: Arc<dyn Fn(SessionReport) + Send + Sync> = Arc::new(done);
     let open = Arc::new(AtomicUsize::new(0));
+    let mut listeners = listeners;
+    let Some(last) = listeners.pop() else {
+        return;
+    };
+    for (listener, transport) in listeners {
+        let (cfg, done, open) = (cfg.clone(), done.clone(), open.clone());
+        std::thread::spawn(move || accept_loop(listener, transport, &cfg, &done, &open));
+    }
+    accept_loop(last.0, last.1, &cfg, &done, &open);
+}
+
+fn accept_loop(
+    listener: TcpListener,
+    transport: Transport,
+    cfg: &std::sync::Arc<ServerConfig>,
+    done: &std::sync::Arc<dyn Fn(SessionReport) + Send + Sync>,
+    open: &std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use std::sync::atomic::Ordering;
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else {
             continue;
         };
         if open.fetch_add(1, Ordering::SeqCst) >= cfg.max_connections {
             open.fetch_sub(1, Ordering::SeqCst);
-            let _ = write!(stream, "error \"the server is busy\"\r\ngoodbye\r\n");
+            match transport {
+                Transport::Tcp => {
+                    let _ = write!(stream, "error \"the server is busy\"\r\ngoodbye\r\n");
+                }
+                // The handshake first, on a thread: a slow peer must not hold up accepting.
+                #[cfg(feature = "ws")]
+                Transport::WebSocket => {
+                    let time = cfg.greeting_time;
+                    std::thread::spawn(move || {
+                        if let Ok(mut link) = super::ws::accept(stream, time) {
+                            let _ = link.writer.write_line("error \"the server is busy\"");
+                            let _ = link.writer.write_line("goodbye");
+                            link.writer.close();
+                        }
+                    });
+                }
+            }
             continue;
         }
         let (cfg, done, open) = (cfg.clone(), done.clone(), open.clone());
         std::thread::spawn(move || {
-            let r = serve_connection(stream, &cfg);
+            let r = match transport {
+                Transport::Tcp => serve_connection(stream, &cfg),
+                #[cfg(feature = "ws")]
+                Transport::WebSocket => {
+                    let peer = stream
+                        .peer_addr()
+                        .map_or_else(|_| "?".into(), |a| a.to_string());
+                    match super::ws::accept(stream, cfg.greeting_time.min(WRITE_TIME)) {
+                        Ok(link) => serve_link(link, &cfg),
+                        Err(fault) => SessionReport {
+                            peer,
+                            fault: Some(fault),
+                            ..SessionReport::default()
+                        },
+                    }
+                }
+            };
             open.fetch_sub(1, Ordering::SeqCst);
             done(r);
         });

@@ -1,0 +1,174 @@
+//! KGP over WebSocket (`ws://`, as the course tournaments' servers accept it): a text message
+//! a line, no line break needed, read and written by `tungstenite` over a blocking
+//! `TcpStream`. A message holding several lines is read as those lines. TLS (`wss://`) is not
+//! supported.
+//!
+//! The handshake's socket reads (it may already hold the first frames); a second
+//! `tungstenite` socket over a clone of the stream writes, so a thread can block reading while
+//! another writes, as over TCP. Only the reading socket answers pings and a close.
+
+use std::collections::VecDeque;
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::Duration;
+
+use tungstenite::protocol::{Role, WebSocketConfig};
+use tungstenite::{Error, Message, WebSocket};
+
+use super::lines::{LineRead, LineWrite, Link};
+use super::MAX_LINE;
+
+/// At most a line and its line break a message and a frame.
+fn config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .max_message_size(Some(MAX_LINE + 2))
+        .max_frame_size(Some(MAX_LINE + 2))
+}
+
+/// The reading half: the handshake's socket and the lines of a message not yet taken.
+struct WsReader {
+    ws: WebSocket<TcpStream>,
+    pending: VecDeque<String>,
+}
+
+impl LineRead for WsReader {
+    fn read_line(&mut self) -> Result<Option<String>, String> {
+        loop {
+            if let Some(l) = self.pending.pop_front() {
+                return Ok(Some(l));
+            }
+            match self.ws.read() {
+                Ok(Message::Text(t)) => {
+                    let t = t.as_str();
+                    let t = t.strip_suffix('\n').unwrap_or(t);
+                    for l in t.split('\n') {
+                        let l = l.strip_suffix('\r').unwrap_or(l);
+                        if l.len() > MAX_LINE {
+                            return Err(format!("a line longer than {MAX_LINE} bytes"));
+                        }
+                        self.pending.push_back(l.to_string());
+                    }
+                }
+                Ok(Message::Binary(b)) => {
+                    return Err(format!(
+                        "a binary WebSocket message ({} bytes): KGP is sent as text",
+                        b.len()
+                    ))
+                }
+                Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)) => {}
+                Ok(Message::Close(_)) | Err(Error::ConnectionClosed | Error::AlreadyClosed) => {
+                    return Ok(None)
+                }
+                // The peer closed the socket without a close frame: an end, as over TCP.
+                Err(Error::Protocol(
+                    tungstenite::error::ProtocolError::ResetWithoutClosingHandshake,
+                )) => return Ok(None),
+                Err(Error::Capacity(_)) => {
+                    return Err(format!("a WebSocket message longer than {MAX_LINE} bytes"))
+                }
+                Err(Error::Utf8(_)) => return Err("a line that is not UTF-8".into()),
+                Err(Error::Io(e)) => return Err(format!("the connection failed: {e}")),
+                Err(e) => return Err(format!("the WebSocket failed: {e}")),
+            }
+        }
+    }
+}
+
+/// The writing half: a socket of its own over a clone of the stream.
+struct WsWriter {
+    ws: WebSocket<TcpStream>,
+}
+
+impl LineWrite for WsWriter {
+    fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        self.ws.send(Message::text(line)).map_err(|e| match e {
+            Error::Io(e) => e,
+            e => std::io::Error::other(e),
+        })
+    }
+
+    fn close(&mut self) {
+        let _ = self.ws.close(None);
+        let _ = self.ws.flush();
+        let _ = self.ws.get_ref().shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// The two halves over `stream`, whose handshake `ws` made.
+fn link(ws: WebSocket<TcpStream>, role: Role, peer: String) -> std::io::Result<Link> {
+    let stream = ws.get_ref();
+    stream.set_read_timeout(None)?;
+    stream.set_nodelay(true)?;
+    let writer = WebSocket::from_raw_socket(stream.try_clone()?, role, Some(config()));
+    Ok(Link {
+        reader: Box::new(WsReader {
+            ws,
+            pending: VecDeque::new(),
+        }),
+        writer: Box::new(WsWriter { ws: writer }),
+        peer,
+    })
+}
+
+/// Accepts a WebSocket bot on `stream`: the HTTP upgrade, any path, within `timeout`.
+pub fn accept(stream: TcpStream, timeout: Duration) -> Result<Link, String> {
+    let peer = stream
+        .peer_addr()
+        .map_or_else(|_| "?".into(), |a| a.to_string());
+    stream
+        .set_read_timeout(Some(timeout))
+        .and_then(|()| stream.set_write_timeout(Some(timeout)))
+        .map_err(|e| format!("the connection failed: {e}"))?;
+    let ws = tungstenite::accept_with_config(stream, Some(config()))
+        .map_err(|e| format!("no WebSocket handshake: {e}"))?;
+    link(ws, Role::Server, peer).map_err(|e| format!("the connection failed: {e}"))
+}
+
+/// Connects to the KGP server at `url` (`ws://HOST[:PORT]/PATH`, port 80 by default), the
+/// connection and handshake within `timeout`.
+pub fn connect(url: &str, timeout: Duration) -> Result<Link, String> {
+    if url.starts_with("wss://") {
+        return Err(format!(
+            "{url}: TLS (wss://) is not supported; use ws:// or HOST:PORT over TCP"
+        ));
+    }
+    let Some(rest) = url.strip_prefix("ws://") else {
+        return Err(format!("{url}: a WebSocket address starts with ws://"));
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.is_empty() || authority.contains('@') {
+        return Err(format!("{url}: no HOST[:PORT] after ws://"));
+    }
+    let host_port = if authority.rsplit_once(':').is_some_and(|(h, p)| {
+        !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && !h.ends_with(':')
+    }) {
+        authority.to_string()
+    } else {
+        format!("{authority}:80")
+    };
+    let addrs: Vec<_> = host_port
+        .to_socket_addrs()
+        .map_err(|e| format!("{url}: {e}"))?
+        .collect();
+    let mut last = format!("{url}: the host has no address");
+    let mut stream = None;
+    for a in addrs {
+        match TcpStream::connect_timeout(&a, timeout) {
+            Ok(s) => {
+                stream = Some(s);
+                break;
+            }
+            Err(e) => last = format!("{url}: {e}"),
+        }
+    }
+    let stream = stream.ok_or(last)?;
+    let peer = stream
+        .peer_addr()
+        .map_or_else(|_| host_port.clone(), |a| a.to_string());
+    stream
+        .set_read_timeout(Some(timeout))
+        .and_then(|()| stream.set_write_timeout(Some(timeout)))
+        .map_err(|e| format!("{url}: {e}"))?;
+    let (ws, _) = tungstenite::client::client_with_config(url, stream, Some(config()))
+        .map_err(|e| format!("{url}: the WebSocket handshake failed: {e}"))?;
+    link(ws, Role::Client, peer).map_err(|e| format!("{url}: {e}"))
+}

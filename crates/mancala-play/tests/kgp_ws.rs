@@ -1,0 +1,205 @@
+//! KGP over WebSocket: our client against our server in every mode and on both seats, over
+//! `ws://`, and bots that break the transport (a message over 16 KiB, a binary frame,
+//! garbage), each ending its connection for that reason while the server goes on serving.
+
+use std::net::{TcpListener, TcpStream};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use mancala_core::Side::{North, South};
+use mancala_engine::Level;
+use mancala_play::kgp::{
+    self, run_client, ClientConfig, ClientReport, Mode, ServerConfig, SessionReport, Transport,
+};
+use mancala_play::Computer;
+use tungstenite::Message as Ws;
+
+/// A server on a TCP and a WebSocket listener; returns the `ws://` address.
+fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
+    let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
+    let ws = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}/kgp", ws.local_addr().unwrap());
+    let (tx, rx) = mpsc::channel();
+    let tx = std::sync::Mutex::new(tx);
+    std::thread::spawn(move || {
+        kgp::serve_all(
+            vec![(tcp, Transport::Tcp), (ws, Transport::WebSocket)],
+            cfg,
+            move |r| {
+                let _ = tx.lock().unwrap().send(r);
+            },
+        )
+    });
+    (url, rx)
+}
+
+fn config(level: u8) -> ServerConfig {
+    let mut cfg = ServerConfig::new(Level::new(level).unwrap());
+    cfg.move_time = Duration::from_millis(2000);
+    cfg
+}
+
+fn client(url: &str, mode: Mode, level: u8) -> ClientReport {
+    let link = kgp::ws::connect(url, Duration::from_secs(5)).unwrap();
+    let mut computer = Computer::new(Level::new(level).unwrap(), 7);
+    let cfg = ClientConfig {
+        mode,
+        name: "ws client".into(),
+        authors: None,
+        token: None,
+        per_move: None,
+    };
+    run_client(
+        link.reader,
+        link.writer,
+        &mut computer,
+        &cfg,
+        Box::new(std::io::sink()),
+    )
+    .unwrap()
+}
+
+fn report(rx: &Receiver<SessionReport>) -> SessionReport {
+    rx.recv_timeout(Duration::from_secs(60)).unwrap()
+}
+
+#[test]
+fn every_mode_over_websocket() {
+    let (url, rx) = server(config(1));
+    let c = client(&url, Mode::Freeplay, 5);
+    let r = report(&rx);
+    assert_eq!(r.fault, None);
+    assert_eq!(r.name.as_deref(), Some("ws client"));
+    assert!(c.goodbye);
+    assert!(c.errors.is_empty(), "{:?}", c.errors);
+    assert_eq!(r.games.len(), 2);
+    assert_eq!(r.games[0].bot_seat, South);
+    assert_eq!(r.games[1].bot_seat, North);
+    for g in &r.games {
+        assert_eq!(g.fault, None);
+        assert_eq!(g.winner, Some(g.bot_seat), "{g:?}");
+        assert!(g.scores.iter().any(|&s| s > 36) || g.scores.iter().sum::<u8>() == 72);
+    }
+    // At least one move a position (more where a deeper iteration changed its mind).
+    let played = r.games.iter().map(|g| g.bot_moves).sum::<u32>();
+    assert!(
+        c.moves >= played && played >= 10,
+        "{} moves for {played}",
+        c.moves
+    );
+
+    // Each eval runs to the move time: a short one.
+    let (url, rx) = server(ServerConfig {
+        move_time: Duration::from_millis(300),
+        ..config(3)
+    });
+    let c = client(&url, Mode::Eval, 5);
+    let r = report(&rx);
+    assert_eq!(r.fault, None);
+    assert_eq!(r.evals.len(), 5);
+    assert!(c.evals >= 5);
+    assert!(r.evals.iter().all(|v| v.fract() == 0.0 && v.abs() <= 72.0));
+
+    let c = client(&url, Mode::Verify, 5);
+    let r = report(&rx);
+    assert_eq!(r.fault, None);
+    assert_eq!(r.verified, [5, 0]);
+    assert_eq!(c.solutions, 5);
+}
+
+/// Says `mode freeplay`, waits for the first `state`, sends `bad`, and returns every text
+/// message the server sent until it closed.
+fn misbehave(url: &str, bad: Ws) -> Vec<String> {
+    let stream =
+        TcpStream::connect(url.trim_start_matches("ws://").trim_end_matches("/kgp")).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let (mut ws, _) = tungstenite::client::client(url, stream).unwrap();
+    let mut seen = Vec::new();
+    let mut bad = Some(bad);
+    loop {
+        match ws.read() {
+            Ok(Ws::Text(t)) => {
+                let t = t.to_string();
+                if t.starts_with("kgp ") {
+                    ws.send(Ws::text("mode freeplay")).unwrap();
+                }
+                if t.contains(" state ") {
+                    if let Some(b) = bad.take() {
+                        // Over the limit the server may close before the whole frame is sent.
+                        let _ = ws.send(b);
+                    }
+                }
+                seen.push(t);
+            }
+            Ok(Ws::Close(_)) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
+    seen
+}
+
+#[test]
+fn transport_faults_end_that_connection_only() {
+    let (url, rx) = server(config(1));
+    let cases = [
+        (
+            Ws::text(format!("set info:comment \"{}\"", "a".repeat(20_000))),
+            "a WebSocket message longer than 16384 bytes",
+        ),
+        (
+            Ws::binary(b"1 move 3".to_vec()),
+            "a binary WebSocket message (8 bytes): KGP is sent as text",
+        ),
+        (Ws::text("@1 move three"), "a move is a pit number"),
+        (Ws::text("\u{1}\u{2} ?"), "a malformed message"),
+    ];
+    for (bad, why) in cases {
+        let seen = misbehave(&url, bad);
+        let r = report(&rx);
+        let fault = r.fault.clone().unwrap_or_default();
+        assert!(fault.contains(why), "{fault:?} should say {why:?}");
+        // The bot is told why, then goodbye, each line a message of its own.
+        let n = seen.len();
+        assert!(n >= 2, "{seen:?}");
+        assert!(seen[n - 2].starts_with("error \""), "{seen:?}");
+        assert!(seen[n - 2].contains(why), "{seen:?}");
+        assert_eq!(seen[n - 1], "goodbye");
+    }
+    // Still serving.
+    let c = client(&url, Mode::Verify, 1);
+    assert_eq!(c.solutions, 5);
+    assert_eq!(report(&rx).fault, None);
+}
+
+#[test]
+fn wss_and_bad_addresses_are_refused_clearly() {
+    let e = kgp::ws::connect("wss://example.org/kgp", Duration::from_secs(1))
+        .err()
+        .unwrap();
+    assert_eq!(
+        e,
+        "wss://example.org/kgp: TLS (wss://) is not supported; use ws:// or HOST:PORT over TCP"
+    );
+    let e = kgp::ws::connect("http://x/", Duration::from_secs(1))
+        .err()
+        .unwrap();
+    assert_eq!(e, "http://x/: a WebSocket address starts with ws://");
+    let e = kgp::ws::connect("ws:///kgp", Duration::from_secs(1))
+        .err()
+        .unwrap();
+    assert_eq!(e, "ws:///kgp: no HOST[:PORT] after ws://");
+    // A TCP listener that does not speak HTTP: the handshake fails, it does not hang.
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let (mut s, _) = l.accept().unwrap();
+        use std::io::Write;
+        let _ = s.write_all(b"kgp 1 0 1\r\n");
+    });
+    let e = kgp::ws::connect(&format!("ws://{addr}/"), Duration::from_secs(5))
+        .err()
+        .unwrap();
+    assert!(e.contains("the WebSocket handshake failed"), "{e}");
+}
