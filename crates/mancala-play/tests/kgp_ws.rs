@@ -167,6 +167,15 @@ fn transport_faults_end_that_connection_only() {
         assert!(seen[n - 2].contains(why), "{seen:?}");
         assert_eq!(seen[n - 1], "goodbye");
     }
+    // KGP's TCP lines sent to the WebSocket port: no handshake, said so.
+    let addr = url.trim_start_matches("ws://").trim_end_matches("/kgp");
+    let mut raw = TcpStream::connect(addr).unwrap();
+    std::io::Write::write_all(&mut raw, b"mode freeplay\r\n\r\n").unwrap();
+    let fault = report(&rx).fault.unwrap_or_default();
+    assert!(
+        fault.starts_with("no WebSocket handshake (this port speaks KGP over ws:// only): "),
+        "{fault}"
+    );
     // Still serving.
     let c = client(&url, Mode::Verify, 1);
     assert_eq!(c.solutions, 5);
