@@ -212,3 +212,35 @@ fn wss_and_bad_addresses_are_refused_clearly() {
         .unwrap();
     assert!(e.contains("the WebSocket handshake failed"), "{e}");
 }
+
+/// A text message may hold several lines (each read as a message of its own) and end with a
+/// line break.
+#[test]
+fn several_lines_in_one_message() {
+    let (url, rx) = server(config(1));
+    let stream =
+        TcpStream::connect(url.trim_start_matches("ws://").trim_end_matches("/kgp")).unwrap();
+    let (mut ws, _) = tungstenite::client::client(url.as_str(), stream).unwrap();
+    loop {
+        let Ws::Text(t) = ws.read().unwrap() else {
+            continue;
+        };
+        if t.starts_with("kgp ") {
+            ws.send(Ws::text("set info:name \"multi\"\r\nmode freeplay\r\n"))
+                .unwrap();
+        }
+        if let Some((id, _)) = t.split_once(" state ") {
+            ws.send(Ws::text(format!("@{id} move 1\n@{id} yield\n")))
+                .unwrap();
+            break;
+        }
+    }
+    // Gone once the first move is in, with a close frame.
+    ws.close(None).unwrap();
+    while ws.read().is_ok() {}
+    let r = report(&rx);
+    assert_eq!(r.name.as_deref(), Some("multi"));
+    assert_eq!(r.mode.as_deref(), Some("freeplay"));
+    assert_eq!(r.games[0].bot_moves, 1, "{r:?}");
+    assert_eq!(r.fault.as_deref(), Some("the bot closed the connection"));
+}
