@@ -244,3 +244,32 @@ fn several_lines_in_one_message() {
     assert_eq!(r.games[0].bot_moves, 1, "{r:?}");
     assert_eq!(r.fault.as_deref(), Some("the bot closed the connection"));
 }
+
+/// Beyond `max_connections` a WebSocket bot is told the server is busy, after its handshake.
+#[test]
+fn a_busy_server_says_so_over_websocket() {
+    let (url, rx) = server(ServerConfig {
+        max_connections: 1,
+        ..config(1)
+    });
+    let open = |url: &str| {
+        let addr = url.trim_start_matches("ws://").trim_end_matches("/kgp");
+        let stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        tungstenite::client::client(url, stream).unwrap().0
+    };
+    let mut first = open(&url);
+    assert_eq!(first.read().unwrap(), Ws::text("kgp 1 0 1"));
+    let mut second = open(&url);
+    let mut seen = Vec::new();
+    while let Ok(Ws::Text(t)) = second.read() {
+        seen.push(t.to_string());
+    }
+    assert_eq!(seen, ["error \"the server is busy\"", "goodbye"]);
+    first.close(None).unwrap();
+    while first.read().is_ok() {}
+    let fault = report(&rx).fault.unwrap_or_default();
+    assert_eq!(fault, "the bot closed the connection");
+}
