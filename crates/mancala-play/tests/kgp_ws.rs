@@ -167,6 +167,15 @@ fn transport_faults_end_that_connection_only() {
         assert!(seen[n - 2].contains(why), "{seen:?}");
         assert_eq!(seen[n - 1], "goodbye");
     }
+    // KGP's TCP lines sent to the WebSocket port: no handshake, said so.
+    let addr = url.trim_start_matches("ws://").trim_end_matches("/kgp");
+    let mut raw = TcpStream::connect(addr).unwrap();
+    std::io::Write::write_all(&mut raw, b"mode freeplay\r\n\r\n").unwrap();
+    let fault = report(&rx).fault.unwrap_or_default();
+    assert!(
+        fault.starts_with("no WebSocket handshake (this port speaks KGP over ws:// only): "),
+        "{fault}"
+    );
     // Still serving.
     let c = client(&url, Mode::Verify, 1);
     assert_eq!(c.solutions, 5);
@@ -202,4 +211,65 @@ fn wss_and_bad_addresses_are_refused_clearly() {
         .err()
         .unwrap();
     assert!(e.contains("the WebSocket handshake failed"), "{e}");
+}
+
+/// A text message may hold several lines (each read as a message of its own) and end with a
+/// line break.
+#[test]
+fn several_lines_in_one_message() {
+    let (url, rx) = server(config(1));
+    let stream =
+        TcpStream::connect(url.trim_start_matches("ws://").trim_end_matches("/kgp")).unwrap();
+    let (mut ws, _) = tungstenite::client::client(url.as_str(), stream).unwrap();
+    loop {
+        let Ws::Text(t) = ws.read().unwrap() else {
+            continue;
+        };
+        if t.starts_with("kgp ") {
+            ws.send(Ws::text("set info:name \"multi\"\r\nmode freeplay\r\n"))
+                .unwrap();
+        }
+        if let Some((id, _)) = t.split_once(" state ") {
+            ws.send(Ws::text(format!("@{id} move 1\n@{id} yield\n")))
+                .unwrap();
+            break;
+        }
+    }
+    // Gone once the first move is in, with a close frame.
+    ws.close(None).unwrap();
+    while ws.read().is_ok() {}
+    let r = report(&rx);
+    assert_eq!(r.name.as_deref(), Some("multi"));
+    assert_eq!(r.mode.as_deref(), Some("freeplay"));
+    assert_eq!(r.games[0].bot_moves, 1, "{r:?}");
+    assert_eq!(r.fault.as_deref(), Some("the bot closed the connection"));
+}
+
+/// Beyond `max_connections` a WebSocket bot is told the server is busy, after its handshake.
+#[test]
+fn a_busy_server_says_so_over_websocket() {
+    let (url, rx) = server(ServerConfig {
+        max_connections: 1,
+        ..config(1)
+    });
+    let open = |url: &str| {
+        let addr = url.trim_start_matches("ws://").trim_end_matches("/kgp");
+        let stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        tungstenite::client::client(url, stream).unwrap().0
+    };
+    let mut first = open(&url);
+    assert_eq!(first.read().unwrap(), Ws::text("kgp 1 0 1"));
+    let mut second = open(&url);
+    let mut seen = Vec::new();
+    while let Ok(Ws::Text(t)) = second.read() {
+        seen.push(t.to_string());
+    }
+    assert_eq!(seen, ["error \"the server is busy\"", "goodbye"]);
+    first.close(None).unwrap();
+    while first.read().is_ok() {}
+    let fault = report(&rx).fault.unwrap_or_default();
+    assert_eq!(fault, "the bot closed the connection");
 }

@@ -118,8 +118,9 @@ pub fn accept(stream: TcpStream, timeout: Duration) -> Result<Link, String> {
         .set_read_timeout(Some(timeout))
         .and_then(|()| stream.set_write_timeout(Some(timeout)))
         .map_err(|e| format!("the connection failed: {e}"))?;
-    let ws = tungstenite::accept_with_config(stream, Some(config()))
-        .map_err(|e| format!("no WebSocket handshake: {e}"))?;
+    let ws = tungstenite::accept_with_config(stream, Some(config())).map_err(|e| {
+        format!("no WebSocket handshake (this port speaks KGP over ws:// only): {e}")
+    })?;
     link(ws, Role::Server, peer).map_err(|e| format!("the connection failed: {e}"))
 }
 
