@@ -421,12 +421,8 @@ async fn replay_record(
     // annotations or score disagree is shown anyway, with the disagreement as a note.
     let (rec, game, note) = Record::parse_noting(text, None).map_err(ApiError::from)?;
     let players = Seats {
-        south: RecordPlayer {
-            name: rec.players.south,
-        },
-        north: RecordPlayer {
-            name: rec.players.north,
-        },
+        south: RecordPlayer::named(rec.players.south),
+        north: RecordPlayer::named(rec.players.north),
     };
     let mut view = c.app.replay_game(game, players, None).await?;
     view.note = note.as_ref().map(|n| n.to_string());

@@ -94,6 +94,23 @@ pub enum Player {
 pub struct RecordPlayer {
     /// The player's name, or null.
     pub name: Option<String>,
+    /// The computer's level where the name is the one records give the computer
+    /// (`computer (level 3)`), for the client to name it in the reader's language; absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+}
+
+impl RecordPlayer {
+    /// The seat a record's name gives.
+    pub fn named(name: Option<String>) -> RecordPlayer {
+        RecordPlayer {
+            level: name
+                .as_deref()
+                .and_then(mancala_play::player::computer_level),
+            name,
+        }
+    }
 }
 
 /// The answer to creating a game (`POST /api/games`).
