@@ -1,6 +1,6 @@
 // The server's JSON and WebSocket API, and the seats' tokens kept in this browser.
 
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -21,7 +21,7 @@ async function call(method, path, body, token) {
   }
   let data = null;
   try { data = await res.json(); } catch { /* not JSON */ }
-  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) throw new ApiError(res.status, errorText(data) || `${res.status} ${res.statusText}`);
   return data;
 }
 
@@ -40,7 +40,7 @@ export const api = {
   replayRecord: async (text) => {
     const res = await fetch('/api/replay', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });
     const data = await res.json().catch(() => null);
-    if (!res.ok) throw new ApiError(res.status, (data && data.error) || res.statusText);
+    if (!res.ok) throw new ApiError(res.status, errorText(data) || res.statusText);
     return data;
   },
 };

@@ -560,7 +560,7 @@ async function replayScreen(id) {
       const data = await getData();
       drawReplay(view, data);
       // The moves replayed, but the record's annotations or score disagree: say where.
-      if (data.note) err.textContent = t('web.replay.note', { note: data.note });
+      if (data.note) err.textContent = t('web.replay.note', { note: data.note_message ? message(data.note_message) : data.note });
     } catch (e) {
       view.replaceChildren();
       err.textContent = e.message;
@@ -584,10 +584,9 @@ function drawReplay(view, r) {
   const caption = h('p', { class: 'status', id: 'replay-status', 'aria-live': 'polite' });
   const slider = h('input', { type: 'range', min: 0, max: n, value: 0, id: 'replay-slider', 'aria-label': t('web.replay.move') });
   const b = (id, label, text, fn) => h('button', { type: 'button', id, 'aria-label': label, title: label, text, onclick: fn });
-  const names = {
-    south: (r.players.south && r.players.south.name) || side('south'),
-    north: (r.players.north && r.players.north.name) || side('north'),
-  };
+  // The computer is named by its level, in the reader's language.
+  const nameOf = (p, s) => (p && p.level ? t('web.computer-level', { level: p.level }) : p && p.name) || side(s);
+  const names = { south: nameOf(r.players.south, 'south'), north: nameOf(r.players.north, 'north') };
   const table = h('table', { class: 'values', id: 'replay-moves' },
     h('caption', { text: T.replayCaption(r.rules.misere) }),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '#' }), h('th', { scope: 'col', text: t('web.replay.side') }), h('th', { scope: 'col', text: t('web.analysis.head.move') }),

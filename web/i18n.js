@@ -67,12 +67,25 @@ export function setLang(code) {
 // The side's name (`south` → South, Sul, Sur, Sud).
 export function side(s) { return t(s === 'south' ? 'side.south' : 'side.north'); }
 
-// A message the server sends as a key and its arguments (a side among them is named).
+// A message the server sends as a key and its arguments: an argument is a text, a side
+// (`south`, `north`: named) or a message of its own (`{key, args}`: said the same way).
 export function message(m) {
   if (!m || !m.key) return '';
-  const args = { ...(m.args || {}) };
-  if (args.side) args.side = side(args.side);
+  const args = {};
+  for (const [k, v] of Object.entries(m.args || {})) {
+    if (v && typeof v === 'object') args[k] = message(v);
+    else if (k === 'side' && (v === 'south' || v === 'north')) args[k] = side(v);
+    else args[k] = v;
+  }
   return t(m.key, args);
+}
+
+// An error answer of the server (`{error, key, args}`) in the reader's language; its English
+// `error` where it has no key the files know.
+export function errorText(data) {
+  if (!data) return '';
+  if (data.key && Object.prototype.hasOwnProperty.call(table, data.key)) return message(data);
+  return data.error || '';
 }
 
 // An engine's value in words, from its fields (see the engine's Evaluation): the side it is

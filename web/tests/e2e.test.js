@@ -605,3 +605,29 @@ test('the language: from the browser, switched from the menu, kept in the URL an
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the server\'s errors and a replay\'s note are said in the reader\'s language', async () => {
+  const { context, page, errors } = await newPage(DESKTOP, 'pt-PT');
+  // A malformed record: the message from the server's key, in Portuguese.
+  await page.goto(`${BASE}/?lang=pt#/replay`);
+  await page.waitForSelector('#record-text');
+  await page.fill('#record-text', '[Variant "kalah"]\n1. C (+9) Q\n');
+  await page.click('#load-record');
+  await page.waitForFunction(() => /inesperado/.test(document.querySelector('#screen-replay .error').textContent));
+  assert.match(await page.textContent('#screen-replay .error'), /^registo: linha 2, coluna 11 \(em `Q`\): `Q` inesperado, esperava-se uma letra de casa a-f ou A-F$/);
+  // A record whose moves replay but whose annotation disagrees: shown, with the note in Portuguese,
+  // and the computer of a server's record named by its level.
+  await page.fill('#record-text', '[Variant "kalah"]\n[South "computer (level 3)"]\n1. C (+9) f\n');
+  await page.click('#load-record');
+  await page.waitForSelector('#replay-moves tbody tr');
+  assert.match(await page.textContent('#screen-replay .error'), /o registo dá ganho no armazém \(\+n\) = 9, a reprodução dá 0 /);
+  assert.match(await page.textContent('#screen-replay'), /Computador \(nível 3\)/);
+  // A bad position on the analysis board.
+  await page.goto(`${BASE}/?lang=pt#/analysis/${encodeURIComponent('kalah/3-3-3/0/3-3-3-3-3-3/0/s')}`);
+  await page.waitForFunction(() => document.querySelector('#analysis-error') && document.querySelector('#analysis-error').textContent !== '');
+  assert.equal(await page.textContent('#analysis-error'), 'posição: campo 2 (casas de Sul): são dadas 3 casas, `kalah` tem 6 por lado');
+  // The browser logs each refused request (the two 400s asked for above); nothing else.
+  assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
+  assert.equal(errors.length, 2, errors.join(' | '));
+  await context.close();
+});

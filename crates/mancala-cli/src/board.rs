@@ -6,12 +6,8 @@ use mancala_core::{Game, Outcome, Position, Side};
 
 /// The board with `bottom`'s row at the bottom (his pits 1..m left to right, his store on the
 /// right) and the other row above it, as that player sees the board. Pit labels are the
-/// game's notation; `last` (the pit the last move was sown from) is marked `*`.
-pub fn diagram(pos: &Position, bottom: Side, last: Option<(Side, u8)>) -> String {
-    diagram_in(pos, bottom, last, Lang::En)
-}
-
-/// [`diagram`] in `lang`.
+/// game's notation; `last` (the pit the last move was sown from) is marked `*`. Its words are
+/// in `lang`.
 pub fn diagram_in(pos: &Position, bottom: Side, last: Option<(Side, u8)>, lang: Lang) -> String {
     let m = pos.pits();
     let notation = Notation::for_rules(pos.rules());
@@ -82,12 +78,7 @@ pub fn diagram_in(pos: &Position, bottom: Side, last: Option<(Side, u8)>, lang: 
     out
 }
 
-/// "South wins 40 : 32" and how the game ended.
-pub fn result_line(game: &Game) -> String {
-    result_line_in(game, Lang::En)
-}
-
-/// [`result_line`] in `lang`.
+/// "South wins 40 : 32" and how the game ended, in `lang`.
 pub fn result_line_in(game: &Game, lang: Lang) -> String {
     let t = |key: &str| i18n::text(lang, key);
     let side = |s: Side| {

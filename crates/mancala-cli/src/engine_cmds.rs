@@ -252,7 +252,12 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     if a.all_moves {
         bail!("--all-moves values the moves of a position string; a record's moves are judged against the best one by one without it");
     }
-    let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient)?;
+    let (_, game) = crate::input::load_record(
+        &a.input,
+        a.rules.rules_opt()?,
+        a.lenient,
+        mancala_core::i18n::Lang::En,
+    )?;
     let db = open_egdb(a.egdb.as_deref(), game.start())?;
     engine.oracle = oracle(&db);
     let notation = Notation::for_rules(game.rules());

@@ -4,6 +4,7 @@
 use std::io::Read;
 
 use anyhow::{bail, Context, Result};
+use mancala_core::i18n::Lang;
 use mancala_core::{Game, Record, Rules};
 
 /// The largest record or position input read (the longest real games are a few KiB); larger
@@ -53,13 +54,19 @@ pub fn read_input(file: &str) -> Result<String> {
 /// record's annotations or claimed score (result) disagree, the error says `--lenient`
 /// replays the moves anyway; with `lenient` they are replayed and the disagreement is a note
 /// on stderr.
-pub fn load_record(file: &str, rules: Option<Rules>, lenient: bool) -> Result<(Record, Game)> {
+/// The note is said in `lang`.
+pub fn load_record(
+    file: &str,
+    rules: Option<Rules>,
+    lenient: bool,
+    lang: Lang,
+) -> Result<(Record, Game)> {
     let (rec, game, note) = load_record_noting(file, rules)?;
     if let Some(e) = note {
         if !lenient {
             bail!("{e:#} (use --lenient to replay the moves anyway)");
         }
-        eprintln!("note: {e:#}");
+        eprintln!("note: {}", crate::error_in(&e, lang));
     }
     Ok((rec, game))
 }

@@ -220,6 +220,8 @@ struct ReplayArgs {
     /// Print the record as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lang: LangArg,
 }
 
 #[derive(Args)]
@@ -278,6 +280,18 @@ impl LangArg {
         self.lang
             .unwrap_or_else(|| lang_from_env(|k| std::env::var(k).ok()))
     }
+}
+
+/// An error in `lang`: each cause that is the core's (an illegal move, a bad record) said in
+/// it, any other in English; the causes joined as `{e:#}` joins them.
+pub fn error_in(e: &anyhow::Error, lang: Lang) -> String {
+    e.chain()
+        .map(|c| match c.downcast_ref::<mancala_core::Error>() {
+            Some(core) => core.text_in(lang),
+            None => c.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// The language the first set locale variable names (as `gettext` reads them: `LC_ALL`, then
@@ -384,23 +398,26 @@ fn clap_error_line(e: &clap::Error) -> String {
 }
 
 fn replay(a: ReplayArgs) -> Result<()> {
-    let (record, game) = input::load_record(&a.file, a.rules.rules_opt()?, a.lenient)?;
+    // Machine output (`--json`) stays English.
+    let lang = if a.json { Lang::En } else { a.lang.get() };
+    let (record, game) = input::load_record(&a.file, a.rules.rules_opt()?, a.lenient, lang)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&record)?);
         return Ok(());
     }
+    let t = |key: &str| mancala_core::i18n::text(lang, key);
     let notation = Notation::for_rules(game.rules());
-    println!("{}: {}", game.rules(), game.rules().preset.summary());
+    println!("{}: {}", game.rules(), game.rules().preset.summary_in(lang));
     if let Some(s) = &record.players.south {
-        println!("South: {}", mancala_core::printable(s));
+        println!("{}: {}", t("side.south"), mancala_core::printable(s));
     }
     if let Some(n) = &record.players.north {
-        println!("North: {}", mancala_core::printable(n));
+        println!("{}: {}", t("side.north"), mancala_core::printable(n));
     }
     println!();
     print!(
         "{}",
-        board::diagram(game.start(), mancala_core::Side::South, None)
+        board::diagram_in(game.start(), mancala_core::Side::South, None, lang)
     );
     let mut ply = 0;
     for (t, (side, moves)) in game.turns().iter().enumerate() {
@@ -408,29 +425,46 @@ fn replay(a: ReplayArgs) -> Result<()> {
         let pos = game.position_at(ply).expect("replayed");
         let number = t / 2 + 1;
         println!(
-            "\n{number}{} {side}: {}",
+            "\n{number}{} {}: {}",
             if *side == mancala_core::Side::South {
                 "."
             } else {
                 "..."
             },
+            mancala_core::i18n::side_msg(*side).text_in(lang),
             notation::turn_text(notation, *side, moves)
         );
         let last = moves.last().map(|m| (m.side, m.pit));
-        print!("{}", board::diagram(pos, mancala_core::Side::South, last));
+        print!(
+            "{}",
+            board::diagram_in(pos, mancala_core::Side::South, last, lang)
+        );
     }
     println!();
     match record.result.as_ref().and_then(|r| r.resigned) {
         Some(side) => {
             let s = game.position().scores();
+            let name = |s: mancala_core::Side| mancala_core::i18n::side_msg(s).text_in(lang);
+            let why = mancala_core::i18n::format(lang, "result.resigned", &[("side", &name(side))]);
+            let score = mancala_core::i18n::format(
+                lang,
+                "result.line.score",
+                &[("south", &s[0]), ("north", &s[1])],
+            );
             println!(
-                "{} wins: {side} resigned. South {} : North {}",
-                side.other(),
-                s[0],
-                s[1]
+                "{}",
+                mancala_core::i18n::format(
+                    lang,
+                    "result.line.wins-why",
+                    &[
+                        ("side", &name(side.other())),
+                        ("why", &why),
+                        ("score", &score)
+                    ]
+                )
             );
         }
-        None => println!("{}", board::result_line(&game)),
+        None => println!("{}", board::result_line_in(&game, lang)),
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
-use mancala_core::{Game, PlayedMove, Position, Record, Side};
+use mancala_core::{Game, Msg, PlayedMove, Position, Record, Side};
 use mancala_engine::{Level, Limits};
 use mancala_play::Computer;
 
@@ -306,9 +306,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
                         println!("{}", msg.trim());
                         show = true;
                     }
-                    Err(e) => println!("{e}"),
+                    Err(e) => println!("{}", e.text_in(lang)),
                 },
-                Err(e) => println!("{}", f("play.bad-input", &[("error", &e)])),
+                Err(e) => println!("{}", f("play.bad-input", &[("error", &e.text_in(lang))])),
             },
         }
     }
@@ -406,14 +406,17 @@ fn captures_text(moves: &[PlayedMove], lang: Lang) -> String {
 
 /// A pit typed by the player: a letter a-h (either case) or a number from 1, from his left;
 /// or `swap` (the pie rule's swap, whose legality the game checks).
-fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
+fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, Msg> {
     let t = input.trim();
     if t.eq_ignore_ascii_case(notation::SWAP_TEXT) {
         return Ok(mancala_core::SWAP);
     }
     let pit = if let Ok(n) = t.parse::<usize>() {
         if n == 0 || n > pits {
-            return Err(format!("there is no pit {n}: pits are 1-{pits}"));
+            return Err(Msg::new("play.no-pit")
+                .arg("pit", n)
+                .arg("first", 1)
+                .arg("last", pits));
         }
         n - 1
     } else if t.len() == 1 && t.as_bytes()[0].is_ascii_alphabetic() {
@@ -425,11 +428,10 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
             } else {
                 b'a'
             };
-            return Err(format!(
-                "there is no pit {t}: pits are {}-{}",
-                a as char,
-                (a + pits as u8 - 1) as char
-            ));
+            return Err(Msg::new("play.no-pit")
+                .arg("pit", t)
+                .arg("first", a as char)
+                .arg("last", (a + pits as u8 - 1) as char));
         }
         n
     } else {
@@ -439,7 +441,7 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, String> {
         if cut.len() < t.len() {
             shown += "...";
         }
-        return Err(format!("`{shown}` is not a pit or a command"));
+        return Err(Msg::new("play.not-pit").arg("text", shown));
     };
     Ok(pit as u8)
 }
@@ -514,9 +516,27 @@ fn drop_bad_tables(egdb: &mut Option<std::sync::Arc<mancala_egdb::Egdb>>, comput
 #[cfg(test)]
 mod tests {
     use super::parse_pit;
+    use mancala_core::i18n::Lang;
+
+    fn said(r: Result<u8, mancala_core::Msg>, lang: Lang) -> Result<u8, String> {
+        r.map_err(|m| m.text_in(lang))
+    }
+
+    #[test]
+    fn a_pit_that_is_not_there_is_said_in_the_players_language() {
+        assert_eq!(
+            said(parse_pit("9", 6), Lang::Pt),
+            Err("não há nenhuma casa 9: as casas são 1-6".into())
+        );
+        assert_eq!(
+            said(parse_pit("xy", 6), Lang::Es),
+            Err("`xy` no es un agujero ni un comando".into())
+        );
+    }
 
     #[test]
     fn pits_typed_as_letters_or_numbers() {
+        let parse_pit = |t: &str, pits| said(parse_pit(t, pits), Lang::En);
         assert_eq!(parse_pit("C", 6), Ok(2));
         assert_eq!(parse_pit("c", 6), Ok(2));
         assert_eq!(parse_pit(" 6 ", 6), Ok(5));

@@ -205,6 +205,28 @@ fn replay_json_round_trips() {
 }
 
 #[test]
+fn a_replay_and_its_note_speak_the_language_asked_for() {
+    let slip = "[Variant \"kalah\"]\n[South \"Ana\"]\n1. C (+9) f\n";
+    let o = with_stdin(&["replay", "-", "--lenient", "--lang", "pt"], slip);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Sul: Ana"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("1. Sul: C"), "{}", stdout(&o));
+    assert_eq!(
+        stderr(&o).trim(),
+        "note: stdin: registo: vez 1 (Sul) `C`: o registo dá ganho no armazém (+n) = 9, a \
+         reprodução dá 0 [linha 3, coluna 4 (em `C (+9) f`)]"
+    );
+    // English by default, as before.
+    let o = with_stdin(&["replay", "-", "--lenient"], slip);
+    assert!(stdout(&o).contains("South: Ana"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("the record gives store gain (+n) = 9"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn bad_input_gets_one_line_and_exit_2() {
     assert_bad_input(
         &mancala(&["perft", "--variant", "chess", "-d", "2"]),

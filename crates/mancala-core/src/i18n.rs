@@ -87,10 +87,10 @@ impl FromStr for Lang {
     /// `en`, `pt`, `es` or `it` (a locale name such as `pt_BR` too).
     fn from_str(s: &str) -> Result<Lang, Error> {
         Lang::from_locale(s.trim()).ok_or_else(|| {
-            Error::Rules(format!(
-                "unknown language `{}` (languages: en, pt, es, it)",
-                s.chars().take(40).collect::<String>()
-            ))
+            Error::Rules(
+                Msg::new("error.rules.unknown-language")
+                    .arg("name", s.chars().take(40).collect::<String>()),
+            )
         })
     }
 }
@@ -146,6 +146,149 @@ pub fn fill(template: &str, args: &[(&str, &dyn fmt::Display)]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Words to be said in the reader's language: a key of the translation files and the values
+/// of its placeholders. The core's errors carry one ([`Error::text_in`]), so the reader's
+/// language is chosen where they are shown, not where they are made; serialized (the server's
+/// `{"key", "args"}`) a text value is escaped and cut as [`Error`]'s `Display` does, and a
+/// nested message is an object of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Msg {
+    /// The key (`error.move.empty`).
+    pub key: &'static str,
+    /// The values of its placeholders, in order.
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+/// The value of a placeholder of a [`Msg`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// Words that are the same in every language: a number, a pit list, quoted input.
+    Text(String),
+    /// Words to be said in the reader's language too (a side's name, a part of a sentence).
+    Msg(Msg),
+    /// An error that a larger one reports (said as [`Error::text_in`] says it).
+    Error(Box<Error>),
+}
+
+impl Msg {
+    /// The message of `key`, without arguments yet.
+    pub fn new(key: &'static str) -> Msg {
+        Msg {
+            key,
+            args: Vec::new(),
+        }
+    }
+
+    /// With `{name}` standing for `value`, the same in every language.
+    pub fn arg(mut self, name: &'static str, value: impl fmt::Display) -> Msg {
+        self.args.push((name, Arg::Text(value.to_string())));
+        self
+    }
+
+    /// With `{name}` standing for `value`, said in the reader's language.
+    pub fn sub(mut self, name: &'static str, value: Msg) -> Msg {
+        self.args.push((name, Arg::Msg(value)));
+        self
+    }
+
+    /// With `{name}` standing for the side's name (`side.south`, `side.north`).
+    pub fn side(self, name: &'static str, side: crate::Side) -> Msg {
+        self.sub(name, side_msg(side))
+    }
+
+    /// With `{name}` standing for `error`, said in the reader's language.
+    pub fn error(mut self, name: &'static str, error: Error) -> Msg {
+        self.args.push((name, Arg::Error(Box::new(error))));
+        self
+    }
+
+    /// The message in `lang`.
+    pub fn text_in(&self, lang: Lang) -> String {
+        let args: Vec<(&str, String)> = self
+            .args
+            .iter()
+            .map(|(name, v)| {
+                let v = match v {
+                    Arg::Text(t) => t.clone(),
+                    Arg::Msg(m) => m.text_in(lang),
+                    Arg::Error(e) => e.text_in(lang),
+                };
+                (*name, v)
+            })
+            .collect();
+        let shown: Vec<(&str, &dyn fmt::Display)> = args
+            .iter()
+            .map(|(k, v)| (*k, v as &dyn fmt::Display))
+            .collect();
+        format(lang, self.key, &shown)
+    }
+}
+
+/// The items said as `a or b or c` (`list.or`), or the one item.
+pub fn either<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> Msg {
+    let mut items = items.into_iter();
+    let first = Msg::new("list.one").arg(
+        "item",
+        items.next().map_or(String::new(), |i| i.to_string()),
+    );
+    items.fold(first, |list, item| {
+        Msg::new("list.or").sub("list", list).arg("item", item)
+    })
+}
+
+/// The items said as `a, b or c` (`list.comma`, `list.or`), or the one item.
+pub fn one_of<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> Msg {
+    let mut items: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    let last = items.pop().unwrap_or_default();
+    let mut init = items.into_iter();
+    let Some(first) = init.next() else {
+        return Msg::new("list.one").arg("item", last);
+    };
+    let list = init.fold(Msg::new("list.one").arg("item", first), |list, item| {
+        Msg::new("list.comma").sub("list", list).arg("item", item)
+    });
+    Msg::new("list.or").sub("list", list).arg("item", last)
+}
+
+/// The message naming `side` (`South`, `Sul`, `Sur`, `Sud`).
+pub fn side_msg(side: crate::Side) -> Msg {
+    Msg::new(match side {
+        crate::Side::South => "side.south",
+        crate::Side::North => "side.north",
+    })
+}
+
+impl fmt::Display for Msg {
+    /// The message in English.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text_in(Lang::En))
+    }
+}
+
+impl serde::Serialize for Msg {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        struct Args<'a>(&'a [(&'static str, Arg)]);
+        impl serde::Serialize for Args<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(self.0.len()))?;
+                for (name, v) in self.0 {
+                    match v {
+                        Arg::Text(t) => m.serialize_entry(name, &crate::shown(t))?,
+                        Arg::Msg(msg) => m.serialize_entry(name, msg)?,
+                        Arg::Error(e) => m.serialize_entry(name, &e.msg())?,
+                    }
+                }
+                m.end()
+            }
+        }
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("key", self.key)?;
+        m.serialize_entry("args", &Args(&self.args))?;
+        m.end()
+    }
 }
 
 #[cfg(test)]
@@ -223,6 +366,108 @@ mod tests {
             fill("{a} and {b}, {a}; {c} {", &[("a", &1), ("b", &"two")]),
             "1 and two, 1; {c} {"
         );
+    }
+
+    #[test]
+    fn every_message_key_the_code_names_exists() {
+        let en = parsed(Lang::En);
+        let sources = [
+            include_str!("game.rs"),
+            include_str!("i18n.rs"),
+            include_str!("kalah.rs"),
+            include_str!("kauri.rs"),
+            include_str!("lib.rs"),
+            include_str!("notation.rs"),
+            include_str!("oware.rs"),
+            include_str!("position.rs"),
+            include_str!("record.rs"),
+            include_str!("rules.rs"),
+        ];
+        let mut named = 0;
+        for src in sources {
+            for part in src.split('"').skip(1).step_by(2) {
+                if (part.starts_with("error.") || part.starts_with("list."))
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || ".-_".contains(c))
+                    && !part.ends_with('.')
+                {
+                    named += 1;
+                    let plural = format!("{part}.one");
+                    assert!(
+                        en.contains_key(part) || en.contains_key(&plural),
+                        "`{part}` is not in locales/en.json"
+                    );
+                }
+            }
+        }
+        assert!(named > 100, "only {named} keys found");
+    }
+
+    #[test]
+    fn an_error_is_said_in_every_language_with_its_arguments() {
+        let mut pos = crate::Position::start(&"kalah".parse().unwrap()).unwrap();
+        // Kalah(6,3): South's pit 4 ends in the store, South again, and pit 4 is empty.
+        assert!(pos.play(3).unwrap().again);
+        let e = pos.play(3).unwrap_err();
+        assert_eq!(e.to_string(), "illegal move: pit 4 of South is empty");
+        assert_eq!(e.text_in(Lang::En), e.to_string());
+        assert_eq!(
+            e.text_in(Lang::Pt),
+            "jogada ilegal: a casa 4 de Sul está vazia"
+        );
+        assert_eq!(
+            e.text_in(Lang::Es),
+            "movimiento ilegal: el agujero 4 de Sur está vacío"
+        );
+        assert_eq!(
+            e.text_in(Lang::It),
+            "mossa illegale: la casa 4 di Sud è vuota"
+        );
+        assert_eq!(
+            serde_json::to_value(e.msg()).unwrap(),
+            serde_json::json!({"key": "error.illegal-move", "args": {"message": {
+                "key": "error.move.empty",
+                "args": {"pit": "4", "side": {"key": "side.south", "args": {}}}
+            }}})
+        );
+        // A nested error is said in the reader's language too.
+        let e = "kalah/4-4-4-4-4-4/0/4-4-4-4-4-4/0/x"
+            .parse::<crate::Position>()
+            .unwrap_err();
+        assert_eq!(
+            e.text_in(Lang::It),
+            "posizione: il giocatore di turno deve essere `s`, `n` o `-`, non `x`"
+        );
+        let e = "kalah,pits=99".parse::<crate::Rules>().unwrap_err();
+        assert_eq!(e.to_string(), "rules: pits must be 1 to 8, got 99");
+        assert_eq!(
+            e.text_in(Lang::Pt),
+            "regras: pits tem de ser de 1 a 8, não 99"
+        );
+    }
+
+    #[test]
+    fn quoted_input_is_escaped_and_cut_in_every_language() {
+        let long = format!("\u{1b}[31m{}", "x".repeat(1000));
+        let e = long.parse::<crate::Rules>().unwrap_err();
+        for lang in Lang::ALL {
+            let t = e.text_in(lang);
+            assert!(!t.contains('\u{1b}'), "{lang}: {t}");
+            assert!(t.contains("\\u{1b}[31m"), "{lang}: {t}");
+            assert!(
+                t.chars().count() < 520,
+                "{lang}: {} characters",
+                t.chars().count()
+            );
+        }
+        // Serialized, a quoted value is escaped and cut as well.
+        let json = serde_json::to_string(&e.msg()).unwrap();
+        assert!(
+            json.len() < 700 && json.contains("more characters"),
+            "{json}"
+        );
+        assert!(!json.contains("\\u001b"), "{json}");
     }
 
     #[test]

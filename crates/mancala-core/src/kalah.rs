@@ -3,7 +3,7 @@
 //! its rules ([`KalahRules`]) so that hot loops need nothing else.
 
 use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS};
-use crate::{Error, MoveEffect, Moves, Opening, Outcome, Side, MAX_MOVES, SWAP};
+use crate::{Error, MoveEffect, Moves, Msg, Opening, Outcome, Side, MAX_MOVES, SWAP};
 
 /// Length of the board array: `2 * MAX_PITS + 2`; a board of `m` pits uses `2m + 2` of it.
 pub const BOARD_LEN: usize = 2 * MAX_PITS + 2;
@@ -46,10 +46,9 @@ impl KalahRules {
     /// Flattens `rules`; errors for Kauri.
     pub fn new(rules: &Rules) -> Result<KalahRules, Error> {
         if !rules.preset.is_kalah_family() {
-            return Err(Error::Rules(format!(
-                "`{}` is not a Kalah-family game",
-                rules.preset
-            )));
+            return Err(Error::Rules(
+                Msg::new("error.rules.not-kalah").arg("preset", rules.preset),
+            ));
         }
         rules.validate()?;
         let m = rules.pits as usize;
@@ -176,10 +175,12 @@ impl KalahPos {
         let m = rules.pits as usize;
         for side in Side::BOTH {
             if pits[side.index()].len() != m {
-                return Err(Error::Position(format!(
-                    "{side} has {} pits, the rules have {m}",
-                    pits[side.index()].len()
-                )));
+                return Err(Error::Position(
+                    Msg::new("error.position.row-length")
+                        .side("side", side)
+                        .arg("given", pits[side.index()].len())
+                        .arg("pits", m),
+                ));
             }
         }
         let total: u32 = pits
@@ -189,10 +190,11 @@ impl KalahPos {
             .map(|&s| s as u32)
             .sum();
         if total != rules.total as u32 {
-            return Err(Error::Position(format!(
-                "the position holds {total} seeds but these rules play with {}",
-                rules.total
-            )));
+            return Err(Error::Position(
+                Msg::new("error.position.seed-total")
+                    .arg("seeds", total)
+                    .arg("total", rules.total),
+            ));
         }
         let mut board = [0; BOARD_LEN];
         board[..m].copy_from_slice(pits[0]);
@@ -222,12 +224,10 @@ impl KalahPos {
                 _ => pos.board_seeds() == 0,
             };
         match (pos.over, ends) {
-            (false, true) => Err(Error::Position(
-                "the game is already over in this position (the end rule holds), but a side to move is given".into(),
-            )),
-            (true, _) if !finished => Err(Error::Position(
-                "the position is marked finished, but no end rule holds or seeds the end would have swept are still on the board".into(),
-            )),
+            (false, true) => Err(Error::Position(Msg::new("error.position.kalah-over"))),
+            (true, _) if !finished => Err(Error::Position(Msg::new(
+                "error.position.kalah-not-finished",
+            ))),
             _ => Ok(pos),
         }
     }
@@ -239,22 +239,23 @@ impl KalahPos {
         let r = &self.rules;
         let fault = match opening {
             Opening::None => None,
-            _ if !r.has_opening() => {
-                Some("the rules have no opening rule (first-move-extra-turn=false or pie=true)")
+            _ if !r.has_opening() => Some("error.position.opening.no-rule"),
+            _ if self.over => Some("error.position.opening.over"),
+            Opening::FirstTurn | Opening::Swap if !r.pie => {
+                Some("error.position.opening.needs-pie")
             }
-            _ if self.over => Some("the game is over"),
-            Opening::FirstTurn | Opening::Swap if !r.pie => Some("it needs pie=true"),
             Opening::FirstMove | Opening::FirstTurn if self.to_move != Side::South => {
-                Some("South's first move or turn needs South to move")
+                Some("error.position.opening.south")
             }
-            Opening::Swap if self.to_move != Side::North => Some("the swap needs North to move"),
+            Opening::Swap if self.to_move != Side::North => Some("error.position.opening.north"),
             _ => None,
         };
         if let Some(why) = fault {
-            return Err(Error::Position(format!(
-                "opening={} is not possible here: {why}",
-                opening.word()
-            )));
+            return Err(Error::Position(
+                Msg::new("error.position.opening")
+                    .arg("opening", opening.word())
+                    .sub("why", Msg::new(why)),
+            ));
         }
         self.opening = opening;
         Ok(self)
@@ -449,30 +450,31 @@ impl KalahPos {
         if !legal.contains(pit) {
             let why = if pit == SWAP {
                 if self.rules.pie {
-                    "a swap is only North's first action".to_string()
+                    Msg::new("error.move.swap-late")
                 } else {
-                    "there is no swap without the pie rule (pie=true)".to_string()
+                    Msg::new("error.move.no-pie")
                 }
             } else if pit as usize >= self.pits() {
-                format!(
-                    "pit {} does not exist (pits 1-{})",
-                    pit as usize + 1,
-                    self.pits()
-                )
+                Msg::new("error.move.no-pit")
+                    .arg("pit", pit as usize + 1)
+                    .arg("pits", self.pits())
             } else if self.pit(self.to_move, pit as usize) == 0 {
-                format!("pit {} of {} is empty", pit as usize + 1, self.to_move)
+                Msg::new("error.move.empty")
+                    .arg("pit", pit as usize + 1)
+                    .side("side", self.to_move)
             } else {
-                format!(
-                    "pit {} is not allowed: Dracala forces {}",
-                    pit as usize + 1,
-                    legal
-                        .as_slice()
-                        .iter()
-                        .filter(|&&p| p != SWAP)
-                        .map(|p| (p + 1).to_string())
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                )
+                Msg::new("error.move.dracala")
+                    .arg("pit", pit as usize + 1)
+                    .sub(
+                        "pits",
+                        crate::i18n::either(
+                            legal
+                                .as_slice()
+                                .iter()
+                                .filter(|&&p| p != SWAP)
+                                .map(|p| p + 1),
+                        ),
+                    )
             };
             return Err(Error::IllegalMove(why));
         }
@@ -1004,7 +1006,7 @@ mod tests {
         assert!(!p.legal_moves().contains(SWAP), "South cannot swap");
         assert_eq!(
             p.play(SWAP).unwrap_err(),
-            Error::IllegalMove("a swap is only North's first action".into())
+            Error::IllegalMove(Msg::new("error.move.swap-late"))
         );
         p.play(0).unwrap();
         assert_eq!(p.opening(), Opening::Swap);
@@ -1031,7 +1033,7 @@ mod tests {
         k.play(1).unwrap();
         assert_eq!(
             k.play(SWAP).unwrap_err(),
-            Error::IllegalMove("there is no swap without the pie rule (pie=true)".into())
+            Error::IllegalMove(Msg::new("error.move.no-pie"))
         );
     }
 

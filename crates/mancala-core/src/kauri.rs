@@ -6,7 +6,7 @@
 //! Stores hold captured seeds only.
 
 use crate::rules::{Preset, Rules, MAX_PITS};
-use crate::{Error, MoveEffect, Moves, Outcome, Side};
+use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side};
 
 const RING: usize = 2 * MAX_PITS;
 
@@ -62,7 +62,9 @@ impl KauriPos {
     /// Errors for rules that are not Kauri's.
     pub fn check_rules(rules: &Rules) -> Result<(), Error> {
         if rules.preset != Preset::Kauri {
-            return Err(Error::Rules(format!("`{}` is not Kauri", rules.preset)));
+            return Err(Error::Rules(
+                Msg::new("error.rules.not-kauri").arg("preset", rules.preset),
+            ));
         }
         rules.validate()
     }
@@ -108,10 +110,12 @@ impl KauriPos {
         for side in Side::BOTH {
             let row = pits[side.index()];
             if row.len() != m {
-                return Err(Error::Position(format!(
-                    "{side} has {} pits, the rules have {m}",
-                    row.len()
-                )));
+                return Err(Error::Position(
+                    Msg::new("error.position.row-length")
+                        .side("side", side)
+                        .arg("given", row.len())
+                        .arg("pits", m),
+                ));
             }
             for (i, &(s, c)) in row.iter().enumerate() {
                 pos.seeds[side.index() * m + i] = s;
@@ -129,17 +133,19 @@ impl KauriPos {
         pos.over = to_move.is_none();
         let seeds = pos.board_seeds() + stores[0] as u32 + stores[1] as u32;
         if seeds != pos.total as u32 {
-            return Err(Error::Position(format!(
-                "the position holds {seeds} seeds but these rules play with {}",
-                pos.total
-            )));
+            return Err(Error::Position(
+                Msg::new("error.position.seed-total")
+                    .arg("seeds", seeds)
+                    .arg("total", pos.total),
+            ));
         }
         let cowries: u32 = pos.cowries[..2 * m].iter().map(|&c| c as u32).sum();
         if cowries != 2 * m as u32 {
-            return Err(Error::Position(format!(
-                "the position holds {cowries} cowries, the game has {}",
-                2 * m
-            )));
+            return Err(Error::Position(
+                Msg::new("error.position.cowrie-total")
+                    .arg("cowries", cowries)
+                    .arg("total", 2 * m),
+            ));
         }
         let decided = stores.iter().any(|&s| s > pos.decided_above);
         let no_seeds = pos.board_seeds() == 0;
@@ -148,21 +154,16 @@ impl KauriPos {
             let ended =
                 decided || (no_seeds && stores[0] != stores[1]) || (no_seeds && !mover_has_cowrie);
             if !ended {
-                return Err(Error::Position(
-                    "the position is marked finished, but no end rule holds".into(),
-                ));
+                return Err(Error::Position(Msg::new("error.position.not-finished")));
             }
         } else {
             if decided || (no_seeds && stores[0] != stores[1]) {
-                return Err(Error::Position(
-                    "the game is already over in this position, but a side to move is given".into(),
-                ));
+                return Err(Error::Position(Msg::new("error.position.over")));
             }
             if !mover_has_cowrie {
-                return Err(Error::Position(format!(
-                    "{} is to move but has no cowrie (he passes, or loses at a tie)",
-                    pos.to_move
-                )));
+                return Err(Error::Position(
+                    Msg::new("error.position.no-cowrie").side("side", pos.to_move),
+                ));
             }
         }
         Ok(pos)
@@ -259,17 +260,13 @@ impl KauriPos {
         }
         if !self.legal_moves().contains(pit) {
             return Err(Error::IllegalMove(if pit as usize >= self.pits() {
-                format!(
-                    "pit {} does not exist (pits 1-{})",
-                    pit as usize + 1,
-                    self.pits()
-                )
+                Msg::new("error.move.no-pit")
+                    .arg("pit", pit as usize + 1)
+                    .arg("pits", self.pits())
             } else {
-                format!(
-                    "pit {} of {} holds no cowrie",
-                    pit as usize + 1,
-                    self.to_move
-                )
+                Msg::new("error.move.cowrieless")
+                    .arg("pit", pit as usize + 1)
+                    .side("side", self.to_move)
             }));
         }
         Ok(self.play_unchecked(pit))

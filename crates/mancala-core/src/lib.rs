@@ -31,6 +31,9 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use i18n::Lang;
+pub use i18n::Msg;
+
 pub use game::{Game, PlayedMove};
 pub use kalah::{KalahPos, KalahRules};
 pub use kauri::KauriPos;
@@ -286,10 +289,11 @@ impl Setup {
                 .enumerate()
                 .map(|(i, &(s, c))| match c {
                     0 => Ok(s),
-                    _ => Err(Error::Position(format!(
-                        "{side}'s pit {} holds cowries, which only Kauri has",
-                        i + 1
-                    ))),
+                    _ => Err(Error::Position(
+                        Msg::new("error.position.cowries")
+                            .side("side", side)
+                            .arg("pit", i + 1),
+                    )),
                 })
                 .collect()
         };
@@ -300,10 +304,11 @@ impl Setup {
     pub fn no_opening(&self, rules: &Rules) -> Result<(), Error> {
         match self.opening {
             Opening::None => Ok(()),
-            o => Err(Error::Position(format!(
-                "the opening field (opening={}) is only used with first-move-extra-turn=false or pie=true, not with `{rules}`",
-                o.word()
-            ))),
+            o => Err(Error::Position(
+                Msg::new("error.position.opening-unused")
+                    .arg("opening", o.word())
+                    .arg("rules", rules),
+            )),
         }
     }
 
@@ -311,9 +316,9 @@ impl Setup {
     pub fn no_last_capturer(&self) -> Result<(), Error> {
         match self.last_capturer {
             None => Ok(()),
-            Some(_) => Err(Error::Position(
-                "field 7 (last capturer) is only used with leftovers=last-capturer".into(),
-            )),
+            Some(_) => Err(Error::Position(Msg::new(
+                "error.position.last-capturer-unused",
+            ))),
         }
     }
 }
@@ -430,19 +435,21 @@ impl GameState for KalahPos {
     }
 }
 
-/// Every error the crate returns. Each message says what is wrong and where.
+/// Every error the crate returns. Each message says what is wrong and where, as a key of the
+/// translation files and its arguments ([`i18n::Msg`]): `Display` says it in English,
+/// [`Error::text_in`] in any language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// Bad rules or option values.
-    Rules(String),
+    Rules(Msg),
     /// A position string or setup that is malformed or not a legal position.
-    Position(String),
+    Position(Msg),
     /// A move that is not legal here.
-    IllegalMove(String),
+    IllegalMove(Msg),
     /// The game is over; no move can be played.
     GameOver,
     /// A malformed game record or a record that disagrees with its replay.
-    Record(String),
+    Record(Msg),
 }
 
 /// Characters of a message shown before it is cut: a message quoting its input (an
@@ -464,25 +471,50 @@ pub fn printable(s: &str) -> String {
         .collect()
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (what, m) = match self {
-            Error::Rules(m) => ("rules", m),
-            Error::Position(m) => ("position", m),
-            Error::IllegalMove(m) => ("illegal move", m),
-            Error::GameOver => return f.write_str("the game is over: no more moves can be played"),
-            Error::Record(m) => ("record", m),
+/// `m` as a message shows it: escaped ([`printable`]) and, past [`MESSAGE_MAX`] characters,
+/// cut with a count of the rest.
+fn shown(m: &str) -> String {
+    match m.char_indices().nth(MESSAGE_MAX) {
+        Some((cut, _)) => format!(
+            "{}... ({} more characters)",
+            printable(&m[..cut]),
+            m[cut..].chars().count()
+        ),
+        None => printable(m),
+    }
+}
+
+impl Error {
+    /// The error as one message: its kind's key (`error.illegal-move`: "illegal move:
+    /// {message}") with what is wrong as `message`.
+    pub fn msg(&self) -> Msg {
+        let (key, m) = match self {
+            Error::Rules(m) => ("error.rules", m),
+            Error::Position(m) => ("error.position", m),
+            Error::IllegalMove(m) => ("error.illegal-move", m),
+            Error::GameOver => return Msg::new("error.game-over"),
+            Error::Record(m) => ("error.record", m),
+        };
+        Msg::new(key).sub("message", m.clone())
+    }
+
+    /// The error in `lang`; in English it is its `Display`.
+    pub fn text_in(&self, lang: Lang) -> String {
+        let (key, m) = match self {
+            Error::Rules(m) => ("error.rules", m),
+            Error::Position(m) => ("error.position", m),
+            Error::IllegalMove(m) => ("error.illegal-move", m),
+            Error::GameOver => return i18n::text(lang, "error.game-over").to_string(),
+            Error::Record(m) => ("error.record", m),
         };
         // Messages quote their input: shown escaped, and cut when long.
-        match m.char_indices().nth(MESSAGE_MAX) {
-            Some((cut, _)) => write!(
-                f,
-                "{what}: {}... ({} more characters)",
-                printable(&m[..cut]),
-                m[cut..].chars().count()
-            ),
-            None => write!(f, "{what}: {}", printable(m)),
-        }
+        i18n::format(lang, key, &[("message", &shown(&m.text_in(lang)))])
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text_in(Lang::En))
     }
 }
 

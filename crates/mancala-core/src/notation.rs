@@ -13,7 +13,7 @@
 
 use core::fmt::Write;
 
-use crate::{Error, Game, MoveEffect, PlayedMove, Rules, Side, SWAP};
+use crate::{Error, Game, MoveEffect, Msg, PlayedMove, Rules, Side, SWAP};
 
 /// How every notation writes the pie rule's swap ([`SWAP`]); read in any case.
 pub const SWAP_TEXT: &str = "swap";
@@ -111,14 +111,23 @@ pub struct MoveText {
     pub score: Option<[u32; 2]>,
 }
 
-fn err_at(text: &str, at: usize, msg: impl core::fmt::Display) -> Error {
+/// Where byte `at` of `text` is: `line L, column C (at `...`)`.
+fn place(text: &str, at: usize) -> Msg {
     let line = text[..at].matches('\n').count() + 1;
     let col = text[..at].rfind('\n').map_or(at, |n| at - n - 1) + 1;
     let snippet: String = text[at..].chars().take(12).collect();
-    Error::Record(format!(
-        "line {line}, column {col} (at `{}`): {msg}",
-        snippet.trim_end()
-    ))
+    Msg::new("error.record.place")
+        .arg("line", line)
+        .arg("column", col)
+        .arg("text", snippet.trim_end())
+}
+
+fn err_at(text: &str, at: usize, fault: Msg) -> Error {
+    Error::Record(
+        Msg::new("error.record.at")
+            .sub("place", place(text, at))
+            .sub("fault", fault),
+    )
 }
 
 /// Parses movetext in `notation`. Errors ([`Error::Record`]) name the line, column and fault.
@@ -132,7 +141,9 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
     let pits = pits.clamp(1, crate::MAX_PITS as u8);
     let (last_lower, last_upper) = ((b'a' + pits - 1) as char, (b'A' + pits - 1) as char);
     let digit_range = format!("1-{pits}");
-    let letters = format!("pits are written as letters here (a-{last_lower}, A-{last_upper})");
+    let letters = Msg::new("error.record.letters")
+        .arg("last_lower", last_lower)
+        .arg("last_upper", last_upper);
     let bytes: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = MoveText::default();
     let mut i = 0;
@@ -176,7 +187,7 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                 k += 1;
             }
             if k > i + 1 && char_at(k) == Some(':') {
-                return Err(err_at(text, at, "a final score is never negative"));
+                return Err(err_at(text, at, Msg::new("error.record.negative-score")));
             }
             // A bullet or dash separator.
             joinable = false;
@@ -186,12 +197,12 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
         if c == '(' {
             let close = (i..bytes.len())
                 .find(|&k| bytes[k].1 == ')')
-                .ok_or_else(|| err_at(text, at, "`(` without `)`"))?;
+                .ok_or_else(|| err_at(text, at, Msg::new("error.record.unclosed")))?;
             let inner: String = bytes[i + 1..close].iter().map(|&(_, c)| c).collect();
             let turn = out
                 .turns
                 .last_mut()
-                .ok_or_else(|| err_at(text, at, "an annotation before any move"))?;
+                .ok_or_else(|| err_at(text, at, Msg::new("error.record.early-annotation")))?;
             let parts: Vec<&str> = inner
                 .split([';', ',', ' '])
                 .filter(|p| !p.is_empty())
@@ -201,7 +212,7 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                 return Err(err_at(
                     text,
                     at,
-                    format!("annotation `({inner})` holds no `+n` or `-n`"),
+                    Msg::new("error.record.empty-annotation").arg("text", inner),
                 ));
             }
             for part in parts {
@@ -210,9 +221,11 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                 let n: u32 = digits.parse().map_err(|_| {
                     let fault = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
                     {
-                        format!("annotation `{part}`: {digits} seeds is more than any board holds")
+                        Msg::new("error.record.annotation-too-large")
+                            .arg("text", part)
+                            .arg("seeds", digits)
                     } else {
-                        format!("annotation `{part}` is not `+n` or `-n`")
+                        Msg::new("error.record.bad-annotation").arg("text", part)
                     };
                     err_at(text, at, fault)
                 })?;
@@ -223,7 +236,7 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                         return Err(err_at(
                             text,
                             at,
-                            format!("annotation `{part}`: a Dracala turn's capture is written `-n`"),
+                            Msg::new("error.record.dracala-annotation").arg("text", part),
                         ));
                     }
                     ("-", Notation::Digits) => &mut turn.minus,
@@ -232,7 +245,7 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                         return Err(err_at(
                             text,
                             at,
-                            format!("annotation `{part}`: a Kalah turn is annotated with its store gain, `+n`"),
+                            Msg::new("error.record.kalah-annotation").arg("text", part),
                         ))
                     }
                     ("-", _) => &mut turn.minus,
@@ -240,12 +253,12 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                         return Err(err_at(
                             text,
                             at,
-                            format!("annotation `{part}` is not `+n` or `-n`"),
+                            Msg::new("error.record.bad-annotation").arg("text", part),
                         ))
                     }
                 };
                 if slot.is_some() {
-                    return Err(err_at(text, at, "two annotations of one kind on one turn"));
+                    return Err(err_at(text, at, Msg::new("error.record.two-annotations")));
                 }
                 *slot = Some(n);
             }
@@ -275,11 +288,11 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                 }
                 let second: String = bytes[s2..k].iter().map(|&(_, c)| c).collect();
                 if out.score.is_some() {
-                    return Err(err_at(text, at, "a second final score"));
+                    return Err(err_at(text, at, Msg::new("error.record.second-score")));
                 }
                 match (digits.parse(), second.parse()) {
                     (Ok(a), Ok(b)) => out.score = Some([a, b]),
-                    _ => return Err(err_at(text, at, "a score is written `38 : 26`")),
+                    _ => return Err(err_at(text, at, Msg::new("error.record.score-form"))),
                 }
                 i = k;
                 joinable = false;
@@ -289,22 +302,24 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
             if is_number {
                 let n: u32 = digits
                     .parse()
-                    .map_err(|_| err_at(text, at, "move number too large"))?;
+                    .map_err(|_| err_at(text, at, Msg::new("error.record.number-too-large")))?;
                 // A number without its dot that does not fit as one is a pit written as a
                 // digit (as `play` takes them).
-                let digit_pit = |fault: String| {
+                let digit_pit = |fault: Msg| {
                     if char_at(i) == Some('.') {
                         fault
                     } else {
-                        format!("`{digits}` is not a move: {letters}")
+                        Msg::new("error.record.digit-not-move")
+                            .arg("text", &digits)
+                            .sub("letters", letters.clone())
                     }
                 };
                 if let Some(k) = number {
-                    let fault = digit_pit(format!("move number {k} has no move"));
+                    let fault = digit_pit(Msg::new("error.record.number-no-move").arg("n", k));
                     return Err(err_at(text, at, fault));
                 }
                 if n == 0 {
-                    let fault = digit_pit("move numbers count from 1".into());
+                    let fault = digit_pit(Msg::new("error.record.number-zero"));
                     return Err(err_at(text, at, fault));
                 }
                 // A number counts pairs of turns (a turn and its reply): `turns` after the
@@ -315,18 +330,23 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                     let pairs = turns / 2..=turns.div_ceil(2);
                     if n <= k || !pairs.contains(&(n - k)) {
                         let fault = if n == k {
-                            format!("move number {n} again")
+                            Msg::new("error.record.number-again").arg("n", n)
                         } else {
                             let (lo, hi) = ((*pairs.start()).max(1), *pairs.end());
                             let want = if lo == hi {
-                                format!("{}", k + lo)
+                                crate::i18n::either([k + lo])
                             } else {
-                                format!("{} or {}", k + lo, k + hi)
+                                crate::i18n::either([k + lo, k + hi])
                             };
-                            let s = if turns == 1 { "" } else { "s" };
-                            format!(
-                                "move number {n} does not follow on: {turns} turn{s} after move {k}, the next number is {want}"
-                            )
+                            Msg::new(if turns == 1 {
+                                "error.record.number-order.one"
+                            } else {
+                                "error.record.number-order.other"
+                            })
+                            .arg("n", n)
+                            .arg("turns", turns)
+                            .arg("previous", k)
+                            .sub("want", want)
                         };
                         return Err(err_at(text, at, digit_pit(fault)));
                     }
@@ -340,7 +360,9 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
                 return Err(err_at(
                     text,
                     at,
-                    format!("`{digits}` is not a pit ({digit_range})"),
+                    Msg::new("error.record.not-pit")
+                        .arg("text", &digits)
+                        .arg("pits", &digit_range),
                 ));
             }
             i = start; // fall through to read the digit as a move
@@ -356,7 +378,7 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
             && !char_at(swap_ends).is_some_and(|c| c.is_alphanumeric())
         {
             if out.score.is_some() {
-                return Err(err_at(text, at, "a move after the final score"));
+                return Err(err_at(text, at, Msg::new("error.record.move-after-score")));
             }
             if let Some(n) = number {
                 numbered = Some((n, out.turns.len()));
@@ -379,7 +401,7 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
         }
         match notation.read_move(bytes[i].1) {
             Some(_) if out.score.is_some() => {
-                return Err(err_at(text, at, "a move after the final score"));
+                return Err(err_at(text, at, Msg::new("error.record.move-after-score")));
             }
             Some((pit, side)) => {
                 if let Some(n) = number {
@@ -401,13 +423,19 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
             }
             None => {
                 let want = match notation {
-                    Notation::Digits => format!("a pit digit {digit_range}"),
-                    _ => format!("a pit letter a-{last_lower} or A-{last_upper}"),
+                    Notation::Digits => {
+                        Msg::new("error.record.want-digit").arg("pits", &digit_range)
+                    }
+                    _ => Msg::new("error.record.want-letter")
+                        .arg("last_lower", last_lower)
+                        .arg("last_upper", last_upper),
                 };
                 return Err(err_at(
                     text,
                     at,
-                    format!("unexpected `{}`, expected {want}", bytes[i].1),
+                    Msg::new("error.record.unexpected")
+                        .arg("text", bytes[i].1)
+                        .sub("want", want),
                 ));
             }
         }
@@ -416,13 +444,15 @@ pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, E
     if let Some(n) = number {
         let (at, dot) = number_at;
         let fault = if dot {
-            format!("move number {n} has no move")
+            Msg::new("error.record.number-no-move").arg("n", n)
         } else {
             let digits = &text[at..]
                 .split(|c: char| !c.is_ascii_digit())
                 .next()
                 .unwrap_or("");
-            format!("`{digits}` is not a move: {letters}")
+            Msg::new("error.record.digit-not-move")
+                .arg("text", digits)
+                .sub("letters", letters)
         };
         return Err(err_at(text, at, fault));
     }
@@ -483,62 +513,71 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
             let mv = &turn.moves[k];
             let text = notation.move_text(mv.side.unwrap_or(side), mv.pit);
             if over {
-                format!("turn {}, move {} `{text}`", t + 1, k + 1)
+                Msg::new("error.record.turn-move")
             } else {
-                format!("turn {} ({side}), move {} `{text}`", t + 1, k + 1)
+                Msg::new("error.record.turn-side-move").side("side", side)
             }
+            .arg("turn", t + 1)
+            .arg("move", k + 1)
+            .arg("text", text)
         };
         for (k, mv) in turn.moves.iter().enumerate() {
-            let where_ = || err_at(text, mv.at, "");
-            let fail = |msg: String| {
-                let Error::Record(loc) = where_() else {
-                    unreachable!()
-                };
-                Error::Record(format!(
-                    "{}: {msg} [{}]",
-                    label(k),
-                    loc.trim_end_matches(": ")
-                ))
+            let fail = |fault: Msg| {
+                Error::Record(
+                    Msg::new("error.record.in-turn")
+                        .sub("turn", label(k))
+                        .sub("fault", fault)
+                        .sub("place", place(text, mv.at)),
+                )
             };
             if game.is_over() {
-                return Err(fail("the game is already over".into()));
+                return Err(fail(Msg::new("error.record.over")));
             }
             if let Some(s) = mv.side {
                 if s != side {
-                    return Err(fail(format!("that is a {s} pit, but {side} is to move")));
+                    return Err(fail(
+                        Msg::new("error.record.wrong-side")
+                            .side("pit_side", s)
+                            .side("side", side),
+                    ));
                 }
             }
-            let e = game.play(mv.pit).map_err(|e| fail(e.to_string()))?;
+            let e = game
+                .play(mv.pit)
+                .map_err(|e| fail(Msg::new("list.one").error("item", e)))?;
             effects.push(e);
             let last = k + 1 == turn.moves.len();
             if !last && !e.again {
-                return Err(fail(if game.is_over() {
-                    "this move ends the game, but the turn lists more moves".into()
+                return Err(fail(Msg::new(if game.is_over() {
+                    "error.record.ends-game"
                 } else {
-                    "this move passes the turn to the opponent, but the turn lists more moves"
-                        .into()
-                }));
+                    "error.record.passes-turn"
+                })));
             }
             if last && e.again && t + 1 < nturns {
-                return Err(fail(match notation {
-                    Notation::Kauri => "the opponent has no cowrie and passes, so this player sows again, but the turn ends here".into(),
-                    _ => "the last seed fell in the store (another move), but the turn ends here".into(),
-                }));
+                return Err(fail(Msg::new(match notation {
+                    Notation::Kauri => "error.record.kauri-again",
+                    _ => "error.record.store-again",
+                })));
             }
         }
         if check == Check::Strict {
             let (gain, captured, handed) = turn_gains(&effects);
             let claims: Vec<(&str, Option<u32>, u32)> = match notation {
-                Notation::Letters => vec![("store gain (+n)", turn.plus, gain)],
-                Notation::Digits => vec![("capture (-n)", Some(turn.minus.unwrap_or(0)), gain)],
+                Notation::Letters => vec![("error.record.claim.gain", turn.plus, gain)],
+                Notation::Digits => vec![(
+                    "error.record.claim.capture",
+                    Some(turn.minus.unwrap_or(0)),
+                    gain,
+                )],
                 Notation::Kauri => vec![
                     (
-                        "direct capture (+n)",
+                        "error.record.claim.direct",
                         Some(turn.plus.unwrap_or(0)),
                         captured,
                     ),
                     (
-                        "seeds handed over (-n)",
+                        "error.record.claim.handed",
                         Some(turn.minus.unwrap_or(0)),
                         handed,
                     ),
@@ -553,14 +592,16 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
                             .map(|m| notation.move_text(side, m.pit))
                             .collect::<Vec<_>>()
                             .join("-");
-                        let Error::Record(loc) = err_at(text, turn.moves[0].at, "") else {
-                            unreachable!()
-                        };
-                        return Err(Error::Record(format!(
-                            "turn {} ({side}) `{moves}`: the record gives {what} = {c}, the replay gives {actual} [{}]",
-                            t + 1,
-                            loc.trim_end_matches(": ")
-                        )));
+                        return Err(Error::Record(
+                            Msg::new("error.record.claim")
+                                .arg("turn", t + 1)
+                                .side("side", side)
+                                .arg("moves", moves)
+                                .sub("what", Msg::new(what))
+                                .arg("claim", c)
+                                .arg("actual", actual)
+                                .sub("place", place(text, turn.moves[0].at)),
+                        ));
                     }
                 }
             }
@@ -569,15 +610,20 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
     if let (Check::Strict, Some([a, b])) = (check, parsed.score) {
         let s = game.scores();
         if !game.is_over() {
-            return Err(Error::Record(format!(
-                "the record claims a final score of {a} : {b}, but the game is not over"
-            )));
+            return Err(Error::Record(
+                Msg::new("error.record.score-not-over")
+                    .arg("south", a)
+                    .arg("north", b),
+            ));
         }
         if [s[0] as u32, s[1] as u32] != [a, b] {
-            return Err(Error::Record(format!(
-                "the record claims a final score of {a} : {b}, the replay gives {} : {}",
-                s[0], s[1]
-            )));
+            return Err(Error::Record(
+                Msg::new("error.record.score-differs")
+                    .arg("south", a)
+                    .arg("north", b)
+                    .arg("replay_south", s[0])
+                    .arg("replay_north", s[1]),
+            ));
         }
     }
     Ok(())

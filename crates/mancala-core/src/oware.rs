@@ -25,7 +25,7 @@
 //!   seeds left); that rule lives in [`crate::Game`], which sees the history.
 
 use crate::rules::{GrandSlam, Repetition, Rules, MAX_PITS};
-use crate::{Error, MoveEffect, Moves, Outcome, Side};
+use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side};
 
 const RING: usize = 2 * MAX_PITS;
 
@@ -90,20 +90,23 @@ impl OwarePos {
         for side in Side::BOTH {
             let row = rows[side.index()];
             if row.len() != m {
-                return Err(Error::Position(format!(
-                    "{side} has {} pits, the rules have {m}",
-                    row.len()
-                )));
+                return Err(Error::Position(
+                    Msg::new("error.position.row-length")
+                        .side("side", side)
+                        .arg("given", row.len())
+                        .arg("pits", m),
+                ));
             }
             pos.seeds[side.index() * m..side.index() * m + m].copy_from_slice(row);
         }
         pos.stores = stores;
         let seeds = pos.board_seeds() + stores[0] as u32 + stores[1] as u32;
         if seeds != pos.total as u32 {
-            return Err(Error::Position(format!(
-                "the position holds {seeds} seeds but these rules play with {}",
-                pos.total
-            )));
+            return Err(Error::Position(
+                Msg::new("error.position.seed-total")
+                    .arg("seeds", seeds)
+                    .arg("total", pos.total),
+            ));
         }
         match to_move {
             Some(side) => {
@@ -112,34 +115,28 @@ impl OwarePos {
                 pos.settle(side);
                 if pos.over {
                     let why = if before.stores.iter().any(|&s| s > pos.decided_above) {
-                        "a store holds more than half of the seeds".to_string()
+                        Msg::new("error.position.oware.decided")
                     } else if before.row_seeds(side) == 0 {
-                        format!(
-                            "{side} has no seeds to move; {} takes his row",
-                            side.other()
-                        )
+                        Msg::new("error.position.oware.no-seeds")
+                            .side("side", side)
+                            .side("other", side.other())
                     } else {
-                        format!(
-                            "{side} cannot reach {}'s empty row; he takes his row",
-                            side.other()
-                        )
+                        Msg::new("error.position.oware.cannot-feed")
+                            .side("side", side)
+                            .side("other", side.other())
                     };
-                    return Err(Error::Position(format!(
-                        "the game is already over in this position ({why}), but a side to move is \
-                         given; a finished position has the board swept into the stores and `-` \
-                         as its side"
-                    )));
+                    return Err(Error::Position(
+                        Msg::new("error.position.oware.over").sub("why", why),
+                    ));
                 }
             }
             None => {
                 // Finished: the board is empty, or a store decided the game.
                 let decided = stores.iter().any(|&s| s > pos.decided_above);
                 if !decided && pos.board_seeds() != 0 {
-                    return Err(Error::Position(
-                        "the position is marked finished, but no end rule holds (seeds are left \
-                         on the board and no store holds more than half)"
-                            .into(),
-                    ));
+                    return Err(Error::Position(Msg::new(
+                        "error.position.oware.not-finished",
+                    )));
                 }
                 pos.over = true;
                 pos.to_move = Side::South;
@@ -274,21 +271,21 @@ impl OwarePos {
         if !self.legal_moves().contains(pit) {
             let m = self.pits();
             return Err(Error::IllegalMove(if pit as usize >= m {
-                format!("pit {} does not exist (pits 1-{m})", pit as usize + 1)
+                Msg::new("error.move.no-pit")
+                    .arg("pit", pit as usize + 1)
+                    .arg("pits", m)
             } else if self.pit(self.to_move, pit as usize) == 0 {
-                format!("pit {} of {} is empty", pit as usize + 1, self.to_move)
+                Msg::new("error.move.empty")
+                    .arg("pit", pit as usize + 1)
+                    .side("side", self.to_move)
             } else if self.row_seeds(self.to_move.other()) == 0 {
-                format!(
-                    "pit {} does not reach {}'s empty row, and a move that feeds him must be played",
-                    pit as usize + 1,
-                    self.to_move.other()
-                )
+                Msg::new("error.move.must-feed")
+                    .arg("pit", pit as usize + 1)
+                    .side("side", self.to_move.other())
             } else {
-                format!(
-                    "pit {} would capture every seed of {}'s row (grand slam), which these rules forbid",
-                    pit as usize + 1,
-                    self.to_move.other()
-                )
+                Msg::new("error.move.grand-slam")
+                    .arg("pit", pit as usize + 1)
+                    .side("side", self.to_move.other())
             }));
         }
         Ok(self.play_unchecked(pit))

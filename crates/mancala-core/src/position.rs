@@ -26,7 +26,7 @@ use crate::kalah::KalahPos;
 use crate::kauri::KauriPos;
 use crate::oware::OwarePos;
 use crate::rules::{Preset, Rules};
-use crate::{Error, Family, MoveEffect, Moves, Opening, Outcome, Setup, Side};
+use crate::{Error, Family, MoveEffect, Moves, Msg, Opening, Outcome, Setup, Side};
 
 /// The position of a game of any preset, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -257,29 +257,39 @@ impl fmt::Display for Position {
     }
 }
 
-fn parse_side(field: &str, what: &str) -> Result<Option<Side>, Error> {
+/// A side field: the side to move (`-` for none) or, with `to_move` false, the last capturer.
+fn parse_side(field: &str, to_move: bool) -> Result<Option<Side>, Error> {
     match field.trim() {
         "s" | "S" | "south" => Ok(Some(Side::South)),
         "n" | "N" | "north" => Ok(Some(Side::North)),
-        "-" if what == "side to move" => Ok(None),
-        other => Err(Error::Position(format!(
-            "{what} must be `s`, `n`{}, got `{other}`",
-            if what == "side to move" {
-                " or `-`"
+        "-" if to_move => Ok(None),
+        other => Err(Error::Position(
+            Msg::new(if to_move {
+                "error.position.side-to-move"
             } else {
-                ""
-            }
-        ))),
+                "error.position.last-capturer"
+            })
+            .arg("got", other),
+        )),
     }
 }
 
-fn parse_count(text: &str, what: &str) -> Result<u8, Error> {
+fn parse_count(text: &str, what: &Msg) -> Result<u8, Error> {
     let t = text.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Error::Position(format!("{what}: `{t}` is not a number")));
+        return Err(Error::Position(
+            Msg::new("error.position.not-number")
+                .sub("what", what.clone())
+                .arg("text", t),
+        ));
     }
-    t.parse::<u8>()
-        .map_err(|_| Error::Position(format!("{what}: `{t}` is more than 255")))
+    t.parse::<u8>().map_err(|_| {
+        Error::Position(
+            Msg::new("error.position.too-large")
+                .sub("what", what.clone())
+                .arg("text", t),
+        )
+    })
 }
 
 impl FromStr for Position {
@@ -295,49 +305,62 @@ impl FromStr for Position {
                     .into_iter()
                     .find(|o| o.word() == word)
                     .ok_or_else(|| {
-                        Error::Position(format!(
-                            "field {field} (opening) must be opening=first-move, opening=first-turn, opening=swap or opening=none, got `opening={word}`"
-                        ))
+                        Error::Position(
+                            Msg::new("error.position.opening-field")
+                                .arg("field", field)
+                                .arg("word", word),
+                        )
                     })?;
                 fields.pop();
             }
         }
         if fields.len() != 6 && fields.len() != 7 {
-            return Err(Error::Position(format!(
-                "expected RULES/SOUTH-PITS/SOUTH-STORE/NORTH-PITS/NORTH-STORE/SIDE (6 fields separated by `/`; then the last capturer and `opening=...` where the rules use them), got {} field{}",
-                fields.len(),
-                if fields.len() == 1 { "" } else { "s" }
-            )));
+            return Err(Error::Position(
+                Msg::new(if fields.len() == 1 {
+                    "error.position.fields.one"
+                } else {
+                    "error.position.fields.other"
+                })
+                .arg("n", fields.len()),
+            ));
         }
         let rules: Rules = fields[0].parse().map_err(|e| match e {
-            Error::Rules(m) => Error::Position(format!("field 1 (rules): {m}")),
+            Error::Rules(m) => Error::Position(Msg::new("error.position.rules").sub("message", m)),
             e => e,
         })?;
         let m = rules.pits as usize;
-        let to_move = parse_side(fields[5], "side to move")?;
+        let to_move = parse_side(fields[5], true)?;
         let stores = [
-            parse_count(fields[2], "field 3 (South's store)")?,
-            parse_count(fields[4], "field 5 (North's store)")?,
+            parse_count(fields[2], &Msg::new("error.position.field.south-store"))?,
+            parse_count(fields[4], &Msg::new("error.position.field.north-store"))?,
         ];
         let mut rows: [Vec<(u8, u8)>; 2] = [Vec::new(), Vec::new()];
         for (k, side) in Side::BOTH.into_iter().enumerate() {
             let field = fields[1 + 2 * k];
-            let what = format!("field {} ({side}'s pits)", 2 + 2 * k);
+            let what = Msg::new("error.position.field.pits")
+                .arg("field", 2 + 2 * k)
+                .side("side", side);
             let pits: Vec<&str> = field.split('-').collect();
             if pits.contains(&"") {
-                return Err(Error::Position(format!(
-                    "{what}: `{field}` has an empty field between `-`s (each pit is a count of seeds, 0 to 255; none is negative)"
-                )));
+                return Err(Error::Position(
+                    Msg::new("error.position.empty-pit-field")
+                        .sub("what", what)
+                        .arg("text", field),
+                ));
             }
             if pits.len() != m {
-                return Err(Error::Position(format!(
-                    "{what}: {} pits given, `{}` has {m} a side",
-                    pits.len(),
-                    rules
-                )));
+                return Err(Error::Position(
+                    Msg::new("error.position.pit-count")
+                        .sub("what", what)
+                        .arg("given", pits.len())
+                        .arg("rules", rules)
+                        .arg("pits", m),
+                ));
             }
             for (i, pit) in pits.iter().enumerate() {
-                let what = format!("{what}, pit {}", i + 1);
+                let what = Msg::new("error.position.field.pit")
+                    .sub("what", what.clone())
+                    .arg("pit", i + 1);
                 let pair = match pit.split_once(['c', 'C']) {
                     Some((s, c)) => (parse_count(s, &what)?, parse_count(c, &what)?),
                     None => (parse_count(pit, &what)?, 0),
@@ -347,7 +370,7 @@ impl FromStr for Position {
         }
         // Whether the rules use a last capturer is the family's check (`Family::from_setup`).
         let last_capturer = match fields.get(6) {
-            Some(f) => parse_side(f, "field 7 (last capturer)")?,
+            Some(f) => parse_side(f, false)?,
             None => None,
         };
         let setup = Setup {

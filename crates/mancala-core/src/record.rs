@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::notation::{self, Check};
 use crate::rules::{MAX_PITS, MAX_TOTAL_SEEDS};
-use crate::{Error, Game, Outcome, Position, Rules, Side};
+use crate::{Error, Game, Msg, Outcome, Position, Rules, Side};
 
 /// The players' names, from a record's `[South "..."]`/`[North "..."]` tags or its JSON
 /// `players`.
@@ -213,11 +213,11 @@ impl Record {
         let start = match self.start {
             Some(p) => {
                 if p.rules() != &self.rules {
-                    return Err(Error::Record(format!(
-                        "the start position's rules `{}` differ from the record's `{}`",
-                        p.rules(),
-                        self.rules
-                    )));
+                    return Err(Error::Record(
+                        Msg::new("error.record.start-rules")
+                            .arg("start", p.rules())
+                            .arg("rules", self.rules),
+                    ));
                 }
                 p
             }
@@ -226,46 +226,63 @@ impl Record {
         let mut game = Game::new(start);
         for (t, turn) in self.turns.iter().enumerate() {
             if turn.moves.is_empty() {
-                return Err(Error::Record(format!("turn {} has no moves", t + 1)));
+                return Err(Error::Record(
+                    Msg::new("error.record.empty-turn").arg("turn", t + 1),
+                ));
             }
             if turn.side != game.to_move() && !game.is_over() {
-                return Err(Error::Record(format!(
-                    "turn {} is {}'s, but {} is to move",
-                    t + 1,
-                    turn.side,
-                    game.to_move()
-                )));
+                return Err(Error::Record(
+                    Msg::new("error.record.turn-side")
+                        .arg("turn", t + 1)
+                        .side("side", turn.side)
+                        .side("mover", game.to_move()),
+                ));
             }
             for (k, mv) in turn.moves.iter().enumerate() {
-                let at = || format!("turn {} ({}), move {}", t + 1, turn.side, k + 1);
+                let at = || {
+                    Msg::new("error.record.turn-move-at")
+                        .arg("turn", t + 1)
+                        .side("side", turn.side)
+                        .arg("move", k + 1)
+                };
                 if mv.pit == 0 {
-                    return Err(Error::Record(format!("{}: pits count from 1", at())));
+                    return Err(Error::Record(
+                        Msg::new("error.record.at-fault")
+                            .sub("at", at())
+                            .sub("fault", Msg::new("error.record.pit-zero")),
+                    ));
                 }
                 let pit = if mv.pit == crate::SWAP {
                     crate::SWAP
                 } else {
                     mv.pit - 1
                 };
-                let e = game
-                    .play(pit)
-                    .map_err(|e| Error::Record(format!("{}: {e}", at())))?;
+                let e = game.play(pit).map_err(|e| {
+                    Error::Record(
+                        Msg::new("error.record.at-fault")
+                            .sub("at", at())
+                            .sub("fault", Msg::new("list.one").error("item", e)),
+                    )
+                })?;
                 let last = k + 1 == turn.moves.len();
                 if !last && !e.again {
                     let what = if game.is_over() {
-                        "the game ends here"
+                        "error.record.more-after-end"
                     } else {
-                        "the turn passes to the opponent here"
+                        "error.record.more-after-pass"
                     };
-                    return Err(Error::Record(format!(
-                        "{}: {what}, but more moves follow",
-                        at()
-                    )));
+                    return Err(Error::Record(
+                        Msg::new("error.record.at-fault")
+                            .sub("at", at())
+                            .sub("fault", Msg::new(what)),
+                    ));
                 }
                 if last && e.again && t + 1 < self.turns.len() {
-                    return Err(Error::Record(format!(
-                        "{}: the same player moves again, but the turn ends here",
-                        at()
-                    )));
+                    return Err(Error::Record(
+                        Msg::new("error.record.at-fault")
+                            .sub("at", at())
+                            .sub("fault", Msg::new("error.record.moves-again")),
+                    ));
                 }
             }
         }
@@ -274,39 +291,45 @@ impl Record {
             let outcome = game.outcome();
             if let Some(side) = r.resigned {
                 return if outcome.is_some() {
-                    Err(Error::Record(format!(
-                        "the record says {side} resigned, but the game is over"
-                    )))
+                    Err(Error::Record(
+                        Msg::new("error.record.resigned-over").side("side", side),
+                    ))
                 } else if r.winner != Some(side.other()) {
-                    Err(Error::Record(format!(
-                        "the record says {side} resigned, so {} wins, but gives {}",
-                        side.other(),
-                        winner_text(r.winner)
-                    )))
+                    Err(Error::Record(
+                        Msg::new("error.record.resigned-winner")
+                            .side("side", side)
+                            .side("winner", side.other())
+                            .sub("given", winner_msg(r.winner)),
+                    ))
                 } else if [r.south, r.north] != s {
-                    Err(Error::Record(format!(
-                        "the record gives {} : {} when {side} resigned, the replay gives {} : {}",
-                        r.south, r.north, s[0], s[1]
-                    )))
+                    Err(Error::Record(
+                        Msg::new("error.record.resigned-score")
+                            .arg("south", r.south)
+                            .arg("north", r.north)
+                            .side("side", side)
+                            .arg("replay_south", s[0])
+                            .arg("replay_north", s[1]),
+                    ))
                 } else {
                     Ok(game)
                 };
             }
             if outcome.is_none() {
-                return Err(Error::Record(
-                    "the record gives a result, but the game is not over".into(),
-                ));
+                return Err(Error::Record(Msg::new("error.record.result-not-over")));
             }
             if [r.south, r.north] != s || outcome.and_then(Outcome::winner) != r.winner {
-                return Err(Error::Record(format!(
-                    "the record gives {} : {} ({}), the replay gives {} : {} ({})",
-                    r.south,
-                    r.north,
-                    winner_text(r.winner),
-                    s[0],
-                    s[1],
-                    winner_text(outcome.and_then(Outcome::winner))
-                )));
+                return Err(Error::Record(
+                    Msg::new("error.record.result-differs")
+                        .arg("south", r.south)
+                        .arg("north", r.north)
+                        .sub("winner", winner_msg(r.winner))
+                        .arg("replay_south", s[0])
+                        .arg("replay_north", s[1])
+                        .sub(
+                            "replay_winner",
+                            winner_msg(outcome.and_then(Outcome::winner)),
+                        ),
+                ));
             }
         }
         Ok(game)
@@ -353,14 +376,15 @@ impl Record {
     /// Reads the JSON form, without replaying it; `rules`, when given, must be the record's.
     pub fn from_json(text: &str, rules: Option<Rules>) -> Result<Record, Error> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let rec: Record =
-            serde_json::from_str(text).map_err(|e| Error::Record(format!("JSON: {e}")))?;
+        let rec: Record = serde_json::from_str(text)
+            .map_err(|e| Error::Record(Msg::new("error.record.json").arg("error", e)))?;
         if let Some(r) = rules {
             if r != rec.rules {
-                return Err(Error::Record(format!(
-                    "the record plays `{}`, not `{r}`",
-                    rec.rules
-                )));
+                return Err(Error::Record(
+                    Msg::new("error.record.other-rules")
+                        .arg("rules", rec.rules)
+                        .arg("wanted", r),
+                ));
             }
         }
         Ok(rec)
@@ -377,23 +401,24 @@ impl Record {
         // JSON that is not an object (`[1, 2]`, `null`, `"kalah"`) is no text record either.
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
             let kind = match v {
-                serde_json::Value::Array(_) => "an array",
-                serde_json::Value::String(_) => "a string",
-                serde_json::Value::Number(_) => "a number",
-                serde_json::Value::Bool(_) => "true or false",
-                serde_json::Value::Null => "null",
+                serde_json::Value::Array(_) => "error.record.json-kind.array",
+                serde_json::Value::String(_) => "error.record.json-kind.string",
+                serde_json::Value::Number(_) => "error.record.json-kind.number",
+                serde_json::Value::Bool(_) => "error.record.json-kind.bool",
+                serde_json::Value::Null => "error.record.json-kind.null",
                 serde_json::Value::Object(_) => "",
             };
             if !kind.is_empty() {
-                return Err(Error::Record(format!(
-                    "JSON: a record is an object `{{...}}`, not {kind}"
-                )));
+                return Err(Error::Record(
+                    Msg::new("error.record.not-object").sub("kind", Msg::new(kind)),
+                ));
             }
         }
         if let Some(rest) = text.trim_start().strip_prefix('[') {
             if rest.trim_start().starts_with(['[', ']', '{', '"']) {
                 return Err(Error::Record(
-                    "JSON: a record is an object `{...}`, not an array".into(),
+                    Msg::new("error.record.not-object")
+                        .sub("kind", Msg::new("error.record.json-kind.array")),
                 ));
             }
         }
@@ -408,8 +433,7 @@ impl Record {
         for (n, line) in text.lines().enumerate() {
             let l = line.trim();
             if let Some(tag) = l.strip_prefix('[') {
-                let bad =
-                    || Error::Record(format!("line {}: a tag is written [Name \"value\"]", n + 1));
+                let bad = || Error::Record(Msg::new("error.record.tag-form").arg("line", n + 1));
                 let tag = tag.strip_suffix(']').ok_or_else(bad)?;
                 let (name, value) = tag.split_once(' ').ok_or_else(bad)?;
                 let value = value
@@ -418,13 +442,21 @@ impl Record {
                     .and_then(|v| v.strip_suffix('"'))
                     .ok_or_else(bad)?;
                 if let Some((_, first)) = tags.iter().find(|t| t.0 == name) {
-                    return Err(Error::Record(format!(
-                        "line {}: a second {name} tag (the first is on line {first})",
-                        n + 1
-                    )));
+                    return Err(Error::Record(
+                        Msg::new("error.record.second-tag")
+                            .arg("line", n + 1)
+                            .arg("name", name)
+                            .arg("first", first),
+                    ));
                 }
                 tags.push((name, n + 1));
-                let at = |e: Error| Error::Record(format!("line {}: {e}", n + 1));
+                let at = |e: Error| {
+                    Error::Record(
+                        Msg::new("error.record.line")
+                            .arg("line", n + 1)
+                            .error("error", e),
+                    )
+                };
                 match name {
                     "Variant" => variant = Some(value.parse().map_err(at)?),
                     "South" => players.south = Some(value.to_string()),
@@ -436,10 +468,11 @@ impl Record {
                     // A position under another name is a slip for `Position`, not a
                     // comment to keep out of the game.
                     _ if value.matches('/').count() >= 5 => {
-                        return Err(Error::Record(format!(
-                            "line {}: tag {name} holds a position; a record's start position is its Position tag",
-                            n + 1
-                        )))
+                        return Err(Error::Record(
+                            Msg::new("error.record.position-tag")
+                                .arg("line", n + 1)
+                                .arg("name", name),
+                        ))
                     }
                     _ => {} // other tags (Date, Event, Result...) are kept out of the game
                 }
@@ -451,22 +484,23 @@ impl Record {
         }
         let rules = match (variant, rules, start) {
             (Some(v), Some(r), _) if v != r => {
-                return Err(Error::Record(format!("the record plays `{v}`, not `{r}`")))
+                return Err(Error::Record(
+                    Msg::new("error.record.other-rules")
+                        .arg("rules", v)
+                        .arg("wanted", r),
+                ))
             }
             (Some(v), _, _) | (None, Some(v), _) => v,
             (None, None, Some(p)) => *p.rules(),
-            (None, None, None) => {
-                return Err(Error::Record(
-                    "the record names no variant: add [Variant \"...\"] or pass --variant".into(),
-                ))
-            }
+            (None, None, None) => return Err(Error::Record(Msg::new("error.record.no-variant"))),
         };
         let start = match start {
             Some(p) if p.rules() != &rules => {
-                return Err(Error::Record(format!(
-                    "the Position tag plays `{}`, the record `{rules}`",
-                    p.rules()
-                )))
+                return Err(Error::Record(
+                    Msg::new("error.record.position-rules")
+                        .arg("position", p.rules())
+                        .arg("rules", rules),
+                ))
             }
             Some(p) => p,
             None => Position::start(&rules)?,
@@ -529,10 +563,10 @@ fn tag_value(name: &str) -> String {
         .collect()
 }
 
-fn winner_text(w: Option<Side>) -> String {
+fn winner_msg(w: Option<Side>) -> Msg {
     match w {
-        Some(s) => format!("{s} wins"),
-        None => "draw".into(),
+        Some(s) => Msg::new("error.record.wins").side("side", s),
+        None => Msg::new("error.record.draw"),
     }
 }
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::i18n::{self, Lang};
 use crate::notation::Notation;
-use crate::Error;
+use crate::{Error, Msg};
 
 /// Most pits a side any preset may be played with.
 pub const MAX_PITS: usize = 8;
@@ -226,10 +226,11 @@ impl FromStr for Preset {
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
-                Error::Rules(format!(
-                    "unknown preset `{s}` (expected one of: {})",
-                    Preset::ALL.map(Preset::name).join(", ")
-                ))
+                Error::Rules(
+                    Msg::new("error.rules.unknown-preset")
+                        .arg("name", s)
+                        .arg("presets", Preset::ALL.map(Preset::name).join(", ")),
+                )
             })
     }
 }
@@ -267,14 +268,6 @@ pub(crate) fn json_byte<'de, D: serde::Deserializer<'de>>(
 }
 
 /// `a`, `a or b`, `a, b or c`: the values an option takes, in its error.
-fn one_of(values: &[&str]) -> String {
-    match values {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
 macro_rules! keyword_enum {
     ($(#[$m:meta])* $name:ident ($option:literal) { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
@@ -646,14 +639,18 @@ impl RuleOption {
     pub fn find(name: &str) -> Result<&'static RuleOption, Error> {
         let name = name.trim();
         OPTIONS.iter().find(|o| o.name == name).ok_or_else(|| {
-            Error::Rules(format!(
-                "unknown option `{name}` (options: {})",
-                OPTIONS
-                    .iter()
-                    .map(|o| o.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
+            Error::Rules(
+                Msg::new("error.rules.unknown-option")
+                    .arg("name", name)
+                    .arg(
+                        "options",
+                        OPTIONS
+                            .iter()
+                            .map(|o| o.name)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+            )
         })
     }
 
@@ -723,9 +720,11 @@ impl RuleOption {
         match self.kind {
             OptionKind::Number { .. } => {
                 if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(Error::Rules(format!(
-                        "option `{name}` needs a number, got `{v}`"
-                    )));
+                    return Err(Error::Rules(
+                        Msg::new("error.rules.not-number")
+                            .arg("name", name)
+                            .arg("got", v),
+                    ));
                 }
                 // Too large for a byte: out of every range `validate` allows (said as it says it).
                 v.parse::<u8>()
@@ -735,9 +734,11 @@ impl RuleOption {
             OptionKind::Bool => match v {
                 "" | "true" | "yes" | "on" => Ok(OptionValue::Bool(true)),
                 "false" | "no" | "off" => Ok(OptionValue::Bool(false)),
-                _ => Err(Error::Rules(format!(
-                    "option `{name}` is true or false, got `{v}`"
-                ))),
+                _ => Err(Error::Rules(
+                    Msg::new("error.rules.not-bool")
+                        .arg("name", name)
+                        .arg("got", v),
+                )),
             },
             OptionKind::Keyword(words) => parse_word(name, words, v).map(OptionValue::Word),
         }
@@ -750,7 +751,13 @@ impl RuleOption {
             OptionKind::Number { min, max } => (min, max),
             _ => (0, 0),
         };
-        Error::Rules(format!("{} must be {min} to {max}, got {got}", self.name))
+        Error::Rules(
+            Msg::new("error.rules.out-of-range")
+                .arg("name", self.name)
+                .arg("min", min)
+                .arg("max", max)
+                .arg("got", got),
+        )
     }
 
     /// Sets it in `rules` to `value`, which is of its kind: read by [`Self::parse`] or from its
@@ -773,10 +780,12 @@ fn parse_word(
         .copied()
         .find(|w| w.eq_ignore_ascii_case(text))
         .ok_or_else(|| {
-            Error::Rules(format!(
-                "option `{option}` is {}, got `{text}`",
-                one_of(words)
-            ))
+            Error::Rules(
+                Msg::new("error.rules.not-word")
+                    .arg("name", option)
+                    .sub("words", i18n::one_of(words))
+                    .arg("got", text),
+            )
         })
 }
 
@@ -833,14 +842,15 @@ impl TryFrom<RulesSpec> for Rules {
     fn try_from(spec: RulesSpec) -> Result<Rules, Error> {
         let preset = spec
             .preset
-            .ok_or_else(|| Error::Rules("rules name no preset".into()))?;
+            .ok_or_else(|| Error::Rules(Msg::new("error.rules.no-preset")))?;
         let mut rules = preset.rules();
         for (option, value) in spec.given() {
             if !(option.applies)(preset) {
-                return Err(Error::Rules(format!(
-                    "option `{}` does not apply to `{preset}`",
-                    option.name
-                )));
+                return Err(Error::Rules(
+                    Msg::new("error.rules.not-applicable")
+                        .arg("name", option.name)
+                        .arg("preset", preset),
+                ));
             }
             option.apply(&mut rules, value);
         }
@@ -968,12 +978,13 @@ impl Rules {
             }
         }
         if self.total_seeds() > MAX_TOTAL_SEEDS {
-            return Err(Error::Rules(format!(
-                "{} pits x {} seeds makes {} seeds, more than {MAX_TOTAL_SEEDS}",
-                self.pits,
-                self.seeds,
-                self.total_seeds()
-            )));
+            return Err(Error::Rules(
+                Msg::new("error.rules.too-many-seeds")
+                    .arg("pits", self.pits)
+                    .arg("seeds", self.seeds)
+                    .arg("total", self.total_seeds())
+                    .arg("max", MAX_TOTAL_SEEDS),
+            ));
         }
         Ok(())
     }
@@ -1243,10 +1254,9 @@ impl FromStr for Rules {
         for part in parts {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
             if seen.contains(&k.trim()) {
-                return Err(Error::Rules(format!(
-                    "option `{}` is given twice",
-                    k.trim()
-                )));
+                return Err(Error::Rules(
+                    Msg::new("error.rules.twice").arg("name", k.trim()),
+                ));
             }
             seen.push(k.trim());
             spec.set(k, v)?;

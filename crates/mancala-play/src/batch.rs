@@ -19,7 +19,7 @@
 //! that would have moved next. What the layout leaves out (who moved last under
 //! `leftovers=last-capturer`, the positions so far for the repetition rule) is in the game.
 
-use mancala_core::{with_family, Error, Family, Game, Moves, Outcome, Position, Rules, Side};
+use mancala_core::{with_family, Error, Family, Game, Moves, Msg, Outcome, Position, Rules, Side};
 use mancala_engine::{Evaluation, Quality};
 use rayon::prelude::*;
 
@@ -369,10 +369,11 @@ impl Batch {
         }
         if let Actions::Random(acts) = &actions {
             if acts.len() != n {
-                return Err(Error::IllegalMove(format!(
-                    "{} actions for {n} games",
-                    acts.len()
-                )));
+                return Err(Error::IllegalMove(
+                    Msg::new("error.batch.count")
+                        .arg("actions", acts.len())
+                        .arg("games", n),
+                ));
             }
         }
         let (start, opening, reward) = (self.start, self.opening, self.reward);
@@ -455,19 +456,21 @@ impl Batch {
     /// Refuses the wrong number of actions or an illegal one, naming its game.
     fn check(&self, actions: &[i64]) -> Result<(), Error> {
         if actions.len() != self.slots.len() {
-            return Err(Error::IllegalMove(format!(
-                "{} actions for {} games",
-                actions.len(),
-                self.slots.len()
-            )));
+            return Err(Error::IllegalMove(
+                Msg::new("error.batch.count")
+                    .arg("actions", actions.len())
+                    .arg("games", self.slots.len()),
+            ));
         }
         for (i, (g, &a)) in self.slots.iter().zip(actions).enumerate() {
             let legal = g.legal_moves();
             if !(0..=255).contains(&a) || !legal.contains(a as u8) {
-                return Err(Error::IllegalMove(format!(
-                    "game {i}: pit {a} is not a legal move (legal: {:?})",
-                    legal.as_slice()
-                )));
+                return Err(Error::IllegalMove(
+                    Msg::new("error.batch.illegal")
+                        .arg("game", i)
+                        .arg("pit", a)
+                        .arg("legal", format!("{:?}", legal.as_slice())),
+                ));
             }
         }
         Ok(())

@@ -212,6 +212,17 @@ pub fn computer_name(level: u8) -> String {
     format!("computer (level {level})")
 }
 
+/// The level of a name [`computer_name`] gave (`computer (level 3)`), so that a record's
+/// computer can be named in the reader's language; `None` for any other name.
+pub fn computer_level(name: &str) -> Option<u8> {
+    let level: u8 = name
+        .strip_prefix("computer (level ")?
+        .strip_suffix(')')?
+        .parse()
+        .ok()?;
+    (computer_name(level) == name).then_some(level)
+}
+
 /// The computer's move at a level, with the value its search gave, for a caller that holds
 /// no engine between moves (the server): the levels that err on purpose through
 /// [`Level::decide`] (each thread's engine, reused), the exact ones through a search on a
@@ -352,6 +363,19 @@ impl Computer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_computer_name_gives_back_its_level() {
+        assert_eq!(computer_level(&computer_name(7)), Some(7));
+        for other in [
+            "computer (level 07)",
+            "Computer (level 3)",
+            "computer (level x)",
+            "Ann",
+        ] {
+            assert_eq!(computer_level(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn levels_say_their_range() {

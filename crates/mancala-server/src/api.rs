@@ -18,7 +18,7 @@ use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use mancala_core::i18n::Lang;
 use mancala_core::rules::RulesSpec;
-use mancala_core::{Position, Record, Rules, Side};
+use mancala_core::{Msg, Position, Record, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
@@ -31,14 +31,7 @@ use crate::view;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut r = (
-            self.status,
-            Json(ErrorBody {
-                error: self.message,
-                status: self.status.as_u16(),
-            }),
-        )
-            .into_response();
+        let mut r = (self.status, Json(ErrorBody::from(self))).into_response();
         r.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         r
@@ -88,7 +81,7 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 /// read by the rules' option registry from its text (a JSON number or boolean is taken as its
 /// text), overriding the option's value in the rules given.
 fn rules_from(v: Option<&Value>, options: Option<&HashMap<String, Value>>) -> ApiResult<Rules> {
-    let bad = |e: mancala_core::Error| ApiError::bad(e.to_string());
+    let bad = ApiError::from;
     let base: Rules = match v {
         None | Some(Value::Null) => Rules::default(),
         Some(Value::String(s)) => s.parse().map_err(bad)?,
@@ -151,7 +144,10 @@ fn clean_name(n: Option<String>) -> ApiResult<Option<String>> {
         Some(n) => {
             let n = n.trim().to_string();
             if n.chars().count() > 40 || n.chars().any(|c| c.is_control()) {
-                return Err(ApiError::bad("name: at most 40 printable characters"));
+                return Err(ApiError::said(
+                    StatusCode::BAD_REQUEST,
+                    Msg::new("server.name"),
+                ));
             }
             Ok((!n.is_empty()).then_some(n))
         }
@@ -163,9 +159,7 @@ async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> Ap
     let mut rules = rules_from(req.rules.as_ref(), req.options.as_ref())?;
     let start = match &req.position {
         Some(p) => {
-            let p: Position = p
-                .parse()
-                .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
+            let p: Position = p.parse().map_err(ApiError::from)?;
             if req.rules.is_some() && p.rules() != &rules {
                 return Err(ApiError::bad(format!(
                     "the position plays `{}`, not `{rules}`",
@@ -380,11 +374,7 @@ async fn analysis(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<view::Analysis>> {
     let req: AnalysisReq = parse_json(body)?;
-    let pos: Position = req
-        .position
-        .trim()
-        .parse()
-        .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
+    let pos: Position = req.position.trim().parse().map_err(ApiError::from)?;
     if req.history.len() > MAX_HISTORY {
         return Err(ApiError::bad(format!(
             "history: at most {MAX_HISTORY} earlier positions"
@@ -395,10 +385,12 @@ async fn analysis(
         .iter()
         .enumerate()
         .map(|(k, text)| {
-            let p: Position = text
-                .trim()
-                .parse()
-                .map_err(|e| ApiError::bad(format!("history[{k}]: {e}")))?;
+            let p: Position = text.trim().parse().map_err(|e| {
+                ApiError::said(
+                    StatusCode::BAD_REQUEST,
+                    Msg::new("server.history").arg("k", k).error("error", e),
+                )
+            })?;
             if p.rules() != pos.rules() {
                 return Err(ApiError::bad(format!(
                     "history[{k}]: rules {} differ from the position's ({})",
@@ -432,18 +424,14 @@ async fn replay_record(
     }
     // Checked whole, as `mancala replay` does; a record whose moves replay but whose
     // annotations or score disagree is shown anyway, with the disagreement as a note.
-    let (rec, game, note) =
-        Record::parse_noting(text, None).map_err(|e| ApiError::bad(e.to_string()))?;
+    let (rec, game, note) = Record::parse_noting(text, None).map_err(ApiError::from)?;
     let players = Seats {
-        south: RecordPlayer {
-            name: rec.players.south,
-        },
-        north: RecordPlayer {
-            name: rec.players.north,
-        },
+        south: RecordPlayer::named(rec.players.south),
+        north: RecordPlayer::named(rec.players.north),
     };
     let mut view = c.app.replay_game(game, players, None).await?;
-    view.note = note.map(|n| n.to_string());
+    view.note = note.as_ref().map(|n| n.to_string());
+    view.note_message = note.map(|n| n.msg());
     Ok(Json(view))
 }
 
@@ -462,9 +450,7 @@ struct LangQuery {
 fn lang_of(q: Option<&str>) -> ApiResult<Lang> {
     match q {
         None | Some("") => Ok(Lang::En),
-        Some(l) => l
-            .parse()
-            .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string())),
+        Some(l) => l.parse().map_err(ApiError::from),
     }
 }
 
@@ -474,9 +460,9 @@ async fn rules_text(Query(q): Query<RulesQuery>) -> ApiResult<Json<RulesText>> {
         .as_deref()
         .unwrap_or("kalah")
         .parse()
-        .map_err(|e: mancala_core::Error| ApiError::bad(e.to_string()))?;
+        .map_err(ApiError::from)?;
     let lang = lang_of(q.lang.as_deref())?;
-    let start = Position::start(&r).map_err(|e| ApiError::bad(e.to_string()))?;
+    let start = Position::start(&r).map_err(ApiError::from)?;
     Ok(Json(RulesText {
         name: r.to_string(),
         rules: r,
@@ -548,22 +534,18 @@ async fn ws(
 async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> WsMessage {
     if let Some(ip) = ip {
         if !c.limiter.allow(ip) {
-            return WsMessage::Error {
-                id: None,
-                status: 429,
-                error: "too many requests: slow down".into(),
-            };
+            return WsMessage::error(
+                None,
+                ApiError::said(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    Msg::new("server.too-many-messages"),
+                ),
+            );
         }
     }
     let req: WsReq = match serde_json::from_str(text) {
         Ok(r) => r,
-        Err(e) => {
-            return WsMessage::Error {
-                id: None,
-                status: 400,
-                error: format!("malformed JSON: {e}"),
-            }
-        }
+        Err(e) => return WsMessage::error(None, ApiError::bad(format!("malformed JSON: {e}"))),
     };
     let token = req.token.as_deref();
     let result = match req.kind.as_str() {
@@ -581,11 +563,7 @@ async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> WsMes
     };
     match result {
         Ok(game) => WsMessage::Ack { id: req.id, game },
-        Err(e) => WsMessage::Error {
-            id: Some(req.id.unwrap_or(Value::Null)),
-            status: e.status.as_u16(),
-            error: e.message,
-        },
+        Err(e) => WsMessage::error(Some(req.id.unwrap_or(Value::Null)), e),
     }
 }
 
@@ -623,17 +601,15 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
             m = incoming.next() => {
                 let answer = match m {
                     Some(Ok(Message::Text(t))) => ws_answer(&c, &id, t.as_str(), ip).await,
-                    Some(Ok(Message::Binary(_))) => WsMessage::Error {
-                        id: None,
-                        status: 400,
-                        error: "send JSON text messages".into(),
-                    },
+                    Some(Ok(Message::Binary(_))) => {
+                        WsMessage::error(None, ApiError::bad("send JSON text messages"))
+                    }
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Err(e)) => {
                         // A message the socket cannot read (over 16 KiB, text that is not
                         // UTF-8): the connection cannot go on, but the client is told why.
                         let why = format!("unreadable message ({e}): send JSON text of at most 16 KiB");
-                        let error = WsMessage::Error { id: None, status: 400, error: why };
+                        let error = WsMessage::error(None, ApiError::bad(why));
                         let _ = tx.send(Message::Text(error.text().into())).await;
                         let close = axum::extract::ws::CloseFrame {
                             code: axum::extract::ws::close_code::POLICY,
@@ -706,9 +682,9 @@ async fn rate_limit(State(c): State<Ctx>, req: Request, next: Next) -> Response 
         .map(|ConnectInfo(a)| a.ip());
     if let Some(ip) = ip {
         if !c.limiter.allow(ip) {
-            let mut r = ApiError::new(
+            let mut r = ApiError::said(
                 StatusCode::TOO_MANY_REQUESTS,
-                "too many requests from your address: slow down",
+                Msg::new("server.too-many-requests"),
             )
             .into_response();
             r.headers_mut()

@@ -9,7 +9,7 @@ use crate::response::{
     BotGame, BotGames, Created, GameView, Hint, Joined, Player, Seats, WsMessage,
 };
 use axum::http::StatusCode;
-use mancala_core::{Game, Position, Rules, Side};
+use mancala_core::{Game, Msg, Position, Rules, Side};
 use mancala_engine::Limits;
 use mancala_play::player::{computer_name, level_decision};
 use tokio::sync::{broadcast, Semaphore};
@@ -28,21 +28,43 @@ pub enum MoveChoice {
     Swap,
 }
 
-/// An API error: an HTTP status and a message saying what is wrong.
+/// An API error: an HTTP status and a message saying what is wrong, in English and as a key
+/// of the translation files with its arguments (the client says it in the reader's language).
 #[derive(Debug, Clone)]
 pub struct ApiError {
     /// The HTTP status answered: 4xx for a client's mistake, 5xx for the server's.
     pub status: StatusCode,
-    /// What is wrong, answered as `{"error": message}`.
+    /// What is wrong, in English, answered as `{"error": message}`.
     pub message: String,
+    /// The same words as a key and arguments, answered as `"key"` and `"args"`.
+    pub msg: Msg,
 }
 
 impl ApiError {
-    /// An error answered with `status` and `message`.
+    /// An error answered with `status` and `message`, words that stay English (the key
+    /// `error.text` only carries them).
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        let message = message.into();
         ApiError {
             status,
-            message: message.into(),
+            msg: Msg::new("error.text").arg("text", &message),
+            message,
+        }
+    }
+    /// An error answered with `status` and `msg`, said in the reader's language.
+    pub fn said(status: StatusCode, msg: Msg) -> ApiError {
+        ApiError {
+            status,
+            message: msg.to_string(),
+            msg,
+        }
+    }
+    /// A core error (bad rules, position or record; an illegal move) answered with `status`.
+    pub fn core(status: StatusCode, e: &mancala_core::Error) -> ApiError {
+        ApiError {
+            status,
+            message: e.to_string(),
+            msg: e.msg(),
         }
     }
     /// A malformed or impossible request (400 Bad Request).
@@ -61,6 +83,13 @@ impl ApiError {
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("internal error: {e}"),
         )
+    }
+}
+
+impl From<mancala_core::Error> for ApiError {
+    /// A core error answered as a bad request (400).
+    fn from(e: mancala_core::Error) -> ApiError {
+        ApiError::core(StatusCode::BAD_REQUEST, &e)
     }
 }
 
@@ -215,9 +244,9 @@ impl Live {
     /// The seat `token` holds.
     pub fn seat(&self, token: Option<&str>) -> ApiResult<Side> {
         let Some(token) = token else {
-            return Err(ApiError::new(
+            return Err(ApiError::said(
                 StatusCode::UNAUTHORIZED,
-                "this needs your seat's token: send `Authorization: Bearer TOKEN`",
+                Msg::new("server.no-token"),
             ));
         };
         for s in Side::BOTH {
@@ -227,9 +256,9 @@ impl Live {
                 }
             }
         }
-        Err(ApiError::new(
+        Err(ApiError::said(
             StatusCode::FORBIDDEN,
-            format!("that token holds no seat in game {}", self.row.id),
+            Msg::new("server.bad-token").arg("id", &self.row.id),
         ))
     }
 
@@ -419,7 +448,10 @@ impl App {
         let unknown = || {
             let shown: String = id.chars().take(64).collect();
             let more = if shown.len() < id.len() { "..." } else { "" };
-            ApiError::new(StatusCode::NOT_FOUND, format!("no game `{shown}{more}`"))
+            ApiError::said(
+                StatusCode::NOT_FOUND,
+                Msg::new("server.no-game").arg("id", format!("{shown}{more}")),
+            )
         };
         if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(unknown());
@@ -463,10 +495,13 @@ impl App {
     pub async fn create(self: &Arc<Self>, new: NewGame) -> ApiResult<Created> {
         let start = match new.start {
             Some(p) => p,
-            None => Position::start(&new.rules).map_err(|e| ApiError::bad(e.to_string()))?,
+            None => Position::start(&new.rules).map_err(ApiError::from)?,
         };
         if start.is_over() {
-            return Err(ApiError::bad("the start position is already over"));
+            return Err(ApiError::said(
+                StatusCode::BAD_REQUEST,
+                Msg::new("server.start-over"),
+            ));
         }
         let id = random_hex(8);
         let token = random_hex(16);
@@ -537,14 +572,15 @@ impl App {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
         let Some(code) = live.row.invite.clone() else {
-            return Err(ApiError::conflict(
-                "both seats of this game are taken: the invitation was used",
+            return Err(ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.seats-taken"),
             ));
         };
         if !same_secret(&code, invite) {
-            return Err(ApiError::new(
+            return Err(ApiError::said(
                 StatusCode::FORBIDDEN,
-                "that invitation code is not this game's",
+                Msg::new("server.bad-invite"),
             ));
         }
         let side = if live.row.tokens[0].is_none() {
@@ -593,39 +629,45 @@ impl App {
         let mut live = entry.live.lock().await;
         let side = live.seat(token)?;
         if live.over() {
-            return Err(ApiError::conflict("the game is over: no more moves"));
+            return Err(ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.over-no-moves"),
+            ));
         }
         let to_move = live.game.to_move();
         if to_move != side {
-            return Err(ApiError::conflict(format!(
-                "not your turn: {to_move} is to move, you play {side}"
-            )));
+            return Err(ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.not-your-turn")
+                    .side("mover", to_move)
+                    .side("side", side),
+            ));
         }
         let ply = live.game.moves().len();
         if let Some(p) = expect_ply {
             if p != ply as i64 {
-                return Err(ApiError::conflict(format!(
-                    "the game has moved on: {ply} moves played, the request expected {p}"
-                )));
+                return Err(ApiError::said(
+                    StatusCode::CONFLICT,
+                    Msg::new("server.moved-on")
+                        .arg("ply", ply)
+                        .arg("expected", p),
+                ));
             }
         }
         let m = live.game.rules().pits as i64;
         let pit0 = match choice {
             MoveChoice::Swap => mancala_core::SWAP,
             MoveChoice::Pit(pit) if pit < 1 || pit > m => {
-                return Err(ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("illegal move: pit {pit} does not exist (pits 1-{m})"),
-                ));
+                let e = mancala_core::Error::IllegalMove(
+                    Msg::new("error.move.no-pit").arg("pit", pit).arg("pits", m),
+                );
+                return Err(ApiError::core(StatusCode::UNPROCESSABLE_ENTITY, &e));
             }
             MoveChoice::Pit(pit) => (pit - 1) as u8,
         };
         let mut probe = *live.game.position();
         if let Err(e) = probe.play(pit0) {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                e.to_string(),
-            ));
+            return Err(ApiError::core(StatusCode::UNPROCESSABLE_ENTITY, &e));
         }
         let row = MoveRow {
             ply: ply as u32,
@@ -653,17 +695,22 @@ impl App {
         let mut live = entry.live.lock().await;
         let side = live.seat(token)?;
         if !live.is_ai_game() {
-            return Err(ApiError::conflict(
-                "undo is only for games against the computer",
+            return Err(ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.undo-computer-only"),
             ));
         }
         if live.row.resigned.is_some() {
-            return Err(ApiError::conflict("the game was resigned"));
+            return Err(ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.resigned"),
+            ));
         }
         let moves = live.game.moves();
         let Some(k) = moves.iter().rposition(|m| m.side == side) else {
-            return Err(ApiError::conflict(
-                "nothing to undo: you have not moved yet",
+            return Err(ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.nothing-to-undo"),
             ));
         };
         let gid = id.to_string();
@@ -683,7 +730,10 @@ impl App {
         let mut live = entry.live.lock().await;
         let side = live.seat(token)?;
         if live.over() {
-            return Err(ApiError::conflict("the game is already over"));
+            return Err(ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.already-over"),
+            ));
         }
         let gid = id.to_string();
         let k = side.index() as u8;
@@ -717,15 +767,22 @@ impl App {
             let live = entry.live.lock().await;
             let side = live.seat(token)?;
             if !live.is_ai_game() {
-                return Err(ApiError::conflict(
-                    "hints are only for games against the computer",
+                return Err(ApiError::said(
+                    StatusCode::CONFLICT,
+                    Msg::new("server.hint-computer-only"),
                 ));
             }
             if live.over() {
-                return Err(ApiError::conflict("the game is over"));
+                return Err(ApiError::said(
+                    StatusCode::CONFLICT,
+                    Msg::new("server.over"),
+                ));
             }
             if live.game.to_move() != side {
-                return Err(ApiError::conflict("a hint is for your own turn"));
+                return Err(ApiError::said(
+                    StatusCode::CONFLICT,
+                    Msg::new("server.hint-own-turn"),
+                ));
             }
             (*live.game.position(), live.game.history().to_vec())
         };
@@ -791,9 +848,9 @@ impl App {
             (a, tables.and_then(|t| t.0.fault()))
         });
         let (a, fault) = tokio::time::timeout(time * 10, work).await.map_err(|_| {
-            ApiError::new(
+            ApiError::said(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "the analysis is busy: try again in a moment",
+                Msg::new("server.analysis-busy"),
             )
         })??;
         match fault {

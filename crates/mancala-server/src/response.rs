@@ -9,7 +9,9 @@ use mancala_engine::Evaluation;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::app::ApiError;
 use crate::view::{Board, GameResult, MoveView, RulesView, TurnView};
+use mancala_core::Msg;
 
 /// The state of a game everyone may see (never a token), plus `you` for the seat asking.
 #[derive(Debug, Clone, Serialize)]
@@ -126,6 +128,23 @@ pub struct BotGame {
 pub struct RecordPlayer {
     /// The player's name, or null.
     pub name: Option<String>,
+    /// The computer's level where the name is the one records give the computer
+    /// (`computer (level 3)`), for the client to name it in the reader's language; absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+}
+
+impl RecordPlayer {
+    /// The seat a record's name gives.
+    pub fn named(name: Option<String>) -> RecordPlayer {
+        RecordPlayer {
+            level: name
+                .as_deref()
+                .and_then(mancala_play::player::computer_level),
+            name,
+        }
+    }
 }
 
 /// The answer to creating a game (`POST /api/games`).
@@ -204,10 +223,25 @@ pub struct Health {
 /// The body of every error answer.
 #[derive(Debug, Clone, Serialize)]
 pub struct ErrorBody {
-    /// What is wrong.
+    /// What is wrong, in English.
     pub error: String,
+    /// The same as `"key"` (of the translation files) and `"args"` (its placeholders'
+    /// values: text, or a nested `{"key", "args"}` such as a side's name), for the client to
+    /// say in the reader's language.
+    #[serde(flatten)]
+    pub msg: Msg,
     /// The HTTP status.
     pub status: u16,
+}
+
+impl From<ApiError> for ErrorBody {
+    fn from(e: ApiError) -> ErrorBody {
+        ErrorBody {
+            error: e.message,
+            msg: e.msg,
+            status: e.status.as_u16(),
+        }
+    }
 }
 
 /// A message the server sends on a game's WebSocket.
@@ -232,14 +266,18 @@ pub enum WsMessage {
         /// not be read.
         #[serde(skip_serializing_if = "Option::is_none")]
         id: Option<Value>,
-        /// The HTTP status the same request would get.
-        status: u16,
-        /// What is wrong.
-        error: String,
+        /// What is wrong and the HTTP status the same request would get.
+        #[serde(flatten)]
+        body: ErrorBody,
     },
 }
 
 impl WsMessage {
+    /// The refusal of the request `id` (`None` where the message could not be read).
+    pub fn error(id: Option<Value>, e: ApiError) -> WsMessage {
+        WsMessage::Error { id, body: e.into() }
+    }
+
     /// The message as JSON text.
     pub fn text(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()

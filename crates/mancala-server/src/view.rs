@@ -793,6 +793,10 @@ pub struct Replay<P> {
     /// disagrees (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The same note as a key and arguments, to be said in the reader's language (absent
+    /// where `note` is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note_message: Option<mancala_core::Msg>,
 }
 
 /// Everything the replay viewer needs: every position, every move with its sowing path, the
@@ -828,6 +832,7 @@ pub fn replay<P>(
         result: result(game, resigned),
         values,
         note: None,
+        note_message: None,
     }
 }
 

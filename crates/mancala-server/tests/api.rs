@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use common::{legal, test_config, Client, Server};
 use futures_util::{SinkExt, StreamExt};
+use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::Check;
 use mancala_core::Record;
 use serde_json::{json, Value};
@@ -131,7 +132,41 @@ async fn a_game_against_the_computer_over_http() {
         "{}",
         slip["note"]
     );
+    // ...and as a key and arguments, said the same in English and in the reader's language.
+    assert_eq!(said(&slip["note_message"], Lang::En), slip["note"]);
+    let pt = said(&slip["note_message"], Lang::Pt);
+    assert!(pt.contains("o registo dá"), "{pt}");
     s.stop().await;
+}
+
+/// A `{"key", "args"}` message said in `lang`, as the client says it: each argument a text,
+/// or a message of its own.
+fn said(m: &Value, lang: Lang) -> String {
+    let key = m["key"].as_str().unwrap_or_else(|| panic!("no key in {m}"));
+    for l in Lang::ALL {
+        assert_ne!(
+            i18n::text(l, key),
+            key,
+            "`{key}` is not in locales/{l}.json"
+        );
+    }
+    let args: Vec<(String, String)> = m["args"]
+        .as_object()
+        .unwrap_or_else(|| panic!("no args in {m}"))
+        .iter()
+        .map(|(k, v)| {
+            let v = match v.as_str() {
+                Some(t) => t.to_string(),
+                None => said(v, lang),
+            };
+            (k.clone(), v)
+        })
+        .collect();
+    let shown: Vec<(&str, &dyn std::fmt::Display)> = args
+        .iter()
+        .map(|(k, v)| (k.as_str(), v as &dyn std::fmt::Display))
+        .collect();
+    i18n::format(lang, key, &shown)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -289,7 +324,14 @@ async fn every_bad_input_is_a_4xx_with_a_json_error() {
         .err(422, "does not exist");
     c.play(&id, &token, 4).await.ok();
     // South's pit 4 is now empty and South moves again (its last seed fell in the store).
-    c.play(&id, &token, 4).await.err(422, "empty");
+    let empty = c.play(&id, &token, 4).await;
+    empty.err(422, "empty");
+    // The answer carries the message as a key and arguments, for the reader's language.
+    assert_eq!(said(&empty.body, Lang::En), empty.body["error"]);
+    assert_eq!(
+        said(&empty.body, Lang::Pt),
+        "jogada ilegal: a casa 4 de Sul está vazia"
+    );
     // A stale ply.
     c.post(&moves, json!({"pit": 1, "ply": 0}), Some(&token))
         .await

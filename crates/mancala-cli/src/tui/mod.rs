@@ -257,6 +257,11 @@ impl App {
         i18n::format(self.lang, key, args)
     }
 
+    /// An error in the app's language (see [`crate::error_in`]).
+    pub fn said(&self, e: &anyhow::Error) -> String {
+        crate::error_in(e, self.lang)
+    }
+
     /// A side's name (`South`, `Sul`, `Sur`, `Sud`).
     pub fn side(&self, side: Side) -> &'static str {
         self.tr(if side == Side::South {
@@ -568,7 +573,7 @@ impl App {
         match (job.kind, result) {
             (JobKind::Computer, Outcome::Move(Some(pit))) => {
                 if let Err(e) = self.play(pit) {
-                    self.message = self.tf("tui.msg.computer-failed", &[("error", &e)]);
+                    self.message = self.tf("tui.msg.computer-failed", &[("error", &self.said(&e))]);
                 }
             }
             (JobKind::Analysis(a), Outcome::Search(Some(r))) => self.show_analysis(a, &r),
@@ -734,7 +739,7 @@ impl App {
                 if self.human_to_move() {
                     let pit = self.cursor;
                     if let Err(e) = self.play(pit) {
-                        self.message = e.to_string();
+                        self.message = self.said(&e);
                     }
                 } else if self.game.is_over() {
                     self.message = self.tr("tui.msg.over-new").into();
@@ -745,7 +750,7 @@ impl App {
                 if !self.human_to_move() {
                     self.message = self.tr("tui.msg.not-your-turn").into();
                 } else if let Err(e) = self.play(pit) {
-                    self.message = e.to_string();
+                    self.message = self.said(&e);
                 } else {
                     self.cursor = pit;
                     self.fix_cursor();
@@ -756,7 +761,7 @@ impl App {
                 if !self.human_to_move() {
                     self.message = self.tr("tui.msg.not-your-turn").into();
                 } else if let Err(e) = self.play(mancala_core::SWAP) {
-                    self.message = e.to_string();
+                    self.message = self.said(&e);
                 }
             }
             KeyCode::Char('u') => self.undo(),
@@ -893,7 +898,7 @@ impl App {
                         Ok(()) => {}
                         Err(e) => {
                             self.message =
-                                self.tf("tui.msg.open-failed", &[("error", &format!("{e:#}"))])
+                                self.tf("tui.msg.open-failed", &[("error", &self.said(&e))])
                         }
                     },
                     PromptKind::Jump => match text.parse::<usize>() {
@@ -991,7 +996,7 @@ impl App {
                         let players = s.players.map(setup_player);
                         self.new_game(game, players);
                     }
-                    Err(e) => self.message = e.to_string(),
+                    Err(e) => self.message = e.text_in(self.lang),
                 }
                 return;
             }

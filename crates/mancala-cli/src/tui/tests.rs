@@ -706,7 +706,7 @@ fn a_kauri_tie_won_by_the_cowries_says_so() {
         g.play(r.best).unwrap();
     }
     assert!(!g.ended_by_repetition(), "{}", g.position());
-    let line = crate::board::result_line(&g);
+    let line = crate::board::result_line_in(&g, mancala_core::i18n::Lang::En);
     assert_eq!(
         line,
         "South wins on equal seeds by the cowrie rule. South 2 : North 2"
@@ -905,4 +905,20 @@ fn help_and_legend_fit_in_every_language() {
             "{lang}"
         );
     }
+}
+
+/// An illegal move is refused in the player's language, naming the pit.
+#[test]
+fn an_illegal_move_is_refused_in_portuguese() {
+    let mut a = app("kalah", [Player::Human, Player::Human]);
+    a.set_lang(mancala_core::i18n::Lang::Pt);
+    // Kalah(6,3): pit 4's last seed falls in the store, so South moves again, from an empty
+    // pit 4.
+    keys(&mut a, "44");
+    assert_eq!(a.message, "jogada ilegal: a casa 4 de Sul está vazia");
+    let t = screen(&a, 80, 24).backend().to_string();
+    assert!(
+        t.contains("jogada ilegal: a casa 4 de Sul está vazia"),
+        "{t}"
+    );
 }
