@@ -6,9 +6,9 @@
 //! - KGP: the tournament listens on a free local port; for each game it starts the South
 //!   entrant's command, waits for its connection and its `mode freeplay`, then the North
 //!   entrant's, and plays the two connections against each other with the server's own
-//!   connection code ([`kgp::greet`], [`kgp::bot_move`]): each bot is sent the board as South
-//!   (North's mirrored), has the configured time for a position, and is told `goodbye` at
-//!   the end.
+//!   connection code (`kgp/server.rs`'s `greet` and `bot_move`): each bot is sent the board
+//!   as South (North's mirrored), has the configured time for a position, and is told
+//!   `goodbye` at the end.
 //!
 //! In a command, `{seed}` becomes the game's seed ([`Rng::derive`] of the tournament's seed
 //! and the game's number) and `{addr}` the KGP server's `HOST:PORT`. An entrant that crashes,
@@ -191,7 +191,7 @@ struct Played {
 
 /// Plays the round robin of `entrants` under `cfg`, handing each finished game to `done`.
 /// Errors only before the first game (fewer than two entrants, a name given twice, no
-/// games, no port to listen on) or where `sh` itself cannot be run.
+/// games, KGP rules with no start, no port to listen on) or where `sh` itself cannot be run.
 pub fn run(
     cfg: &Config,
     entrants: &[Entrant],
@@ -207,6 +207,9 @@ pub fn run(
     }
     if cfg.games == 0 {
         bail!("a tournament needs one game a pairing or more");
+    }
+    if cfg.protocol == Protocol::Kgp {
+        Position::start(&cfg.rules).map_err(|e| anyhow::anyhow!("the KGP game: {e}"))?;
     }
     let listener = match cfg.protocol {
         Protocol::Kgp => {
@@ -424,6 +427,8 @@ fn kgp_play(
     let mut pos = Position::start(&cfg.rules).map_err(|e| (0, e.to_string()))?;
     p.scores = pos.scores();
     for (k, cmd) in cmds.iter().enumerate() {
+        // A connection already waiting is no one's of this seat's: closed unread.
+        drain(listener);
         let mut child = crate::external::spawn_shell(cmd, Stdio::null())
             .map_err(|e| (k, format!("cannot start `{}`: {e}", shown(cmd))))?;
         // Its standard output is read and dropped: a full pipe would block it.
@@ -458,6 +463,15 @@ fn kgp_play(
         .and_then(|o| o.winner())
         .map(|side| side.index());
     Ok(())
+}
+
+/// Closes every connection waiting on `listener`.
+fn drain(listener: &TcpListener) {
+    if listener.set_nonblocking(true).is_ok() {
+        while let Ok((stream, _)) = listener.accept() {
+            drop(stream);
+        }
+    }
 }
 
 /// The connection of the command just started as `child`, within `within`; its exit first,
