@@ -309,7 +309,7 @@ impl Computer {
         let level = Level::new(*LEVELS.start()).context("the lowest level")?;
         Ok(Computer {
             level,
-            // Never searched with: the smallest table.
+            // Searched with only for KGP's `eval` positions: the smallest table.
             engine: Engine::new(1, 1),
             seeds: Rng::lcg(seed),
             simple: Some(player),
