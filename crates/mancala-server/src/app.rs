@@ -120,6 +120,23 @@ pub struct Entry {
     pub tx: broadcast::Sender<Arc<str>>,
 }
 
+impl Entry {
+    /// A game loaded with its moves so far, and no watchers yet.
+    fn new(row: GameRow, game: Game, info: Vec<MoveRow>) -> Entry {
+        let (tx, _) = broadcast::channel(64);
+        Entry {
+            live: tokio::sync::Mutex::new(Live {
+                row,
+                game,
+                info,
+                version: version_base(),
+                ai_running: false,
+            }),
+            tx,
+        }
+    }
+}
+
 /// The server's state: the loaded games, the database, the settings and the pool the
 /// computer's searches run in.
 pub struct App {
@@ -435,6 +452,13 @@ impl App {
             .cloned()
     }
 
+    /// Stores a new game and loads it, at its start.
+    async fn add_new(self: &Arc<Self>, row: GameRow, start: Position) -> ApiResult<Arc<Entry>> {
+        self.wrote(self.store.create_game(&row)).await?;
+        let id = row.id.clone();
+        Ok(self.insert(&id, Entry::new(row, Game::new(start), Vec::new())))
+    }
+
     fn insert(&self, id: &str, entry: Entry) -> Arc<Entry> {
         let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(id.to_string())
@@ -472,20 +496,7 @@ impl App {
             game.play(m.pit)
                 .map_err(|e| ApiError::internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
         }
-        let (tx, _) = broadcast::channel(64);
-        let entry = self.insert(
-            id,
-            Entry {
-                live: tokio::sync::Mutex::new(Live {
-                    row,
-                    game,
-                    info: moves,
-                    version: version_base(),
-                    ai_running: false,
-                }),
-                tx,
-            },
-        );
+        let entry = self.insert(id, Entry::new(row, game, moves));
         self.kick_ai(id, &entry).await;
         Ok(entry)
     }
@@ -536,22 +547,7 @@ impl App {
             resigned: None,
             seed,
         };
-        let r = row.clone();
-        self.wrote(self.store.create_game(&r)).await?;
-        let (tx, _) = broadcast::channel(64);
-        let entry = self.insert(
-            &id,
-            Entry {
-                live: tokio::sync::Mutex::new(Live {
-                    row,
-                    game: Game::new(start),
-                    info: Vec::new(),
-                    version: version_base(),
-                    ai_running: false,
-                }),
-                tx,
-            },
-        );
+        let entry = self.add_new(row, start).await?;
         let state = entry.live.lock().await.view(Some(new.side));
         self.kick_ai(&id, &entry).await;
         Ok(Created {
@@ -1039,21 +1035,7 @@ impl App {
             resigned: None,
             seed: 0,
         };
-        self.wrote(self.store.create_game(&row)).await?;
-        let (tx, _) = broadcast::channel(64);
-        self.insert(
-            &id,
-            Entry {
-                live: tokio::sync::Mutex::new(Live {
-                    row,
-                    game: Game::new(start),
-                    info: Vec::new(),
-                    version: version_base(),
-                    ai_running: false,
-                }),
-                tx,
-            },
-        );
+        self.add_new(row, start).await?;
         Ok(id)
     }
 
