@@ -343,3 +343,22 @@ fn ping_is_answered_pong() {
     assert!(c.goodbye);
     assert_eq!(c.states, 1);
 }
+
+/// A bot's `ping` is answered `pong`, before `mode` and during a mode, and costs it nothing.
+#[test]
+fn the_server_answers_a_bots_ping() {
+    let (addr, rx) = server(config(1));
+    let seen = scripted(&addr, b"5 ping\nmode verify\n", |m: &Message| {
+        (m.name == "problem")
+            .then(|| format!("9 ping\n@{} solution <1,0,0,0,0> 0\n", m.id.unwrap()))
+    });
+    let r = report(&rx);
+    assert_eq!(r.fault, None);
+    assert_eq!(r.verified, [0, 5]);
+    assert!(seen.iter().any(|l| l.starts_with("@5 pong")), "{seen:?}");
+    assert_eq!(
+        seen.iter().filter(|l| l.contains("@9 pong")).count(),
+        5,
+        "{seen:?}"
+    );
+}

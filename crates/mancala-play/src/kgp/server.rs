@@ -220,6 +220,12 @@ impl Conn {
                         self.name = m.text(1).map(shown);
                     }
                 }
+                // Either side may ping: answered at once, whatever else is going on.
+                "ping" => {
+                    let mut pong = Message::new("pong", vec![]);
+                    pong.reference = m.id;
+                    self.send(&pong)?;
+                }
                 "pong" | "ok" | "error" => {}
                 "goodbye" => return Err("the bot said goodbye".into()),
                 _ => return Ok(Got::Msg(m)),
