@@ -625,7 +625,7 @@ test('the server\'s errors and a replay\'s note are said in the reader\'s langua
   // A bad position on the analysis board.
   await page.goto(`${BASE}/?lang=pt#/analysis/${encodeURIComponent('kalah/3-3-3/0/3-3-3-3-3-3/0/s')}`);
   await page.waitForFunction(() => document.querySelector('#analysis-error') && document.querySelector('#analysis-error').textContent !== '');
-  assert.equal(await page.textContent('#analysis-error'), 'posição: campo 2 (casas de Sul): são dadas 3 casas, `kalah` tem 6 por lado');
+  assert.equal(await page.textContent('#analysis-error'), 'posição: campo 2 (casas do Sul): são dadas 3 casas, `kalah` tem 6 por lado');
   // The browser logs each refused request (the two 400s asked for above); nothing else.
   assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
   assert.equal(errors.length, 2, errors.join(' | '));

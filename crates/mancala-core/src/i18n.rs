@@ -414,15 +414,15 @@ mod tests {
         assert_eq!(e.text_in(Lang::En), e.to_string());
         assert_eq!(
             e.text_in(Lang::Pt),
-            "jogada ilegal: a casa 4 de Sul está vazia"
+            "jogada ilegal: a casa 4 do Sul está vazia"
         );
         assert_eq!(
             e.text_in(Lang::Es),
-            "movimiento ilegal: el agujero 4 de Sur está vacío"
+            "movimiento ilegal: el agujero 4 del Sur está vacío"
         );
         assert_eq!(
             e.text_in(Lang::It),
-            "mossa illegale: la casa 4 di Sud è vuota"
+            "mossa illegale: la casa 4 del Sud è vuota"
         );
         assert_eq!(
             serde_json::to_value(e.msg()).unwrap(),

@@ -330,7 +330,7 @@ async fn every_bad_input_is_a_4xx_with_a_json_error() {
     assert_eq!(said(&empty.body, Lang::En), empty.body["error"]);
     assert_eq!(
         said(&empty.body, Lang::Pt),
-        "jogada ilegal: a casa 4 de Sul está vazia"
+        "jogada ilegal: a casa 4 do Sul está vazia"
     );
     // A stale ply.
     c.post(&moves, json!({"pit": 1, "ply": 0}), Some(&token))

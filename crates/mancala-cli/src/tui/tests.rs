@@ -915,10 +915,10 @@ fn an_illegal_move_is_refused_in_portuguese() {
     // Kalah(6,3): pit 4's last seed falls in the store, so South moves again, from an empty
     // pit 4.
     keys(&mut a, "44");
-    assert_eq!(a.message, "jogada ilegal: a casa 4 de Sul está vazia");
+    assert_eq!(a.message, "jogada ilegal: a casa 4 do Sul está vazia");
     let t = screen(&a, 80, 24).backend().to_string();
     assert!(
-        t.contains("jogada ilegal: a casa 4 de Sul está vazia"),
+        t.contains("jogada ilegal: a casa 4 do Sul está vazia"),
         "{t}"
     );
 }
