@@ -64,7 +64,11 @@ pub fn load_record(
     let (rec, game, note) = load_record_noting(file, rules)?;
     if let Some(e) = note {
         if !lenient {
-            bail!("{e:#} (use --lenient to replay the moves anyway)");
+            bail!(
+                "{} {}",
+                crate::error_in(&e, lang),
+                mancala_core::i18n::text(lang, "replay.use-lenient")
+            );
         }
         eprintln!("note: {}", crate::error_in(&e, lang));
     }

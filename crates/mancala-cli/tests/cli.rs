@@ -216,6 +216,20 @@ fn a_replay_and_its_note_speak_the_language_asked_for() {
         "note: stdin: registo: vez 1 (Sul) `C`: o registo dá ganho no armazém (+n) = 9, a \
          reprodução dá 0 [linha 3, coluna 4 (em `C (+9) f`)]"
     );
+    // Without --lenient the fault ends the command, in the same language.
+    let o = with_stdin(&["replay", "-", "--lang", "pt"], slip);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("error: stdin: registo: vez 1 (Sul) `C`: o registo dá"),
+        "{}",
+        stderr(&o)
+    );
+    let o = with_stdin(
+        &["replay", "-", "--lang", "es"],
+        "[Variant \"kalah\"]\n1. A a 2. A\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("del Sur"), "{}", stderr(&o));
     // English by default, as before.
     let o = with_stdin(&["replay", "-", "--lenient"], slip);
     assert!(stdout(&o).contains("South: Ana"), "{}", stdout(&o));
