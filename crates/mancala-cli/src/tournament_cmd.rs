@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use mancala_play::kgp;
 use mancala_play::tournament::{self, Config, Entrant, GameRecord, Protocol, Report};
@@ -28,18 +28,18 @@ pub struct TournamentArgs {
     /// Seed of the games' seeds (`{seed}`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Manchester: seconds each agent has for a whole game.
-    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    game_time: u64,
-    /// KGP: milliseconds a bot has for a position before `stop`.
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
-    move_time: u64,
-    /// KGP: pits a row.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
-    pits: u8,
-    /// KGP: seeds a pit at the start.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=20))]
-    seeds: u8,
+    /// Manchester: seconds each agent has for a whole game [default: 3600].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    game_time: Option<u64>,
+    /// KGP: milliseconds a bot has for a position before `stop` [default: 5000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    move_time: Option<u64>,
+    /// KGP: pits a row [default: 6].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pits: Option<u8>,
+    /// KGP: seeds a pit at the start [default: 6].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=20))]
+    seeds: Option<u8>,
     /// Print the report as JSON (standings, pairings, every game) instead of tables.
     #[arg(long)]
     json: bool,
@@ -51,16 +51,35 @@ pub fn run(a: TournamentArgs) -> Result<()> {
         .iter()
         .map(|s| Entrant::parse(s))
         .collect::<Result<Vec<_>>>()?;
+    // An option of the other protocol is refused rather than silently ignored.
     let protocol = match a.protocol {
-        ProtocolArg::Manchester => Protocol::Manchester,
-        ProtocolArg::Kgp => Protocol::Kgp,
+        ProtocolArg::Manchester => {
+            if a.move_time.is_some() || a.pits.is_some() || a.seeds.is_some() {
+                bail!(
+                    "--move-time, --pits and --seeds are KGP's: Manchester Kalah is Kalah(7,7), \
+                     each agent's clock a whole game (--game-time)"
+                );
+            }
+            Protocol::Manchester
+        }
+        ProtocolArg::Kgp => {
+            if a.game_time.is_some() {
+                bail!("--game-time is Manchester Kalah's: a KGP bot's clock is --move-time a position");
+            }
+            Protocol::Kgp
+        }
     };
+    let (pits, seeds) = (a.pits.unwrap_or(6), a.seeds.unwrap_or(6));
     let mut cfg = Config::new(protocol);
     cfg.games = a.games;
     cfg.seed = a.seed;
-    cfg.game_time = Duration::from_secs(a.game_time);
-    cfg.move_time = Duration::from_millis(a.move_time);
-    cfg.rules = kgp::rules_for(a.pits.into(), 2 * u32::from(a.pits) * u32::from(a.seeds))
+    if let Some(t) = a.game_time {
+        cfg.game_time = Duration::from_secs(t);
+    }
+    if let Some(t) = a.move_time {
+        cfg.move_time = Duration::from_millis(t);
+    }
+    cfg.rules = kgp::rules_for(pits.into(), 2 * u32::from(pits) * u32::from(seeds))
         .map_err(anyhow::Error::msg)
         .context("--pits and --seeds")?;
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
@@ -110,8 +129,8 @@ fn tables(r: &Report) -> String {
         Protocol::Kgp => "KGP",
     };
     let mut out = format!(
-        "\n{protocol}, {} games a pairing, seed {}\n\n{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>6}  {:>10}  {:>6}\n",
-        r.games_a_pairing, r.seed, "#", "player", "games", "W-D-L", "points", "margin", "ms a move", "faults"
+        "\n{protocol}, {} game{} a pairing, seed {}\n\n{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>6}  {:>10}  {:>6}\n",
+        r.games_a_pairing, if r.games_a_pairing == 1 { "" } else { "s" }, r.seed, "#", "player", "games", "W-D-L", "points", "margin", "ms a move", "faults"
     );
     for (i, s) in r.standings.iter().enumerate() {
         out += &format!(

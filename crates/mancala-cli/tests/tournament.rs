@@ -236,3 +236,17 @@ fn a_kgp_tournament_adds_up_and_faults_lose() {
         assert!(!game["winner"].is_null() || game["scores"][0] == game["scores"][1]);
     }
 }
+
+/// An option of the other protocol is refused, not silently ignored.
+#[test]
+fn the_other_protocols_options_are_refused() {
+    let (_, err, code) = tournament(&["--protocol", "manchester", "--pits", "4", "a=x", "b=y"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--move-time, --pits and --seeds are KGP's"),
+        "{err}"
+    );
+    let (_, err, code) = tournament(&["--protocol", "kgp", "--game-time", "60", "a=x", "b=y"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--game-time is Manchester Kalah's"), "{err}");
+}
