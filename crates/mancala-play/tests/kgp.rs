@@ -9,9 +9,12 @@ use std::time::Duration;
 
 use mancala_engine::Level;
 use mancala_play::kgp::{
-    self, run_client, ClientConfig, ClientReport, Message, Mode, ServerConfig, SessionReport,
+    self, run_client, ClientConfig, ClientReport, Link, Message, Mode, ServerConfig, SessionReport,
 };
 use mancala_play::Computer;
+
+mod kgp_common;
+use kgp_common::{config, report};
 
 fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -26,36 +29,9 @@ fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
     (addr, rx)
 }
 
-fn config(level: u8) -> ServerConfig {
-    let mut cfg = ServerConfig::new(Level::new(level).unwrap());
-    cfg.move_time = Duration::from_millis(2000);
-    cfg
-}
-
 fn client(addr: &str, mode: Mode, level: u8) -> ClientReport {
-    let stream = TcpStream::connect(addr).unwrap();
-    stream.set_nodelay(true).unwrap();
-    let input = BufReader::new(stream.try_clone().unwrap());
-    let mut computer = Computer::new(Level::new(level).unwrap(), 7);
-    let cfg = ClientConfig {
-        mode,
-        name: "our client".into(),
-        authors: Some("tests".into()),
-        token: None,
-        per_move: None,
-    };
-    run_client(
-        input,
-        stream,
-        &mut computer,
-        &cfg,
-        Box::new(std::io::sink()),
-    )
-    .unwrap()
-}
-
-fn report(rx: &Receiver<SessionReport>) -> SessionReport {
-    rx.recv_timeout(Duration::from_secs(60)).unwrap()
+    let link = Link::tcp(TcpStream::connect(addr).unwrap()).unwrap();
+    kgp_common::client(link, "our client", mode, level)
 }
 
 /// Level 5 as the client beats level 1 as the server on both seats; the bot is South in the

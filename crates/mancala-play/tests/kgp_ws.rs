@@ -7,12 +7,11 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use mancala_core::Side::{North, South};
-use mancala_engine::Level;
-use mancala_play::kgp::{
-    self, run_client, ClientConfig, ClientReport, Mode, ServerConfig, SessionReport, Transport,
-};
-use mancala_play::Computer;
+use mancala_play::kgp::{self, ClientReport, Mode, ServerConfig, SessionReport, Transport};
 use tungstenite::Message as Ws;
+
+mod kgp_common;
+use kgp_common::{config, report};
 
 /// A server on a TCP and a WebSocket listener; returns the `ws://` address.
 fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
@@ -33,34 +32,9 @@ fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
     (url, rx)
 }
 
-fn config(level: u8) -> ServerConfig {
-    let mut cfg = ServerConfig::new(Level::new(level).unwrap());
-    cfg.move_time = Duration::from_millis(2000);
-    cfg
-}
-
 fn client(url: &str, mode: Mode, level: u8) -> ClientReport {
     let link = kgp::ws::connect(url, Duration::from_secs(5)).unwrap();
-    let mut computer = Computer::new(Level::new(level).unwrap(), 7);
-    let cfg = ClientConfig {
-        mode,
-        name: "ws client".into(),
-        authors: None,
-        token: None,
-        per_move: None,
-    };
-    run_client(
-        link.reader,
-        link.writer,
-        &mut computer,
-        &cfg,
-        Box::new(std::io::sink()),
-    )
-    .unwrap()
-}
-
-fn report(rx: &Receiver<SessionReport>) -> SessionReport {
-    rx.recv_timeout(Duration::from_secs(60)).unwrap()
+    kgp_common::client(link, "ws client", mode, level)
 }
 
 #[test]
