@@ -1,4 +1,4 @@
-//! `mancala egdb build|info|probe`: the endgame databases (crate `mancala-egdb`).
+//! `mancala egdb build|info|probe|check`: the endgame databases (crate `mancala-egdb`).
 
 use std::path::PathBuf;
 
@@ -32,6 +32,9 @@ enum EgdbCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Check a random sample of every level against the solver, which for a position of
+    /// level s reads only the levels below s (the table's own level is searched).
+    Check(CheckArgs),
     /// The tables' value of a position.
     Probe {
         #[arg(long)]
@@ -42,6 +45,27 @@ enum EgdbCmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The tables' directory.
+    #[arg(long)]
+    dir: PathBuf,
+    /// Positions drawn at random from each level.
+    #[arg(long, default_value_t = 20)]
+    samples: u32,
+    /// Seed of the draw.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Check only the levels from this one on.
+    #[arg(long, default_value_t = 1)]
+    from: u32,
+    /// Print a summary as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -57,6 +81,11 @@ struct BuildArgs {
     /// Threads (default: every core; at most 256).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Memory the build may hold, in GiB (default: what the system has available). From the
+    /// first level that needs more, levels are kept in scratch files in --dir and read through
+    /// the page cache: slower, bounded by the disk instead (0: every level so).
+    #[arg(long, value_name = "GIB")]
+    memory_gib: Option<f64>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -81,7 +110,138 @@ pub fn run(a: EgdbArgs) -> Result<()> {
             position,
             json,
         } => probe(dir, &position, json),
+        EgdbCmd::Check(c) => check(c),
     }
+}
+
+/// The tables of a directory seen only below a level: what the solver may read when it
+/// checks that level.
+struct Below {
+    db: std::sync::Arc<Egdb>,
+    level: u32,
+}
+
+impl mancala_engine::Oracle for Below {
+    fn max_seeds(&self) -> u32 {
+        mancala_engine::Oracle::max_seeds(&*self.db).min(self.level.saturating_sub(1))
+    }
+    fn kalah(&self, pos: &mancala_core::KalahPos) -> Option<u8> {
+        (pos.board_seeds() < self.level)
+            .then(|| self.db.own(pos))
+            .flatten()
+    }
+    fn net(&self, pos: &mancala_core::KalahPos) -> Option<i32> {
+        (pos.board_seeds() < self.level)
+            .then(|| self.db.net(pos))
+            .flatten()
+    }
+    fn packed(&self, rules: &KalahRules) -> Option<mancala_engine::PackedTables<'_>> {
+        let mut p = mancala_engine::Oracle::packed(&*self.db, rules)?;
+        p.levels.truncate(self.level as usize);
+        Some(p)
+    }
+}
+
+/// `egdb check`: each level's entries for a random sample of its positions (South to move,
+/// the other seeds in the stores) against the value the solver proves from the levels below.
+fn check(a: CheckArgs) -> Result<()> {
+    use mancala_engine::{Engine, Limits};
+    use rayon::prelude::*;
+    let mut rules = a.rules.rules()?;
+    let tr = TableRules::new(&KalahRules::new(&rules)?)?;
+    let db = std::sync::Arc::new(Egdb::open(&a.dir)?);
+    crate::engine_cmds::check_tables(Some(&db))?;
+    let Some(top) = db.complete_to(&tr) else {
+        bail!("{}: no tables of {} here", a.dir.display(), tr.name());
+    };
+    let m = tr.pits as usize;
+    let bin = mancala_egdb::rank::Binomials::new();
+    let mut rng = mancala_play::Rng::new(a.seed);
+    let mut levels = Vec::new();
+    let t0 = std::time::Instant::now();
+    for s in a.from.max(1)..=top {
+        let count = bin.count(s, 2 * m);
+        rules.seeds = rules.seeds.max(s.div_ceil(2 * m as u32) as u8);
+        let rest = rules.total_seeds() - s;
+        let positions: Vec<Position> = (0..a.samples)
+            .filter_map(|_| {
+                let mut c = [0u8; 16];
+                bin.unrank(rng.next_u64() % count, 2 * m, s, &mut c[..2 * m]);
+                let setup = mancala_core::Setup {
+                    rows: [
+                        c[..m].iter().map(|&x| (x, 0)).collect(),
+                        c[m..2 * m].iter().map(|&x| (x, 0)).collect(),
+                    ],
+                    stores: [(rest / 2) as u8, (rest - rest / 2) as u8],
+                    to_move: Some(mancala_core::Side::South),
+                    ..Default::default()
+                };
+                // A position whose game is already over is no entry.
+                Position::from_setup(&rules, &setup).ok()
+            })
+            .filter(|p| p.as_kalah().is_some_and(|k| db.net(k).is_some()))
+            .collect();
+        let level_t0 = std::time::Instant::now();
+        let results: Vec<Result<(i32, i32, u64)>> = positions
+            .par_iter()
+            .map(|p| {
+                let k = p.as_kalah().expect("a Kalah position");
+                let table = db.net(k).expect("drawn among the covered")
+                    + k.store(k.to_move()) as i32
+                    - k.store(k.to_move().other()) as i32;
+                let mut e = Engine::new(16, 1);
+                e.oracle = Some(std::sync::Arc::new(Below {
+                    db: db.clone(),
+                    level: s,
+                }));
+                let r = e
+                    .solve(p, Limits::default(), &[])
+                    .context("the solver gave no value")?;
+                let ev = r.eval.seen_by(mancala_core::Side::South);
+                if !ev.is_proven() {
+                    bail!("level {s}: the solver gave no proven value for {p}");
+                }
+                Ok((table, ev.margin, r.nodes))
+            })
+            .collect();
+        crate::engine_cmds::check_tables(Some(&db))?;
+        let mut nodes = 0;
+        for (p, r) in positions.iter().zip(&results) {
+            let (table, solved, n) = r.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
+            nodes += n;
+            if table != solved {
+                bail!(
+                    "level {s}: the tables say {table:+} for South in {p}, the solver proves {solved:+}"
+                );
+            }
+        }
+        let secs = level_t0.elapsed().as_secs_f64();
+        if !a.json {
+            println!(
+                "level {s:>3}: {:>3} positions agree ({} drawn; {nodes} nodes, {secs:.2} s)",
+                positions.len(),
+                a.samples
+            );
+        }
+        levels.push(serde_json::json!({"seeds": s, "positions": positions.len(), "nodes": nodes, "seconds": secs}));
+    }
+    if a.json {
+        let v = serde_json::json!({
+            "tables": tr.name(),
+            "dir": a.dir.display().to_string(),
+            "agree": true,
+            "levels": levels,
+            "seconds": t0.elapsed().as_secs_f64(),
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "every sampled position agrees with the solver (levels {}-{top}, {:.1} s)",
+            a.from.max(1),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }
 
 fn build_cmd(a: BuildArgs) -> Result<()> {
@@ -90,6 +250,12 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
     }
     let rules = a.rules.rules()?;
     let tr = TableRules::new(&KalahRules::new(&rules)?)?;
+    let memory_limit = match a.memory_gib {
+        Some(g) if !(g.is_finite() && g >= 0.0) => {
+            bail!("--memory-gib {g}: give a number of GiB, 0 or more")
+        }
+        g => g.map(|g| (g * (1u64 << 30) as f64) as u64),
+    };
     let need = mancala_egdb::build::memory_needed(&tr, a.max_seeds);
     eprintln!(
         "{}: tables {} up to {} seeds in {}; memory needed {:.1} MiB",
@@ -107,7 +273,7 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
                 dir: a.dir.clone(),
                 max_seeds: a.max_seeds,
                 progress: !a.quiet,
-                memory_limit: None,
+                memory_limit,
             },
         )
     };
@@ -137,6 +303,7 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
             "positions": n,
             "seconds": t0.elapsed().as_secs_f64(),
             "load_seconds": report.load_secs,
+            "scratch_from_level": report.spilled_from,
             "peak_memory_bytes": mancala_egdb::build::peak_memory(),
         });
         println!("{v}");
@@ -156,6 +323,9 @@ fn build_cmd(a: BuildArgs) -> Result<()> {
         for (s, fault) in &report.rebuilt {
             eprintln!("note: level {s} was rebuilt: {fault}");
         }
+    }
+    if let Some(from) = report.spilled_from {
+        println!("levels from {from} on were kept in scratch files (more than the memory)");
     }
     if a.stats {
         for (s, n, t) in &report.built {

@@ -26,7 +26,7 @@ use crate::{Error, TableRules};
 use mancala_core::{Capture, EndCheck, Leftovers};
 use memmap2::MmapMut;
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{
     AtomicU64, AtomicU8, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
 };
@@ -34,10 +34,14 @@ use std::time::{Duration, Instant};
 
 const UNKNOWN: u8 = 0xFF;
 
-/// Anonymous memory, on transparent huge pages where the kernel allows (the lookups are
-/// random across gigabytes: 4 KB pages would miss the TLB on nearly every one).
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// A level's bytes: anonymous memory, on transparent huge pages where the kernel allows (the
+/// lookups are random across gigabytes: 4 KB pages would miss the TLB on nearly every one),
+/// or, when the build does not fit in memory, a scratch file mapped shared, so that the
+/// kernel keeps what the sweep reads in its page cache and writes the rest back to disk.
 pub(crate) struct Buf {
-    _map: MmapMut,
+    map: MmapMut,
     ptr: *mut u8,
     len: usize,
 }
@@ -48,38 +52,50 @@ unsafe impl Send for Buf {}
 unsafe impl Sync for Buf {}
 
 impl Buf {
-    pub(crate) fn new(len: usize, fill: u8) -> std::io::Result<Buf> {
-        let mut map = MmapMut::map_anon(len.max(1))?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
+    /// `len` bytes of `fill`, in memory, or in a scratch file in `scratch`.
+    pub(crate) fn new(len: usize, fill: u8, scratch: Option<&Path>) -> std::io::Result<Buf> {
+        let mut map = Buf::map(len, scratch)?;
         if fill != 0 {
             map[..len]
                 .par_chunks_mut(1 << 24)
                 .for_each(|c| c.fill(fill));
         }
         let ptr = map.as_mut_ptr();
-        Ok(Buf {
-            _map: map,
-            ptr,
-            len,
-        })
+        Ok(Buf { map, ptr, len })
     }
 
-    /// A copy of `src` (a file's payload, to keep it in anonymous memory).
-    fn copy_of(src: &[u8]) -> std::io::Result<Buf> {
-        let mut map = MmapMut::map_anon(src.len().max(1))?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
+    fn map(len: usize, scratch: Option<&Path>) -> std::io::Result<MmapMut> {
+        match scratch {
+            None => {
+                let map = MmapMut::map_anon(len.max(1))?;
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage);
+                Ok(map)
+            }
+            Some(dir) => scratch_map(dir, len.max(1)),
+        }
+    }
+
+    /// A copy of `src` (a file's payload, or a level moving to a scratch file).
+    fn copy_of(src: &[u8], scratch: Option<&Path>) -> std::io::Result<Buf> {
+        let mut map = Buf::map(src.len(), scratch)?;
         map[..src.len()]
             .par_chunks_mut(1 << 24)
             .zip(src.par_chunks(1 << 24))
             .for_each(|(d, s)| d.copy_from_slice(s));
         let ptr = map.as_mut_ptr();
         Ok(Buf {
-            _map: map,
+            map,
             ptr,
             len: src.len(),
         })
+    }
+
+    /// Starts writing a scratch file's pages back, so that once the level is complete they
+    /// are clean and the kernel can drop them instead of holding them dirty (a no-op in
+    /// memory).
+    fn write_back(&self) {
+        let _ = self.map.flush_async();
     }
 
     #[inline]
@@ -93,6 +109,65 @@ impl Buf {
         // SAFETY: as above; callers read only once no one writes.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
+}
+
+/// A shared mapping of a new scratch file of `len` bytes in `dir`. The file is unlinked at
+/// once (the mapping keeps it), so its space comes back when the level is dropped, even if the
+/// build is killed; its blocks are reserved first, so a full disk is an error here rather
+/// than a fault when a page is first written.
+fn scratch_map(dir: &Path, len: usize) -> std::io::Result<MmapMut> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let path = dir.join(format!(
+        ".build-scratch-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Relaxed)
+    ));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    let _ = std::fs::remove_file(&path);
+    reserve(&file, len as u64)?;
+    // SAFETY: the file is this build's alone (created new, then unlinked): nothing else
+    // changes it while it is mapped.
+    unsafe { MmapMut::map_mut(&file) }
+}
+
+/// Gives `file` `len` bytes with their blocks allocated.
+#[cfg(target_os = "linux")]
+fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let len = libc::off_t::try_from(len).map_err(std::io::Error::other)?;
+    // SAFETY: a plain call on an open descriptor.
+    match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len) } {
+        0 => Ok(()),
+        e => Err(std::io::Error::from_raw_os_error(e)),
+    }
+}
+
+/// Gives `file` `len` bytes.
+#[cfg(not(target_os = "linux"))]
+fn reserve(file: &std::fs::File, len: u64) -> std::io::Result<()> {
+    file.set_len(len)
+}
+
+/// Bytes free for this user on the file system of `dir`, where the system says.
+#[cfg(target_os = "linux")]
+fn disk_available(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `statvfs` fills the zeroed struct from a valid C string.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    Some(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn disk_available(_dir: &Path) -> Option<u64> {
+    None
 }
 
 /// Entries packed as in a file's payload, read as `D + s` (see [`entry`]).
@@ -132,12 +207,23 @@ pub(crate) struct Packed {
 }
 
 impl Packed {
-    fn new(r: &TableRules, s: u32, count: u64) -> std::io::Result<Packed> {
+    fn new(r: &TableRules, s: u32, count: u64, scratch: Option<&Path>) -> std::io::Result<Packed> {
         let bits = r.bits(s);
         Ok(Packed {
-            buf: Buf::new(payload_len(count, bits) as usize, 0)?,
+            buf: Buf::new(payload_len(count, bits) as usize, 0, scratch)?,
             bits,
             shift: entry::shift(r.counted()),
+        })
+    }
+
+    /// The same entries in a scratch file in `dir`.
+    fn spill(&self, dir: &Path) -> std::io::Result<Packed> {
+        let buf = Buf::copy_of(self.buf.bytes(), Some(dir))?;
+        buf.write_back();
+        Ok(Packed {
+            buf,
+            bits: self.bits,
+            shift: self.shift,
         })
     }
 
@@ -762,10 +848,11 @@ fn compute_level(
     b: &Binomials,
     lower: &[Level],
     s: u32,
+    scratch: Option<&Path>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> std::io::Result<Buf> {
     let m = r.pits as usize;
-    let t = Buf::new(b.count(s, 2 * m) as usize, UNKNOWN)?;
+    let t = Buf::new(b.count(s, 2 * m) as usize, UNKNOWN, scratch)?;
     match m {
         1 => sweep_level::<1>(r, b, lower, s, &t, progress),
         2 => sweep_level::<2>(r, b, lower, s, &t, progress),
@@ -910,8 +997,8 @@ fn transpose_into(dst: &Packed, heads: &[Vec<u64>], s: u32, src: &(dyn Fn(u64) -
 }
 
 /// Packs level `s` (`D + s` a byte, in `v`'s order).
-fn pack(r: &TableRules, s: u32, v: &[u8]) -> std::io::Result<Packed> {
-    let p = Packed::new(r, s, v.len() as u64)?;
+fn pack(r: &TableRules, s: u32, v: &[u8], scratch: Option<&Path>) -> std::io::Result<Packed> {
+    let p = Packed::new(r, s, v.len() as u64, scratch)?;
     const RUN: usize = 1 << 20;
     v.par_chunks(RUN)
         .enumerate()
@@ -963,7 +1050,10 @@ pub struct BuildOptions {
     pub max_seeds: u32,
     /// Show a progress bar on stderr.
     pub progress: bool,
-    /// Refuse when a level needs more than this many bytes (default: the available memory).
+    /// Memory the build may hold (default: what the system has available). From the first
+    /// level whose build needs more ([`memory_needed`]), the complete levels and the level in
+    /// progress are kept in scratch files in `dir`, read through the page cache: slower, but
+    /// bounded by the disk instead. `Some(0)` keeps every level in scratch files.
     pub memory_limit: Option<u64>,
 }
 
@@ -978,6 +1068,8 @@ pub struct BuildReport {
     pub rebuilt: Vec<(u32, String)>,
     /// Seconds spent reading reused levels (and transposing them).
     pub load_secs: f64,
+    /// The first level kept in scratch files (see [`BuildOptions::memory_limit`]), if any.
+    pub spilled_from: Option<u32>,
 }
 
 /// Builds (or completes) the tables of `rules` up to `opts.max_seeds` in `opts.dir`. Levels
@@ -1011,17 +1103,30 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         });
     }
     let b = Binomials::new();
-    let need = memory_needed(&rules, opts.max_seeds);
     let avail = opts.memory_limit.or_else(mem_available);
-    if let Some(avail) = avail {
-        if need > avail {
-            return Err(Error::Memory(format!(
-                "building {} up to {} seeds needs {:.1} GiB of memory (the lower levels packed, the top one a byte an entry), but only {:.1} GiB is available",
-                rules.name(),
-                opts.max_seeds,
-                need as f64 / (1u64 << 30) as f64,
-                avail as f64 / (1u64 << 30) as f64
-            )));
+    // The first level whose build does not fit in memory: from there on, levels live in
+    // scratch files, and the disk must hold them next to the table files.
+    let spill_from =
+        avail.and_then(|a| (0..=opts.max_seeds).find(|&t| memory_needed(&rules, t) > a));
+    if let Some(from) = spill_from {
+        let files: u64 = (0..=opts.max_seeds)
+            .filter(|&t| !rules.path(&opts.dir, t).exists())
+            .map(|t| payload_len(b.count(t, k), rules.bits(t)))
+            .sum();
+        let need = memory_needed(&rules, opts.max_seeds) + files;
+        if let Some(free) = disk_available(&opts.dir) {
+            if need > free {
+                return Err(Error::Memory(format!(
+                    "building {} up to {} seeds needs {:.1} GiB of memory, more than the {:.1} GiB available, so from level {from} on the levels go to scratch files; with the table files that needs {:.1} GiB of disk in {}, but only {:.1} GiB is free",
+                    rules.name(),
+                    opts.max_seeds,
+                    memory_needed(&rules, opts.max_seeds) as f64 / GIB,
+                    avail.unwrap_or(0) as f64 / GIB,
+                    need as f64 / GIB,
+                    opts.dir.display(),
+                    free as f64 / GIB
+                )));
+            }
         }
     }
     let mem_err = |e: std::io::Error| Error::Memory(format!("allocating a level: {e}"));
@@ -1031,6 +1136,24 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
     for s in 0..=opts.max_seeds {
         let path = rules.path(&opts.dir, s);
         let n = b.count(s, k);
+        let scratch = spill_from
+            .is_some_and(|from| s >= from)
+            .then_some(opts.dir.as_path());
+        if spill_from == Some(s) {
+            if opts.progress {
+                eprintln!(
+                    "level {s:>3}: the build no longer fits in memory; from here on the levels are kept in scratch files in {}, read through the page cache",
+                    opts.dir.display()
+                );
+            }
+            for l in &mut lower {
+                l.t = l.t.spill(&opts.dir).map_err(mem_err)?;
+                if let Some(m) = &l.m {
+                    l.m = Some(m.spill(&opts.dir).map_err(mem_err)?);
+                }
+            }
+            report.spilled_from = Some(s);
+        }
         if path.exists() {
             let t0 = Instant::now();
             match Table::open(&path).and_then(|t| t.expect(&rules, s).map(|()| t)) {
@@ -1044,14 +1167,15 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
                 Ok(t) => {
                     drop_by_rank(&mut lower);
                     let by_rank = Packed {
-                        buf: Buf::copy_of(t.level().entries).map_err(mem_err)?,
+                        buf: Buf::copy_of(t.level().entries, scratch).map_err(mem_err)?,
                         bits: rules.bits(s),
                         shift: entry::shift(rules.counted()),
                     };
                     drop(t);
-                    let tp = Packed::new(&rules, s, n).map_err(mem_err)?;
+                    let tp = Packed::new(&rules, s, n, scratch).map_err(mem_err)?;
                     let e = by_rank.entries();
                     transpose_into(&tp, &heads(m, &b, s), s, &|i| e.get(i));
+                    tp.buf.write_back();
                     lower.push(Level {
                         m: Some(by_rank),
                         t: tp,
@@ -1082,17 +1206,18 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
                 pb.inc(d);
             }
         };
-        let t = compute_level(rules, &b, &lower, s, &prog).map_err(mem_err)?;
+        let t = compute_level(rules, &b, &lower, s, scratch, &prog).map_err(mem_err)?;
         if let Some(pb) = bar {
             pb.finish_and_clear();
         }
         drop_by_rank(&mut lower);
         let tb = t.bytes();
-        let by_rank = Packed::new(&rules, s, n).map_err(mem_err)?;
+        let by_rank = Packed::new(&rules, s, n, scratch).map_err(mem_err)?;
         transpose_into(&by_rank, &heads(m, &b, s), s, &|i| tb[i as usize]);
         write_level(&path, &rules, s, n, by_rank.buf.bytes())?;
         if s < opts.max_seeds {
-            let tp = pack(&rules, s, tb).map_err(mem_err)?;
+            let tp = pack(&rules, s, tb, scratch).map_err(mem_err)?;
+            tp.buf.write_back();
             drop(t);
             lower.push(Level {
                 m: Some(by_rank),

@@ -169,8 +169,11 @@ fn forged_files_with_matching_checksums_are_refused_or_not_read() {
     );
 }
 
+/// Beyond the memory, levels go to scratch files; beyond the disk too, the build is refused
+/// before it starts.
+#[cfg(target_os = "linux")]
 #[test]
-fn too_little_memory_is_refused() {
+fn too_little_memory_and_disk_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let r: Rules = "kalah".parse().unwrap();
     let tr = TableRules::new(&KalahRules::new(&r).unwrap()).unwrap();
@@ -178,14 +181,58 @@ fn too_little_memory_is_refused() {
         tr,
         &BuildOptions {
             dir: dir.path().to_path_buf(),
-            max_seeds: 40,
+            max_seeds: 60,
             progress: false,
             memory_limit: Some(1 << 30),
         },
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("needs") && e.contains("GiB"), "{e}");
+    assert!(
+        e.contains("so from level") && e.contains("GiB of disk") && e.contains("is free"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// Levels kept in scratch files (all of them, or from a level on) give the same files, byte
+/// for byte, as levels kept in memory, and leave no scratch file behind.
+#[test]
+fn levels_in_scratch_files_give_the_same_tables() {
+    let r: Rules = "kalah,pits=4".parse().unwrap();
+    let tr = TableRules::new(&KalahRules::new(&r).unwrap()).unwrap();
+    let max = 14;
+    let run = |limit: Option<u64>| {
+        let dir = tempfile::tempdir().unwrap();
+        let report = build(
+            tr,
+            &BuildOptions {
+                dir: dir.path().to_path_buf(),
+                max_seeds: max,
+                progress: false,
+                memory_limit: limit,
+            },
+        )
+        .unwrap();
+        let files: Vec<Vec<u8>> = (0..=max)
+            .map(|s| std::fs::read(tr.path(dir.path(), s)).unwrap())
+            .collect();
+        let names = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(names, max as usize + 1, "only the table files stay");
+        (report.spilled_from, files)
+    };
+    let (none, mem) = run(Some(u64::MAX));
+    assert_eq!(none, None);
+    let (all, scratch) = run(Some(0));
+    assert_eq!(all, Some(0));
+    assert!(mem == scratch, "every level the same from scratch files");
+    let mid = mancala_egdb::build::memory_needed(&tr, 9);
+    let (from, partly) = run(Some(mid));
+    assert_eq!(from, Some(10));
+    assert!(
+        mem == partly,
+        "every level the same when the build moves to scratch files"
+    );
 }
 
 fn solve(pos: &Position, db: Option<Arc<Egdb>>) -> (i32, u64, u64) {
