@@ -25,6 +25,7 @@ pub mod oware;
 pub mod perft;
 pub mod position;
 pub mod record;
+pub mod rng;
 pub mod rules;
 
 use core::fmt;

@@ -30,6 +30,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use mancala_core::rng::mix;
 use mancala_core::with_family;
 use mancala_core::{Position, Side};
 
@@ -1322,13 +1323,6 @@ pub struct Decision {
     pub eval: Option<Evaluation>,
     /// The depth the search completed.
     pub depth: Option<u32>,
-}
-
-fn mix(seed: u64) -> u64 {
-    let mut x = seed ^ 0x9E37_79B9_7F4A_7C15;
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// `side`'s seeds minus the other's, for a finished position.
