@@ -71,6 +71,7 @@ pub(crate) struct Cyclic {
 
 /// The most memory the solver's values and levels under way may take (estimated, see
 /// [`Cyclic::bytes`]), 3 GiB: beyond it a proof gives up (`None`), as at a deadline.
+/// Oware 4x4 (`oware,pits=4,seeds=4,repetition=split`) needs more: over 96 Mi values.
 pub(crate) const MAX_BYTES: usize = 3 << 30;
 
 /// Bytes a position of a level under way takes: the position itself, its place in the
@@ -112,6 +113,11 @@ impl<V: Copy + Default> KeyMap<V> {
         self.keys.len() * (8 + std::mem::size_of::<V>())
     }
 
+    /// Whether `more` new entries would make the map grow (double its arrays).
+    fn grows_with(&self, more: usize) -> bool {
+        (self.len + more) * 4 > self.keys.len() * 3
+    }
+
     /// The slot of `key`: where it is, or the empty slot where it would go.
     fn slot(&self, key: u64) -> usize {
         let mask = self.keys.len() - 1;
@@ -135,7 +141,7 @@ impl<V: Copy + Default> KeyMap<V> {
         if self.keys[i] != 0 {
             return self.values[i];
         }
-        if (self.len + 1) * 4 > self.keys.len() * 3 {
+        if self.grows_with(1) {
             self.grow();
             i = self.slot(key);
         }
@@ -221,9 +227,16 @@ impl Cyclic {
         self.memo
     }
 
-    /// The memory the values and the levels under way take, estimated.
+    /// The memory the values and the levels under way take, estimated: where the values of
+    /// the positions held will make the values' map grow, its arrays before and after
+    /// growing, which are both held while it grows.
     fn bytes(&self) -> usize {
-        self.memo.bytes() + self.held * LEVEL_BYTES
+        let memo = if self.memo.grows_with(self.held) {
+            3 * self.memo.bytes()
+        } else {
+            self.memo.bytes()
+        };
+        memo + self.held * LEVEL_BYTES
     }
 
     fn remember<P: SearchGame>(&mut self, p: &P, v: i32) {
@@ -610,6 +623,7 @@ mod tests {
         assert_eq!(m.get(key(10_000)), None);
         // Growth keeps the table at most 3/4 full.
         assert_eq!(m.keys.len(), 16_384);
+        assert!(!m.grows_with(2_288) && m.grows_with(2_289));
         m.insert(key(7), 70);
         assert_eq!((m.get(key(7)), m.len()), (Some(70), 10_000));
         // Key 0 is kept (as 1).
