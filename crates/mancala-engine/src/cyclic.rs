@@ -83,8 +83,9 @@ const LEVEL_BYTES: usize = 160;
 pub(crate) type Memo = KeyMap<i16>;
 
 /// A hash map from 64-bit keys to small values, compact: open addressing with linear probing
-/// over two arrays, keys and values (10 or 12 bytes a slot, at most 3/4 full), where a
-/// `HashMap<u64, i32>` takes 16 bytes an entry and grows its heap in more pieces. Key 0 marks
+/// over two arrays, keys and values (10 bytes a slot for `i16` values, 12 for `u32`, at most
+/// 3/4 full), where a `HashMap<u64, i32>` takes 17 (its 16-byte entry and a control byte),
+/// at most 7/8 full. Key 0 marks
 /// an empty slot, so a key of 0 is stored as 1 (the keys are hashes: one more collision in
 /// 2^64).
 #[derive(Clone, Debug)]
