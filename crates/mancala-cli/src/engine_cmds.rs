@@ -459,11 +459,11 @@ fn unfinished(pos: &Position) -> String {
             .to_string()
     } else if r.can_repeat() {
         format!(
-            "the proof did not finish within the time limit or the retrograde solver's {} million \
-             positions (games whose positions repeat are proven on small boards only; where a \
+            "the proof did not finish within the time limit or the retrograde solver's {} GiB \
+             (games whose positions repeat are proven on small boards only; where a \
              second occurrence ends the game, only positions whose stores did not occur earlier \
              in the game)",
-            Engine::CYCLIC_MAX_POSITIONS >> 20
+            Engine::CYCLIC_MAX_BYTES >> 30
         )
     } else {
         "the proof did not finish within the time limit".to_string()

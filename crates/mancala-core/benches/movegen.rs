@@ -7,28 +7,15 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mancala_core::perft::perft;
+use mancala_core::rng::Rng;
 use mancala_core::{GameState, KalahPos, KalahRules, KauriPos, Rules};
 
 /// Positions each movegen set holds.
 const POSITIONS: usize = 1000;
 
-/// xorshift64: a tiny, fixed pseudo-random sequence.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-}
-
 /// The live positions of seeded random games from `start`, in order, until there are `n`.
 fn positions<P: GameState>(start: P, n: usize, seed: u64) -> Vec<P> {
-    let mut rng = XorShift(seed);
+    let mut rng = Rng::xorshift(seed);
     let mut out = Vec::with_capacity(n);
     // A guard for games whose random play could run long (Kauri's cowrie endings).
     let max_plies = 400;
@@ -40,7 +27,7 @@ fn positions<P: GameState>(start: P, n: usize, seed: u64) -> Vec<P> {
             }
             out.push(p);
             let moves = p.legal_moves();
-            let pit = moves.as_slice()[(rng.next() % moves.len() as u64) as usize];
+            let pit = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
             p.play_unchecked(pit);
         }
     }

@@ -3,7 +3,7 @@
 //! its rules ([`KalahRules`]) so that hot loops need nothing else.
 
 use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS};
-use crate::{Error, MoveEffect, Moves, Msg, Opening, Outcome, Side, MAX_MOVES, SWAP};
+use crate::{Error, MoveEffect, Moves, Msg, Opening, Outcome, Side, SowingPath, MAX_MOVES, SWAP};
 
 /// Length of the board array: `2 * MAX_PITS + 2`; a board of `m` pits uses `2m + 2` of it.
 pub const BOARD_LEN: usize = 2 * MAX_PITS + 2;
@@ -694,7 +694,7 @@ impl crate::Family for KalahPos {
 
     /// Follows the rules' direction (Cross-Kalah sows an odd count clockwise), skips the
     /// opponent's store and not the origin.
-    fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
+    fn sowing_path(&self, pit: u8) -> SowingPath {
         let m = self.pits();
         let side = self.to_move();
         let len = 2 * m + 2;
@@ -706,7 +706,7 @@ impl crate::Family for KalahPos {
             1
         };
         let mut idx = side.index() * (m + 1) + pit as usize;
-        let path = (0..n)
+        let places = (0..n)
             .map(|_| {
                 idx = (idx + step) % len;
                 if idx == opp_store {
@@ -715,7 +715,11 @@ impl crate::Family for KalahPos {
                 idx
             })
             .collect();
-        (path, n)
+        SowingPath {
+            places,
+            cowries_from: n,
+            takes: Vec::new(),
+        }
     }
 }
 

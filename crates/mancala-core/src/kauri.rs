@@ -6,7 +6,7 @@
 //! Stores hold captured seeds only.
 
 use crate::rules::{Preset, Rules, MAX_PITS};
-use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side};
+use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side, SowingPath, Take};
 
 const RING: usize = 2 * MAX_PITS;
 
@@ -272,9 +272,13 @@ impl KauriPos {
         Ok(self.play_unchecked(pit))
     }
 
-    /// Sows own pit `pit`, which must hold a cowrie: seeds first, then cowries, capturing as
-    /// they fall; then decides who moves next (the opponent, unless he has no cowrie).
-    pub fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+    /// Sows own pit `pit` (holding a cowrie): seeds first, then cowries, capturing as they
+    /// fall. `fell(idx, take)` hears of every piece in order: the ring index it fell on and
+    /// the seeds it made leave there for a store (a seed falling on an opponent's pit that
+    /// holds cowries alone goes to his store; a cowrie falling on an opponent's pit without
+    /// one takes its seeds). The one statement of the rule, for play and its sowing path.
+    #[inline(always)]
+    fn sow(&mut self, pit: u8, mut fell: impl FnMut(usize, Option<(u8, Side)>)) -> MoveEffect {
         let m = self.pits();
         let len = 2 * m;
         let mover = self.to_move;
@@ -294,10 +298,12 @@ impl KauriPos {
                 idx = 0;
             }
             let in_opp = idx >= opp_lo && idx < opp_lo + m;
+            let mut take = None;
             if k < s {
                 if in_opp && self.cowries[idx] > 0 && self.seeds[idx] == 0 {
                     self.stores[opp.index()] += 1;
                     effect.handed += 1;
+                    take = Some((1, opp));
                 } else {
                     self.seeds[idx] += 1;
                 }
@@ -307,10 +313,23 @@ impl KauriPos {
                     self.stores[mover.index()] += taken;
                     effect.captured += taken;
                     self.seeds[idx] = 0;
+                    if taken > 0 {
+                        take = Some((taken, mover));
+                    }
                 }
                 self.cowries[idx] += 1;
             }
+            fell(idx, take);
         }
+        effect
+    }
+
+    /// Sows own pit `pit`, which must hold a cowrie: seeds first, then cowries, capturing as
+    /// they fall; then decides who moves next (the opponent, unless he has no cowrie).
+    pub fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
+        let mover = self.to_move;
+        let opp = mover.other();
+        let mut effect = self.sow(pit, |_, _| {});
         effect.gain = effect.captured;
         let no_seeds = self.board_seeds() == 0;
         let [a, b] = self.stores;
@@ -388,14 +407,25 @@ impl crate::Family for KauriPos {
         KauriPos::mirrored(self)
     }
 
-    /// Seeds first, then cowries; the origin is not skipped.
-    fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
+    /// Seeds first, then cowries, the origin not skipped, with the captures as they fall:
+    /// the sowing of [`KauriPos::play_unchecked`] itself, on a copy.
+    fn sowing_path(&self, pit: u8) -> SowingPath {
         let m = self.pits();
-        let side = self.to_move();
-        let (s, c) = self.pit(side, pit as usize);
-        let origin = side.index() * m + pit as usize;
-        let path = crate::storeless_path(m, origin, (s + c) as usize, false);
-        (path, s as usize)
+        let (s, c) = self.pit(self.to_move(), pit as usize);
+        let mut path = SowingPath {
+            places: Vec::with_capacity((s + c) as usize),
+            cowries_from: s as usize,
+            takes: Vec::new(),
+        };
+        let mut copy = *self;
+        copy.sow(pit, |idx, take| {
+            if let Some((seeds, to)) = take {
+                let step = path.places.len();
+                path.takes.push(Take { step, seeds, to });
+            }
+            path.places.push(crate::ring_place(m, idx));
+        });
+        path
     }
 }
 

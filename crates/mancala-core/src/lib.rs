@@ -25,6 +25,7 @@ pub mod oware;
 pub mod perft;
 pub mod position;
 pub mod record;
+pub mod rng;
 pub mod rules;
 
 use core::fmt;
@@ -343,11 +344,42 @@ pub trait Family: GameState + Eq + core::hash::Hash + fmt::Debug + Send + Sync +
     /// The same position with the seats swapped.
     fn mirrored(&self) -> Self;
     /// See [`Position::sowing_path`]; `pit` is on the board.
-    fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize);
+    fn sowing_path(&self, pit: u8) -> SowingPath;
     /// The stores if the game ended here by repetition; `None` where a repetition is a draw.
     fn repetition_scores(&self) -> Option<[u8; 2]> {
         None
     }
+}
+
+/// Where a sowing drops its pieces, for a display to animate ([`Position::sowing_path`]):
+/// the places in order, which of them are cowries, and the seeds taken as pieces fall.
+/// Dropping the pieces and making the takes in order gives the position after the move,
+/// except for the captures made after the sowing (Kalah family, Oware) and the end sweep,
+/// which a display shows by drawing the position [`Position::play`] made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SowingPath {
+    /// The ring places the pieces fall on, in order: `0..m` South's pits, `m` South's store,
+    /// `m+1..=2m` North's pits, `2m+1` North's store (games whose stores are never sown into
+    /// number their pits the same way).
+    pub places: Vec<usize>,
+    /// The index in `places` from which the pieces are Kauri cowries (`places.len()` in the
+    /// other games).
+    pub cowries_from: usize,
+    /// The seeds that leave a place the moment a piece falls there (Kauri's captures and
+    /// handed seeds), in the order of their steps.
+    pub takes: Vec<Take>,
+}
+
+/// Seeds that leave the place a piece has just fallen on for a store: a step of a
+/// [`SowingPath`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Take {
+    /// The index in [`SowingPath::places`] of the piece whose fall takes them.
+    pub step: usize,
+    /// How many seeds leave the place (the fallen piece among them where it is a seed).
+    pub seeds: u8,
+    /// Whose store they go to.
+    pub to: Side,
 }
 
 /// The sowing path of a game whose `2m` pits form the ring without stores (Kauri, Oware),
@@ -366,9 +398,19 @@ pub(crate) fn storeless_path(
         if skip_origin && idx == origin {
             continue;
         }
-        path.push(if idx < m { idx } else { idx + 1 });
+        path.push(ring_place(m, idx));
     }
     path
+}
+
+/// The place in [`SowingPath::places`]'s numbering of index `idx` of a ring of `2m` pits
+/// without stores.
+pub(crate) fn ring_place(m: usize, idx: usize) -> usize {
+    if idx < m {
+        idx
+    } else {
+        idx + 1
+    }
 }
 
 macro_rules! game_state {

@@ -25,7 +25,7 @@
 //!   seeds left); that rule lives in [`crate::Game`], which sees the history.
 
 use crate::rules::{GrandSlam, Repetition, Rules, MAX_PITS};
-use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side};
+use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side, SowingPath};
 
 const RING: usize = 2 * MAX_PITS;
 
@@ -457,12 +457,16 @@ impl crate::Family for OwarePos {
     }
 
     /// The origin is skipped on later laps.
-    fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
+    fn sowing_path(&self, pit: u8) -> SowingPath {
         let m = self.pits();
         let side = self.to_move();
         let n = self.pit(side, pit as usize) as usize;
         let origin = side.index() * m + pit as usize;
-        (crate::storeless_path(m, origin, n, true), n)
+        SowingPath {
+            places: crate::storeless_path(m, origin, n, true),
+            cowries_from: n,
+            takes: Vec::new(),
+        }
     }
 
     fn repetition_scores(&self) -> Option<[u8; 2]> {
@@ -537,7 +541,10 @@ mod tests {
     #[test]
     fn a_lap_skips_the_origin() {
         let p = pos("oware,stop-when-decided=false/12-1-1-1-1-1/12/1-1-1-1-1-1/13/s");
-        assert_eq!(p.sowing_path(0).0, [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 1]);
+        assert_eq!(
+            p.sowing_path(0).places,
+            [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 1]
+        );
         let mut q = p;
         assert_eq!(q.play(0).unwrap().captured, 0);
         assert_eq!(

@@ -26,7 +26,7 @@ use crate::kalah::KalahPos;
 use crate::kauri::KauriPos;
 use crate::oware::OwarePos;
 use crate::rules::{Preset, Rules};
-use crate::{Error, Family, MoveEffect, Moves, Msg, Opening, Outcome, Setup, Side};
+use crate::{Error, Family, MoveEffect, Moves, Msg, Opening, Outcome, Setup, Side, SowingPath};
 
 /// The position of a game of any preset, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -200,15 +200,13 @@ impl Position {
     }
 
     /// Where sowing own pit `pit` (0-based from the mover's left) drops its pieces, in order,
-    /// as indices of the ring `0..m` South's pits, `m` South's store, `m+1..=2m` North's
-    /// pits, `2m+1` North's store (games whose stores are never sown into number their pits
-    /// the same way); and the index in that list from which the pieces are Kauri cowries (the
-    /// list's length in the other games). Captures and the end sweep are not part of it. For
-    /// what a display animates: [`Position::play`] computes the move itself. A pit off the
-    /// board has an empty path.
-    pub fn sowing_path(&self, pit: u8) -> (Vec<usize>, usize) {
+    /// which are Kauri cowries, and the seeds taken as they fall (see [`SowingPath`]).
+    /// Captures after the sowing and the end sweep are not part of it. For what a display
+    /// animates: [`Position::play`] computes the move itself. A pit off the board has an
+    /// empty path.
+    pub fn sowing_path(&self, pit: u8) -> SowingPath {
         if pit as usize >= self.pits() {
-            return (Vec::new(), 0);
+            return SowingPath::default();
         }
         with_family!(self, p => p.sowing_path(pit))
     }
@@ -421,23 +419,45 @@ mod tests {
         let path = |s: &str, pit| s.parse::<Position>().unwrap().sowing_path(pit);
         // Kalah(6,4): South pit 3 (4 seeds) sows pits 4, 5, 6 and the store.
         let start = "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s";
-        assert_eq!(path(start, 2), (vec![3, 4, 5, 6], 4));
+        assert_eq!(path(start, 2).places, [3, 4, 5, 6]);
+        assert_eq!(path(start, 2).cowries_from, 4);
         // North skips South's store (ring 6) when it wraps.
         let p = "kalah,seeds=4/4-4-4-4-4-4/0/0-4-4-4-3-9/0/n";
-        assert_eq!(path(p, 5).0, vec![13, 0, 1, 2, 3, 4, 5, 7, 8]);
+        assert_eq!(path(p, 5).places, vec![13, 0, 1, 2, 3, 4, 5, 7, 8]);
         // A full lap and more: every place but the opponent's store, the origin included.
         let p = "kalah,pits=2,seeds=3/0-9/0/3-0/0/s";
-        assert_eq!(path(p, 1).0, vec![2, 3, 4, 0, 1, 2, 3, 4, 0]);
+        assert_eq!(path(p, 1).places, vec![2, 3, 4, 0, 1, 2, 3, 4, 0]);
         // Cross-Kalah: an odd count sows clockwise, an even one counter-clockwise.
         let p = "cross-kalah,seeds=3/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s";
-        assert_eq!(path(p, 1).0, vec![0, 12, 11]);
+        assert_eq!(path(p, 1).places, vec![0, 12, 11]);
         let p = "cross-kalah,seeds=3/3-2-3-3-3-4/0/3-3-3-3-3-3/0/s";
-        assert_eq!(path(p, 1).0, vec![2, 3]);
+        assert_eq!(path(p, 1).places, vec![2, 3]);
         // Kauri: seeds, then the cowrie, numbered as the Kalah ring (stores skipped).
         let p = Position::start(&Preset::Kauri.rules()).unwrap();
-        assert_eq!(p.sowing_path(4), (vec![5, 7, 8, 9, 10, 11], 5));
+        assert_eq!(
+            p.sowing_path(4),
+            SowingPath {
+                places: vec![5, 7, 8, 9, 10, 11],
+                cowries_from: 5,
+                takes: vec![],
+            }
+        );
+        // Kauri's takes: North 1 holds cowries alone, so the seed falling there goes to
+        // North's store; the cowrie falling on North 2, which has none, takes its 3 seeds.
+        let p: Position = "kauri/0-0-0-0-0-1c1/29/0c10-3-0-0-0-0c1/27/s"
+            .parse()
+            .unwrap();
+        let take = |step, seeds, to| crate::Take { step, seeds, to };
+        assert_eq!(
+            p.sowing_path(5),
+            SowingPath {
+                places: vec![7, 8],
+                cowries_from: 1,
+                takes: vec![take(0, 1, Side::North), take(1, 3, Side::South)],
+            }
+        );
         // Off the board: nothing.
-        assert_eq!(p.sowing_path(6), (vec![], 0));
+        assert_eq!(p.sowing_path(6), SowingPath::default());
         // Every legal move of a few games drops as many pieces as its pit holds.
         for preset in Preset::ALL {
             let mut p = Position::start(&preset.rules()).unwrap();
@@ -449,10 +469,11 @@ mod tests {
                 let mv = moves.as_slice()[k % moves.len()];
                 let side = p.to_move();
                 let pieces = p.seeds(side, mv as usize) + p.cowries(side, mv as usize);
-                let (path, cowries_from) = p.sowing_path(mv);
-                assert_eq!(path.len(), pieces as usize, "{p} {mv}");
-                assert!(cowries_from <= path.len());
-                assert!(path.iter().all(|&i| i < 2 * p.pits() + 2));
+                let path = p.sowing_path(mv);
+                assert_eq!(path.places.len(), pieces as usize, "{p} {mv}");
+                assert!(path.cowries_from <= path.places.len());
+                assert!(path.places.iter().all(|&i| i < 2 * p.pits() + 2));
+                assert!(path.takes.iter().all(|t| t.step < path.places.len()));
                 p.play(mv).unwrap();
             }
         }

@@ -315,8 +315,9 @@ fn check_move(before: &Position, after: &Position, e: MoveEffect) -> Result<(), 
     Ok(())
 }
 
-/// The sowing path a display animates agrees with the move: where nothing was captured,
-/// handed over or swept, the pieces it drops make the position after the move.
+/// The sowing path a display animates agrees with the move: where nothing was captured after
+/// the sowing or swept, the pieces it drops and the seeds it takes as they fall make the
+/// position after the move.
 fn check_path(
     before: &Position,
     pit: u8,
@@ -325,14 +326,18 @@ fn check_path(
 ) -> Result<(), TestCaseError> {
     let m = before.pits();
     let me = before.to_move();
-    let (path, cowries_from) = before.sowing_path(pit);
+    let path = before.sowing_path(pit);
     if pit == SWAP {
-        prop_assert!(path.is_empty());
+        prop_assert!(path.places.is_empty());
         return Ok(());
     }
     let pieces = before.seeds(me, pit as usize) + before.cowries(me, pit as usize);
-    prop_assert_eq!(path.len(), pieces as usize);
-    if e.captured > 0 || e.handed > 0 || e.ended {
+    prop_assert_eq!(path.places.len(), pieces as usize);
+    // The seeds the path takes as they fall are the move's captures and handed seeds, or a
+    // part of them where captures follow the sowing.
+    let taken: u32 = path.takes.iter().map(|t| t.seeds as u32).sum();
+    prop_assert!(taken <= e.captured as u32 + e.handed as u32);
+    if taken < e.captured as u32 + e.handed as u32 || e.ended {
         return Ok(());
     }
     // Ring places: `0..m` South's pits, `m` South's store, `m+1..=2m` North's, `2m+1`.
@@ -348,11 +353,15 @@ fn check_path(
     }
     seeds[place(me, pit as usize)] = 0;
     cowries[place(me, pit as usize)] = 0;
-    for (k, &at) in path.iter().enumerate() {
-        if k < cowries_from {
+    for (k, &at) in path.places.iter().enumerate() {
+        if k < path.cowries_from {
             seeds[at] += 1;
         } else {
             cowries[at] += 1;
+        }
+        for t in path.takes.iter().filter(|t| t.step == k) {
+            seeds[at] -= t.seeds as i32;
+            seeds[place(t.to, m)] += t.seeds as i32;
         }
     }
     for side in Side::BOTH {

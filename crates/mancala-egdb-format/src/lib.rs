@@ -6,6 +6,8 @@
 //! - [`entry`]: what an entry means and how a level's entries are packed, in a file's
 //!   payload and in memory alike ([`PackedLevel`] reads them, [`entry::store_run`] writes
 //!   them);
+//! - [`memory`]: what the machine's memory allows (available, this process's peak), which
+//!   the table build and the search both size their tables to;
 //! - [`Oracle`]: endgame databases as a search sees them, with [`PackedTables`] for a
 //!   search that reads the entries itself.
 //!
@@ -16,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod entry;
+pub mod memory;
 pub mod rank;
 
 pub use entry::PackedLevel;

@@ -1025,22 +1025,8 @@ pub fn memory_needed(r: &TableRules, s: u32) -> u64 {
     peak
 }
 
-/// Memory the system can still give this process without swapping (`MemAvailable`), in
-/// bytes, where the system says.
-fn mem_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// Peak resident memory of this process in bytes (`VmHWM`), where the system says.
-pub fn peak_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+use mancala_egdb_format::memory::mem_available;
+pub use mancala_egdb_format::memory::peak_memory;
 
 /// How to build.
 pub struct BuildOptions {

@@ -1,6 +1,7 @@
 //! Bad files are refused with the file and the fault; the engine agrees with and without
 //! the oracle.
 
+use mancala_core::rng::Rng;
 use mancala_core::{KalahRules, Position, Rules};
 use mancala_egdb::{build, BuildOptions, Egdb, Table, TableRules};
 use mancala_engine::{Engine, Limits};
@@ -244,21 +245,16 @@ fn solve(pos: &Position, db: Option<Arc<Egdb>>) -> (i32, u64, u64) {
 
 /// Positions after 1 to 12 seeded random moves from the start (games not over).
 fn random_positions(r: &Rules, count: usize) -> Vec<Position> {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = Rng::xorshift(0x9e37_79b9_7f4a_7c15);
     let mut out = Vec::new();
     while out.len() < count {
         let mut p = Position::start(r).unwrap();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        for _ in 0..1 + x % 12 {
+        for _ in 0..1 + rng.next_u64() % 12 {
             let m = p.legal_moves();
             if m.is_empty() {
                 break;
             }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             p.play(m.as_slice()[(x % m.len() as u64) as usize]).unwrap();
         }
         if !p.is_over() {

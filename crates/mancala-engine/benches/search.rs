@@ -4,17 +4,16 @@
 //! nodes per second can be read off (`cargo bench -p mancala-engine`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use mancala_core::rng::Rng;
 use mancala_core::Position;
 use mancala_engine::{Engine, Limits};
 
 /// The position after `plies` seeded pseudo-random moves.
 fn middle_game(rules: &str, plies: usize) -> Position {
     let mut p = Position::start(&rules.parse().unwrap()).unwrap();
-    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = Rng::xorshift(0x2545_f491_4f6c_dd1d);
     for _ in 0..plies {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let m = p.legal_moves();
         if m.len() <= 1 || p.is_over() {
             break;

@@ -2,6 +2,7 @@
 //! the paired measurement behind the move-ordering and first-guess figures in docs/decisions.md.
 //! `cargo run --release -p mancala-engine --example solveset -- RULES PLIES COUNT [TT_MB]`
 //! (`VERBOSE=1` prints each position).
+use mancala_core::rng::Rng;
 use mancala_core::Position;
 use mancala_engine::{Engine, Limits};
 
@@ -12,15 +13,13 @@ fn main() {
     let count: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10);
     let mb = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(256);
     let e = Engine::new(mb, 1);
-    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = Rng::xorshift(0x2545_f491_4f6c_dd1d);
     let (mut nodes, mut secs, mut sum) = (0u64, 0f64, 0i64);
     let mut done = 0;
     while done < count {
         let mut p = Position::start(&rules.parse().unwrap()).unwrap();
         for _ in 0..plies {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let m = p.legal_moves();
             if m.is_empty() {
                 break;

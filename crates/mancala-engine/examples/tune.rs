@@ -23,6 +23,7 @@
 use std::time::Instant;
 
 use mancala_core::position::State;
+use mancala_core::rng::Rng;
 use mancala_core::{Game, Outcome, Position, Rules, Side};
 use mancala_engine::game::Weights;
 use mancala_engine::{Engine, Limits};
@@ -98,22 +99,11 @@ fn parse_args() -> Args {
     a
 }
 
-/// SplitMix64: a small, seeded, reproducible generator for the openings.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 /// Opening `k`: `plies` random moves from the start, redrawn (next seed) until the game is
 /// still on afterwards.
 fn opening(rules: &Rules, seed: u64, k: u64, plies: u32) -> Game {
-    let mut rng = Rng(seed.wrapping_mul(0x1_0000_0001) ^ k.wrapping_mul(0xd6e8_feb8_6659_fd93));
+    let mut rng =
+        Rng::new(seed.wrapping_mul(0x1_0000_0001) ^ k.wrapping_mul(0xd6e8_feb8_6659_fd93));
     loop {
         let mut g = Game::new(Position::start(rules).expect("valid rules"));
         for _ in 0..plies {
@@ -121,7 +111,7 @@ fn opening(rules: &Rules, seed: u64, k: u64, plies: u32) -> Game {
             if legal.is_empty() {
                 break;
             }
-            let m = legal.as_slice()[(rng.next() % legal.len() as u64) as usize];
+            let m = legal.as_slice()[(rng.next_u64() % legal.len() as u64) as usize];
             g.play(m).expect("a legal move");
         }
         if !g.is_over() {

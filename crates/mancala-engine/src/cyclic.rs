@@ -31,7 +31,7 @@
 //! `t` for South when South can force reaching an exit worth at least `t` (`t` above a draw),
 //! or when North cannot force reaching one worth less than `t` (`t` up to a draw).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Instant;
 
 use mancala_core::Side;
@@ -41,7 +41,8 @@ use crate::game::SearchGame;
 /// A solved level: its positions, their values and the ranks that make progress.
 struct Level<P> {
     positions: Vec<P>,
-    index: HashMap<u64, u32>,
+    /// Full key to the position's index in `positions`.
+    index: KeyMap<u32>,
     /// `v*` of each position for South (future net gain).
     value: Vec<i32>,
     /// The winning side's rank in the attractor that proves the value (lower: closer).
@@ -53,8 +54,11 @@ struct Level<P> {
 /// The retrograde solver, with the values of every level it has solved.
 pub(crate) struct Cyclic {
     /// `v*` for the side to move, by table key.
-    memo: HashMap<u64, i32>,
+    memo: Memo,
     deadline: Option<Instant>,
+    /// Positions of the levels under way (the level being solved and those waiting on its
+    /// exits' values).
+    held: usize,
     /// Positions expanded.
     pub nodes: u64,
     /// Where a second occurrence ends the game: the full keys of the positions of the game so
@@ -65,12 +69,116 @@ pub(crate) struct Cyclic {
     ends_scores: Option<[u8; 2]>,
 }
 
-/// The most positions the solver holds (values and the levels under way), about 1 GB: beyond
-/// it a proof gives up (`None`), as at a deadline.
-pub(crate) const MAX_POSITIONS: usize = 6 << 20;
+/// The most memory the solver's values and levels under way may take (estimated, see
+/// [`Cyclic::bytes`]), 3 GiB: beyond it a proof gives up (`None`), as at a deadline.
+/// Oware 4x4 (`oware,pits=4,seeds=4,repetition=split`) needs more: over 96 Mi values.
+pub(crate) const MAX_BYTES: usize = 3 << 30;
+
+/// Bytes a position of a level under way takes: the position itself, its place in the
+/// level's index, its moves and predecessors (about four moves a position), and the
+/// attractors' per-position arrays.
+const LEVEL_BYTES: usize = 160;
+
+/// Values by table key: `v*` for the side to move (a future net gain, within the seeds).
+pub(crate) type Memo = KeyMap<i16>;
+
+/// A hash map from 64-bit keys to small values, compact: open addressing with linear probing
+/// over two arrays, keys and values (10 bytes a slot for `i16` values, 12 for `u32`, at most
+/// 3/4 full), where a `HashMap<u64, i32>` takes 17 (its 16-byte entry and a control byte),
+/// at most 7/8 full. Key 0 marks
+/// an empty slot, so a key of 0 is stored as 1 (the keys are hashes: one more collision in
+/// 2^64).
+#[derive(Clone, Debug)]
+pub(crate) struct KeyMap<V> {
+    keys: Vec<u64>,
+    values: Vec<V>,
+    len: usize,
+}
+
+impl<V: Copy + Default> KeyMap<V> {
+    pub(crate) fn new() -> KeyMap<V> {
+        KeyMap {
+            keys: vec![0; 16],
+            values: vec![V::default(); 16],
+            len: 0,
+        }
+    }
+
+    /// Entries held.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes of the arrays.
+    fn bytes(&self) -> usize {
+        self.keys.len() * (8 + std::mem::size_of::<V>())
+    }
+
+    /// Whether `more` new entries would make the map grow (double its arrays).
+    fn grows_with(&self, more: usize) -> bool {
+        (self.len + more) * 4 > self.keys.len() * 3
+    }
+
+    /// The slot of `key`: where it is, or the empty slot where it would go.
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.keys.len() - 1;
+        // Fibonacci hashing: the key's bits spread over the slot number.
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        while self.keys[i] != 0 && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    pub(crate) fn get(&self, key: u64) -> Option<V> {
+        let i = self.slot(key.max(1));
+        (self.keys[i] != 0).then(|| self.values[i])
+    }
+
+    /// The value of `key`, or `value` stored as its value if it has none.
+    pub(crate) fn get_or_insert(&mut self, key: u64, value: V) -> V {
+        let key = key.max(1);
+        let mut i = self.slot(key);
+        if self.keys[i] != 0 {
+            return self.values[i];
+        }
+        if self.grows_with(1) {
+            self.grow();
+            i = self.slot(key);
+        }
+        self.keys[i] = key;
+        self.values[i] = value;
+        self.len += 1;
+        value
+    }
+
+    pub(crate) fn insert(&mut self, key: u64, value: V) {
+        let key = key.max(1);
+        let i = self.slot(key);
+        if self.keys[i] != 0 {
+            self.values[i] = value;
+        } else {
+            self.get_or_insert(key, value);
+        }
+    }
+
+    fn grow(&mut self) {
+        let n = self.keys.len() * 2;
+        let keys = std::mem::replace(&mut self.keys, vec![0; n]);
+        let values = std::mem::replace(&mut self.values, vec![V::default(); n]);
+        for (k, v) in keys.into_iter().zip(values) {
+            if k != 0 {
+                let i = self.slot(k);
+                self.keys[i] = k;
+                self.values[i] = v;
+            }
+        }
+    }
+}
 
 /// A move of a level's position: to another position of the level, or out of it at a value
 /// (for South, future net gain from the position).
+#[derive(Clone, Copy)]
 enum Edge {
     Inside(u32),
     Exit(i32),
@@ -86,10 +194,11 @@ fn for_south(me: Side, v: i32) -> i32 {
 
 impl Cyclic {
     /// A solver that starts from the values in `memo` (of the same rules) and adds to it.
-    pub(crate) fn new(deadline: Option<Instant>, memo: HashMap<u64, i32>) -> Cyclic {
+    pub(crate) fn new(deadline: Option<Instant>, memo: Memo) -> Cyclic {
         Cyclic {
             memo,
             deadline,
+            held: 0,
             nodes: 0,
             ends: HashSet::new(),
             ends_scores: None,
@@ -115,8 +224,25 @@ impl Cyclic {
     }
 
     /// The values found so far, for the next solver of the same rules.
-    pub(crate) fn into_memo(self) -> HashMap<u64, i32> {
+    pub(crate) fn into_memo(self) -> Memo {
         self.memo
+    }
+
+    /// The memory the values and the levels under way take, estimated: where the values of
+    /// the positions held will make the values' map grow, its arrays before and after
+    /// growing, which are both held while it grows.
+    fn bytes(&self) -> usize {
+        let memo = if self.memo.grows_with(self.held) {
+            3 * self.memo.bytes()
+        } else {
+            self.memo.bytes()
+        };
+        memo + self.held * LEVEL_BYTES
+    }
+
+    fn remember<P: SearchGame>(&mut self, p: &P, v: i32) {
+        let v = i16::try_from(v).expect("a value within the seeds");
+        self.memo.insert(p.tt_key(), v);
     }
 
     fn out_of_time(&self) -> bool {
@@ -130,8 +256,8 @@ impl Cyclic {
     /// `v*` of `pos` for its side to move (future net gain); `None` past the deadline.
     pub(crate) fn value<P: SearchGame>(&mut self, pos: &P) -> Option<i32> {
         if !self.at_ends(pos) {
-            if let Some(&v) = self.memo.get(&pos.tt_key()) {
-                return Some(v);
+            if let Some(v) = self.memo.get(pos.tt_key()) {
+                return Some(v as i32);
             }
         }
         let level = self.level(pos, false)?;
@@ -172,8 +298,9 @@ impl Cyclic {
                     continue;
                 }
                 let known = !whole && !self.at_ends(&c);
-                match self.memo.get(&c.tt_key()).filter(|_| known) {
-                    Some(&v) => {
+                match self.memo.get(c.tt_key()).filter(|_| known) {
+                    Some(v) => {
+                        let v = v as i32;
                         let v = if c.to_move() == me { v } else { -v };
                         out.push(Edge::Exit(for_south(me, v)));
                     }
@@ -198,30 +325,44 @@ impl Cyclic {
     /// positions reachable from it without a capture (`whole`), or those of them not yet
     /// valued.
     fn level<P: SearchGame>(&mut self, pos: &P, whole: bool) -> Option<Level<P>> {
+        let held = self.held;
+        let level = self.level_held(pos, whole);
+        self.held = held;
+        level
+    }
+
+    /// [`Cyclic::level`], counting its positions in `held` as they are found.
+    fn level_held<P: SearchGame>(&mut self, pos: &P, whole: bool) -> Option<Level<P>> {
         let mut positions = vec![*pos];
-        let mut index = HashMap::from([(pos.full_key(), 0u32)]);
-        let mut edges: Vec<Vec<Edge>> = Vec::new();
+        let mut index = KeyMap::new();
+        index.insert(pos.full_key(), 0u32);
+        self.held += 1;
+        // The moves of position `k` are `edges[edge_start[k]..edge_start[k + 1]]`.
+        let mut edges: Vec<Edge> = Vec::new();
+        let mut edge_start: Vec<u32> = vec![0];
         let mut i = 0;
         while i < positions.len() {
             self.nodes += 1;
-            if self.out_of_time() || self.memo.len() + positions.len() > MAX_POSITIONS {
+            if self.out_of_time() || self.bytes() > MAX_BYTES {
                 return None;
             }
             let p = positions[i];
             let mut inside = Vec::new();
-            let mut e = self.edges(&p, whole, &mut inside)?;
+            let e = self.edges(&p, whole, &mut inside)?;
             let mut next = inside.into_iter();
-            for edge in e.iter_mut() {
-                if let Edge::Inside(to) = edge {
+            for mut edge in e {
+                if let Edge::Inside(to) = &mut edge {
                     let c = next.next().expect("one position per inside move");
                     let n = positions.len() as u32;
-                    *to = *index.entry(c.full_key()).or_insert_with(|| {
+                    *to = index.get_or_insert(c.full_key(), n);
+                    if *to == n {
                         positions.push(c);
-                        n
-                    });
+                        self.held += 1;
+                    }
                 }
+                edges.push(edge);
             }
-            edges.push(e);
+            edge_start.push(u32::try_from(edges.len()).expect("under 2^32 moves a level"));
             i += 1;
         }
         let n = positions.len();
@@ -230,17 +371,14 @@ impl Cyclic {
             .map(|p| p.to_move() == Side::South)
             .collect();
         let draw = pos.repetition_value(Side::South);
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut inner = vec![0u32; n];
         let (mut best_exit, mut worst_exit) = (vec![None; n], vec![None; n]);
         let mut thresholds = vec![draw];
-        for (k, e) in edges.iter().enumerate() {
-            for edge in e {
+        let moves = |k: usize| &edges[edge_start[k] as usize..edge_start[k + 1] as usize];
+        for k in 0..n {
+            for edge in moves(k) {
                 match *edge {
-                    Edge::Inside(to) => {
-                        preds[to as usize].push(k as u32);
-                        inner[k] += 1;
-                    }
+                    Edge::Inside(_) => inner[k] += 1,
                     Edge::Exit(v) => {
                         thresholds.push(v);
                         best_exit[k] = Some(best_exit[k].map_or(v, |b: i32| b.max(v)));
@@ -249,10 +387,15 @@ impl Cyclic {
                 }
             }
         }
+        let preds = Preds::new(n, (0..n).map(|k| (k, moves(k))));
+        drop(edges);
+        drop(edge_start);
         thresholds.sort_unstable();
         thresholds.dedup();
         let mut value = vec![thresholds[0]; n];
         let mut rank = vec![u32::MAX; n];
+        let north: Vec<bool> = south.iter().map(|s| !s).collect();
+        let mut inside = vec![false; n];
         for &t in &thresholds {
             if self.past_deadline() {
                 return None;
@@ -270,11 +413,10 @@ impl Cyclic {
                 }
             } else {
                 // North forces an exit worth less than t: all others are worth at least t.
-                let north: Vec<bool> = south.iter().map(|s| !s).collect();
                 let can = |k: usize| worst_exit[k].is_some_and(|w| w < t);
                 let all = |k: usize| best_exit[k].is_none_or(|b| b < t);
                 let caught = attractor(&north, &preds, &inner, can, all);
-                let mut inside = vec![false; n];
+                inside.fill(false);
                 for (order, &k) in caught.iter().enumerate() {
                     inside[k as usize] = true;
                     // The first threshold that catches a position is the one above its value:
@@ -292,7 +434,7 @@ impl Cyclic {
         }
         if !self.at_ends(pos) {
             for (p, &v) in positions.iter().zip(&value) {
-                self.memo.insert(p.tt_key(), for_south(p.to_move(), v));
+                self.remember(p, for_south(p.to_move(), v));
             }
         }
         Some(Level {
@@ -323,7 +465,12 @@ impl Cyclic {
             c.play_unchecked(mv);
             let inside =
                 (!c.is_over() && c.scores() == pos.scores() && !self.ends.contains(&c.full_key()))
-                    .then(|| level.index[&c.full_key()] as usize);
+                    .then(|| {
+                        level
+                            .index
+                            .get(c.full_key())
+                            .expect("a position of the level") as usize
+                    });
             let mv_value = match inside {
                 Some(i) => level.value[i],
                 // Back to a position of the game so far: the game ends there.
@@ -355,8 +502,8 @@ impl Cyclic {
         // One whole level serves every position of the line within it (its ranks compare).
         let mut level: Option<Level<P>> = None;
         while line.len() < max && !p.is_over() {
-            let k = match level.as_ref().and_then(|l| l.index.get(&p.full_key())) {
-                Some(&k) => k as usize,
+            let k = match level.as_ref().and_then(|l| l.index.get(p.full_key())) {
+                Some(k) => k as usize,
                 None => {
                     level = Some(self.level(&p, true)?);
                     0
@@ -381,7 +528,7 @@ impl Cyclic {
 /// `all(k)`: every exit of `k` is good.
 fn attractor(
     player: &[bool],
-    preds: &[Vec<u32>],
+    preds: &Preds,
     inner: &[u32],
     can: impl Fn(usize) -> bool,
     all: impl Fn(usize) -> bool,
@@ -400,7 +547,7 @@ fn attractor(
     while i < order.len() {
         let x = order[i] as usize;
         i += 1;
-        for &p in &preds[x] {
+        for &p in preds.of(x) {
             let p = p as usize;
             if joined[p] {
                 continue;
@@ -418,4 +565,70 @@ fn attractor(
         }
     }
     order
+}
+
+/// The predecessors of a level's positions inside the level, in one array: those of `k` are
+/// `list[start[k]..start[k + 1]]`, in the order of the positions they come from.
+struct Preds {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Preds {
+    /// From every position's moves.
+    fn new<'a>(n: usize, moves: impl Iterator<Item = (usize, &'a [Edge])> + Clone) -> Preds {
+        let mut start = vec![0u32; n + 1];
+        for (_, e) in moves.clone() {
+            for edge in e {
+                if let Edge::Inside(to) = *edge {
+                    start[to as usize + 1] += 1;
+                }
+            }
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut list = vec![0u32; start[n] as usize];
+        let mut fill = start.clone();
+        for (k, e) in moves {
+            for edge in e {
+                if let Edge::Inside(to) = *edge {
+                    list[fill[to as usize] as usize] = k as u32;
+                    fill[to as usize] += 1;
+                }
+            }
+        }
+        Preds { start, list }
+    }
+
+    fn of(&self, k: usize) -> &[u32] {
+        &self.list[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_map_keeps_every_entry_through_growth() {
+        let mut m: KeyMap<u32> = KeyMap::new();
+        let key = |i: u64| i.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ (i << 7);
+        for i in 0..10_000u64 {
+            assert_eq!(m.get_or_insert(key(i), i as u32), i as u32);
+        }
+        // A key already there keeps its value.
+        assert_eq!(m.get_or_insert(key(5), 99), 5);
+        assert_eq!(m.len(), 10_000);
+        assert!((0..10_000u64).all(|i| m.get(key(i)) == Some(i as u32)));
+        assert_eq!(m.get(key(10_000)), None);
+        // Growth keeps the table at most 3/4 full.
+        assert_eq!(m.keys.len(), 16_384);
+        assert!(!m.grows_with(2_288) && m.grows_with(2_289));
+        m.insert(key(7), 70);
+        assert_eq!((m.get(key(7)), m.len()), (Some(70), 10_000));
+        // Key 0 is kept (as 1).
+        m.insert(0, 3);
+        assert_eq!(m.get(0), Some(3));
+    }
 }

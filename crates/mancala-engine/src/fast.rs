@@ -690,13 +690,8 @@ mod tests {
     /// gain and turn equal `KalahPos::play`'s.
     #[test]
     fn moves_match_the_rules_core() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut rnd = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = mancala_core::rng::Rng::xorshift(0x1234_5678_9abc_def0);
+        let mut rnd = |n: u64| rng.next_u64() % n;
         let variants = [
             "kalah,seeds=4",
             "kalah,seeds=6,capture=empty",

@@ -26,10 +26,10 @@ pub mod search;
 pub mod tt;
 pub mod value;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use mancala_core::rng::mix;
 use mancala_core::with_family;
 use mancala_core::{Position, Side};
 
@@ -181,7 +181,7 @@ pub struct Engine {
     /// they have as if their time were up. Searches do not lower it; see [`Engine::abort`].
     abort: std::sync::Arc<AtomicBool>,
     /// Games whose positions repeat: the retrograde solver's values so far, and their rules.
-    cyclic: std::sync::Mutex<Option<(mancala_core::Rules, HashMap<u64, i32>)>>,
+    cyclic: std::sync::Mutex<Option<(mancala_core::Rules, cyclic::Memo)>>,
 }
 
 impl Engine {
@@ -208,8 +208,13 @@ impl Engine {
         })
     }
 
-    /// Games whose positions repeat: the most positions a proof may hold (about 1 GB).
-    pub const CYCLIC_MAX_POSITIONS: usize = cyclic::MAX_POSITIONS;
+    /// Games whose positions repeat: the most memory a proof may take, in bytes (its values
+    /// and the levels under way).
+    pub const CYCLIC_MAX_BYTES: usize = cyclic::MAX_BYTES;
+
+    /// Games whose positions repeat: the most values of earlier proofs an engine keeps for its
+    /// next proof under the same rules (about 40 MiB).
+    const CYCLIC_KEPT: usize = 4 << 20;
 
     /// The table (MiB) a proof of `pos` gets when none is asked for, with endgame tables
     /// holding the levels below `tabled` seeds on the board: a small proof (within 24 seeds of
@@ -505,7 +510,7 @@ impl Engine {
     /// Proves `pos` of a game whose positions can repeat by retrograde analysis
     /// ([`cyclic`]). Its values hold where no position of the game so far has occurred twice;
     /// `None` where one has, at the time limit, or beyond the solver's size
-    /// ([`Engine::CYCLIC_MAX_POSITIONS`]).
+    /// ([`Engine::CYCLIC_MAX_BYTES`]).
     fn solve_cyclic<P: SearchGame>(
         &self,
         pos: &P,
@@ -530,12 +535,12 @@ impl Engine {
 
         let start = Instant::now();
         // The values of earlier proofs under the same rules hold on every line: start from
-        // them while they fill under half the solver's room.
+        // them while they are few enough to keep.
         let memo = {
             let mut m = self.cyclic.lock().unwrap_or_else(|e| e.into_inner());
             match m.take() {
-                Some((r, memo)) if r == *rules && memo.len() < cyclic::MAX_POSITIONS / 2 => memo,
-                _ => HashMap::new(),
+                Some((r, memo)) if r == *rules && memo.len() < Self::CYCLIC_KEPT => memo,
+                _ => cyclic::Memo::new(),
             }
         };
         let mut solver = cyclic::Cyclic::new(limits.time.map(|t| start + t), memo);
@@ -555,7 +560,10 @@ impl Engine {
             .value(pos)
             .and_then(|v| Some((v, solver.line(pos, 200)?)));
         let nodes = solver.nodes;
-        *self.cyclic.lock().unwrap_or_else(|e| e.into_inner()) = Some((*rules, solver.into_memo()));
+        let memo = solver.into_memo();
+        if memo.len() < Self::CYCLIC_KEPT {
+            *self.cyclic.lock().unwrap_or_else(|e| e.into_inner()) = Some((*rules, memo));
+        }
         let (value, pv) = result?;
         let me = pos.to_move();
         Some(SolveResult {
@@ -1322,13 +1330,6 @@ pub struct Decision {
     pub eval: Option<Evaluation>,
     /// The depth the search completed.
     pub depth: Option<u32>,
-}
-
-fn mix(seed: u64) -> u64 {
-    let mut x = seed ^ 0x9E37_79B9_7F4A_7C15;
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// `side`'s seeds minus the other's, for a finished position.

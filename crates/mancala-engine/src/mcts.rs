@@ -5,6 +5,7 @@
 //! made the move into a node (an extra move keeps the same player). Playouts stop after
 //! [`PLAYOUT_LIMIT`] plies and are then scored by the stores.
 
+use mancala_core::rng::Rng;
 use mancala_core::{GameState, Outcome, Position, Side};
 
 use mancala_core::with_family;
@@ -22,13 +23,6 @@ struct Node<P> {
     untried: Vec<u8>,
     visits: f64,
     reward: f64,
-}
-
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
 }
 
 /// Reward of a finished or cut-off position for `side`.
@@ -60,7 +54,7 @@ fn run<P: GameState>(root: &P, iterations: u32, seed: u64) -> Option<u8> {
     if legal.len() == 1 {
         return Some(legal.as_slice()[0]);
     }
-    let mut rng = seed | 1;
+    let mut rng = Rng::xorshift(seed | 1);
     let mut nodes = vec![Node {
         pos: *root,
         mover: root.to_move().other(),
@@ -89,7 +83,7 @@ fn run<P: GameState>(root: &P, iterations: u32, seed: u64) -> Option<u8> {
         }
         // Expansion.
         if !nodes[n].untried.is_empty() {
-            let k = (xorshift(&mut rng) % nodes[n].untried.len() as u64) as usize;
+            let k = (rng.next_u64() % nodes[n].untried.len() as u64) as usize;
             let mv = nodes[n].untried.swap_remove(k);
             let mut pos = nodes[n].pos;
             let mover = pos.to_move();
@@ -116,7 +110,7 @@ fn run<P: GameState>(root: &P, iterations: u32, seed: u64) -> Option<u8> {
                 break;
             }
             let m = p.legal_moves();
-            p.play_unchecked(m.as_slice()[(xorshift(&mut rng) % m.len() as u64) as usize]);
+            p.play_unchecked(m.as_slice()[(rng.next_u64() % m.len() as u64) as usize]);
         }
         // Backpropagation.
         let mut c = n;

@@ -114,14 +114,7 @@ impl Entry {
     }
 }
 
-/// Memory the system can still give this process without swapping (`MemAvailable`), in
-/// bytes, where it says (Linux).
-pub fn mem_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+pub use mancala_egdb_format::memory::mem_available;
 
 /// Asks the processor to bring the cache line of `p` in (a hint: any address is harmless).
 #[inline]

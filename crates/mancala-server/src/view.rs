@@ -135,7 +135,11 @@ pub struct MoveView {
 /// move captured from, and the pits emptied by the end sweep.
 pub fn move_view(before: &Position, after: &Position, mv: &PlayedMove, ply: usize) -> MoveView {
     let notation = Notation::for_rules(before.rules());
-    let (path, cowries_from) = before.sowing_path(mv.pit);
+    let mancala_core::SowingPath {
+        places: path,
+        cowries_from,
+        ..
+    } = before.sowing_path(mv.pit);
     let m = before.pits();
     let origin = if mv.side == Side::South {
         mv.pit as usize

@@ -1,11 +1,12 @@
 //! The board as drawn, and the frames of a sowing: one frame per piece dropped.
 //!
-//! The frames follow the sowing rules of `mancala-core` (ring order, skipped stores, Cross-Kalah's
-//! direction, Kauri's seeds-then-cowries with their captures as each piece falls). Kalah-family
-//! captures and the end-of-game sweep appear on the last frame, which is always the position
-//! the rules core produced, so the animation can never leave a wrong board behind.
+//! The frames follow the sowing path `mancala-core` gives ([`Position::sowing_path`]: the
+//! places in order, which pieces are cowries, the seeds taken as pieces fall), so no rule is
+//! stated here. Captures after the sowing and the end-of-game sweep appear on the last frame,
+//! which is always the position the rules core produced, so the animation can never leave a
+//! wrong board behind.
 
-use mancala_core::{Position, Side, MAX_PITS};
+use mancala_core::{Position, Side, Take, MAX_PITS};
 
 /// A place on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,11 +44,9 @@ impl Board {
         b
     }
 
-    /// Drops one piece at `loc`, sown by `mover`: a seed, or in Kauri a seed or a cowrie with
-    /// the captures it makes as it falls (a seed falling on an opponent's pit that holds only
-    /// cowries goes to the opponent; a cowrie falling where the opponent has none takes the
-    /// seeds there).
-    fn drop_piece(&mut self, loc: Loc, mover: Side, cowrie: bool) {
+    /// Drops one piece at `loc`, a seed or a cowrie, and then makes the path's `take` there
+    /// (seeds leaving that place for a store as the piece falls).
+    fn drop_piece(&mut self, loc: Loc, cowrie: bool, take: Option<&Take>) {
         let (side, i) = match loc {
             Loc::Store(s) => {
                 self.stores[s.index()] += 1;
@@ -55,25 +54,14 @@ impl Board {
             }
             Loc::Pit(s, i) => (s, i),
         };
-        let in_opp = side != mover;
-        let (seeds, cowries) = (
-            &mut self.seeds[side.index()][i],
-            &mut self.cowries[side.index()][i],
-        );
-        if !self.kauri {
-            *seeds += 1;
-        } else if !cowrie {
-            if in_opp && *cowries > 0 && *seeds == 0 {
-                self.stores[side.index()] += 1;
-            } else {
-                *seeds += 1;
-            }
+        if cowrie {
+            self.cowries[side.index()][i] += 1;
         } else {
-            if in_opp && *cowries == 0 {
-                self.stores[mover.index()] += *seeds;
-                *seeds = 0;
-            }
-            *cowries += 1;
+            self.seeds[side.index()][i] += 1;
+        }
+        if let Some(t) = take {
+            self.seeds[side.index()][i] -= t.seeds;
+            self.stores[t.to.index()] += t.seeds;
         }
     }
 }
@@ -118,10 +106,12 @@ pub fn sowing(before: &Position, pit: u8, after: &Position) -> Vec<Frame> {
         board: board.clone(),
         hot: Some(origin),
     }];
-    let (path, cowries_from) = before.sowing_path(pit);
-    for (k, &i) in path.iter().enumerate() {
+    let path = before.sowing_path(pit);
+    let mut takes = path.takes.iter().peekable();
+    for (k, &i) in path.places.iter().enumerate() {
         let at = loc(before.pits(), i);
-        board.drop_piece(at, mover, k >= cowries_from);
+        let take = takes.next_if(|t| t.step == k);
+        board.drop_piece(at, k >= path.cowries_from, take);
         frames.push(Frame {
             board: board.clone(),
             hot: Some(at),
@@ -180,5 +170,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A Kauri sowing that hands a seed over and captures as its pieces fall: each frame
+    /// shows the take the core's path gives at its step, and the sowing alone ends on the
+    /// position the core's move made (no correcting frame).
+    #[test]
+    fn kauri_frames_take_as_pieces_fall_and_end_on_the_rules_position() {
+        let before: Position = "kauri/0-0-0-0-0-1c1/29/0c10-3-0-0-0-0c1/27/s"
+            .parse()
+            .unwrap();
+        let mut after = before;
+        let e = after.play(5).unwrap();
+        assert_eq!((e.handed, e.captured), (1, 3));
+        let frames = sowing(&before, 5, &after);
+        assert_eq!(frames.len(), 3);
+        // The seed falls on North 1, which holds cowries alone: it goes to North's store.
+        assert_eq!(frames[1].hot, Some(Loc::Pit(Side::North, 0)));
+        assert_eq!(frames[1].board.stores, [29, 28]);
+        assert_eq!(frames[1].board.seeds[1][0], 0);
+        // The cowrie falls on North 2, which has none: its 3 seeds go to South's store.
+        assert_eq!(frames[2].hot, Some(Loc::Pit(Side::North, 1)));
+        assert_eq!(frames[2].board.stores, [32, 28]);
+        assert_eq!(frames[2].board.seeds[1][1], 0);
+        assert_eq!(frames[2].board.cowries[1][1], 1);
+        assert_eq!(frames[2].board, Board::of(&after));
     }
 }
