@@ -285,19 +285,21 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("listening on {}", args.addr))?;
+    // Every address is bound before anything is printed: a bad one is refused alone.
+    let kgp_listeners = bind_kgp(&args)?;
     let addr = listener.local_addr()?;
     println!("listening on http://{addr} (database {})", db.display());
     let app = Arc::new(App::new(store, cfg));
-    serve_kgp(&args, &app)?;
+    serve_kgp(&args, kgp_listeners, &app)?;
     use std::io::Write;
     let _ = std::io::stdout().flush();
     serve_on(listener, app, shutdown_signal()).await
 }
 
-/// Serves KGP on `--kgp-addr` (TCP) and `--kgp-ws-addr` (WebSocket) on threads of its own
-/// (`mancala_play::kgp::serve_all`), the games stored in `app` ([`kgp::config`]), a JSON line
-/// a finished connection on standard output. Call it within the runtime.
-fn serve_kgp(args: &ServeArgs, app: &Arc<App>) -> anyhow::Result<()> {
+/// The listeners of `--kgp-addr` (TCP) and `--kgp-ws-addr` (WebSocket), bound.
+fn bind_kgp(
+    args: &ServeArgs,
+) -> anyhow::Result<Vec<(std::net::TcpListener, mancala_play::kgp::Transport)>> {
     use mancala_play::kgp::Transport;
     let mut listeners = Vec::new();
     for (addr, transport, flag) in [
@@ -307,14 +309,28 @@ fn serve_kgp(args: &ServeArgs, app: &Arc<App>) -> anyhow::Result<()> {
         let Some(addr) = addr else { continue };
         let listener =
             std::net::TcpListener::bind(addr).with_context(|| format!("{flag} {addr}"))?;
+        listeners.push((listener, transport));
+    }
+    Ok(listeners)
+}
+
+/// Serves KGP on the listeners of [`bind_kgp`] on threads of its own
+/// (`mancala_play::kgp::serve_all`), the games stored in `app` ([`kgp::config`]), a JSON line
+/// a finished connection on standard output. Call it within the runtime.
+fn serve_kgp(
+    args: &ServeArgs,
+    listeners: Vec<(std::net::TcpListener, mancala_play::kgp::Transport)>,
+    app: &Arc<App>,
+) -> anyhow::Result<()> {
+    use mancala_play::kgp::Transport;
+    if listeners.is_empty() {
+        return Ok(());
+    }
+    for (listener, transport) in &listeners {
         match transport {
             Transport::Tcp => println!("KGP on {}", listener.local_addr()?),
             Transport::WebSocket => println!("KGP on ws://{}/", listener.local_addr()?),
         }
-        listeners.push((listener, transport));
-    }
-    if listeners.is_empty() {
-        return Ok(());
     }
     let cfg = kgp::config(app, args.kgp_level)?;
     std::thread::spawn(move || {
