@@ -1,6 +1,7 @@
 //! KGP bots in `mancala serve`: `mancala-play`'s KGP server plays them at `--kgp-level`, and
 //! each freeplay game is stored as any game (the bot's seat of kind `kgp`, named by its
-//! `info:name`), so `GET /api/kgp/games` lists it and `/api/games/{id}/ws` shows it live.
+//! `info:name`) from its first move on, so `GET /api/kgp/games` lists it and
+//! `/api/games/{id}/ws` shows it live.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,50 +40,74 @@ impl std::fmt::Debug for Store {
 
 impl Recorder for Store {
     fn start(&self, game: &GameStart<'_>) -> Option<Box<dyn Recording>> {
-        let name = game.name.unwrap_or("KGP bot");
-        let created =
-            self.rt.block_on(
-                self.app
-                    .create_bot_game(game.rules, game.bot_seat, name, self.level),
-            );
-        match created {
-            Ok(id) => Some(Box::new(Stored {
-                app: self.app.clone(),
-                rt: self.rt.clone(),
-                id,
-                bot: game.bot_seat,
-            })),
-            Err(e) => {
-                eprintln!("KGP: a game of {name} not stored: {}", e.message);
-                None
-            }
-        }
+        Some(Box::new(Stored {
+            app: self.app.clone(),
+            rt: self.rt.clone(),
+            id: None,
+            rules: *game.rules,
+            name: game.name.unwrap_or("KGP bot").to_string(),
+            level: self.level,
+            bot: game.bot_seat,
+            failed: false,
+        }))
     }
 }
 
-/// One stored KGP game. A KGP thread is no runtime thread, so it may wait on the store.
+/// One KGP game, stored from its first move on: a bot that breaks off before any move
+/// (garbage right after `mode`, a closed connection) leaves no game behind, so a flood of
+/// such connections cannot crowd the list of bots' games. A KGP thread is no runtime
+/// thread, so it may wait on the store.
 struct Stored {
     app: Arc<App>,
     rt: Handle,
-    id: String,
+    /// The stored game's id, once its first move is played.
+    id: Option<String>,
+    rules: mancala_core::Rules,
+    name: String,
+    level: u8,
     bot: Side,
+    /// The game could not be stored: its moves are not either.
+    failed: bool,
+}
+
+impl Stored {
+    /// The stored game's id, creating it at the first move.
+    fn id(&mut self) -> Option<String> {
+        if self.id.is_none() && !self.failed {
+            let app = &self.app;
+            let created = self.rt.block_on(app.create_bot_game(
+                &self.rules,
+                self.bot,
+                &self.name,
+                self.level,
+            ));
+            match created {
+                Ok(id) => self.id = Some(id),
+                Err(e) => {
+                    eprintln!("KGP: a game of {} not stored: {}", self.name, e.message);
+                    self.failed = true;
+                }
+            }
+        }
+        self.id.clone()
+    }
 }
 
 impl Recording for Stored {
     fn moved(&mut self, pit: u8, by_bot: bool, time: Duration) {
+        let Some(id) = self.id() else { return };
         let ms = (!by_bot).then_some(time.as_millis() as u64);
-        if let Err(e) = self.rt.block_on(self.app.bot_game_move(&self.id, pit, ms)) {
-            eprintln!("KGP: game {}: a move not stored: {}", self.id, e.message);
+        if let Err(e) = self.rt.block_on(self.app.bot_game_move(&id, pit, ms)) {
+            eprintln!("KGP: game {id}: a move not stored: {}", e.message);
         }
     }
 
     fn ended(&mut self, result: &GameResult) {
+        // A game with no move was never stored.
+        let Some(id) = self.id.clone() else { return };
         if result.fault.is_some() {
-            if let Err(e) = self
-                .rt
-                .block_on(self.app.bot_game_forfeit(&self.id, self.bot))
-            {
-                eprintln!("KGP: game {}: its end not stored: {}", self.id, e.message);
+            if let Err(e) = self.rt.block_on(self.app.bot_game_forfeit(&id, self.bot)) {
+                eprintln!("KGP: game {id}: its end not stored: {}", e.message);
             }
         }
     }

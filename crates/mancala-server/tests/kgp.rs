@@ -149,3 +149,49 @@ async fn a_kgp_bots_games_are_stored_listed_and_watched() {
         assert_eq!(replayed.position().scores(), r.scores);
     }
 }
+
+/// A bot that sends garbage right after `mode freeplay` ends its connection before any move:
+/// no game is stored, so a flood of such bots leaves the list of bots' games as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_breaks_off_before_any_move_leaves_no_game() {
+    use std::io::{BufRead, BufReader, Write};
+    let s = Server::start(test_config()).await;
+    let cfg = mancala_server::kgp::config(&s.app, 1).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx = std::sync::Mutex::new(tx);
+    std::thread::spawn(move || {
+        kgp::serve(listener, cfg, move |r| {
+            let _ = tx.lock().unwrap().send(r);
+        })
+    });
+    let reports = tokio::task::spawn_blocking(move || {
+        (0..3)
+            .map(|_| {
+                let mut bot = TcpStream::connect(addr).unwrap();
+                let mut lines = BufReader::new(bot.try_clone().unwrap()).lines();
+                let hello = lines.next().unwrap().unwrap();
+                assert_eq!(hello, "kgp 1 0 1");
+                bot.write_all(b"mode freeplay\r\n}{ garbage\r\n").unwrap();
+                rx.recv_timeout(Duration::from_secs(20)).unwrap()
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    for r in &reports {
+        let fault = r.fault.as_deref().unwrap_or_default();
+        assert!(
+            fault.starts_with("a malformed message `}{ garbage`"),
+            "{fault}"
+        );
+        assert_eq!(r.games.len(), 1);
+        assert_eq!(r.games[0].bot_moves, 0);
+    }
+    let c = Client::new(&s.base);
+    let list = c.get("/api/kgp/games", None).await.ok();
+    assert_eq!(list["games"], serde_json::json!([]), "{list}");
+    let store = mancala_server::Store::open(&s.dir.path().join("games.db")).unwrap();
+    assert!(store.bot_games(100).unwrap().is_empty());
+}
