@@ -79,6 +79,12 @@ pub struct ServeArgs {
     /// The level KGP bots play (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
     pub kgp_level: u8,
+    /// KGP bots that ask for freeplay wait in a lobby (pinged every 10 s, listed at GET
+    /// /api/kgp/bots and on the home page) until a person challenges one or two are paired
+    /// (POST /api/kgp/pair), instead of playing --kgp-level at once; needs --kgp-addr or
+    /// --kgp-ws-addr.
+    #[arg(long)]
+    pub kgp_lobby: bool,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -104,6 +110,7 @@ impl Default for ServeArgs {
             kgp_addr: None,
             kgp_ws_addr: None,
             kgp_level: 4,
+            kgp_lobby: false,
         }
     }
 }
@@ -268,6 +275,9 @@ pub fn database_path(args: &ServeArgs) -> anyhow::Result<PathBuf> {
 /// Opens the database, binds the address, prints `listening on http://ADDR` and serves
 /// until Ctrl-C or SIGTERM.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    if args.kgp_lobby && args.kgp_addr.is_none() && args.kgp_ws_addr.is_none() {
+        anyhow::bail!("--kgp-lobby needs a KGP address: --kgp-addr or --kgp-ws-addr");
+    }
     if let Some(dir) = &args.web_dir {
         if !dir.is_dir() {
             anyhow::bail!("--web-dir {}: no such folder", dir.display());
@@ -332,7 +342,10 @@ fn serve_kgp(
             Transport::WebSocket => println!("KGP on ws://{}/", listener.local_addr()?),
         }
     }
-    let cfg = kgp::config(app, args.kgp_level)?;
+    let mut cfg = kgp::config(app, args.kgp_level)?;
+    if args.kgp_lobby {
+        kgp::open_lobby(app, &mut cfg, kgp::LOBBY_PING)?;
+    }
     std::thread::spawn(move || {
         mancala_play::kgp::serve_all(listeners, cfg, |r| {
             println!("{}", serde_json::to_string(&r).unwrap_or_default());
