@@ -198,7 +198,11 @@ async fn bot_game(s: &Server, c: &Client) -> (Value, Value) {
         for line in BufReader::new(bot.try_clone().unwrap()).lines() {
             let line = line.unwrap();
             if line.contains(" state ") {
-                let answer: &[u8] = if moved { b"?\r\n" } else { b"move 1\r\nyield\r\n" };
+                let answer: &[u8] = if moved {
+                    b"?\r\n"
+                } else {
+                    b"move 1\r\nyield\r\n"
+                };
                 bot.write_all(answer).unwrap();
                 moved = true;
             }
