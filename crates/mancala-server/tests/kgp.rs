@@ -535,3 +535,98 @@ async fn a_bot_that_leaves_leaves_the_list() {
         serde_json::json!([])
     );
 }
+
+/// A person who resigns frees the bot, which waits again; a bot that disconnects while the
+/// person thinks forfeits: the game is stored as its resignation, and it leaves the list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_frees_the_bot_and_a_bot_that_leaves_forfeits() {
+    use std::io::{BufRead, BufReader, Write};
+    let s = Server::start(test_config()).await;
+    let (addr, _rx) = lobby_server(&s).await;
+    let c = Client::new(&s.base);
+    // A scripted bot: plays pit 2 in every position it is sent (at the start, a move that
+    // ends on North's side: no extra turn), then yields.
+    let (tx, moved) = std::sync::mpsc::channel::<()>();
+    let (quit, quit_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let mut bot = TcpStream::connect(addr).unwrap();
+        let lines = BufReader::new(bot.try_clone().unwrap()).lines();
+        bot.write_all(b"set info:name \"pit one\"\r\nmode freeplay\r\n")
+            .unwrap();
+        for line in lines {
+            let line = line.unwrap();
+            if let Some((id, _)) = line.split_once(" state ") {
+                write!(bot, "@{id} move 2\r\n@{id} yield\r\n").unwrap();
+                let _ = tx.send(());
+                if quit_rx.try_recv().is_ok() {
+                    return; // the connection closes
+                }
+            }
+        }
+    });
+    let id = waiting(&c, 1).await[0]["id"].as_u64().unwrap();
+    let challenge = |c: Client| async move {
+        let r = c
+            .post(
+                &format!("/api/kgp/bots/{id}/challenge"),
+                serde_json::json!({"side": "north"}),
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        (
+            r.body["game"]["id"].as_str().unwrap().to_string(),
+            r.body["token"].as_str().unwrap().to_string(),
+        )
+    };
+    // The bot (South) opens; the person resigns on his turn.
+    let (game, token) = challenge(c.clone()).await;
+    let moved = tokio::task::spawn_blocking(move || {
+        moved.recv_timeout(Duration::from_secs(10)).unwrap();
+        moved
+    })
+    .await
+    .unwrap();
+    let st = loop {
+        let st = c
+            .get(&format!("/api/games/{game}"), Some(&token))
+            .await
+            .ok();
+        if st["to_move"] == "north" {
+            break st;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    assert_eq!(st["ply"], 1);
+    c.post(
+        &format!("/api/games/{game}/resign"),
+        serde_json::json!({}),
+        Some(&token),
+    )
+    .await
+    .ok();
+    assert_eq!(waiting(&c, 1).await[0]["id"], id, "the bot waits again");
+
+    // Again; this time the bot disconnects after its opening move.
+    quit.send(()).unwrap();
+    let (game, token) = challenge(c.clone()).await;
+    tokio::task::spawn_blocking(move || moved.recv_timeout(Duration::from_secs(10)).unwrap())
+        .await
+        .unwrap();
+    let st = loop {
+        let st = c
+            .get(&format!("/api/games/{game}"), Some(&token))
+            .await
+            .ok();
+        if st["over"] == true {
+            break st;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert_eq!(st["ply"], 1);
+    assert_eq!(st["result"]["winner"], "north", "{st}");
+    assert_eq!(st["result"]["why"]["key"], "result.resigned", "{st}");
+    let store = mancala_server::Store::open(&s.dir.path().join("games.db")).unwrap();
+    assert_eq!(store.load_game(&game).unwrap().unwrap().0.resigned, Some(0));
+    assert_eq!(waiting(&c, 0).await.len(), 0);
+}
