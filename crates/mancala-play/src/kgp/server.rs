@@ -187,9 +187,14 @@ impl Conn {
     }
 
     pub(crate) fn send(&mut self, m: &Message) -> Result<(), String> {
-        self.out
-            .write_line(&m.to_string())
-            .map_err(|e| format!("the connection failed while writing to it ({e})"))
+        self.out.write_line(&m.to_string()).map_err(|e| {
+            // A transport that knows the bot closed (a WebSocket's close frame) says so.
+            if e.kind() == std::io::ErrorKind::NotConnected {
+                "the bot closed the connection".to_string()
+            } else {
+                format!("the connection failed while writing to it ({e})")
+            }
+        })
     }
 
     /// Sends `m` with a fresh id; returns the id.

@@ -95,7 +95,7 @@ impl LineWrite for WsWriter {
     fn write_line(&mut self, line: &str) -> std::io::Result<()> {
         if self.closed.load(Ordering::SeqCst) {
             return Err(std::io::Error::new(
-                std::io::ErrorKind::BrokenPipe,
+                std::io::ErrorKind::NotConnected,
                 "the peer closed the WebSocket",
             ));
         }
