@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests of the web client: installs Debian's Chromium (only if missing) and
 # playwright-core (npm ci, no browser download), builds `mancala`, starts `mancala serve` on a
-# free loopback port with a temporary database, runs web/tests with node's test runner and
-# stops the server. Screenshots and downloaded records land in test-output/browser/.
+# free loopback port with a temporary database and a KGP lobby, runs web/tests with node's test
+# runner and stops the server. Screenshots and downloaded records land in test-output/browser/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -30,7 +30,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin" serve --addr 127.0.0.1:0 --db "$tmp/games.db" --ai-time-ms 500 >"$tmp/server.log" 2>&1 &
+# With a KGP lobby, so that a bot can wait on the home page to be challenged.
+"$bin" serve --addr 127.0.0.1:0 --db "$tmp/games.db" --ai-time-ms 500 \
+  --kgp-addr 127.0.0.1:0 --kgp-lobby --kgp-level 1 >"$tmp/server.log" 2>&1 &
 server_pid=$!
 url=""
 for _ in $(seq 1 100); do
@@ -40,10 +42,17 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$url" ] || { cat "$tmp/server.log"; echo "the server did not print its address"; exit 1; }
+kgp=""
+for _ in $(seq 1 50); do
+  kgp=$(sed -n 's/^KGP on \([0-9.:]*\)$/\1/p' "$tmp/server.log" | head -1)
+  [ -n "$kgp" ] && break
+  sleep 0.1
+done
+[ -n "$kgp" ] || { cat "$tmp/server.log"; echo "the server did not print its KGP address"; exit 1; }
 echo "== browser tests against $url"
 mkdir -p test-output/browser
 status=0
-(cd web/tests && MANCALA_URL="$url" TEST_OUTPUT="$root/test-output/browser" \
+(cd web/tests && MANCALA_URL="$url" MANCALA_KGP="$kgp" MANCALA_BIN="$bin" TEST_OUTPUT="$root/test-output/browser" \
   timeout 600 node --test --test-concurrency=1 e2e.test.js) || status=$?
 if [ "$status" -ne 0 ]; then
   echo "== server log"; tail -50 "$tmp/server.log"

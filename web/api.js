@@ -36,6 +36,9 @@ export const api = {
   hint: (id, token) => call('GET', `/api/games/${id}/hint`, undefined, token),
   join: (id, invite, name) => call('POST', `/api/games/${id}/join`, { invite, name }, undefined),
   replayGame: (id) => call('GET', `/api/games/${id}/replay`),
+  botGames: () => call('GET', '/api/kgp/games'),
+  lobbyBots: () => call('GET', '/api/kgp/bots'),
+  challenge: (bot, side, name) => call('POST', `/api/kgp/bots/${encodeURIComponent(bot)}/challenge`, { side, name }),
   analyse: (position, history = []) => call('POST', '/api/analysis', { position, history }),
   replayRecord: async (text) => {
     const res = await fetch('/api/replay', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });

@@ -219,6 +219,55 @@ async function setupScreen() {
   }
   drawOptions();
   syncOpp();
+  botsSections(s, side, name).catch(() => {});
+}
+
+// The games of KGP bots (live and finished) and, with the server's lobby, the bots waiting to
+// be challenged; the challenger's seat and name are the new-game form's.
+async function botsSections(s, sideSel, nameInput) {
+  const [games, lobby] = await Promise.all([api.botGames(), api.lobbyBots()]);
+  if (lobby.lobby) {
+    const err = h('p', { class: 'error', role: 'alert' });
+    const items = lobby.bots.map((b) => {
+      const who = b.name || t('web.bots.unnamed', { id: b.id });
+      const since = new Date(b.since).toLocaleTimeString(lang);
+      const button = h('button', { type: 'button', class: 'primary challenge', 'data-bot': b.id, text: t('web.bots.challenge') });
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        try {
+          const name = nameInput.value.trim() || undefined;
+          const r = await api.challenge(b.id, sideSel.value, name);
+          saveSeat(r.game.id, r.seat, r.token);
+          noteGame(r.game.id, { opponent: who });
+          location.hash = `#/game/${r.game.id}`;
+        } catch (e) {
+          err.textContent = e.message;
+          button.disabled = false;
+        }
+      });
+      return h('li', { class: 'bot' }, h('strong', { text: who }),
+        b.authors ? ` · ${t('web.bots.by', { authors: b.authors })}` : '',
+        ` · ${t('web.bots.since', { time: since })} `, button);
+    });
+    s.append(h('section', { class: 'card recent bots-waiting', id: 'bots-waiting', 'aria-labelledby': 'bots-waiting-title' },
+      h('h2', { id: 'bots-waiting-title', text: t('web.bots.waiting') }),
+      items.length ? h('ul', {}, items) : h('p', { text: t('web.bots.waiting-none') }), err));
+  }
+  if (games.games.length || lobby.lobby) {
+    const name = (p, seat) => (p.kind === 'computer' ? t('web.computer-level', { level: p.level }) : p.name || side(seat));
+    const items = games.games.slice(0, 10).map((g) => {
+      const r = g.result;
+      const end = !g.over ? t('web.bots.live')
+        : !r ? ''
+          : r.winner ? t('web.bots.won', { who: name(g.players[r.winner], r.winner), south: r.south, north: r.north })
+            : t('web.bots.draw', { south: r.south, north: r.north });
+      return h('li', {}, h('a', { href: `#/game/${g.id}`, text: t('web.bots.line', { south: name(g.players.south, 'south'), north: name(g.players.north, 'north') }) }),
+        ` · ${t('web.bots.moves', { n: g.ply })} · ${end}`);
+    });
+    s.append(h('section', { class: 'card recent bot-games', id: 'bot-games', 'aria-labelledby': 'bot-games-title' },
+      h('h2', { id: 'bot-games-title', text: t('web.bots.title') }),
+      items.length ? h('ul', {}, items) : h('p', { text: t('web.bots.games-none') })));
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -630,4 +631,47 @@ test('the server\'s errors and a replay\'s note are said in the reader\'s langua
   assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
   assert.equal(errors.length, 2, errors.join(' | '));
   await context.close();
+});
+
+test('the home page lists a waiting KGP bot; a challenge plays it, and its game is listed', async () => {
+  const kgp = process.env.MANCALA_KGP;
+  const bin = process.env.MANCALA_BIN;
+  if (!kgp || !bin) return; // scripts/browser-tests.sh gives both
+  const bot = spawn(bin, ['agent', 'kgp', '--server', kgp, '--level', '1', '--name', 'web bot', '--author', 'tests'], { stdio: 'ignore' });
+  const { context, page, errors } = await newPage();
+  try {
+    // The bot is listed once it waits (the list is read when the page opens).
+    let listed = false;
+    for (let k = 0; k < 50 && !listed; k++) {
+      await page.goto(`${BASE}/#/`);
+      await page.waitForSelector('#bots-waiting');
+      listed = (await page.locator('#bots-waiting li.bot', { hasText: 'web bot' }).count()) > 0;
+      if (!listed) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.ok(listed, 'the bot is listed');
+    const row = page.locator('#bots-waiting li.bot', { hasText: 'web bot' });
+    assert.match(await row.textContent(), /by tests/);
+    await page.waitForSelector('#bot-games');
+    await shot(page, 'home-bots');
+    await page.selectOption('#side', 'south');
+    await row.locator('button.challenge').click();
+    await page.waitForURL(/#\/game\//);
+    const id = page.url().split('#/game/')[1];
+    await page.waitForSelector('#board');
+    // The person plays from the browser; the bot answers through KGP.
+    await playUntilAnswered(page, 2);
+    assert.ok(await page.locator('.moves .mv.north').count() >= 2, 'the bot answered');
+    await shot(page, 'bot-challenge-game');
+    // Back home: the game is among the bots' games, the bot no longer waiting while it plays.
+    await page.goto(`${BASE}/#/`);
+    await page.waitForSelector(`#bot-games a[href="#/game/${id}"]`);
+    const line = await page.locator(`#bot-games li:has(a[href="#/game/${id}"])`).textContent();
+    assert.match(line, /You|web bot/);
+    assert.match(line, /playing|won|drawn/);
+    assert.equal(await page.locator('#bots-waiting li.bot', { hasText: 'web bot' }).count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    bot.kill();
+    await context.close();
+  }
 });

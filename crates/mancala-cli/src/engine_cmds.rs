@@ -821,8 +821,9 @@ fn print_bound(
 pub struct MatchArgs {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Player A: a level 1-8, a level with a time a move (`8@100ms`), or `mcts:N` (Monte
-    /// Carlo tree search, N playouts a move).
+    /// Player A: a level 1-8, a level with a time a move (`8@100ms`), `random`, `greedy`
+    /// (the move that fills its store most this turn) or `mcts:N` (Monte Carlo tree search,
+    /// N playouts a move).
     #[arg(long, required_unless_present = "a_cmd", conflicts_with = "a_cmd")]
     a: Option<String>,
     /// Player B, as for A.

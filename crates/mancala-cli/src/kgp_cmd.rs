@@ -149,7 +149,12 @@ pub fn server(a: KgpServerArgs) -> Result<()> {
     cfg.positions = a.positions;
     cfg.move_time = Duration::from_millis(a.move_time);
     cfg.max_connections = a.max_connections.into();
+    // Both addresses are bound before anything is printed: a bad one is refused alone.
     let listener = TcpListener::bind(&a.addr).with_context(|| format!("--addr {}", a.addr))?;
+    let ws = match &a.ws_addr {
+        Some(ws) => Some(TcpListener::bind(ws).with_context(|| format!("--ws-addr {ws}"))?),
+        None => None,
+    };
     println!(
         "KGP {} on {} ({}, level {})",
         kgp::VERSION.map(|v| v.to_string()).join("."),
@@ -158,8 +163,7 @@ pub fn server(a: KgpServerArgs) -> Result<()> {
         a.level
     );
     let mut listeners = vec![(listener, kgp::Transport::Tcp)];
-    if let Some(ws) = &a.ws_addr {
-        let l = TcpListener::bind(ws).with_context(|| format!("--ws-addr {ws}"))?;
+    if let Some(l) = ws {
         println!("KGP over WebSocket on ws://{}/", l.local_addr()?);
         listeners.push((l, kgp::Transport::WebSocket));
     }

@@ -23,7 +23,8 @@ pub struct StatsArgs {
     #[arg(long, short = 'n', default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub games: u64,
-    /// Players: `random` or a level 1-8, one for both or `SOUTH,NORTH` (`random,5`).
+    /// Players: `random`, `greedy` or a level 1-8, one for both or `SOUTH,NORTH`
+    /// (`random,5`).
     /// Levels with a time limit (7 and 8) give games that are not exactly reproducible.
     #[arg(long, default_value = "random")]
     pub players: String,
@@ -49,7 +50,7 @@ pub struct StatsArgs {
     pub plot: Option<String>,
 }
 
-/// `random`, `3`, `random,5`: the players of South and North.
+/// `random`, `greedy`, `3`, `random,5`: the players of South and North.
 pub fn parse_players(s: &str) -> Result<[Player; 2]> {
     let parts: Vec<&str> = s.split(',').collect();
     match parts.as_slice() {

@@ -40,7 +40,9 @@ pub struct TournamentArgs {
     /// KGP: seeds a pit at the start [default: 6].
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=20))]
     seeds: Option<u8>,
-    /// Print the report as JSON (standings, pairings, every game) instead of tables.
+    /// Print the report as JSON (standings, pairings, every game) instead of tables. In a
+    /// game, `seats`, `winner` and `faulty` are entrants (indices into `entrants`, from 0);
+    /// `scores`, `moves` and `avg_ms` are by seat, South's first (`seats[0]`'s).
     #[arg(long)]
     json: bool,
 }

@@ -698,6 +698,48 @@ fn match_json_elo_is_null_where_unbounded() {
     );
 }
 
+/// `match` and `stats` read the scripted players `agent --player` has: greedy (and random)
+/// play whole games there too.
+#[test]
+fn match_and_stats_take_greedy_and_random() {
+    let o = mancala(&[
+        "match",
+        "--variant",
+        "kalah,seeds=3",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&v["a"], &v["b"], &v["games"]),
+        (&"greedy".into(), &"random".into(), &2.into())
+    );
+    let o = mancala(&[
+        "stats",
+        "--variant",
+        "kalah,seeds=3",
+        "--games",
+        "10",
+        "--players",
+        "greedy,1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["players"],
+        serde_json::json!(["greedy", "level 1"]),
+        "{v}"
+    );
+    assert_eq!(v["games"], 10);
+}
+
 /// Every game drawn bounds nothing: no 95% interval (it had been `+0 to +0`).
 #[test]
 fn match_all_drawn_gives_no_interval() {

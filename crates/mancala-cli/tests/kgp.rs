@@ -153,3 +153,46 @@ fn serve_stores_the_games_of_a_websocket_bot() {
         assert_eq!(g["result"]["winner"], seat, "{g}");
     }
 }
+
+/// A bad address is refused before anything is printed or served: `kgp-server`'s WebSocket
+/// address after a good TCP one, and `serve`'s KGP addresses after a good web one; so is a
+/// lobby without a KGP address.
+#[test]
+fn a_bad_address_is_refused_before_any_banner() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let db = db.to_str().unwrap();
+    for args in [
+        vec!["kgp-server", "--addr", "127.0.0.1:0", "--ws-addr", "foo"],
+        vec![
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db,
+            "--kgp-addr",
+            "127.0.0.1:0",
+            "--kgp-ws-addr",
+            "foo",
+        ],
+        vec![
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db,
+            "--kgp-addr",
+            "foo",
+        ],
+    ] {
+        let out = Command::new(BIN).args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        if args.contains(&"--kgp-lobby") {
+            assert!(err.contains("--kgp-lobby needs a KGP address"), "{err}");
+        } else {
+            assert!(err.contains("foo"), "{args:?}: {err}");
+        }
+    }
+}

@@ -147,6 +147,16 @@ fn a_manchester_tournament_adds_up_and_garbage_loses() {
         .filter(|g| g["winner"] == 2)
         .count();
     assert_eq!(greedy_won, 2);
+    // `winner` is an entrant, `scores` are by seat: the winner's seat holds the larger store.
+    for game in between(&r, "greedy", "random") {
+        let k = game["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|e| *e == game["winner"])
+            .unwrap();
+        assert!(n(&game["scores"][k]) > n(&game["scores"][1 - k]), "{game}");
+    }
 
     // The tables: one line an entrant and one a pairing.
     let (text, err, code) = tournament(&[
@@ -249,4 +259,21 @@ fn the_other_protocols_options_are_refused() {
     let (_, err, code) = tournament(&["--protocol", "kgp", "--game-time", "60", "a=x", "b=y"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--game-time is Manchester Kalah's"), "{err}");
+}
+
+/// `--help` says which of a game's JSON fields are entrants and which are by seat.
+#[test]
+fn the_help_says_what_the_json_fields_index() {
+    let out = std::process::Command::new(BIN)
+        .args(["tournament", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains("`seats`, `winner` and `faulty` are entrants (indices into `entrants`, from 0); `scores`, `moves` and `avg_ms` are by seat"),
+        "{help}"
+    );
 }

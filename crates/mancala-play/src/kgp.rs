@@ -33,12 +33,14 @@ use crate::shown;
 
 mod client;
 mod lines;
+mod lobby;
 mod server;
 #[cfg(feature = "ws")]
 pub mod ws;
 
 pub use client::{run_client, ClientConfig, ClientReport};
 pub use lines::{LineRead, LineWrite, Link};
+pub use lobby::{Lobby, LobbyBot, LobbyError, PersonMove, Reservation, Seat};
 pub(crate) use server::{bot_move, greet, tcp_link, Conn};
 pub use server::{
     serve, serve_all, serve_connection, serve_link, GameResult, GameStart, Recorder, Recording,

@@ -34,11 +34,14 @@ pub enum Player {
 pub enum Besides {
     /// `human` or a level.
     Human,
-    /// `random` or a level.
+    /// `random`, `greedy` or a level.
     Random,
-    /// A level or `mcts:N`.
+    /// `random`, `greedy`, a level or `mcts:N`.
     Mcts,
 }
+
+/// The scripted players' words, read wherever a player needs no person.
+const SCRIPTED: [(&str, Player); 2] = [("random", Player::Random), ("greedy", Player::Greedy)];
 
 /// A computer level from its text (`3`, ` 5 `), or a level with its own time a move
 /// (`8@500ms`, `7@2s`: see [`Level::with_time`]); the error gives the levels there are.
@@ -81,36 +84,39 @@ pub fn parse_move_time(s: &str) -> Result<Duration> {
 }
 
 impl Player {
-    /// A player from its text: a level, or the other kind `besides` names (`human`,
-    /// `random`, case ignored; `mcts:N` with N from 1 to [`MAX_PLAYOUTS`]).
+    /// A player from its text: a level, or the other kinds `besides` names (`human`;
+    /// `random` and `greedy`; `mcts:N` with N from 1 to [`MAX_PLAYOUTS`]), words read with
+    /// case ignored.
     pub fn parse(s: &str, besides: Besides) -> Result<Player> {
         let t = s.trim();
+        let words: &[(&str, Player)] = match besides {
+            Besides::Human => &[("human", Player::Human)],
+            Besides::Random | Besides::Mcts => &SCRIPTED,
+        };
+        if let Some(&(_, p)) = words.iter().find(|(w, _)| t.eq_ignore_ascii_case(w)) {
+            return Ok(p);
+        }
+        let named = words
+            .iter()
+            .map(|(w, _)| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         match besides {
-            Besides::Human | Besides::Random => {
-                let (word, other) = if besides == Besides::Human {
-                    ("human", Player::Human)
-                } else {
-                    ("random", Player::Random)
-                };
-                if t.eq_ignore_ascii_case(word) {
-                    return Ok(other);
-                }
-                parse_level(t)
-                    .map(Player::Engine)
-                    .with_context(|| format!("player `{t}`: give `{word}` or a level"))
-            }
+            Besides::Human | Besides::Random => parse_level(t)
+                .map(Player::Engine)
+                .with_context(|| format!("player `{t}`: give {named} or a level")),
             Besides::Mcts => {
-                let Some(n) = s.strip_prefix("mcts:") else {
-                    return parse_level(s)
+                let Some(n) = t.strip_prefix("mcts:") else {
+                    return parse_level(t)
                         .map(Player::Engine)
-                        .map_err(|e| anyhow::anyhow!("{e}, or mcts:N"));
+                        .map_err(|e| anyhow::anyhow!("{e}, {named} or mcts:N"));
                 };
                 if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-                    bail!("`{s}`: mcts:N needs a number of playouts");
+                    bail!("`{t}`: mcts:N needs a number of playouts");
                 }
                 match n.parse() {
                     Ok(n @ 1..=MAX_PLAYOUTS) => Ok(Player::Mcts(n)),
-                    _ => bail!("`{s}`: mcts:N takes 1 to {MAX_PLAYOUTS} playouts"),
+                    _ => bail!("`{t}`: mcts:N takes 1 to {MAX_PLAYOUTS} playouts"),
                 }
             }
         }
@@ -444,13 +450,19 @@ mod tests {
         let e = format!("{:#}", Player::parse("x", Besides::Random).unwrap_err());
         assert_eq!(
             e,
-            "player `x`: give `random` or a level: `x` is not a level (1-8, or LEVEL@TIME such as 8@500ms)"
+            "player `x`: give `random`, `greedy` or a level: `x` is not a level (1-8, or LEVEL@TIME such as 8@500ms)"
         );
         let e = Player::parse("x", Besides::Mcts).unwrap_err().to_string();
         assert_eq!(
             e,
-            "`x` is not a level (1-8, or LEVEL@TIME such as 8@500ms), or mcts:N"
+            "`x` is not a level (1-8, or LEVEL@TIME such as 8@500ms), `random`, `greedy` or mcts:N"
         );
+        // The scripted players are read wherever a player needs no person.
+        for besides in [Besides::Random, Besides::Mcts] {
+            assert_eq!(Player::parse("Greedy", besides).unwrap(), Player::Greedy);
+            assert_eq!(Player::parse(" random", besides).unwrap(), Player::Random);
+        }
+        assert!(Player::parse("greedy", Besides::Human).is_err());
         assert_eq!(five.name(), "level 5");
         assert_eq!(five.record_name(), "computer (level 5)");
     }

@@ -102,7 +102,8 @@ pub struct GameRecord {
     pub seats: [usize; 2],
     /// The seed its commands were given for `{seed}`.
     pub seed: u64,
-    /// The winning entrant; `None` for a draw.
+    /// The winning entrant (an index into the entrants, as `seats` holds, not a seat);
+    /// `None` for a draw.
     pub winner: Option<usize>,
     /// Final stores by seat, South's first (at a fault: as they stood). Under the pie rule
     /// a seat is its entrant's for the whole game, the board mirrored by a swap.
@@ -112,7 +113,8 @@ pub struct GameRecord {
     /// Each seat's average time a move in milliseconds, from the position sent to the move
     /// received.
     pub avg_ms: [f64; 2],
-    /// The entrant whose fault ended the game early, where one did.
+    /// The entrant (an index into the entrants, not a seat) whose fault ended the game
+    /// early, where one did.
     pub faulty: Option<usize>,
     /// Its fault.
     pub fault: Option<String>,

@@ -247,3 +247,61 @@ fn a_busy_server_says_so_over_websocket() {
     let fault = report(&rx).fault.unwrap_or_default();
     assert_eq!(fault, "the bot closed the connection");
 }
+
+/// The frames a server sends from here to the end of `raw`: (opcode, payload), unmasked.
+fn raw_frames(raw: &mut TcpStream) -> Vec<(u8, Vec<u8>)> {
+    let mut bytes = Vec::new();
+    let _ = std::io::Read::read_to_end(raw, &mut bytes);
+    let mut frames = Vec::new();
+    let mut at = 0;
+    while at + 2 <= bytes.len() {
+        let op = bytes[at] & 0x0f;
+        let (len, head) = match bytes[at + 1] & 0x7f {
+            126 => (
+                usize::from(u16::from_be_bytes([bytes[at + 2], bytes[at + 3]])),
+                4,
+            ),
+            n => (usize::from(n), 2),
+        };
+        let end = (at + head + len).min(bytes.len());
+        frames.push((op, bytes[at + head..end].to_vec()));
+        at = end;
+    }
+    frames
+}
+
+/// A bot that closes the WebSocket in the middle of a game gets the close answered and
+/// nothing after it: no `error`, no `goodbye`, no second close (RFC 6455, section 5.5.1).
+#[test]
+fn nothing_is_sent_after_a_bots_close() {
+    let (url, rx) = server(config(1));
+    let stream =
+        TcpStream::connect(url.trim_start_matches("ws://").trim_end_matches("/kgp")).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let (mut ws, _) = tungstenite::client::client(url.as_str(), stream).unwrap();
+    loop {
+        let Ws::Text(t) = ws.read().unwrap() else {
+            continue;
+        };
+        if t.starts_with("kgp ") {
+            ws.send(Ws::text("mode freeplay")).unwrap();
+        }
+        if t.contains(" state ") {
+            break;
+        }
+    }
+    let mut raw = ws.into_inner();
+    // A close frame with code 1000, masked with a zero key as a client's must be.
+    std::io::Write::write_all(&mut raw, &[0x88, 0x82, 0, 0, 0, 0, 0x03, 0xe8]).unwrap();
+    let frames = raw_frames(&mut raw);
+    assert_eq!(
+        frames,
+        vec![(8, vec![0x03, 0xe8])],
+        "the close answered, nothing else"
+    );
+    let r = report(&rx);
+    assert_eq!(r.fault.as_deref(), Some("the bot closed the connection"));
+    assert_eq!(r.games.len(), 1);
+}

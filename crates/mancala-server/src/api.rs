@@ -193,20 +193,7 @@ async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> Ap
             )))
         }
     };
-    let side = match req.side.as_deref().unwrap_or("south") {
-        "random" => {
-            if random_hex(1).as_bytes()[0].is_multiple_of(2) {
-                Side::South
-            } else {
-                Side::North
-            }
-        }
-        s => parse_side(s).ok_or_else(|| {
-            ApiError::bad(format!(
-                "side must be \"south\", \"north\" or \"random\", got \"{s}\""
-            ))
-        })?,
-    };
+    let side = seat_choice(req.side.as_deref())?;
     let v = c
         .app
         .create(NewGame {
@@ -218,6 +205,22 @@ async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> Ap
         })
         .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+/// The seat a person asks for: `"south"` (the default), `"north"` or `"random"`.
+fn seat_choice(side: Option<&str>) -> ApiResult<Side> {
+    match side.unwrap_or("south") {
+        "random" => Ok(if random_hex(1).as_bytes()[0].is_multiple_of(2) {
+            Side::South
+        } else {
+            Side::North
+        }),
+        s => parse_side(s).ok_or_else(|| {
+            ApiError::bad(format!(
+                "side must be \"south\", \"north\" or \"random\", got \"{s}\""
+            ))
+        }),
+    }
 }
 
 async fn get_game(
@@ -346,6 +349,62 @@ async fn record(
 /// The newest games of KGP bots (`serve --kgp-addr`), each watchable as any game.
 async fn bot_games(State(c): State<Ctx>) -> ApiResult<Json<crate::response::BotGames>> {
     Ok(Json(c.app.bot_games().await?))
+}
+
+/// The bots waiting in the KGP lobby (`serve --kgp-lobby`).
+async fn lobby_bots(State(c): State<Ctx>) -> Json<crate::response::LobbyBots> {
+    Json(c.app.lobby_bots())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ChallengeReq {
+    #[serde(default)]
+    side: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// A person challenges a waiting bot: `{"side": "south"|"north"|"random", "name": N}`, both
+/// optional (an empty body too); answers as a new game does.
+async fn challenge(
+    State(c): State<Ctx>,
+    Path(bot): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: ChallengeReq = match &body {
+        Ok(b) if b.iter().all(u8::is_ascii_whitespace) => ChallengeReq::default(),
+        _ => parse_json(body)?,
+    };
+    let side = seat_choice(req.side.as_deref())?;
+    let v = c
+        .app
+        .challenge_bot(&bot, side, clean_name(req.name)?)
+        .await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PairReq {
+    south: Value,
+    north: Value,
+}
+
+/// Two waiting bots play each other: `{"south": ID, "north": ID}`; answers the new game's
+/// state.
+async fn pair(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
+    let req: PairReq = parse_json(body)?;
+    let id = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    let game = c.app.pair_bots(&id(&req.south), &id(&req.north)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(serde_json::json!({ "game": game })),
+    )
+        .into_response())
 }
 
 async fn replay_game(
@@ -751,6 +810,9 @@ pub fn router(c: Ctx) -> Router {
         .route("/api/games/{id}/replay", get(replay_game))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/kgp/games", get(bot_games))
+        .route("/api/kgp/bots", get(lobby_bots))
+        .route("/api/kgp/bots/{id}/challenge", post(challenge))
+        .route("/api/kgp/pair", post(pair))
         .route(
             "/api/analysis",
             post(analysis).layer(DefaultBodyLimit::max(max_body.max(256 * 1024))),

@@ -6,11 +6,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::response::{
-    BotGame, BotGames, Created, GameView, Hint, Joined, Player, Seats, WsMessage,
+    BotGame, BotGames, Created, GameView, Hint, Joined, LobbyBots, Player, Seats, WsMessage,
 };
 use axum::http::StatusCode;
 use mancala_core::{Game, Msg, Position, Rules, Side};
 use mancala_engine::Limits;
+use mancala_play::kgp::{LobbyError, PersonMove, Seat};
 use mancala_play::player::{computer_name, level_decision};
 use tokio::sync::{broadcast, Semaphore};
 
@@ -149,6 +150,10 @@ pub struct App {
     pub pool: Arc<Semaphore>,
     /// Computations waiting for the pool or running in it.
     demand: Arc<std::sync::atomic::AtomicUsize>,
+    /// The KGP lobby (`--kgp-lobby`), once opened ([`crate::kgp::open_lobby`]).
+    pub lobby: std::sync::OnceLock<crate::kgp::LobbyHandle>,
+    /// Where a person's moves in a game against a lobby's bot go: that game's thread.
+    person_moves: Mutex<HashMap<String, std::sync::mpsc::Sender<PersonMove>>>,
 }
 
 /// Versions start from the clock (milliseconds) when a game is loaded, so they keep growing
@@ -168,6 +173,23 @@ pub fn random_hex(bytes: usize) -> String {
         }
     }
     buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The stored row of a new game of KGP bots at `start`: no seat taken yet.
+fn kgp_row(id: &str, start: &Position) -> GameRow {
+    GameRow {
+        id: id.to_string(),
+        start: start.to_string(),
+        created_ms: now_ms(),
+        ai: [false, false],
+        bots: [false, false],
+        ai_level: None,
+        tokens: [None, None],
+        names: [None, None],
+        invite: None,
+        resigned: None,
+        seed: 0,
+    }
 }
 
 /// Compares two secrets in time independent of where they differ.
@@ -423,6 +445,8 @@ impl App {
             games: Mutex::new(HashMap::new()),
             pool: Arc::new(Semaphore::new(threads)),
             demand: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            lobby: std::sync::OnceLock::new(),
+            person_moves: Mutex::new(HashMap::new()),
         }
     }
 
@@ -679,6 +703,7 @@ impl App {
             .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
         live.info.push(row);
         self.changed(&entry, &mut live);
+        self.tell_lobby_game(id, PersonMove::Pit(pit0));
         let state = live.view(Some(side));
         drop(live);
         self.kick_ai(id, &entry).await;
@@ -736,6 +761,7 @@ impl App {
         self.wrote(self.store.set_resigned(&gid, k)).await?;
         live.row.resigned = Some(k);
         self.changed(&entry, &mut live);
+        self.tell_lobby_game(id, PersonMove::Resigned);
         Ok(live.view(Some(side)))
     }
 
@@ -1084,6 +1110,155 @@ impl App {
         live.row.resigned = Some(k);
         self.changed(&entry, &mut live);
         Ok(())
+    }
+
+    /// Hands a person's move or resignation to the thread of game `id`, where it is a game
+    /// against a lobby's bot.
+    fn tell_lobby_game(&self, id: &str, m: PersonMove) {
+        let map = self.person_moves.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = map.get(id) {
+            let _ = tx.send(m);
+        }
+    }
+
+    /// The game `id` against a lobby's bot is over: its person's moves go nowhere.
+    pub fn person_left(&self, id: &str) {
+        let mut map = self.person_moves.lock().unwrap_or_else(|e| e.into_inner());
+        map.remove(id);
+    }
+
+    fn lobby(&self) -> ApiResult<&crate::kgp::LobbyHandle> {
+        self.lobby
+            .get()
+            .ok_or_else(|| ApiError::said(StatusCode::NOT_FOUND, Msg::new("server.kgp.no-lobby")))
+    }
+
+    /// The bots waiting in the KGP lobby (none without one).
+    pub fn lobby_bots(&self) -> LobbyBots {
+        LobbyBots {
+            lobby: self.lobby.get().is_some(),
+            bots: self
+                .lobby
+                .get()
+                .map(|h| h.lobby.waiting())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Takes the lobby's bots `ids` (as the path gave them) for a game: their ids and names.
+    fn reserve_bots(
+        &self,
+        ids: &[&str],
+    ) -> ApiResult<(mancala_play::kgp::Reservation, Vec<String>)> {
+        let handle = self.lobby()?;
+        let mut nums = Vec::new();
+        for id in ids {
+            let shown: String = id.chars().take(24).collect();
+            let n = id.parse::<u64>().map_err(|_| {
+                ApiError::said(
+                    StatusCode::NOT_FOUND,
+                    Msg::new("server.kgp.no-bot").arg("id", shown),
+                )
+            })?;
+            nums.push(n);
+        }
+        let names: Vec<String> = nums
+            .iter()
+            .map(|n| {
+                handle
+                    .lobby
+                    .bot(*n)
+                    .and_then(|b| b.name)
+                    .unwrap_or_else(|| "KGP bot".into())
+            })
+            .collect();
+        let r = handle.lobby.reserve(&nums).map_err(|e| match e {
+            LobbyError::NoBot(id) => ApiError::said(
+                StatusCode::NOT_FOUND,
+                Msg::new("server.kgp.no-bot").arg("id", id),
+            ),
+            LobbyError::Busy(id) => ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.kgp.bot-busy").arg("id", id),
+            ),
+            LobbyError::Same(id) => ApiError::said(
+                StatusCode::BAD_REQUEST,
+                Msg::new("server.kgp.same-bot").arg("id", id),
+            ),
+        })?;
+        Ok((r, names))
+    }
+
+    /// A person challenges the lobby's bot `bot`: an ordinary stored game of the lobby's
+    /// rules, the person on `side` with a seat token (played from the web as a game against
+    /// the computer is, without undo or hints), the bot on the other seat through KGP.
+    pub async fn challenge_bot(
+        self: &Arc<Self>,
+        bot: &str,
+        side: Side,
+        name: Option<String>,
+    ) -> ApiResult<Created> {
+        let handle = self.lobby()?.clone();
+        let (reservation, names) = self.reserve_bots(&[bot])?;
+        let start = Position::start(&handle.rules).map_err(ApiError::from)?;
+        let id = random_hex(8);
+        let token = random_hex(16);
+        let (me, it) = (side.index(), side.other().index());
+        let mut row = kgp_row(&id, &start);
+        row.tokens[me] = Some(token.clone());
+        row.names[me] = name;
+        row.bots[it] = true;
+        row.names[it] = Some(names[0].clone());
+        let entry = self.add_new(row, start).await?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.person_moves
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.clone(), tx);
+        let mut seats = [Seat::Person(rx), Seat::Bot(reservation.ids()[0])];
+        if side == Side::North {
+            seats.swap(0, 1);
+        }
+        let rec = crate::kgp::LobbyGame::new(self, &handle, &id);
+        reservation.start(
+            seats,
+            handle.rules,
+            handle.move_time,
+            id.clone(),
+            Box::new(rec),
+        );
+        let state = entry.live.lock().await.view(Some(side));
+        Ok(Created {
+            game: state,
+            seat: side_str(side),
+            token,
+            invite: None,
+        })
+    }
+
+    /// Pairs the lobby's bots `south` and `north` (as the path or body gave them) in a stored
+    /// game of the lobby's rules, watchable as any; returns its state.
+    pub async fn pair_bots(self: &Arc<Self>, south: &str, north: &str) -> ApiResult<GameView> {
+        let handle = self.lobby()?.clone();
+        let (reservation, names) = self.reserve_bots(&[south, north])?;
+        let start = Position::start(&handle.rules).map_err(ApiError::from)?;
+        let id = random_hex(8);
+        let mut row = kgp_row(&id, &start);
+        row.bots = [true, true];
+        row.names = [Some(names[0].clone()), Some(names[1].clone())];
+        let entry = self.add_new(row, start).await?;
+        let ids = reservation.ids().to_vec();
+        let seats = [Seat::Bot(ids[0]), Seat::Bot(ids[1])];
+        let rec = crate::kgp::LobbyGame::new(self, &handle, &id);
+        reservation.start(
+            seats,
+            handle.rules,
+            handle.move_time,
+            id.clone(),
+            Box::new(rec),
+        );
+        let state = entry.live.lock().await.view(None);
+        Ok(state)
     }
 
     /// The newest 100 games of KGP bots.

@@ -79,6 +79,12 @@ pub struct ServeArgs {
     /// The level KGP bots play (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
     pub kgp_level: u8,
+    /// KGP bots that ask for freeplay wait in a lobby (pinged every 10 s, listed at GET
+    /// /api/kgp/bots and on the home page) until a person challenges one or two are paired
+    /// (POST /api/kgp/pair), instead of playing --kgp-level at once; needs --kgp-addr or
+    /// --kgp-ws-addr.
+    #[arg(long)]
+    pub kgp_lobby: bool,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -104,6 +110,7 @@ impl Default for ServeArgs {
             kgp_addr: None,
             kgp_ws_addr: None,
             kgp_level: 4,
+            kgp_lobby: false,
         }
     }
 }
@@ -268,6 +275,9 @@ pub fn database_path(args: &ServeArgs) -> anyhow::Result<PathBuf> {
 /// Opens the database, binds the address, prints `listening on http://ADDR` and serves
 /// until Ctrl-C or SIGTERM.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    if args.kgp_lobby && args.kgp_addr.is_none() && args.kgp_ws_addr.is_none() {
+        anyhow::bail!("--kgp-lobby needs a KGP address: --kgp-addr or --kgp-ws-addr");
+    }
     if let Some(dir) = &args.web_dir {
         if !dir.is_dir() {
             anyhow::bail!("--web-dir {}: no such folder", dir.display());
@@ -285,19 +295,21 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("listening on {}", args.addr))?;
+    // Every address is bound before anything is printed: a bad one is refused alone.
+    let kgp_listeners = bind_kgp(&args)?;
     let addr = listener.local_addr()?;
     println!("listening on http://{addr} (database {})", db.display());
     let app = Arc::new(App::new(store, cfg));
-    serve_kgp(&args, &app)?;
+    serve_kgp(&args, kgp_listeners, &app)?;
     use std::io::Write;
     let _ = std::io::stdout().flush();
     serve_on(listener, app, shutdown_signal()).await
 }
 
-/// Serves KGP on `--kgp-addr` (TCP) and `--kgp-ws-addr` (WebSocket) on threads of its own
-/// (`mancala_play::kgp::serve_all`), the games stored in `app` ([`kgp::config`]), a JSON line
-/// a finished connection on standard output. Call it within the runtime.
-fn serve_kgp(args: &ServeArgs, app: &Arc<App>) -> anyhow::Result<()> {
+/// The listeners of `--kgp-addr` (TCP) and `--kgp-ws-addr` (WebSocket), bound.
+fn bind_kgp(
+    args: &ServeArgs,
+) -> anyhow::Result<Vec<(std::net::TcpListener, mancala_play::kgp::Transport)>> {
     use mancala_play::kgp::Transport;
     let mut listeners = Vec::new();
     for (addr, transport, flag) in [
@@ -307,16 +319,33 @@ fn serve_kgp(args: &ServeArgs, app: &Arc<App>) -> anyhow::Result<()> {
         let Some(addr) = addr else { continue };
         let listener =
             std::net::TcpListener::bind(addr).with_context(|| format!("{flag} {addr}"))?;
+        listeners.push((listener, transport));
+    }
+    Ok(listeners)
+}
+
+/// Serves KGP on the listeners of [`bind_kgp`] on threads of its own
+/// (`mancala_play::kgp::serve_all`), the games stored in `app` ([`kgp::config`]), a JSON line
+/// a finished connection on standard output. Call it within the runtime.
+fn serve_kgp(
+    args: &ServeArgs,
+    listeners: Vec<(std::net::TcpListener, mancala_play::kgp::Transport)>,
+    app: &Arc<App>,
+) -> anyhow::Result<()> {
+    use mancala_play::kgp::Transport;
+    if listeners.is_empty() {
+        return Ok(());
+    }
+    for (listener, transport) in &listeners {
         match transport {
             Transport::Tcp => println!("KGP on {}", listener.local_addr()?),
             Transport::WebSocket => println!("KGP on ws://{}/", listener.local_addr()?),
         }
-        listeners.push((listener, transport));
     }
-    if listeners.is_empty() {
-        return Ok(());
+    let mut cfg = kgp::config(app, args.kgp_level)?;
+    if args.kgp_lobby {
+        kgp::open_lobby(app, &mut cfg, kgp::LOBBY_PING)?;
     }
-    let cfg = kgp::config(app, args.kgp_level)?;
     std::thread::spawn(move || {
         mancala_play::kgp::serve_all(listeners, cfg, |r| {
             println!("{}", serde_json::to_string(&r).unwrap_or_default());

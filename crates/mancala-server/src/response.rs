@@ -103,7 +103,18 @@ pub struct BotGames {
     pub games: Vec<BotGame>,
 }
 
-/// One game of a KGP bot against the server's level, watchable at `/api/games/{id}/ws`.
+/// The KGP lobby's waiting bots (`GET /api/kgp/bots`), longest waiting first.
+#[derive(Debug, Clone, Serialize)]
+pub struct LobbyBots {
+    /// Whether the server has a lobby (`serve --kgp-lobby`); without one no bot waits.
+    pub lobby: bool,
+    /// The bots waiting for a game: `id` (for `/api/kgp/bots/{id}/challenge` and
+    /// `/api/kgp/pair`), `name`, `authors`, `since` (Unix milliseconds) and `rules`.
+    pub bots: Vec<mancala_play::kgp::LobbyBot>,
+}
+
+/// One game of a KGP bot against the server's level, a person or another bot, watchable at
+/// `/api/games/{id}/ws`.
 #[derive(Debug, Clone, Serialize)]
 pub struct BotGame {
     /// The game's id.
@@ -112,7 +123,7 @@ pub struct BotGame {
     pub created: i64,
     /// The rules, as a rules string.
     pub rules: String,
-    /// Both seats: the bot and the computer.
+    /// Both seats: the bot and the computer, a person or another bot.
     pub players: Seats<Player>,
     /// Moves played.
     pub ply: usize,

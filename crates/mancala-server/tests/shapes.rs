@@ -181,8 +181,9 @@ async fn answers_keep_their_recorded_shapes() {
     assert_eq!(got.as_object().unwrap().len(), want.len());
 }
 
-/// Serves KGP for `s`, connects a bot named `shape bot` that answers its first position with
-/// garbage, and returns the list of bots' games and that game's state.
+/// Serves KGP for `s`, connects a bot named `shape bot` that plays pit 1 in its first
+/// position and answers the next with garbage (a game is stored from its first move), and
+/// returns the list of bots' games and that game's state.
 async fn bot_game(s: &Server, c: &Client) -> (Value, Value) {
     use std::io::{BufRead, BufReader, Write};
     let cfg = mancala_server::kgp::config(&s.app, 1).unwrap();
@@ -193,10 +194,17 @@ async fn bot_game(s: &Server, c: &Client) -> (Value, Value) {
         let mut bot = std::net::TcpStream::connect(addr).unwrap();
         bot.write_all(b"set info:name \"shape bot\"\r\nmode freeplay\r\n")
             .unwrap();
+        let mut moved = false;
         for line in BufReader::new(bot.try_clone().unwrap()).lines() {
             let line = line.unwrap();
             if line.contains(" state ") {
-                bot.write_all(b"?\r\n").unwrap();
+                let answer: &[u8] = if moved {
+                    b"?\r\n"
+                } else {
+                    b"move 1\r\nyield\r\n"
+                };
+                bot.write_all(answer).unwrap();
+                moved = true;
             }
             if line == "goodbye" {
                 break;

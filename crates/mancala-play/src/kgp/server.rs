@@ -39,6 +39,9 @@ pub struct ServerConfig {
     pub seed: u64,
     /// Where freeplay games go, move by move, as they are played (`None`: nowhere).
     pub recorder: Option<std::sync::Arc<dyn Recorder>>,
+    /// Where freeplay bots wait to be challenged instead of playing `level` at once
+    /// (`None`: no lobby). Eval and verify connections are served as without one.
+    pub lobby: Option<std::sync::Arc<super::Lobby>>,
 }
 
 /// Takes the freeplay games of a server as they are played, to store or show them.
@@ -49,11 +52,16 @@ pub trait Recorder: Send + Sync + std::fmt::Debug {
 
 /// One recorded game: its moves as they are played, then its end.
 pub trait Recording: Send {
-    /// `pit` (0-based, the mover's own) was played, by the bot or by our level, after
-    /// `time`; called before the game goes on.
+    /// `pit` (0-based, the mover's own) was played, by a bot or by our level, after
+    /// `time`; called before the game goes on (a person's moves in a lobby's game are
+    /// stored by whoever took them, and not told here).
     fn moved(&mut self, pit: u8, by_bot: bool, time: Duration);
     /// The game is over: by the rules, or by the bot's fault (`result.fault`).
     fn ended(&mut self, result: &GameResult);
+    /// The game is over by `side`'s forfeit: a bot's fault, a person's time (a lobby's
+    /// games, which have no [`GameResult`]; a person's own resignation is stored by whoever
+    /// took it).
+    fn forfeited(&mut self, side: Side);
 }
 
 /// What a recorder is told of a game as it starts.
@@ -82,6 +90,7 @@ impl ServerConfig {
             max_connections: 16,
             seed: 1,
             recorder: None,
+            lobby: None,
         }
     }
 }
@@ -133,7 +142,9 @@ pub(crate) struct Conn {
     next_id: u64,
     /// States and problems whose answers are over (late answers are ignored).
     stopped: std::collections::HashSet<u64>,
-    name: Option<String>,
+    /// The bot's `info:name` and `info:authors`, where it sent them.
+    pub(crate) name: Option<String>,
+    pub(crate) authors: Option<String>,
 }
 
 /// A received message or why none came; `Err` is the bot's fault.
@@ -171,17 +182,23 @@ impl Conn {
             next_id: 1,
             stopped: Default::default(),
             name: None,
+            authors: None,
         }
     }
 
-    fn send(&mut self, m: &Message) -> Result<(), String> {
-        self.out
-            .write_line(&m.to_string())
-            .map_err(|e| format!("the connection failed while writing to it ({e})"))
+    pub(crate) fn send(&mut self, m: &Message) -> Result<(), String> {
+        self.out.write_line(&m.to_string()).map_err(|e| {
+            // A transport that knows the bot closed (a WebSocket's close frame) says so.
+            if e.kind() == std::io::ErrorKind::NotConnected {
+                "the bot closed the connection".to_string()
+            } else {
+                format!("the connection failed while writing to it ({e})")
+            }
+        })
     }
 
     /// Sends `m` with a fresh id; returns the id.
-    fn send_new(&mut self, m: Message) -> Result<u64, String> {
+    pub(crate) fn send_new(&mut self, m: Message) -> Result<u64, String> {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&m.with_id(id))?;
@@ -215,11 +232,11 @@ impl Conn {
             let m = Message::parse(&line)
                 .map_err(|e| format!("a malformed message `{}`: {e}", shown(&line)))?;
             match m.name.as_str() {
-                "set" => {
-                    if m.text(0) == Some("info:name") {
-                        self.name = m.text(1).map(shown);
-                    }
-                }
+                "set" => match m.text(0) {
+                    Some("info:name") => self.name = m.text(1).map(shown),
+                    Some("info:authors") => self.authors = m.text(1).map(shown),
+                    _ => {}
+                },
                 // Either side may ping: answered at once, whatever else is going on.
                 "ping" => {
                     let mut pong = Message::new("pong", vec![]);
@@ -359,6 +376,10 @@ fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> R
     let mut rng = Rng::lcg(cfg.seed);
     match mode {
         Mode::Freeplay => {
+            // In a lobby the games are made for the bot, and recorded there, not reported.
+            if let Some(lobby) = &cfg.lobby {
+                return super::lobby::wait(conn, cfg, lobby);
+            }
             for g in 0..cfg.games {
                 let seat = if g % 2 == 0 { Side::South } else { Side::North };
                 let game_id = Message::new(

@@ -5,10 +5,14 @@
 //!
 //! The handshake's socket reads (it may already hold the first frames); a second
 //! `tungstenite` socket over a clone of the stream writes, so a thread can block reading while
-//! another writes, as over TCP. Only the reading socket answers pings and a close.
+//! another writes, as over TCP. Only the reading socket answers pings and a close; once the
+//! peer's close frame is read and answered, the writing socket sends nothing more (RFC 6455:
+//! no data after a close), so a server's `error` and `goodbye` after a bot closed are dropped.
 
 use std::collections::VecDeque;
 use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tungstenite::protocol::{Role, WebSocketConfig};
@@ -24,10 +28,12 @@ fn config() -> WebSocketConfig {
         .max_frame_size(Some(MAX_LINE + 2))
 }
 
-/// The reading half: the handshake's socket and the lines of a message not yet taken.
+/// The reading half: the handshake's socket, the lines of a message not yet taken, and the
+/// flag it raises when the peer's close frame arrives.
 struct WsReader {
     ws: WebSocket<TcpStream>,
     pending: VecDeque<String>,
+    closed: Arc<AtomicBool>,
 }
 
 impl LineRead for WsReader {
@@ -55,9 +61,14 @@ impl LineRead for WsReader {
                     ))
                 }
                 Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)) => {}
-                Ok(Message::Close(_)) | Err(Error::ConnectionClosed | Error::AlreadyClosed) => {
-                    return Ok(None)
+                Ok(Message::Close(_)) => {
+                    // Nothing more is written; the close's answer, queued by tungstenite, goes
+                    // now, since this socket is read no more.
+                    self.closed.store(true, Ordering::SeqCst);
+                    let _ = self.ws.flush();
+                    return Ok(None);
                 }
+                Err(Error::ConnectionClosed | Error::AlreadyClosed) => return Ok(None),
                 // The peer closed the socket without a close frame: an end, as over TCP.
                 Err(Error::Protocol(
                     tungstenite::error::ProtocolError::ResetWithoutClosingHandshake,
@@ -73,13 +84,21 @@ impl LineRead for WsReader {
     }
 }
 
-/// The writing half: a socket of its own over a clone of the stream.
+/// The writing half: a socket of its own over a clone of the stream, silent once the peer
+/// has closed (`closed`, raised by the reading half).
 struct WsWriter {
     ws: WebSocket<TcpStream>,
+    closed: Arc<AtomicBool>,
 }
 
 impl LineWrite for WsWriter {
     fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                "the peer closed the WebSocket",
+            ));
+        }
         self.ws.send(Message::text(line)).map_err(|e| match e {
             Error::Io(e) => e,
             e => std::io::Error::other(e),
@@ -87,8 +106,11 @@ impl LineWrite for WsWriter {
     }
 
     fn close(&mut self) {
-        let _ = self.ws.close(None);
-        let _ = self.ws.flush();
+        // After the peer's close the reading half has answered it: no second close frame.
+        if !self.closed.load(Ordering::SeqCst) {
+            let _ = self.ws.close(None);
+            let _ = self.ws.flush();
+        }
         let _ = self.ws.get_ref().shutdown(std::net::Shutdown::Both);
     }
 }
@@ -99,12 +121,14 @@ fn link(ws: WebSocket<TcpStream>, role: Role, peer: String) -> std::io::Result<L
     stream.set_read_timeout(None)?;
     stream.set_nodelay(true)?;
     let writer = WebSocket::from_raw_socket(stream.try_clone()?, role, Some(config()));
+    let closed = Arc::new(AtomicBool::new(false));
     Ok(Link {
         reader: Box::new(WsReader {
             ws,
             pending: VecDeque::new(),
+            closed: closed.clone(),
         }),
-        writer: Box::new(WsWriter { ws: writer }),
+        writer: Box::new(WsWriter { ws: writer, closed }),
         peer,
     })
 }
