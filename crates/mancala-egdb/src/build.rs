@@ -17,7 +17,9 @@
 //! Memory. The level being built is `T` one byte an entry (`D + s`, `0xFF` unknown); when it
 //! is complete it is transposed into `M`, packed as the file's payload and written, and packed
 //! again as `T` for the levels above. Lower levels are read packed (5 bits an entry from 16
-//! seeds) instead of a byte an entry.
+//! seeds, 6 from 32) instead of a byte an entry. From the first level whose build needs more
+//! memory than the system has, every level lives in a scratch file mapped shared (see
+//! [`BuildOptions::memory_limit`]): the kernel's page cache then decides what stays in memory.
 
 use crate::entry::{self, payload_len, PackedLevel};
 use crate::file::{write_level, Table};
