@@ -1018,14 +1018,20 @@ fn run_files(files: &[PathBuf], parallel: u16, opts: &JobOptions, quiet: bool) -
                             print!("{}", String::from_utf8_lossy(&o.stdout));
                         }
                     }
-                    Ok(o) => failures
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(format!(
+                    Ok(o) => {
+                        // Said as it happens, so that a log shows every job that gave up
+                        // (a time limit) or failed, not only the first.
+                        let line = format!(
                             "{}: {}",
                             f.display(),
                             String::from_utf8_lossy(&o.stderr).trim()
-                        )),
+                        );
+                        eprintln!("{line}");
+                        failures
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push(line);
+                    }
                     Err(e) => failures
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())

@@ -196,6 +196,56 @@ fn a_wrong_hypothesis_is_refuted_and_the_next_round_fixes_it() {
     assert!(rounds >= 2, "the worst turn first takes a second round");
 }
 
+/// Under `--time`, every job that gives up says so on its own line as it ends, and the jobs
+/// that finished keep their results.
+#[test]
+fn run_jobs_names_every_job_that_gave_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("jobs");
+    let r = ok_json(&[
+        "solve",
+        "--split",
+        "2",
+        "--jobs",
+        path(&d),
+        "--at-least",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(r["status"], "open");
+    let o = mancala(&[
+        "run-jobs",
+        path(&d),
+        "--parallel",
+        "2",
+        "--tt-mb",
+        "8",
+        "--time",
+        "1ms",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let jobs = |suffix: &str| {
+        std::fs::read_dir(&d)
+            .unwrap()
+            .map(|f| f.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with("job-") && n.ends_with(suffix))
+            .count()
+    };
+    let gave_up = err
+        .lines()
+        .filter(|l| l.starts_with(path(&d)) && l.contains("did not finish within the time limit"))
+        .count();
+    let (results, all) = (jobs(".result.json"), jobs(".json"));
+    let questions = all - results;
+    assert!(questions > 0);
+    assert_eq!(
+        gave_up,
+        questions - results,
+        "a line for each job without a result: {err}"
+    );
+    assert_eq!(o.status.success(), gave_up == 0, "{err}");
+}
+
 #[test]
 fn broken_job_and_result_files_are_refused_naming_them() {
     let dir = tempfile::tempdir().unwrap();
