@@ -140,13 +140,10 @@ fn split_jobs_prove_both_bounds_of_the_exact_value() {
     );
 }
 
-/// The short searches' order replaced by the worst first: the first round bets on a losing
-/// turn, its jobs refute it, the merge says so and writes the next round, and the run by
-/// hand (`run-jobs`, then `--merge`) ends with the root proven.
-#[test]
-fn a_wrong_hypothesis_is_refuted_and_the_next_round_fixes_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("jobs");
+/// Splits "South wins the default game by at least 2" two turns deep into `DIR/jobs`, the round
+/// still open; returns that directory.
+fn split_at_least_2(dir: &Path) -> std::path::PathBuf {
+    let d = dir.join("jobs");
     let r = ok_json(&[
         "solve",
         "--split",
@@ -158,6 +155,16 @@ fn a_wrong_hypothesis_is_refuted_and_the_next_round_fixes_it() {
         "--json",
     ]);
     assert_eq!(r["status"], "open");
+    d
+}
+
+/// The short searches' order replaced by the worst first: the first round bets on a losing
+/// turn, its jobs refute it, the merge says so and writes the next round, and the run by
+/// hand (`run-jobs`, then `--merge`) ends with the root proven.
+#[test]
+fn a_wrong_hypothesis_is_refuted_and_the_next_round_fixes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = split_at_least_2(dir.path());
     // Turn the guesses round: South's worst first turn first.
     let mpath = d.join("split.json");
     let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&mpath).unwrap()).unwrap();
@@ -201,18 +208,7 @@ fn a_wrong_hypothesis_is_refuted_and_the_next_round_fixes_it() {
 #[test]
 fn run_jobs_names_every_job_that_gave_up() {
     let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("jobs");
-    let r = ok_json(&[
-        "solve",
-        "--split",
-        "2",
-        "--jobs",
-        path(&d),
-        "--at-least",
-        "2",
-        "--json",
-    ]);
-    assert_eq!(r["status"], "open");
+    let d = split_at_least_2(dir.path());
     let o = mancala(&[
         "run-jobs",
         path(&d),

@@ -1189,6 +1189,25 @@ impl App {
         Ok((r, names))
     }
 
+    /// Starts the stored game `id` between the reserved bots and `seats`, under the lobby's
+    /// rules and move time, its moves recorded into the store.
+    fn start_lobby_game(
+        self: &Arc<Self>,
+        handle: &crate::kgp::LobbyHandle,
+        reservation: mancala_play::kgp::Reservation,
+        seats: [Seat; 2],
+        id: &str,
+    ) {
+        let rec = crate::kgp::LobbyGame::new(self, handle, id);
+        reservation.start(
+            seats,
+            handle.rules,
+            handle.move_time,
+            id.to_string(),
+            Box::new(rec),
+        );
+    }
+
     /// A person challenges the lobby's bot `bot`: an ordinary stored game of the lobby's
     /// rules, the person on `side` with a seat token (played from the web as a game against
     /// the computer is, without undo or hints), the bot on the other seat through KGP.
@@ -1219,14 +1238,7 @@ impl App {
         if side == Side::North {
             seats.swap(0, 1);
         }
-        let rec = crate::kgp::LobbyGame::new(self, &handle, &id);
-        reservation.start(
-            seats,
-            handle.rules,
-            handle.move_time,
-            id.clone(),
-            Box::new(rec),
-        );
+        self.start_lobby_game(&handle, reservation, seats, &id);
         let state = entry.live.lock().await.view(Some(side));
         Ok(Created {
             game: state,
@@ -1249,14 +1261,7 @@ impl App {
         let entry = self.add_new(row, start).await?;
         let ids = reservation.ids().to_vec();
         let seats = [Seat::Bot(ids[0]), Seat::Bot(ids[1])];
-        let rec = crate::kgp::LobbyGame::new(self, &handle, &id);
-        reservation.start(
-            seats,
-            handle.rules,
-            handle.move_time,
-            id.clone(),
-            Box::new(rec),
-        );
+        self.start_lobby_game(&handle, reservation, seats, &id);
         let state = entry.live.lock().await.view(None);
         Ok(state)
     }
