@@ -170,11 +170,11 @@ async function setupScreen() {
     variantsCache.levels.map((l) => h('option', { value: l, text: LEVEL_KEYS[l] ? `${l} · ${t(`web.level.${LEVEL_KEYS[l]}`)}` : String(l) })));
   level.value = saved.level || 3;
   const levelField = h('div', { class: 'field' }, h('label', { for: 'level', text: t('web.setup.level') }), level);
-  const side = h('select', { id: 'side', name: 'side' },
+  const seatSel = h('select', { id: 'side', name: 'side' },
     h('option', { value: 'south', text: t('web.setup.south') }),
     h('option', { value: 'north', text: t('web.setup.north') }),
     h('option', { value: 'random', text: t('web.setup.random') }));
-  side.value = saved.side || 'south';
+  seatSel.value = saved.side || 'south';
   const name = h('input', { id: 'name', name: 'name', type: 'text', maxlength: 40, autocomplete: 'nickname', placeholder: t('web.setup.optional'), value: saved.name || '' });
   const nameField = h('div', { class: 'field' }, h('label', { for: 'name', text: t('web.setup.name') }), name);
   const syncOpp = () => {
@@ -189,16 +189,16 @@ async function setupScreen() {
     h('div', { class: 'field' }, h('label', { for: 'preset', text: t('web.setup.game') }), presetSel), summary,
     h('details', { class: 'more', open: saved.open ? true : null }, h('summary', { text: t('web.setup.options') }), optionsBox),
     oppBox, levelField, nameField,
-    h('div', { class: 'field' }, h('label', { for: 'side', text: t('web.setup.seat') }), side),
+    h('div', { class: 'field' }, h('label', { for: 'side', text: t('web.setup.seat') }), seatSel),
     err, start, rulesBox);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     start.disabled = true;
     const opponent = form.querySelector('input[name=opponent]:checked').value;
-    const req = { rules: rulesString(), opponent, side: side.value };
+    const req = { rules: rulesString(), opponent, side: seatSel.value };
     if (opponent === 'computer') req.level = Number(level.value);
     if (name.value.trim()) req.name = name.value.trim();
-    localStorage.setItem('mancala.setup', JSON.stringify({ preset: presetSel.value, opponent, level: level.value, side: side.value, name: name.value }));
+    localStorage.setItem('mancala.setup', JSON.stringify({ preset: presetSel.value, opponent, level: level.value, side: seatSel.value, name: name.value }));
     try {
       const r = await api.create(req);
       saveSeat(r.game.id, r.seat, r.token);
@@ -219,7 +219,7 @@ async function setupScreen() {
   }
   drawOptions();
   syncOpp();
-  botsSections(s, side, name).catch(() => {});
+  botsSections(s, seatSel, name).catch(() => {});
 }
 
 // The games of KGP bots (live and finished) and, with the server's lobby, the bots waiting to

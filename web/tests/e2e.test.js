@@ -316,6 +316,21 @@ async function recordScreen(page) {
   });
 }
 
+test('a recent game whose page never opened is listed with the seat it was joined in', async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  // `saveSeat` writes this much when a game is created; the rest comes once its page opens.
+  await page.evaluate(() => localStorage.setItem('mancala.seats',
+    JSON.stringify({ '00000000deadbeef': { seat: 'north', token: 't', at: Date.now() } })));
+  await page.reload();
+  await page.waitForSelector('.recent li');
+  assert.match(await page.textContent('.recent li'), /you play North/);
+  assert.equal(await page.inputValue('#side'), 'south');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the form, the keys and the screen while a move is sown say what is true', async () => {
   const { context, page, errors } = await newPage();
   await page.goto(`${BASE}/`);
