@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::Notation;
-use mancala_core::{Position, Side};
+use mancala_core::Position;
 use mancala_engine::{Engine, Evaluation, Limits};
 use mancala_play::external::{play_external_match, ExternalMatch};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
@@ -50,7 +51,7 @@ pub fn line_text(pos: &Position, pits: &[u8]) -> String {
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
 /// is a tie decided by the cowrie rule (Kauri), equal seeds with the tie counted as one seed.
 fn value_is(e: &Evaluation, how: &str, misere: &str) -> String {
-    let side = side_word(e.side);
+    let side = e.side.name();
     if e.is_tie_break() {
         format!(
             "equal seeds{how}: a tie the cowrie rule decides ({}), counted as one seed for its winner, from {side}'s view (the side to move)",
@@ -58,13 +59,6 @@ fn value_is(e: &Evaluation, how: &str, misere: &str) -> String {
         )
     } else {
         format!("final seed margin for {side} (the side to move){how}{misere}")
-    }
-}
-
-fn side_word(s: Side) -> &'static str {
-    match s {
-        Side::South => "South",
-        Side::North => "North",
     }
 }
 
@@ -102,6 +96,9 @@ pub struct AnalyzeArgs {
     /// to one depth; the rest of the time goes to the line), as the web's analysis board.
     #[arg(long)]
     all_moves: bool,
+    #[command(flatten)]
+    lang: crate::LangArg,
+    /// Machine output (always in English).
     #[arg(long)]
     json: bool,
 }
@@ -172,6 +169,9 @@ fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<
 }
 
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
+    // Machine output (`--json`) stays English.
+    let lang = if a.json { Lang::En } else { a.lang.get() };
+    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
     // A position string has `/`s; a path that names no file is taken for one.
     let is_position = a.input.contains('/') && !std::path::Path::new(&a.input).exists();
     let tt_mb = match (a.tt_mb, a.depth) {
@@ -203,7 +203,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             // The analysis board's values and best line, as the server gives them.
             let analysis = mancala_server::view::analyse(&engine, &pos, &[], limits);
             check_tables(db.as_deref())?;
-            return print_move_values(&pos, &analysis, a.json);
+            return print_move_values(&pos, &analysis, a.json, lang);
         }
         let r = engine.search(&pos, limits, &[]).context("no legal move")?;
         check_tables(db.as_deref())?;
@@ -231,18 +231,27 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             );
         } else {
             println!("{pos}");
+            let best = notation.move_text(side, r.best);
+            let value = r.eval.text_in(lang);
             println!(
-                "best move {}, value {}",
-                notation.move_text(side, r.best),
-                r.eval
+                "{}",
+                say("analyze.best", &[("move", &best), ("value", &value)])
             );
-            println!("principal variation: {}", line_text(&pos, &r.pv));
+            let line = line_text(&pos, &r.pv);
+            println!("{}", say("analyze.line", &[("line", &line)]));
+            let secs = format!("{:.2}", r.elapsed.as_secs_f64());
+            let rate = format!("{:.1}", nps / 1e6);
             println!(
-                "depth {}, {} nodes, {:.2} s, {:.1} M nodes/s",
-                r.depth,
-                r.nodes,
-                r.elapsed.as_secs_f64(),
-                nps / 1e6
+                "{}",
+                say(
+                    "analyze.stats",
+                    &[
+                        ("depth", &r.depth),
+                        ("nodes", &r.nodes),
+                        ("secs", &secs),
+                        ("rate", &rate)
+                    ]
+                )
             );
         }
         return Ok(());
@@ -252,12 +261,11 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     if a.all_moves {
         bail!("--all-moves values the moves of a position string; a record's moves are judged against the best one by one without it");
     }
-    let (_, game) = crate::input::load_record(
-        &a.input,
-        a.rules.rules_opt()?,
-        a.lenient,
-        mancala_core::i18n::Lang::En,
-    )?;
+    let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, lang)
+        .map_err(|e| match lang {
+            Lang::En => e,
+            _ => anyhow::anyhow!(crate::error_in(&e, lang)),
+        })?;
     let db = open_egdb(a.egdb.as_deref(), game.start())?;
     engine.oracle = oracle(&db);
     let notation = Notation::for_rules(game.rules());
@@ -287,56 +295,73 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             "loss": loss,
         }));
         if !a.json {
-            println!(
-                "{:>3}. {} {}  value {}  best {} {}{}",
-                k + 1,
-                side_word(mv.side),
-                notation.move_text(mv.side, mv.pit),
-                short_value(&played.eval),
-                notation.move_text(mv.side, best.pit),
-                short_value(&best.eval),
-                match loss {
-                    Some(l) if l > 0 => format!("  loses {l}"),
-                    Some(_) => String::new(),
-                    None => "  (not compared: the best value is the less certain)".into(),
-                }
+            let row = say(
+                "analyze.move",
+                &[
+                    ("side", &i18n::side_name(lang, mv.side)),
+                    ("move", &notation.move_text(mv.side, mv.pit)),
+                    ("value", &short_value(&played.eval, lang)),
+                    ("best", &notation.move_text(mv.side, best.pit)),
+                    ("best_value", &short_value(&best.eval, lang)),
+                ],
             );
+            let loss = match loss {
+                Some(l) if l > 0 => format!("  {}", say("analyze.loses", &[("n", &l)])),
+                Some(_) => String::new(),
+                None => format!("  {}", say("analyze.not-compared", &[])),
+            };
+            println!("{:>3}. {row}{loss}", k + 1);
         }
     }
     check_tables(db.as_deref())?;
-    let values_are = format!(
-        "final seed margin for the mover{}; proven, or a search's value at the depth given",
-        if game.rules().misere() {
-            " (misere: lower is better)"
+    let values_are = |lang| {
+        let key = if game.rules().misere() {
+            "analyze.values-are.misere"
         } else {
-            ""
-        }
-    );
+            "analyze.values-are"
+        };
+        i18n::format(lang, key, &[])
+    };
     if a.json {
+        let values_are = values_are(Lang::En);
         println!(
             "{}",
             json!({"rules": game.rules().to_string(), "values_are": values_are, "moves": rows, "seeds_lost": {"south": total_loss[0], "north": total_loss[1]}})
         );
     } else {
-        println!(
-            "seeds lost against the best moves: South {}, North {} (values: {values_are})",
-            total_loss[0], total_loss[1],
+        let values = values_are(lang);
+        let line = say(
+            "analyze.seeds-lost",
+            &[
+                ("south", &total_loss[0]),
+                ("north", &total_loss[1]),
+                ("values", &values),
+            ],
         );
+        println!("{line}");
     }
     Ok(())
 }
 
-/// `+4 (proven)` or `+4 (depth 12)`: a move's value in a record's analysis.
-fn short_value(e: &mancala_engine::Evaluation) -> String {
-    match e.quality {
-        mancala_engine::Quality::Proven => format!("{:+} (proven)", e.margin),
-        mancala_engine::Quality::Searched { depth } => format!("{:+} (depth {depth})", e.margin),
-    }
+/// `+4 (proven)` or `+4 (search to depth 12)`: a move's value in a record's analysis.
+fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
+    let how = match e.quality {
+        mancala_engine::Quality::Proven => i18n::format(lang, "value.proven", &[]),
+        mancala_engine::Quality::Searched { depth } => {
+            i18n::format(lang, "value.depth", &[("depth", &depth)])
+        }
+    };
+    format!("{:+} ({how})", e.margin)
 }
 
 /// Every legal move of `pos` with its value, best first, and the best line (`analyze
 /// --all-moves`): the server's analysis board, printed.
-fn print_move_values(pos: &Position, a: &mancala_server::view::Analysis, json: bool) -> Result<()> {
+fn print_move_values(
+    pos: &Position,
+    a: &mancala_server::view::Analysis,
+    json: bool,
+    lang: Lang,
+) -> Result<()> {
     if json {
         let moves: Vec<_> = a
             .moves
@@ -363,12 +388,13 @@ fn print_move_values(pos: &Position, a: &mancala_server::view::Analysis, json: b
         println!("{pos}");
         for m in &a.moves {
             let loss = match m.loss {
-                Some(l) if l > 0 => format!(", gives away {l}"),
+                Some(l) if l > 0 => i18n::format(lang, "analyze.gives-away", &[("n", &l)]),
                 _ => String::new(),
             };
-            println!("  {:<4} {}{loss}", m.text, m.eval);
+            println!("  {:<4} {}{loss}", m.text, m.eval.text_in(lang));
         }
-        println!("best line: {}", a.line_text);
+        let line = i18n::format(lang, "analyze.best-line", &[("line", &a.line_text)]);
+        println!("{line}");
     }
     Ok(())
 }
@@ -635,7 +661,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         "{}: value {:+} for {} (to move): {}, best move {}",
         pos.rules(),
         r.eval.margin,
-        side_word(side),
+        side.name(),
         r.eval.outcome_text(),
         notation.move_text(side, r.best)
     );
@@ -663,8 +689,8 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     if let Some(o) = &opening_values {
         println!(
             "first turns of {} (final margin for {} with perfect play after it{misere}; each its own proof, its nodes not in the count above):",
-            side_word(side),
-            side_word(side)
+            side.name(),
+            side.name()
         );
         for (line, value, nodes) in o {
             println!("  {line:<12} {value:+4}   ({nodes} nodes)");
@@ -750,7 +776,7 @@ fn print_bound(
     a: &SolveArgs,
     tt_bytes: usize,
 ) -> Result<()> {
-    let side = side_word(r.side);
+    let side = r.side.name();
     let value_is = format!(
         "final seed margin for {side} (the side to move) with perfect play from both sides{}; a proven bound, not the exact value",
         if r.lower_is_better { "; misere: lower is better" } else { "" }

@@ -222,17 +222,10 @@ fn read_result(path: &Path) -> Result<JobResult> {
     Ok(r)
 }
 
-fn side_word(s: Side) -> &'static str {
-    match s {
-        Side::South => "South",
-        Side::North => "North",
-    }
-}
-
 fn question(side: Side, k: i32) -> String {
     format!(
         "is {}'s final seed margin with perfect play from both sides at least {k:+}?",
-        side_word(side)
+        side.name()
     )
 }
 
@@ -558,9 +551,9 @@ fn load(dir: &Path) -> Result<Loaded> {
                 "{}: a job of another proof (rules `{}`, side {}): this directory proves `{}` for {}",
                 p.display(),
                 job.rules,
-                side_word(job.side),
+                job.side.name(),
                 m.rules,
-                side_word(m.side)
+                m.side.name()
             );
         }
         if let Some((other, op)) = jobs.get(&job.id) {
@@ -777,7 +770,7 @@ impl Report {
     /// The root's answer in the words of the question asked.
     fn answer(&self) -> String {
         let k = self.at_least;
-        let side = side_word(self.side);
+        let side = self.side.name();
         let what = match (self.status, self.asked_at_most) {
             (Status::Yes, false) => format!("proven >= {k:+}"),
             (Status::No, false) => format!("proven < {k:+}"),
@@ -872,7 +865,7 @@ pub fn prove_job_cmd(a: ProveJobArgs) -> Result<()> {
             "job {} ({}): {}: {} ({} nodes, {:.2} s)",
             r.id,
             r.position,
-            side_word(r.side),
+            r.side.name(),
             r.proven,
             r.nodes,
             r.seconds

@@ -893,6 +893,67 @@ fn analyze_a_position_and_a_record() {
 }
 
 #[test]
+fn analyze_speaks_the_language_asked_and_its_json_stays_english() {
+    // The Dracala endgame of the test below: every move proven, the lowest margin first.
+    let pos = "dracala/3-2-0-0-1-0/31/0-0-0-3-0-0/32/s";
+    let o = mancala(&[
+        "analyze",
+        pos,
+        "--all-moves",
+        "--time",
+        "2s",
+        "--lang",
+        "pt",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].contains("-10 para Sul (Sul vence por 10, menos sementes vence), provado"),
+        "{out}"
+    );
+    assert!(lines[2].contains(", entrega 3"), "{out}");
+    assert!(lines.last().unwrap().starts_with("melhor linha: "), "{out}");
+    // One position's search, in Italian: the best move, its value and the line.
+    let o = mancala(&["analyze", pos, "--depth", "6", "--lang", "it"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("mossa migliore "), "{out}");
+    assert!(out.contains("variante principale: "), "{out}");
+    // (A proof may finish below the depth asked: the depth reported varies.)
+    let stats = out.lines().last().unwrap();
+    assert!(
+        stats.starts_with("profondità ") && stats.contains(" nodi, "),
+        "{out}"
+    );
+    // A record, in Spanish: each move against the best, the seeds lost by each side.
+    let rec = "examples/records/dracala-tavares-gering.txt";
+    let o = mancala(&["analyze", rec, "--depth", "2", "--lang", "es"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.lines().next().unwrap().starts_with("  1. Sur "),
+        "{out}"
+    );
+    assert!(out.contains("  mejor "), "{out}");
+    assert!(out.contains("(búsqueda a profundidad 2)"), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("semillas perdidas frente a las mejores jugadas: Sur "),
+        "{out}"
+    );
+    assert!(last.contains("menos es mejor"), "{out}");
+    // --json is for machines: English whatever --lang says.
+    let o = mancala(&["analyze", rec, "--depth", "2", "--lang", "es", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["values_are"],
+        "final seed margin for the mover (misere: lower is better); proven, or a search's value at the depth given"
+    );
+}
+
+#[test]
 fn analyze_all_moves_values_every_move_as_the_analysis_board() {
     // A Kalah endgame, North to move: every move proven, best first, with the best line.
     let pos = "kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n";

@@ -252,12 +252,22 @@ pub fn one_of<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> Msg {
     Msg::new("list.or").sub("list", list).arg("item", last)
 }
 
-/// The message naming `side` (`South`, `Sul`, `Sur`, `Sud`).
-pub fn side_msg(side: crate::Side) -> Msg {
-    Msg::new(match side {
+/// The key naming `side`.
+fn side_key(side: crate::Side) -> &'static str {
+    match side {
         crate::Side::South => "side.south",
         crate::Side::North => "side.north",
-    })
+    }
+}
+
+/// The message naming `side` (`South`, `Sul`, `Sur`, `Sud`).
+pub fn side_msg(side: crate::Side) -> Msg {
+    Msg::new(side_key(side))
+}
+
+/// `side`'s name in `lang` (`South`, `Sul`, `Sur`, `Sud`).
+pub fn side_name(lang: Lang, side: crate::Side) -> &'static str {
+    text(lang, side_key(side))
 }
 
 impl fmt::Display for Msg {

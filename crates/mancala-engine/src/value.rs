@@ -136,7 +136,7 @@ impl Evaluation {
     /// comma within [`Evaluation::text`]'s).
     fn outcome_in(&self, lang: Lang, misere: &str) -> String {
         let s = self.score();
-        let side = side_word(lang, self.side);
+        let side = i18n::side_name(lang, self.side);
         if self.is_tie_break() {
             let key = if s > 0 {
                 "value.tie-wins"
@@ -191,7 +191,7 @@ impl Evaluation {
                 lang,
                 "value.tie",
                 &[
-                    ("winner", &side_word(lang, winner)),
+                    ("winner", &i18n::side_name(lang, winner)),
                     ("outcome", &outcome),
                     ("how", &how),
                 ],
@@ -202,24 +202,12 @@ impl Evaluation {
             "value.text",
             &[
                 ("margin", &format!("{:+}", self.margin)),
-                ("side", &side_word(lang, self.side)),
+                ("side", &i18n::side_name(lang, self.side)),
                 ("outcome", &outcome),
                 ("how", &how),
             ],
         )
     }
-}
-
-/// A side's name in `lang`.
-fn side_word(lang: Lang, side: Side) -> &'static str {
-    i18n::text(
-        lang,
-        if side == Side::South {
-            "side.south"
-        } else {
-            "side.north"
-        },
-    )
 }
 
 /// As JSON: `{"side": "south", "margin": 4, "score": 4, "lower_is_better": false,
