@@ -340,7 +340,7 @@ async function gameScreen(id) {
   const dlText = h('a', { class: 'button', href: `/api/games/${id}/record?format=text`, download: `mancala-${id}.txt`, id: 'download-text', text: t('web.record-text') });
   const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
   const rulesText = h('div', { class: 'rules-text' });
-  const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits, g.rules.pie) : t('web.watching') });
+  const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits, g.rules.pie, g.vs_computer) : t('web.watching') });
   s.append(title,
     h('div', { class: 'game' },
       h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, forced, resultCard,

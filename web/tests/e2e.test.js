@@ -195,6 +195,9 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   assert.deepEqual(bBottom, [7, 8, 9, 10, 11, 12]);
   const aBottom = await a.page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
   assert.deepEqual(aBottom, [0, 1, 2, 3, 4, 5]);
+  // Between two people there is no undo or hint, and the keys line does not offer them.
+  assert.equal(await b.page.locator('#undo').count(), 0);
+  assert.equal(await b.page.textContent('.keys'), 'Keys: 1–6 or the pit letter plays a pit; arrows move between your pits.');
   // A sees the friend join; the invitation disappears.
   await a.page.waitForSelector('.invite', { state: 'hidden' });
   // ...and the friend's store label no longer says "not here yet".
@@ -356,6 +359,8 @@ test('the form, the keys and the screen while a move is sown say what is true', 
   const id = page.url().split('/').pop();
   const st = await (await page.request.get(`${BASE}/api/games/${id}`)).json();
   assert.equal(st.players.south.name, 'Ann');
+  // Against the computer the keys line offers undo and the hint; on 8 pits `h` is a pit.
+  assert.equal(await page.textContent('.keys'), 'Keys: 1–8 or the pit letter plays a pit; arrows move between your pits; U undo, ? hint.');
   // `h` on an 8-pit board plays pit H (its 3 seeds: the store, then North's first two pits).
   await recordScreen(page);
   await page.keyboard.press('h');

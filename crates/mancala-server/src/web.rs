@@ -146,7 +146,7 @@ mod tests {
     use mancala_core::i18n::{text, Lang};
 
     /// The keys the client's files name (`t('KEY'`, `tn('KEY'`, `data-i18n="KEY"`, and the
-    /// keys written whole in quotes, such as `'web.keys.8'`).
+    /// keys written whole in quotes, such as `'web.keys.aids.8'`).
     fn keys_named() -> Vec<String> {
         let mut keys = Vec::new();
         for (name, _, body) in FILES
