@@ -260,7 +260,7 @@ async function botsSections(s, sideSel, nameInput) {
       const end = !g.over ? t('web.bots.live')
         : !r ? ''
           : r.winner ? t('web.bots.won', { who: name(g.players[r.winner], r.winner), south: r.south, north: r.north })
-            : t('web.bots.draw', { south: r.south, north: r.north });
+            : t(r.unfinished ? 'web.bots.unfinished' : 'web.bots.draw', { south: r.south, north: r.north });
       return h('li', {}, h('a', { href: `#/game/${g.id}`, text: t('web.bots.line', { south: name(g.players.south, 'south'), north: name(g.players.north, 'north') }) }),
         ` · ${t('web.bots.moves', { n: g.ply })} · ${end}`);
     });
@@ -384,7 +384,8 @@ async function gameScreen(id) {
       const r = st.result;
       const w = r.winner;
       const score = `${r.south} : ${r.north}`;
-      if (!w) text = t('web.status.draw', { score });
+      if (r.unfinished) text = t('web.status.unfinished', { score });
+      else if (!w) text = t('web.status.draw', { score });
       else if (you && w === you) text = t('web.status.you-win', { score });
       else text = t('web.status.wins', { who: you ? who[w] : side(w), score });
     } else if (st.to_move === you) text = T.yourMove();
@@ -438,7 +439,8 @@ async function gameScreen(id) {
     const r = st.result;
     const margin = Math.abs(r.south - r.north);
     let head;
-    if (!r.winner) head = T.resultHead.draw();
+    if (r.unfinished) head = T.resultHead.unfinished();
+    else if (!r.winner) head = T.resultHead.draw();
     else if (you) head = r.winner === you ? T.resultHead.you() : T.resultHead.wins(who[r.winner]);
     else head = T.resultHead.wins(side(r.winner));
     // After a resignation the seeds decided nothing: the score alone.
@@ -660,7 +662,7 @@ function drawReplay(view, r) {
     board.render(r.positions[k]);
   };
   const summary = r.result
-    ? t(r.result.winner ? 'web.replay.result' : 'web.replay.result-draw', { south: r.result.south, north: r.result.north, who: names[r.result.winner] })
+    ? t(r.result.winner ? 'web.replay.result' : r.result.unfinished ? 'web.replay.result-unfinished' : 'web.replay.result-draw', { south: r.result.south, north: r.result.north, who: names[r.result.winner] })
     : tn('web.replay.unfinished', n);
   view.replaceChildren(
     h('p', { class: 'summary', id: 'replay-summary', text: `${r.rules.title}. ${summary}` }),

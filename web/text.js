@@ -11,6 +11,7 @@ export const T = {
   forced: (why) => t('web.forced', { why }),
   resultHead: {
     draw: () => t('web.result.draw'),
+    unfinished: () => t('web.result.unfinished'),
     you: () => t('web.result.you'),
     wins: (name) => t('web.result.wins', { name }),
   },

@@ -188,6 +188,7 @@ fn kgp_row(id: &str, start: &Position) -> GameRow {
         names: [None, None],
         invite: None,
         resigned: None,
+        interrupted: false,
         seed: 0,
     }
 }
@@ -271,9 +272,18 @@ impl Live {
     pub fn resigned(&self) -> Option<Side> {
         self.row.resigned.map(side_of)
     }
-    /// The game has ended: by its rules, or by a resignation.
+    /// How the game ended other than by its rules: a resignation, or a restart that cut a
+    /// bot's game off.
+    pub fn stop(&self) -> Option<view::Stop> {
+        match self.resigned() {
+            Some(s) => Some(view::Stop::Resigned(s)),
+            None if self.row.interrupted => Some(view::Stop::Interrupted),
+            None => None,
+        }
+    }
+    /// The game has ended: by its rules, a resignation or an interruption.
     pub fn over(&self) -> bool {
-        self.row.resigned.is_some() || self.game.is_over()
+        self.stop().is_some() || self.game.is_over()
     }
     /// The computer is to move.
     pub fn ai_to_move(&self) -> bool {
@@ -368,7 +378,7 @@ impl Live {
             board: view::board(g.position()),
             to_move: (!over).then(|| side_str(g.to_move())),
             over,
-            result: view::result(g, self.resigned()),
+            result: view::result(g, self.stop()),
             forced: {
                 let p = g.position();
                 let pieces = |i: usize| p.seeds(p.to_move(), i) + p.cowries(p.to_move(), i) > 0;
@@ -569,6 +579,7 @@ impl App {
             names,
             invite: invite.clone(),
             resigned: None,
+            interrupted: false,
             seed,
         };
         let entry = self.add_new(row, start).await?;
@@ -930,11 +941,11 @@ impl App {
     /// The replay view of a game with the engine's values of its moves.
     pub async fn replay(self: &Arc<Self>, id: &str) -> ApiResult<Replay<Seats<Player>>> {
         let entry = self.entry(id).await?;
-        let (game, players, resigned) = {
+        let (game, players, stop) = {
             let live = entry.live.lock().await;
-            (live.game.clone(), live.players(), live.resigned())
+            (live.game.clone(), live.players(), live.stop())
         };
-        self.replay_game(game, players, resigned).await
+        self.replay_game(game, players, stop).await
     }
 
     /// The replay view of `game` (stored or read from a record): its positions and moves, each
@@ -944,14 +955,14 @@ impl App {
         &self,
         game: Game,
         players: P,
-        resigned: Option<Side>,
+        stop: Option<view::Stop>,
     ) -> ApiResult<Replay<P>> {
         let per = self.cfg.analysis_time;
         let engine = self.engine(64);
         self.compute(move || {
             engine.prefault();
             let values = view::analysis_with(&engine, &game, per, per * 100);
-            view::replay(&game, players, resigned, Some(values))
+            view::replay(&game, players, stop, Some(values))
         })
         .await
     }
@@ -1059,6 +1070,7 @@ impl App {
             names,
             invite: None,
             resigned: None,
+            interrupted: false,
             seed: 0,
         };
         self.add_new(row, start).await?;
@@ -1280,10 +1292,31 @@ impl App {
                 players: live.players(),
                 ply: live.game.moves().len(),
                 over: live.over(),
-                result: view::result(&live.game, live.resigned()),
+                result: view::result(&live.game, live.stop()),
             });
         }
         Ok(BotGames { games })
+    }
+
+    /// Marks the stored KGP bots' games that a restart cut off before their end as
+    /// interrupted ([`crate::store::GameRow::interrupted`]): their bots' connections are gone, so they
+    /// stay unfinished, and nobody moves in them. Run before the KGP listeners open.
+    pub async fn interrupt_bot_games(self: &Arc<Self>) -> ApiResult<()> {
+        let ids = self.db(|s| s.open_bot_games()).await?;
+        for id in ids {
+            // A stored game that does not replay is left as it is (its page says why).
+            let Ok(entry) = self.entry(&id).await else {
+                continue;
+            };
+            let mut live = entry.live.lock().await;
+            if live.game.is_over() {
+                continue;
+            }
+            self.wrote(self.store.set_interrupted(&id)).await?;
+            live.row.interrupted = true;
+            self.changed(&entry, &mut live);
+        }
+        Ok(())
     }
 
     /// Resumes the computer in stored games where it is to move (after a restart).

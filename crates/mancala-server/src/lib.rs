@@ -1,22 +1,10 @@
 //! The mancala server (`mancala serve`): the browser client, a JSON and WebSocket API, games
 //! saved in SQLite, the computer's moves in a bounded worker pool.
 //!
-//! # API (every error is a 4xx/5xx with `{"error": "..."}`)
-//! | method and path | what it does |
-//! |---|---|
-//! | `GET /api/variants` | presets, their defaults and options (the new-game menus) |
-//! | `GET /api/rules?variant=V` | a rules text |
-//! | `POST /api/games` | new game: `{"rules": "kalah,seeds=4", "opponent": "computer"\|"friend", "level": 3, "side": "south"\|"north"\|"random", "name": "Ann"}` → `{"game", "seat", "token", "invite"}` |
-//! | `GET /api/games/ID` | the state (with `you` when a seat's token is sent) |
-//! | `POST /api/games/ID/moves` | `{"pit": 3, "ply": 12}` (pit from the mover's left, 1-based; `ply` optional: the moves played so far) |
-//! | `POST /api/games/ID/undo`, `/resign`; `GET /hint` | against the computer: undo, hint; resign any game |
-//! | `POST /api/games/ID/join` | `{"invite": CODE}` claims the open seat: `{"game", "seat", "token"}` |
-//! | `GET /api/games/ID/record?format=json\|text` | the game record |
-//! | `GET /api/games/ID/replay`, `POST /api/replay` (a record) | positions, moves, engine values |
-//! | `POST /api/analysis` | `{"position": P, "history": [P, ...]}` (position strings; `history` the game's earlier positions, optional) → every legal move's value, the best move and its line |
-//! | `GET /api/games/ID/ws` | WebSocket: `{"type":"state","game":...}` after every change; send `{"type":"move","token":T,"pit":3}` (or `undo`, `resign`, `state`) |
-//!
-//! Moves, undo, resign and hint need `Authorization: Bearer TOKEN` (WebSocket: `"token"`).
+//! # API
+//! The routes are [`api::router`]'s; README.md's *Play in the browser* lists every request, its
+//! body and its answer. Errors are 4xx/5xx with `{"error", "key", "args"}`; moves, undo, resign
+//! and hint need `Authorization: Bearer TOKEN` (WebSocket: `"token"`).
 
 #![warn(missing_docs)]
 
@@ -300,6 +288,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     println!("listening on http://{addr} (database {})", db.display());
     let app = Arc::new(App::new(store, cfg));
+    // Before any bot connects: the bots' games a restart cut off can never go on.
+    app.interrupt_bot_games()
+        .await
+        .map_err(|e| anyhow::anyhow!("the stored bots' games: {}", e.message))?;
     serve_kgp(&args, kgp_listeners, &app)?;
     use std::io::Write;
     let _ = std::io::stdout().flush();

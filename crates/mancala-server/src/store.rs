@@ -44,6 +44,8 @@ pub const MIGRATIONS: &[&str] = &[
     // 2: the seats' display names.
     "ALTER TABLE games ADD COLUMN south_name TEXT;
      ALTER TABLE games ADD COLUMN north_name TEXT;",
+    // 3: a bot's game that a restart of the server cut off (its connection is gone).
+    "ALTER TABLE games ADD COLUMN interrupted_ms INTEGER;",
 ];
 
 /// One game's row.
@@ -72,6 +74,9 @@ pub struct GameRow {
     pub invite: Option<String>,
     /// 0 South, 1 North.
     pub resigned: Option<u8>,
+    /// A KGP bot's game that a restart of the server cut off before its end: it stays
+    /// unfinished, and nobody can move in it.
+    pub interrupted: bool,
     /// Drives the computer's random choices in this game, mixed with the number of moves played.
     pub seed: i64,
 }
@@ -288,7 +293,8 @@ impl Store {
             let row = c
                 .query_row(
                     "SELECT id, start, created_ms, south_kind, north_kind, ai_level, south_token,
-                        north_token, invite, resigned, seed, south_name, north_name
+                        north_token, invite, resigned, seed, south_name, north_name,
+                        interrupted_ms
                      FROM games WHERE id = ?1",
                     [id],
                     |r| {
@@ -307,6 +313,7 @@ impl Store {
                                 .map(|s| u8::from(s == "north")),
                             seed: r.get(10)?,
                             names: [r.get(11)?, r.get(12)?],
+                            interrupted: r.get::<_, Option<i64>>(13)?.is_some(),
                         })
                     },
                 )
@@ -379,6 +386,19 @@ impl Store {
         })
     }
 
+    /// Marks game `id` as cut off by a restart ([`GameRow::interrupted`]).
+    pub fn set_interrupted(&self, id: &str) -> Pending {
+        let id = id.to_string();
+        self.write(move |c| {
+            let now = now_ms();
+            c.execute(
+                "UPDATE games SET interrupted_ms = ?2, updated_ms = ?2 WHERE id = ?1",
+                params![id, now],
+            )
+            .map(|_| ())
+        })
+    }
+
     /// Gives the open seat `side` its token and name, and spends the invitation.
     pub fn claim_seat(&self, id: &str, side: u8, token: &str, name: Option<&str>) -> Pending {
         let sql = if side == 0 {
@@ -399,6 +419,21 @@ impl Store {
             )?;
             let ids = st
                 .query_map([limit], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>();
+            ids
+        })
+    }
+
+    /// Ids of the KGP bots' games neither resigned nor already marked as interrupted, for
+    /// marking those a restart cut off.
+    pub fn open_bot_games(&self) -> anyhow::Result<Vec<String>> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT id FROM games WHERE (south_kind = 'kgp' OR north_kind = 'kgp')
+                 AND resigned IS NULL AND interrupted_ms IS NULL",
+            )?;
+            let ids = st
+                .query_map([], |r| r.get(0))?
                 .collect::<rusqlite::Result<Vec<String>>>();
             ids
         })
@@ -460,6 +495,7 @@ mod tests {
             names: [Some("Ann".into()), None],
             invite: None,
             resigned: None,
+            interrupted: false,
             seed: 9,
         };
         s.create_game(&g).wait().unwrap();

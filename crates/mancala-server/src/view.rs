@@ -268,8 +268,12 @@ pub struct GameResult {
     pub south: u8,
     /// North's seeds.
     pub north: u8,
-    /// `"south"` or `"north"`; null for a draw.
+    /// `"south"` or `"north"`; null for a draw, and for a game that stopped unfinished.
     pub winner: Option<&'static str>,
+    /// True (and present) only for a bot's game that a restart of the server cut off: it
+    /// stopped unfinished, with no winner and no draw.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
     /// Why the game ended, in English words: a resignation, a repetition, a decided score, the
     /// cowrie rule at equal seeds, or the end of the moves and where the seeds left went.
     pub reason: String,
@@ -326,16 +330,32 @@ impl Message {
     }
 }
 
+/// How a game ended other than by its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// This side resigned (a bot's fault is stored as its resignation).
+    Resigned(Side),
+    /// A restart of the server cut a bot's game off: unfinished, nobody won.
+    Interrupted,
+}
+
 /// The result of a finished game with why it ended; `None` (null) while the game goes on.
-pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
+pub fn result(game: &Game, stop: Option<Stop>) -> Option<GameResult> {
     use serde_json::json;
     let s = game.scores();
-    if let Some(r) = resigned {
-        let why = Message::new("result.resigned", &[("side", json!(side_str(r)))]);
+    if let Some(stop) = stop {
+        let (why, winner) = match stop {
+            Stop::Resigned(r) => (
+                Message::new("result.resigned", &[("side", json!(side_str(r)))]),
+                Some(side_str(r.other())),
+            ),
+            Stop::Interrupted => (Message::new("result.interrupted", &[]), None),
+        };
         return Some(GameResult {
             south: s[0],
             north: s[1],
-            winner: Some(side_str(r.other())),
+            winner,
+            unfinished: stop == Stop::Interrupted,
             reason: why.text(Lang::En),
             why,
             outcome: None,
@@ -402,6 +422,7 @@ pub fn result(game: &Game, resigned: Option<Side>) -> Option<GameResult> {
             Outcome::Win(w) => Some(side_str(w)),
             Outcome::Draw => None,
         },
+        unfinished: false,
         reason,
         why,
         outcome: Some(outcome.outcome_text()),
@@ -808,7 +829,7 @@ pub struct Replay<P> {
 pub fn replay<P>(
     game: &Game,
     players: P,
-    resigned: Option<Side>,
+    stop: Option<Stop>,
     values: Option<Vec<MoveJudgement>>,
 ) -> Replay<P> {
     let positions = (0..=game.moves().len())
@@ -833,7 +854,7 @@ pub fn replay<P>(
         positions,
         moves,
         turns: turns(game),
-        result: result(game, resigned),
+        result: result(game, stop),
         values,
         note: None,
         note_message: None,
@@ -993,7 +1014,7 @@ mod tests {
             r.outcome.as_deref(),
             Some("South loses by 12 (fewer seeds win)")
         );
-        let r = result(&g, Some(Side::North)).unwrap();
+        let r = result(&g, Some(Stop::Resigned(Side::North))).unwrap();
         assert_eq!(
             (r.winner, r.reason.as_str()),
             (Some("south"), "North resigned")

@@ -198,3 +198,96 @@ async fn kill_9_loses_no_acknowledged_move() {
     .await;
     p.kill9();
 }
+
+/// A KGP game in the store, as `serve` writes it: South a person (token `tok`), North a bot.
+async fn bot_game(
+    store: &mancala_server::Store,
+    id: &str,
+    start: &str,
+    pits: &[u8],
+    resigned: Option<u8>,
+) {
+    use mancala_server::store::{GameRow, MoveRow};
+    let row = GameRow {
+        id: id.into(),
+        start: start.into(),
+        created_ms: 1_700_000_000_000,
+        ai: [false, false],
+        bots: [false, true],
+        ai_level: None,
+        tokens: [Some("tok".into()), None],
+        names: [Some("Ann".into()), Some("a bot".into())],
+        invite: None,
+        resigned: None,
+        interrupted: false,
+        seed: 1,
+    };
+    store.create_game(&row).done().await.unwrap();
+    for (ply, &pit) in pits.iter().enumerate() {
+        let m = MoveRow {
+            ply: ply as u32,
+            pit,
+            eval: None,
+            depth: None,
+            time_ms: None,
+        };
+        store.add_move(id, &m).done().await.unwrap();
+    }
+    if let Some(side) = resigned {
+        store.set_resigned(id, side).done().await.unwrap();
+    }
+}
+
+/// A bot's game that a restart cut off stays unfinished (no winner, no draw) and takes no
+/// move; its bot's resignation and a game its rules ended are left as they were.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_leaves_a_bots_cut_off_game_unfinished() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let rules = "kalah,seeds=6,stop-when-decided=true";
+    let start = format!("{rules}/6-6-6-6-6-6/0/6-6-6-6-6-6/0/s");
+    // South's last seed ends the game: South's row empties, North sweeps its 5.
+    let ending = format!("{rules}/0-0-0-0-0-1/30/5-0-0-0-0-0/36/s");
+    {
+        let store = mancala_server::Store::open(&db).unwrap();
+        bot_game(&store, "cut0000000000001", &start, &[0], None).await;
+        bot_game(&store, "gone000000000002", &start, &[0, 2], Some(1)).await;
+        bot_game(&store, "done000000000003", &ending, &[5], None).await;
+    }
+    for round in 0..2 {
+        // Twice: the mark is made once and kept.
+        let p = Proc::start(&db);
+        let c = Client::new(&p.base);
+        let cut = c.get("/api/games/cut0000000000001", Some("tok")).await.ok();
+        assert_eq!(cut["over"], true, "round {round}: {cut}");
+        assert_eq!(cut["to_move"], Value::Null);
+        let r = &cut["result"];
+        assert_eq!(r["unfinished"], true, "{r}");
+        assert_eq!(r["winner"], Value::Null);
+        assert_eq!(r["why"]["key"], "result.interrupted");
+        assert_eq!(
+            r["reason"],
+            "stopped unfinished: the server restarted while a bot played"
+        );
+        assert_eq!(r.get("outcome"), None);
+        let refused = c.play("cut0000000000001", "tok", 1).await;
+        assert_eq!(refused.status, 409, "{}", refused.body);
+        assert_eq!(refused.body["key"], "server.over-no-moves");
+        let gone = c.get("/api/games/gone000000000002", None).await.ok();
+        assert_eq!(gone["result"]["winner"], "south");
+        assert_eq!(gone["result"]["why"]["key"], "result.resigned");
+        assert_eq!(gone["result"].get("unfinished"), None);
+        let done = c.get("/api/games/done000000000003", None).await.ok();
+        assert_eq!(done["result"]["winner"], "north");
+        assert_eq!(done["result"]["north"], 41);
+        assert_eq!(done["result"].get("unfinished"), None);
+        let list = c.get("/api/kgp/games", None).await.ok();
+        assert_eq!(list["games"].as_array().unwrap().len(), 3, "{list}");
+        p.terminate();
+    }
+    let store = mancala_server::Store::open(&db).unwrap();
+    let interrupted = |id: &str| store.load_game(id).unwrap().unwrap().0.interrupted;
+    assert!(interrupted("cut0000000000001"));
+    assert!(!interrupted("gone000000000002"));
+    assert!(!interrupted("done000000000003"));
+}
