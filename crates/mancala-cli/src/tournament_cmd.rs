@@ -17,8 +17,25 @@ enum ProtocolArg {
 pub struct TournamentArgs {
     /// The entrants, NAME=CMD (run by `sh -c`; `{seed}` becomes the game's seed, `{addr}`
     /// the KGP server's HOST:PORT).
-    #[arg(required = true, num_args = 2..)]
+    #[arg(required_unless_present = "bots", num_args = 2..)]
     entrants: Vec<String>,
+    /// KGP: instead of commands, the first N bots that connect to --listen and ask for
+    /// freeplay, each staying connected for all its games (they may run anywhere).
+    #[arg(long, value_name = "N", conflicts_with = "entrants",
+          value_parser = clap::value_parser!(u32).range(2..=64))]
+    bots: Option<u32>,
+    /// KGP with --bots: where the bots connect (TCP), HOST:PORT.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        default_value = "127.0.0.1:2671",
+        requires = "bots"
+    )]
+    listen: String,
+    /// KGP with --bots: seconds to wait for all N bots before giving up.
+    #[arg(long, value_name = "SECS", default_value_t = 600, requires = "bots",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    wait: u64,
     /// The protocol the entrants speak.
     #[arg(long, value_enum)]
     protocol: ProtocolArg,
@@ -48,6 +65,9 @@ pub struct TournamentArgs {
 }
 
 pub fn run(a: TournamentArgs) -> Result<()> {
+    if a.bots.is_some() && !matches!(a.protocol, ProtocolArg::Kgp) {
+        bail!("--bots is KGP's: Manchester Kalah agents are commands the referee starts");
+    }
     let entrants = a
         .entrants
         .iter()
@@ -84,19 +104,61 @@ pub fn run(a: TournamentArgs) -> Result<()> {
     cfg.rules = kgp::rules_for(pits.into(), 2 * u32::from(pits) * u32::from(seeds))
         .map_err(anyhow::Error::msg)
         .context("--pits and --seeds")?;
-    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let json = a.json;
-    let report = tournament::run(&cfg, &entrants, |g| {
-        if !json {
-            println!("{}", game_line(g, &names));
+    let report = match a.bots {
+        None => {
+            let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+            tournament::run(&cfg, &entrants, |g| {
+                if !json {
+                    println!("{}", game_line(g, &names));
+                }
+            })?
         }
-    })?;
+        Some(n) => connected(
+            &cfg,
+            &a.listen,
+            n as usize,
+            Duration::from_secs(a.wait),
+            json,
+        )?,
+    };
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         print!("{}", tables(&report));
     }
     Ok(())
+}
+
+/// The round robin of the first `n` bots that connect to `listen`; what is waited for goes to
+/// standard error, each game to standard output as it ends (unless `json`).
+fn connected(
+    cfg: &tournament::Config,
+    listen: &str,
+    n: usize,
+    wait: Duration,
+    json: bool,
+) -> Result<Report> {
+    let listener =
+        std::net::TcpListener::bind(listen).with_context(|| format!("--listen {listen}"))?;
+    let addr = listener.local_addr()?;
+    eprintln!(
+        "waiting for {n} KGP bots in freeplay at {addr} (TCP), {} s at most",
+        wait.as_secs()
+    );
+    tournament::run_connected(
+        cfg,
+        listener,
+        n,
+        wait,
+        |k| eprintln!("{k} of {n} connected"),
+        |g, entrants| {
+            if !json {
+                let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+                println!("{}", game_line(g, &names));
+            }
+        },
+    )
 }
 
 /// `game 3: A (South) 30 : 18 B, A wins; B: REASON`.

@@ -277,3 +277,141 @@ fn the_help_says_what_the_json_fields_index() {
         "{help}"
     );
 }
+
+/// `--bots N`: the first N bots that connect play the round robin, each over one connection
+/// for all its games, named by their `info:name`; a bot that quits loses its game then and
+/// the games it had left; too few bots in time is an error.
+#[test]
+fn a_kgp_tournament_between_bots_that_connect_to_it() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut t = Command::new(BIN)
+        .args([
+            "tournament",
+            "--protocol",
+            "kgp",
+            "--bots",
+            "3",
+            "--listen",
+            "127.0.0.1:0",
+            "--wait",
+            "60",
+            "--games",
+            "2",
+            "--pits",
+            "4",
+            "--seeds",
+            "3",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(t.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    let addr = line
+        .split(" at ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in: {line}"))
+        .to_string();
+    let spawn = |cmd: &str| {
+        Command::new("bash")
+            .args(["-c", cmd])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    // One at a time, so that they come in this order.
+    let mut bots = vec![spawn(&format!(
+        "{BIN} agent kgp --server {addr} --level 1 --name L1"
+    ))];
+    let mut wait_for = |k: usize| {
+        let mut l = String::new();
+        while !l.starts_with(&format!("{k} of 3 connected")) {
+            l.clear();
+            assert!(
+                err.read_line(&mut l).unwrap() > 0,
+                "the tournament ended early"
+            );
+        }
+    };
+    wait_for(1);
+    bots.push(spawn(&format!(
+        "{BIN} agent kgp --server {addr} --player greedy --name greedy"
+    )));
+    wait_for(2);
+    // Asks for freeplay and names itself, then quits when first asked for a move.
+    bots.push(spawn(&format!(
+        "A={addr}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; \
+         echo 'set info:name quitter' >&3; echo 'mode freeplay' >&3; \
+         while read -u 3 l; do case \"$l\" in *state*) exit 0;; esac; done"
+    )));
+    wait_for(3);
+    let out = t.wait_with_output().unwrap();
+    assert!(out.status.success());
+    for mut b in bots {
+        // Every bot was told goodbye, or left.
+        assert!(b.wait().is_ok());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let r: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let st = check_totals(&r, 3, 2);
+    let names: Vec<&str> = r["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["L1", "greedy", "quitter"]);
+    let q = by_name(&st, "quitter");
+    assert_eq!((n(&q["losses"]), n(&q["faults"])), (4, 4), "{q}");
+    let faults: Vec<&str> = between(&r, "quitter", "L1")
+        .into_iter()
+        .chain(between(&r, "quitter", "greedy"))
+        .map(|g| g["fault"].as_str().unwrap())
+        .collect();
+    // It quits in its first game (3); the next may start before the lobby has seen it leave.
+    let left = "it left the tournament before this game";
+    let closed = "the bot closed the connection";
+    assert_eq!(faults[0], closed, "{faults:?}");
+    assert!(
+        faults.iter().all(|f| *f == left || *f == closed),
+        "{faults:?}"
+    );
+    assert!(
+        faults.iter().filter(|f| **f == left).count() >= 2,
+        "{faults:?}"
+    );
+    for game in between(&r, "L1", "greedy") {
+        assert!(game["fault"].is_null(), "{game}");
+        assert!(
+            n(&game["moves"][0]) > 0 && n(&game["moves"][1]) > 0,
+            "{game}"
+        );
+    }
+
+    // Nobody comes: an error once the wait is over.
+    let (_, err, code) = tournament(&[
+        "--protocol",
+        "kgp",
+        "--bots",
+        "2",
+        "--listen",
+        "127.0.0.1:0",
+        "--wait",
+        "1",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("error: 0 of 2 bots connected within 1 s"),
+        "{err}"
+    );
+    // Manchester agents are commands.
+    let (_, err, code) = tournament(&["--protocol", "manchester", "--bots", "2"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--bots is KGP's"), "{err}");
+}

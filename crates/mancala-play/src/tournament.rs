@@ -9,6 +9,9 @@
 //!   connection code (`kgp/server.rs`'s `greet` and `bot_move`): each bot is sent the board
 //!   as South (North's mirrored), has the configured time for a position, and is told
 //!   `goodbye` at the end.
+//! - KGP between bots that connect ([`run_connected`]): the first bots to ask for `freeplay`
+//!   wait in a [`Lobby`] and play all their games over their one connection, through the
+//!   lobby's game code (the one `serve --kgp-lobby` pairs bots with).
 //!
 //! In a command, `{seed}` becomes the game's seed ([`Rng::derive`] of the tournament's seed
 //! and the game's number) and `{addr}` the KGP server's `HOST:PORT`. An entrant that crashes,
@@ -17,13 +20,16 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use mancala_core::{Position, Rules};
+use mancala_core::{Position, Rules, Side};
 use mancala_engine::Level;
 
-use crate::kgp::{self, Conn, Mode, ServerConfig, SessionReport};
+use crate::kgp::{
+    self, Conn, Lobby, LobbyError, Mode, Recording, Seat, ServerConfig, SessionReport,
+};
 use crate::{manchester, shown, Rng};
 
 /// The bot protocol a tournament's entrants speak.
@@ -223,23 +229,38 @@ pub fn run(
         Some(l) => l.local_addr()?.to_string(),
         None => String::new(),
     };
+    let games = round_robin(cfg, entrants.len(), &mut done, |seats, seed| {
+        let cmds = seats.map(|k| {
+            entrants[k]
+                .cmd
+                .replace("{seed}", &seed.to_string())
+                .replace("{addr}", &addr)
+        });
+        match &listener {
+            None => manchester_game(&cmds, cfg),
+            Some(l) => Ok(kgp_game(l, &cmds, cfg)),
+        }
+    })?;
+    Ok(summarise(cfg, entrants, games))
+}
+
+/// The games of a round robin of `n` entrants in order (each pair `cfg.games` times, the
+/// seats alternating), each played by `play` (seats as entrants, South first, and the
+/// game's seed) and handed to `done`.
+fn round_robin(
+    cfg: &Config,
+    n: usize,
+    done: &mut impl FnMut(&GameRecord),
+    mut play: impl FnMut([usize; 2], u64) -> Result<Played>,
+) -> Result<Vec<GameRecord>> {
     let mut games = Vec::new();
-    for a in 0..entrants.len() {
-        for b in a + 1..entrants.len() {
+    for a in 0..n {
+        for b in a + 1..n {
             for g in 0..cfg.games {
                 let number = games.len() as u32 + 1;
                 let seats = if g % 2 == 0 { [a, b] } else { [b, a] };
                 let seed = Rng::derive(cfg.seed, u64::from(number));
-                let cmds = seats.map(|k| {
-                    entrants[k]
-                        .cmd
-                        .replace("{seed}", &seed.to_string())
-                        .replace("{addr}", &addr)
-                });
-                let p = match &listener {
-                    None => manchester_game(&cmds, cfg)?,
-                    Some(l) => kgp_game(l, &cmds, cfg),
-                };
+                let p = play(seats, seed)?;
                 let record = GameRecord {
                     number,
                     seats,
@@ -256,7 +277,182 @@ pub fn run(
             }
         }
     }
-    Ok(summarise(cfg, entrants, games))
+    Ok(games)
+}
+
+/// A KGP round robin between the first `bots` bots that connect to `listener` and ask for
+/// `freeplay` within `wait` (`arrived` is told how many have as that changes): they wait in
+/// a [`Lobby`], pinged, and stay connected for all their games, played one at a time through
+/// the lobby's own game code (each bot `cfg.move_time` a position, `set game:id` to the
+/// game's number first). An entrant is named by its `info:name` (its lobby id added where two
+/// share one, `bot ID` where it sent none; `done` gets each game with the entrants). A bot that leaves loses the games it has left;
+/// every bot is told `goodbye` at the end. Errors before the first game: fewer than two bots
+/// asked for, KGP rules with no start, or fewer bots in time.
+pub fn run_connected(
+    cfg: &Config,
+    listener: TcpListener,
+    bots: usize,
+    wait: Duration,
+    mut arrived: impl FnMut(usize),
+    mut done: impl FnMut(&GameRecord, &[Entrant]),
+) -> Result<Report> {
+    if bots < 2 {
+        bail!("a tournament needs two entrants or more");
+    }
+    if cfg.games == 0 {
+        bail!("a tournament needs one game a pairing or more");
+    }
+    Position::start(&cfg.rules).map_err(|e| anyhow::anyhow!("the KGP game: {e}"))?;
+    let lobby = Arc::new(Lobby::new(
+        Duration::from_secs(10),
+        Duration::from_secs(900),
+    ));
+    let level = Level::new(1).expect("level 1 exists");
+    let server = ServerConfig {
+        rules: cfg.rules,
+        move_time: cfg.move_time,
+        greeting_time: cfg.connect_time,
+        max_connections: bots + 8,
+        lobby: Some(lobby.clone()),
+        ..ServerConfig::new(level)
+    };
+    std::thread::spawn(move || kgp::serve(listener, server, |_| {}));
+    let until = Instant::now() + wait;
+    let mut seen = 0;
+    let present = loop {
+        let w = lobby.waiting();
+        if w.len() != seen {
+            seen = w.len();
+            arrived(seen.min(bots));
+        }
+        if w.len() >= bots {
+            break w[..bots].to_vec();
+        }
+        if Instant::now() >= until {
+            lobby.dismiss_all();
+            bail!(
+                "{} of {bots} bots connected within {} s",
+                w.len(),
+                wait.as_secs_f64()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let entrants: Vec<Entrant> = present
+        .iter()
+        .map(|b| {
+            let name = b.name.clone().unwrap_or_else(|| format!("bot {}", b.id));
+            let shared = present.iter().filter(|o| o.name == b.name).count() > 1;
+            Entrant {
+                name: if shared && b.name.is_some() {
+                    format!("{name} #{}", b.id)
+                } else {
+                    name
+                },
+                cmd: format!("KGP bot {} (connected)", b.id),
+            }
+        })
+        .collect();
+    let mut number = 0u32;
+    let mut done = |g: &GameRecord| done(g, &entrants);
+    let games = round_robin(cfg, bots, &mut done, |seats, _seed| {
+        number += 1;
+        Ok(lobby_game(
+            &lobby,
+            seats.map(|k| present[k].id),
+            cfg,
+            number,
+        ))
+    });
+    lobby.dismiss_all();
+    Ok(summarise(cfg, &entrants, games?))
+}
+
+/// One game between the lobby's bots `ids` (South first); a bot that left loses it unplayed.
+fn lobby_game(lobby: &Arc<Lobby>, ids: [u64; 2], cfg: &Config, number: u32) -> Played {
+    let start = Position::start(&cfg.rules).expect("checked before the first game");
+    // A bot is free again just after its last game's end was told: a moment's wait.
+    let mut tries = 0;
+    let reservation = loop {
+        match lobby.reserve(&ids) {
+            Err(LobbyError::Busy(_)) if tries < 500 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            r => break r,
+        }
+    };
+    let reservation = match reservation {
+        Ok(r) => r,
+        Err(e) => {
+            let k = match e {
+                LobbyError::NoBot(id) | LobbyError::Busy(id) | LobbyError::Same(id) => {
+                    usize::from(id == ids[1])
+                }
+            };
+            let why = match e {
+                LobbyError::NoBot(_) => "it left the tournament before this game".to_string(),
+                e => e.to_string(),
+            };
+            return Played {
+                winner: Some(1 - k),
+                scores: start.scores(),
+                fault: Some((k, why)),
+                ..Played::default()
+            };
+        }
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tally = Tally {
+        pos: start,
+        played: Played {
+            scores: start.scores(),
+            ..Played::default()
+        },
+        tx,
+    };
+    reservation.start(
+        ids.map(Seat::Bot),
+        cfg.rules,
+        cfg.move_time,
+        number.to_string(),
+        Box::new(tally),
+    );
+    // The game thread drops the tally at its end, whatever ended it.
+    rx.recv().unwrap_or_default()
+}
+
+/// A lobby game's moves, times and forfeit as they come, sent as a [`Played`] when dropped.
+struct Tally {
+    pos: Position,
+    played: Played,
+    tx: std::sync::mpsc::Sender<Played>,
+}
+
+impl Recording for Tally {
+    fn moved(&mut self, pit: u8, _by_bot: bool, time: Duration) {
+        let k = self.pos.to_move().index();
+        self.played.time[k] += time;
+        self.played.moves[k] += 1;
+        if self.pos.play(pit).is_ok() {
+            self.played.scores = self.pos.scores();
+        }
+    }
+    fn ended(&mut self, _result: &kgp::GameResult) {}
+    fn forfeited(&mut self, side: Side, why: &str) {
+        self.played.fault = Some((side.index(), why.to_string()));
+    }
+}
+
+impl Drop for Tally {
+    fn drop(&mut self) {
+        let p = &mut self.played;
+        p.winner = match &p.fault {
+            Some((k, _)) => Some(1 - k),
+            None => self.pos.outcome().and_then(|o| o.winner()).map(Side::index),
+        };
+        let _ = self.tx.send(std::mem::take(p));
+    }
 }
 
 fn avg_ms(t: Duration, n: u32) -> f64 {

@@ -95,7 +95,7 @@ impl Recording for LobbyGame {
 
     fn ended(&mut self, _result: &GameResult) {}
 
-    fn forfeited(&mut self, side: Side) {
+    fn forfeited(&mut self, side: Side, _why: &str) {
         if let Err(e) = self.rt.block_on(self.app.bot_game_forfeit(&self.id, side)) {
             eprintln!("KGP: game {}: its end not stored: {}", self.id, e.message);
         }
@@ -188,11 +188,11 @@ impl Recording for Stored {
 
     fn ended(&mut self, result: &GameResult) {
         if result.fault.is_some() {
-            self.forfeited(self.bot);
+            self.forfeited(self.bot, result.fault.as_deref().unwrap_or(""));
         }
     }
 
-    fn forfeited(&mut self, side: Side) {
+    fn forfeited(&mut self, side: Side, _why: &str) {
         // A game with no move was never stored.
         let Some(id) = self.id.clone() else { return };
         if let Err(e) = self.rt.block_on(self.app.bot_game_forfeit(&id, side)) {

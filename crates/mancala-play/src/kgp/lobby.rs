@@ -182,6 +182,14 @@ impl Lobby {
         })
     }
 
+    /// Ends every bot's connection, each told `goodbye` (within 20 ms); a game under way
+    /// ends as the bots' connections do. Bots that connect later wait as before.
+    pub fn dismiss_all(&self) {
+        let mut st = self.lock();
+        st.bots.clear();
+        st.left.clear();
+    }
+
     /// The bots `ids` wait again (those still connected).
     fn release(&self, ids: &[u64]) {
         let mut st = self.lock();
@@ -289,10 +297,9 @@ fn play(
             Seat::Person(_) => None,
         })
         .collect();
-    let forfeit = |rec: &mut Box<dyn Recording>, side: Side| rec.forfeited(side);
     for &(side, id) in &bots {
-        if lobby.order(id, Order::Begin(game.to_string())).is_err() {
-            return forfeit(&mut rec, side);
+        if let Err(why) = lobby.order(id, Order::Begin(game.to_string())) {
+            return rec.forfeited(side, &why);
         }
     }
     let Ok(mut pos) = Position::start(rules) else {
@@ -316,7 +323,7 @@ fn play(
                         rec.moved(pit, true, start.elapsed());
                         pit
                     }
-                    Err(_) => return forfeit(&mut rec, side),
+                    Err(why) => return rec.forfeited(side, &why),
                 }
             }
             Seat::Person(moves) => loop {
@@ -327,18 +334,20 @@ fn play(
                     Err(mpsc::RecvTimeoutError::Timeout) => {}
                 }
                 // The bot left while the person thinks: its forfeit.
-                if let Some(&(bot_side, _)) = bots.iter().find(|(_, id)| lobby.left(*id).is_some())
+                if let Some((bot_side, why)) = bots
+                    .iter()
+                    .find_map(|&(s, id)| lobby.left(id).map(|why| (s, why)))
                 {
-                    return forfeit(&mut rec, bot_side);
+                    return rec.forfeited(bot_side, &why);
                 }
                 if start.elapsed() > lobby.person_time {
-                    return forfeit(&mut rec, side);
+                    return rec.forfeited(side, "no move in time");
                 }
             },
         };
-        if pos.play(pit).is_err() {
+        if let Err(e) = pos.play(pit) {
             // Never: the bot's move was checked, the person's by the web before it came.
-            return forfeit(&mut rec, side);
+            return rec.forfeited(side, &format!("move {}: {e}", pit + 1));
         }
     }
 }

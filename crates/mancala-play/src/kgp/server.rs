@@ -58,10 +58,10 @@ pub trait Recording: Send {
     fn moved(&mut self, pit: u8, by_bot: bool, time: Duration);
     /// The game is over: by the rules, or by the bot's fault (`result.fault`).
     fn ended(&mut self, result: &GameResult);
-    /// The game is over by `side`'s forfeit: a bot's fault, a person's time (a lobby's
-    /// games, which have no [`GameResult`]; a person's own resignation is stored by whoever
-    /// took it).
-    fn forfeited(&mut self, side: Side);
+    /// The game is over by `side`'s forfeit, for the reason `why`: a bot's fault, a
+    /// person's time (a lobby's games, which have no [`GameResult`]; a person's own
+    /// resignation is stored by whoever took it).
+    fn forfeited(&mut self, side: Side, why: &str);
 }
 
 /// What a recorder is told of a game as it starts.
