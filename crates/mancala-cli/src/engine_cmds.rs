@@ -343,6 +343,51 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
+/// How far a proof has come, on standard error: a spinner's line on a terminal, else (a log
+/// of a proof that takes hours) a line every [`ProofProgress::EVERY`].
+struct ProofProgress {
+    bar: indicatif::ProgressBar,
+    terminal: bool,
+    /// When the next line is due, for a log.
+    next: std::sync::Mutex<Duration>,
+}
+
+impl ProofProgress {
+    const EVERY: Duration = Duration::from_secs(600);
+
+    fn new() -> ProofProgress {
+        use std::io::IsTerminal;
+        ProofProgress {
+            bar: indicatif::ProgressBar::new_spinner(),
+            terminal: std::io::stderr().is_terminal(),
+            next: std::sync::Mutex::new(Self::EVERY),
+        }
+    }
+
+    /// Shows `what` is being proven, with `p`'s nodes and time.
+    fn show(&self, what: &str, p: &mancala_engine::SolveProgress) {
+        let line = format!(
+            "proving: {what}; {:.1} M nodes in {:.0} s",
+            p.nodes as f64 / 1e6,
+            p.elapsed.as_secs_f64()
+        );
+        if self.terminal {
+            self.bar.set_message(line);
+            self.bar.tick();
+            return;
+        }
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        if p.elapsed >= *next {
+            eprintln!("{line}");
+            *next = p.elapsed + Self::EVERY;
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 /// `+4 (proven)` or `+4 (search to depth 12)`: a move's value in a record's analysis.
 fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
     let how = match e.quality {
@@ -584,15 +629,18 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         ..Limits::default()
     };
     if let Some(k) = a.at_least.or(a.at_most.map(|k| k + 1)) {
-        let r = engine
-            .prove_at_least(&pos, pos.to_move(), k, limits, &[])
-            .with_context(|| unfinished(&pos))?;
+        let progress = ProofProgress::new();
+        let show = |p: &mancala_engine::SolveProgress| {
+            progress.show(&format!("is the value at least {k:+}?"), p)
+        };
+        let r =
+            engine.prove_at_least_with_progress(&pos, pos.to_move(), k, limits, &[], Some(&show));
+        progress.finish();
+        let r = r.with_context(|| unfinished(&pos))?;
         check_tables(db.as_deref())?;
         return print_bound(&pos, &r, a.at_most.is_some(), &a, engine.table_bytes());
     }
-    // On a terminal, a line that says how far the proof has come (indicatif draws nothing
-    // where stderr is not one).
-    let bar = indicatif::ProgressBar::new_spinner();
+    let progress = ProofProgress::new();
     let show = |p: &mancala_engine::SolveProgress| {
         let range = match (p.at_least, p.at_most) {
             (Some(lo), Some(hi)) => format!("value {lo:+} to {hi:+}"),
@@ -600,15 +648,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             (None, Some(hi)) => format!("value at most {hi:+}"),
             (None, None) => "first pass".to_string(),
         };
-        bar.set_message(format!(
-            "proving: {range}; {:.1} M nodes in {:.0} s",
-            p.nodes as f64 / 1e6,
-            p.elapsed.as_secs_f64()
-        ));
-        bar.tick();
+        progress.show(&range, p);
     };
     let r = engine.solve_with_progress(&pos, limits, &[], Some(&show));
-    bar.finish_and_clear();
+    progress.finish();
     let mut r = r.with_context(|| unfinished(&pos))?;
     check_tables(db.as_deref())?;
     r.pv = extend_pv(&pos, &r.pv, db.as_deref());

@@ -133,10 +133,36 @@ impl BoundResult {
     }
 }
 
+/// Calls `progress` from a thread of `s` every half second while `shared`'s passes run, and
+/// once more when they are over (woken by an unpark): nodes, time and `bounds()` (the value's
+/// proven lower and upper bounds so far).
+fn watch<'s>(
+    s: &'s std::thread::Scope<'s, '_>,
+    shared: &'s Shared,
+    start: Instant,
+    bounds: Box<dyn Fn() -> (Option<i32>, Option<i32>) + Send + 's>,
+    progress: &'s (dyn Fn(&SolveProgress) + Sync),
+) -> std::thread::ScopedJoinHandle<'s, ()> {
+    s.spawn(move || loop {
+        let over = shared.stopped();
+        let (at_least, at_most) = bounds();
+        progress(&SolveProgress {
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            elapsed: start.elapsed(),
+            at_least,
+            at_most,
+        });
+        if over {
+            break;
+        }
+        std::thread::park_timeout(Duration::from_millis(500));
+    })
+}
+
 /// What a proof is asked for: the exact value (with progress reports), or one bound.
 enum Goal<'a> {
     Value(Option<&'a (dyn Fn(&SolveProgress) + Sync)>),
-    AtLeast(Side, i32),
+    AtLeast(Side, i32, Option<&'a (dyn Fn(&SolveProgress) + Sync)>),
 }
 
 /// What a proof gave, by its [`Goal`].
@@ -464,7 +490,26 @@ impl Engine {
         limits: Limits,
         history: &[Position],
     ) -> Option<BoundResult> {
-        match self.prove(pos, limits, history, Goal::AtLeast(side, at_least))? {
+        self.prove_at_least_with_progress(pos, side, at_least, limits, history, None)
+    }
+
+    /// As [`Engine::prove_at_least`], calling `progress` about twice a second (from a thread
+    /// of its own) while the pass runs: nodes and time (no bound is known before its end).
+    pub fn prove_at_least_with_progress(
+        &self,
+        pos: &Position,
+        side: Side,
+        at_least: i32,
+        limits: Limits,
+        history: &[Position],
+        progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
+    ) -> Option<BoundResult> {
+        match self.prove(
+            pos,
+            limits,
+            history,
+            Goal::AtLeast(side, at_least, progress),
+        )? {
             Proved::Bound(r) => Some(r),
             Proved::Value(_) => None,
         }
@@ -483,7 +528,7 @@ impl Engine {
             let r = with_family!(pos, p => self.solve_cyclic(p, pos.rules(), limits, history))?;
             return Some(match goal {
                 Goal::Value(_) => Proved::Value(r),
-                Goal::AtLeast(side, k) => Proved::Bound(BoundResult::of_value(&r, side, k)),
+                Goal::AtLeast(side, k, _) => Proved::Bound(BoundResult::of_value(&r, side, k)),
             });
         }
         // The fast path plays no opening rule: a pending first move or swap is proven by the
@@ -648,21 +693,29 @@ impl Engine {
         let banked = pos.banked(me);
         let progress = match goal {
             Goal::Value(progress) => progress,
-            Goal::AtLeast(side, k) => {
-                return self
-                    .threshold(pos, &shared, (side, k), &test)
-                    .map(|(holds, bound)| {
-                        Proved::Bound(BoundResult {
-                            side,
-                            at_least: k,
-                            holds,
-                            bound,
-                            lower_is_better: pos.misere(),
-                            nodes: shared.nodes.load(Ordering::Relaxed),
-                            oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
-                            elapsed: start.elapsed(),
-                        })
-                    });
+            Goal::AtLeast(side, k, progress) => {
+                let proof = std::thread::scope(|s| {
+                    let monitor =
+                        progress.map(|p| watch(s, &shared, start, Box::new(|| (None, None)), p));
+                    let r = self.threshold(pos, &shared, (side, k), &test);
+                    shared.stop.store(true, Ordering::Relaxed);
+                    if let Some(m) = monitor {
+                        m.thread().unpark();
+                    }
+                    r
+                });
+                return proof.map(|(holds, bound)| {
+                    Proved::Bound(BoundResult {
+                        side,
+                        at_least: k,
+                        holds,
+                        bound,
+                        lower_is_better: pos.misere(),
+                        nodes: shared.nodes.load(Ordering::Relaxed),
+                        oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
+                        elapsed: start.elapsed(),
+                    })
+                });
             }
         };
         // MTD(f) on one thread: threshold proofs from `guess` closing in on the value. Threads
@@ -704,27 +757,19 @@ impl Engine {
         let value = std::thread::scope(|s| {
             let monitor = progress.map(|progress| {
                 let shared = &shared;
-                s.spawn(move || {
-                    let bound = |k: usize, none: i32| {
-                        let v = shared.proven[k].load(Ordering::Relaxed);
-                        (v != none).then(|| if misere { -(banked + v) } else { banked + v })
-                    };
-                    // Every half second, and once more when the passes are over.
-                    loop {
-                        let over = shared.stopped();
-                        let (lo, hi) = (bound(0, i32::MIN), bound(1, i32::MAX));
-                        progress(&SolveProgress {
-                            nodes: shared.nodes.load(Ordering::Relaxed),
-                            elapsed: start.elapsed(),
-                            at_least: if misere { hi } else { lo },
-                            at_most: if misere { lo } else { hi },
-                        });
-                        if over {
-                            break;
-                        }
-                        std::thread::park_timeout(Duration::from_millis(500));
+                let bound = move |k: usize, none: i32| {
+                    let v = shared.proven[k].load(Ordering::Relaxed);
+                    (v != none).then(|| if misere { -(banked + v) } else { banked + v })
+                };
+                let bounds = move || {
+                    let (lo, hi) = (bound(0, i32::MIN), bound(1, i32::MAX));
+                    if misere {
+                        (hi, lo)
+                    } else {
+                        (lo, hi)
                     }
-                })
+                };
+                watch(s, shared, start, Box::new(bounds), progress)
             });
             for t in 1..self.threads {
                 let (shared, mtdf) = (&shared, &mtdf);

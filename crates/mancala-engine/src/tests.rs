@@ -481,6 +481,39 @@ fn solve_progress_closes_on_the_value() {
     }
 }
 
+/// A threshold proof reports its progress too: nodes that only grow, and a last report
+/// (sent when the pass is over) with the proof's own node count; Kalah(6,3) is +2, so at
+/// least +2 holds and at least +3 does not.
+#[test]
+fn threshold_progress_ends_on_the_proofs_nodes() {
+    let pos = Position::start(&"kalah,seeds=3".parse().unwrap()).unwrap();
+    for (k, holds) in [(2, true), (3, false)] {
+        let reports = std::sync::Mutex::new(Vec::new());
+        let record = |p: &SolveProgress| reports.lock().unwrap().push(p.clone());
+        let r = Engine::new(16, 2)
+            .prove_at_least_with_progress(
+                &pos,
+                Side::South,
+                k,
+                Limits::default(),
+                &[],
+                Some(&record),
+            )
+            .unwrap();
+        assert_eq!(r.holds, holds, "at least {k}");
+        let reports = reports.into_inner().unwrap();
+        assert!(
+            reports.windows(2).all(|w| w[0].nodes <= w[1].nodes),
+            "{reports:?}"
+        );
+        let last = reports.last().expect("a final report");
+        assert_eq!(last.nodes, r.nodes, "at least {k}");
+        assert!(reports
+            .iter()
+            .all(|p| p.at_least.is_none() && p.at_most.is_none()));
+    }
+}
+
 /// A proof given a time limit gives up at it, the best line included (Kauri's had run twice
 /// its time reading the line back).
 #[test]
