@@ -345,7 +345,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
 
 /// How far a proof has come, on standard error: a spinner's line on a terminal, else (a log
 /// of a proof that takes hours) a line every [`ProofProgress::EVERY`].
-struct ProofProgress {
+pub(crate) struct ProofProgress {
     bar: indicatif::ProgressBar,
     terminal: bool,
     /// When the next line is due, for a log.
@@ -355,7 +355,7 @@ struct ProofProgress {
 impl ProofProgress {
     const EVERY: Duration = Duration::from_secs(600);
 
-    fn new() -> ProofProgress {
+    pub(crate) fn new() -> ProofProgress {
         use std::io::IsTerminal;
         ProofProgress {
             bar: indicatif::ProgressBar::new_spinner(),
@@ -365,7 +365,7 @@ impl ProofProgress {
     }
 
     /// Shows `what` is being proven, with `p`'s nodes and time.
-    fn show(&self, what: &str, p: &mancala_engine::SolveProgress) {
+    pub(crate) fn show(&self, what: &str, p: &mancala_engine::SolveProgress) {
         let line = format!(
             "proving: {what}; {:.1} M nodes in {:.0} s",
             p.nodes as f64 / 1e6,
@@ -383,7 +383,7 @@ impl ProofProgress {
         }
     }
 
-    fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
     }
 }

@@ -921,14 +921,18 @@ fn prove_job(file: &Path, opts: &JobOptions, force: bool) -> Result<JobResult> {
         time: opts.time,
         ..Limits::default()
     };
-    let b = engine
-        .prove_at_least(&pos, job.side, job.at_least, limits, &[])
-        .with_context(|| {
-            format!(
-                "{}: the proof did not finish within the time limit",
-                file.display()
-            )
-        })?;
+    let progress = crate::engine_cmds::ProofProgress::new();
+    let what = format!("job {}, at least {:+}?", job.id, job.at_least);
+    let show = |p: &mancala_engine::SolveProgress| progress.show(&what, p);
+    let b =
+        engine.prove_at_least_with_progress(&pos, job.side, job.at_least, limits, &[], Some(&show));
+    progress.finish();
+    let b = b.with_context(|| {
+        format!(
+            "{}: the proof did not finish within the time limit",
+            file.display()
+        )
+    })?;
     check_tables(db.as_deref())?;
     let r = JobResult {
         format: RESULT_FORMAT.into(),
