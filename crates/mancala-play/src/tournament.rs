@@ -285,9 +285,10 @@ fn round_robin(
 /// a [`Lobby`], pinged, and stay connected for all their games, played one at a time through
 /// the lobby's own game code (each bot `cfg.move_time` a position, `set game:id` to the
 /// game's number first). An entrant is named by its `info:name` (its lobby id added where two
-/// share one, `bot ID` where it sent none; `done` gets each game with the entrants). A bot that leaves loses the games it has left;
-/// every bot is told `goodbye` at the end. Errors before the first game: fewer than two bots
-/// asked for, KGP rules with no start, or fewer bots in time.
+/// share one, `bot ID` where it sent none); `done` gets each game with the entrants. A bot
+/// that leaves loses the games it has left; every bot is told `goodbye` at the end. Errors
+/// before the first game: fewer than two bots asked for, KGP rules with no start, or fewer
+/// bots in time.
 pub fn run_connected(
     cfg: &Config,
     listener: TcpListener,
