@@ -6,7 +6,7 @@ use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use mancala_engine::Level;
 use mancala_play::kgp::{self, ClientConfig, Mode, ServerConfig};
@@ -106,6 +106,11 @@ pub fn agent(a: KgpAgent) -> Result<()> {
             format!("; its errors: {}", r.errors.join("; "))
         }
     );
+    // Sent away unplayed with an error (the server busy, a token refused): the caller's
+    // script should know.
+    if r.states == 0 && !r.errors.is_empty() {
+        bail!("the server sent no position: {}", r.errors.join("; "));
+    }
     Ok(())
 }
 

@@ -24,18 +24,13 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "N", conflicts_with = "entrants",
           value_parser = clap::value_parser!(u32).range(2..=64))]
     bots: Option<u32>,
-    /// KGP with --bots: where the bots connect (TCP), HOST:PORT.
-    #[arg(
-        long,
-        value_name = "ADDR",
-        default_value = "127.0.0.1:2671",
-        requires = "bots"
-    )]
-    listen: String,
-    /// KGP with --bots: seconds to wait for all N bots before giving up.
-    #[arg(long, value_name = "SECS", default_value_t = 600, requires = "bots",
+    /// KGP with --bots: where the bots connect (TCP), HOST:PORT [default: 127.0.0.1:2671].
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// KGP with --bots: seconds to wait for all N bots before giving up [default: 600].
+    #[arg(long, value_name = "SECS",
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    wait: u64,
+    wait: Option<u64>,
     /// The protocol the entrants speak.
     #[arg(long, value_enum)]
     protocol: ProtocolArg,
@@ -43,7 +38,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     games: u32,
     /// Seed of the games' seeds (`{seed}`).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "bots")]
     seed: u64,
     /// Manchester: seconds each agent has for a whole game [default: 3600].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400))]
@@ -59,7 +54,8 @@ pub struct TournamentArgs {
     seeds: Option<u8>,
     /// Print the report as JSON (standings, pairings, every game) instead of tables. In a
     /// game, `seats`, `winner` and `faulty` are entrants (indices into `entrants`, from 0);
-    /// `scores`, `moves` and `avg_ms` are by seat, South's first (`seats[0]`'s).
+    /// `scores`, `moves` and `avg_ms` are by seat, South's first (`seats[0]`'s);
+    /// `both_faulty` (only when true) means both lost: neither came to the game.
     #[arg(long)]
     json: bool,
 }
@@ -67,6 +63,9 @@ pub struct TournamentArgs {
 pub fn run(a: TournamentArgs) -> Result<()> {
     if a.bots.is_some() && !matches!(a.protocol, ProtocolArg::Kgp) {
         bail!("--bots is KGP's: Manchester Kalah agents are commands the referee starts");
+    }
+    if a.bots.is_none() && (a.listen.is_some() || a.wait.is_some()) {
+        bail!("--listen and --wait are for --bots: commands are given a port of their own");
     }
     let entrants = a
         .entrants
@@ -116,9 +115,9 @@ pub fn run(a: TournamentArgs) -> Result<()> {
         }
         Some(n) => connected(
             &cfg,
-            &a.listen,
+            a.listen.as_deref().unwrap_or("127.0.0.1:2671"),
             n as usize,
-            Duration::from_secs(a.wait),
+            Duration::from_secs(a.wait.unwrap_or(600)),
             json,
         )?,
     };
@@ -166,9 +165,11 @@ fn game_line(g: &GameRecord, names: &[String]) -> String {
     let [s, n] = g.seats.map(|k| names[k].as_str());
     let result = match g.winner {
         Some(w) => format!("{} wins", names[w]),
+        None if g.both_faulty => "both lose".into(),
         None => "draw".into(),
     };
     let fault = match (&g.faulty, &g.fault) {
+        (_, Some(f)) if g.both_faulty => format!("; {s} and {n}: {f}"),
         (Some(k), Some(f)) => format!("; {}: {f}", names[*k]),
         _ => String::new(),
     };

@@ -320,7 +320,7 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
     let spawn = |cmd: &str| {
         Command::new("bash")
             .args(["-c", cmd])
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .unwrap()
@@ -353,9 +353,13 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
     wait_for(3);
     let out = t.wait_with_output().unwrap();
     assert!(out.status.success());
-    for mut b in bots {
-        // Every bot was told goodbye, or left.
-        assert!(b.wait().is_ok());
+    for (k, b) in bots.into_iter().enumerate() {
+        let said = b.wait_with_output().unwrap();
+        // The two that stayed were told goodbye before the tournament ended.
+        if k < 2 {
+            let said = String::from_utf8_lossy(&said.stdout);
+            assert!(said.contains("the server said goodbye"), "{said}");
+        }
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let r: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
@@ -414,4 +418,139 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
     let (_, err, code) = tournament(&["--protocol", "manchester", "--bots", "2"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--bots is KGP's"), "{err}");
+    // Options of --bots are refused without it, and --seed with it.
+    for args in [["--listen", "127.0.0.1:0"], ["--wait", "5"]] {
+        let (_, err, code) =
+            tournament(&[&["--protocol", "kgp", "a=x", "b=y"][..], &args].concat());
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--bots"), "{err}");
+    }
+    let (_, err, code) = tournament(&["--protocol", "kgp", "--bots", "2", "--seed", "3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--seed") && err.contains("--bots"), "{err}");
+}
+
+/// Two connected bots that both quit: each loses to the bot that stayed, and their own game,
+/// which neither came to, is lost by both (no winner, no points, a fault each). A bot with
+/// no name and one that calls itself by the other's fallback name are told apart.
+#[test]
+fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut t = Command::new(BIN)
+        .args([
+            "tournament",
+            "--protocol",
+            "kgp",
+            "--bots",
+            "3",
+            "--listen",
+            "127.0.0.1:0",
+            "--wait",
+            "60",
+            "--games",
+            "1",
+            "--pits",
+            "4",
+            "--seeds",
+            "3",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(t.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    let addr = line
+        .split(" at ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in: {line}"))
+        .to_string();
+    let mut wait_for = |k: usize| {
+        let mut l = String::new();
+        while !l.starts_with(&format!("{k} of 3 connected")) {
+            l.clear();
+            assert!(
+                err.read_line(&mut l).unwrap() > 0,
+                "the tournament ended early"
+            );
+        }
+    };
+    let quitter = |name: &str| {
+        format!(
+            "A={addr}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; {name} \
+             echo 'mode freeplay' >&3; \
+             while read -u 3 l; do case \"$l\" in *state*) exit 0;; esac; done"
+        )
+    };
+    let mut bots = Vec::new();
+    for (k, cmd) in [
+        format!("{BIN} agent kgp --server {addr} --level 1 --name L1"),
+        quitter(""),
+        quitter("echo 'set info:name \"bot 2\"' >&3;"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        bots.push(
+            Command::new("bash")
+                .args(["-c", cmd])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        wait_for(k + 1);
+    }
+    let out = t.wait_with_output().unwrap();
+    assert!(out.status.success());
+    for mut b in bots {
+        assert!(b.wait().is_ok());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let r: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let names: Vec<&str> = r["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["L1", "bot 2 #2", "bot 2 #3"]);
+    let games = r["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    for g in &games[..2] {
+        assert_eq!(g["winner"], 0, "{g}");
+        assert!(g.get("both_faulty").is_none(), "{g}");
+    }
+    let last = &games[2];
+    assert!(last["winner"].is_null(), "{last}");
+    assert_eq!(last["both_faulty"], true, "{last}");
+    assert_eq!(last["fault"], "both left the tournament before this game");
+    let st: Vec<(u64, u64, u64, u64, f64)> = r["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let c = |k: &str| n(&s[k]);
+            (
+                c("wins"),
+                c("draws"),
+                c("losses"),
+                c("faults"),
+                s["points"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        st,
+        [(2, 0, 0, 0, 2.0), (0, 0, 2, 2, 0.0), (0, 0, 2, 2, 0.0)]
+    );
+    let p = &r["pairings"][2];
+    assert_eq!(
+        (&p["wins"], &p["draws"]),
+        (&serde_json::json!([0, 0]), &serde_json::json!(0))
+    );
 }

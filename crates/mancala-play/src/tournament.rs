@@ -120,10 +120,14 @@ pub struct GameRecord {
     /// received.
     pub avg_ms: [f64; 2],
     /// The entrant (an index into the entrants, not a seat) whose fault ended the game
-    /// early, where one did.
+    /// early, where one did (with [`GameRecord::both_faulty`], South's).
     pub faulty: Option<usize>,
     /// Its fault.
     pub fault: Option<String>,
+    /// Both entrants were at fault (both had left before the game): no winner, and a loss
+    /// for each. Serialized only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub both_faulty: bool,
 }
 
 /// An entrant's results over the tournament.
@@ -195,6 +199,8 @@ struct Played {
     moves: [u32; 2],
     time: [Duration; 2],
     fault: Option<(usize, String)>,
+    /// The fault was both seats'.
+    both_faulty: bool,
 }
 
 /// Plays the round robin of `entrants` under `cfg`, handing each finished game to `done`.
@@ -271,6 +277,7 @@ fn round_robin(
                     avg_ms: [0, 1].map(|s| avg_ms(p.time[s], p.moves[s])),
                     faulty: p.fault.as_ref().map(|f| seats[f.0]),
                     fault: p.fault.map(|f| f.1),
+                    both_faulty: p.both_faulty,
                 };
                 done(&record);
                 games.push(record);
@@ -330,7 +337,7 @@ pub fn run_connected(
             break w[..bots].to_vec();
         }
         if Instant::now() >= until {
-            lobby.dismiss_all();
+            dismiss(&lobby);
             bail!(
                 "{} of {bots} bots connected within {} s",
                 w.len(),
@@ -339,19 +346,12 @@ pub fn run_connected(
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let entrants: Vec<Entrant> = present
-        .iter()
-        .map(|b| {
-            let name = b.name.clone().unwrap_or_else(|| format!("bot {}", b.id));
-            let shared = present.iter().filter(|o| o.name == b.name).count() > 1;
-            Entrant {
-                name: if shared && b.name.is_some() {
-                    format!("{name} #{}", b.id)
-                } else {
-                    name
-                },
-                cmd: format!("KGP bot {} (connected)", b.id),
-            }
+    let entrants: Vec<Entrant> = unique_names(&present)
+        .into_iter()
+        .zip(&present)
+        .map(|(name, b)| Entrant {
+            name,
+            cmd: format!("KGP bot {} (connected)", b.id),
         })
         .collect();
     let mut number = 0u32;
@@ -365,8 +365,39 @@ pub fn run_connected(
             number,
         ))
     });
-    lobby.dismiss_all();
+    dismiss(&lobby);
     Ok(summarise(cfg, &entrants, games?))
+}
+
+/// Sends every bot away and gives their connections the moment they need to say `goodbye`
+/// before the process may end.
+fn dismiss(lobby: &Lobby) {
+    lobby.dismiss_all();
+    std::thread::sleep(Duration::from_millis(200));
+}
+
+/// The bots' names in the tables: each one's `info:name` (`bot ID` where it sent none or a
+/// blank one), with ` #ID` added to every name that two bots would otherwise share.
+fn unique_names(bots: &[kgp::LobbyBot]) -> Vec<String> {
+    let mut names: Vec<String> = bots
+        .iter()
+        .map(|b| match b.name.as_deref().map(str::trim) {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => format!("bot {}", b.id),
+        })
+        .collect();
+    // Each round lengthens every shared name by its bot's own id, so it ends.
+    loop {
+        let shared: Vec<usize> = (0..names.len())
+            .filter(|&k| names.iter().filter(|n| **n == names[k]).count() > 1)
+            .collect();
+        if shared.is_empty() {
+            return names;
+        }
+        for k in shared {
+            names[k] = format!("{} #{}", names[k], bots[k].id);
+        }
+    }
 }
 
 /// One game between the lobby's bots `ids` (South first); a bot that left loses it unplayed.
@@ -391,14 +422,25 @@ fn lobby_game(lobby: &Arc<Lobby>, ids: [u64; 2], cfg: &Config, number: u32) -> P
                     usize::from(id == ids[1])
                 }
             };
+            if matches!(e, LobbyError::NoBot(_)) {
+                // The other bot may have left in the game just ended, its connection's
+                // thread a moment behind: let the lobby see it before deciding.
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            let gone = ids.map(|id| lobby.bot(id).is_none());
             let why = match e {
+                LobbyError::NoBot(_) if gone[1 - k] => {
+                    "both left the tournament before this game".to_string()
+                }
                 LobbyError::NoBot(_) => "it left the tournament before this game".to_string(),
                 e => e.to_string(),
             };
+            let both_faulty = gone[0] && gone[1];
             return Played {
-                winner: Some(1 - k),
+                winner: (!both_faulty).then_some(1 - k),
                 scores: start.scores(),
-                fault: Some((k, why)),
+                fault: Some((if both_faulty { 0 } else { k }, why)),
+                both_faulty,
                 ..Played::default()
             };
         }
@@ -510,6 +552,7 @@ fn summarise(cfg: &Config, entrants: &[Entrant], games: Vec<GameRecord>) -> Repo
                     st.points += 1.0;
                 }
                 Some(_) => st.losses += 1,
+                None if g.both_faulty => st.losses += 1,
                 None => {
                     st.draws += 1;
                     st.points += 0.5;
@@ -519,7 +562,7 @@ fn summarise(cfg: &Config, entrants: &[Entrant], games: Vec<GameRecord>) -> Repo
             st.margin += margin;
             st.moves += u64::from(g.moves[s]);
             time_ms[e] += g.avg_ms[s] * f64::from(g.moves[s]);
-            if g.faulty == Some(e) {
+            if g.faulty == Some(e) || g.both_faulty {
                 st.faults += 1;
             }
             let p = &mut pairings[k];
@@ -533,10 +576,11 @@ fn summarise(cfg: &Config, entrants: &[Entrant], games: Vec<GameRecord>) -> Repo
                     p.points[side] += 1.0;
                 }
                 Some(_) => {}
+                None if g.both_faulty => {}
                 None => p.points[side] += 0.5,
             }
         }
-        if g.winner.is_none() {
+        if g.winner.is_none() && !g.both_faulty {
             pairings[k].draws += 1;
         }
     }
@@ -583,6 +627,7 @@ fn manchester_game(cmds: &[String; 2], cfg: &Config) -> Result<Played> {
         moves: r.moves,
         time: [0, 1].map(|k| Duration::from_secs_f64(r.avg_ms[k] * f64::from(r.moves[k]) / 1000.0)),
         fault,
+        ..Played::default()
     })
 }
 
@@ -711,6 +756,35 @@ fn accept(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn bot(id: u64, name: Option<&str>) -> kgp::LobbyBot {
+        kgp::LobbyBot {
+            id,
+            name: name.map(String::from),
+            authors: None,
+            since: 0,
+            rules: String::new(),
+        }
+    }
+
+    #[test]
+    fn connected_bots_get_names_of_their_own() {
+        let bots = [
+            bot(1, Some("x")),
+            bot(2, None),
+            bot(3, Some("  ")),
+            bot(4, Some("bot 2")),
+            bot(5, Some("x")),
+            bot(6, Some("y")),
+        ];
+        assert_eq!(
+            unique_names(&bots),
+            ["x #1", "bot 2 #2", "bot 3", "bot 2 #4", "x #5", "y"]
+        );
+        // A name that a suffix would make shared again gets suffixed once more.
+        let bots = [bot(1, Some("a")), bot(2, Some("a")), bot(3, Some("a #1"))];
+        assert_eq!(unique_names(&bots), ["a #1 #1", "a #2", "a #1 #3"]);
+    }
 
     #[test]
     fn entrants_read_name_then_command() {
