@@ -270,8 +270,16 @@ struct RulesCmdArgs {
 #[derive(Args, Clone, Debug, Default)]
 pub struct LangArg {
     /// Language of the words: en, pt, es or it (default: from LC_ALL, LC_MESSAGES or LANG, else en).
-    #[arg(long, value_name = "LANG")]
+    #[arg(long, value_name = "LANG", value_parser = parse_lang)]
     pub lang: Option<Lang>,
+}
+
+/// A `--lang` value; a wrong one is said as what it is, not as a rules error.
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    s.parse().map_err(|e| match e {
+        mancala_core::Error::Rules(m) => m.to_string(),
+        e => e.to_string(),
+    })
 }
 
 impl LangArg {

@@ -1409,8 +1409,11 @@ fn the_language_comes_from_lang_or_the_locale() {
         es.contains("Norte a la izquierda, Sur a la derecha"),
         "{es}"
     );
-    assert_bad_input(
-        &mancala(&["rules", "kalah", "--lang", "de"]),
-        "unknown language `de`",
+    let out = mancala(&["rules", "kalah", "--lang", "de"]);
+    assert_bad_input(&out, "unknown language `de`");
+    let err = stderr(&out);
+    assert!(
+        err.contains("for '--lang <LANG>': unknown language `de` (languages: en, pt, es, it)"),
+        "{err}"
     );
 }
