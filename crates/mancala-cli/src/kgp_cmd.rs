@@ -106,10 +106,14 @@ pub fn agent(a: KgpAgent) -> Result<()> {
             format!("; its errors: {}", r.errors.join("; "))
         }
     );
-    // Sent away unplayed with an error (the server busy, a token refused): the caller's
-    // script should know.
+    // Sent away unplayed with an error (the server busy, a token refused), or cut off
+    // before any position without a goodbye (not a KGP server, or one that failed): the
+    // caller's script should know. A goodbye alone is a server's choice, not a failure.
     if r.states == 0 && !r.errors.is_empty() {
         bail!("the server sent no position: {}", r.errors.join("; "));
+    }
+    if r.states == 0 && !r.goodbye {
+        bail!("the server closed the connection before sending any position");
     }
     Ok(())
 }

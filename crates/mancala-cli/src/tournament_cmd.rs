@@ -55,7 +55,7 @@ pub struct TournamentArgs {
     /// Print the report as JSON (standings, pairings, every game) instead of tables. In a
     /// game, `seats`, `winner` and `faulty` are entrants (indices into `entrants`, from 0);
     /// `scores`, `moves` and `avg_ms` are by seat, South's first (`seats[0]`'s);
-    /// `both_faulty` (only when true) means both lost: neither came to the game.
+    /// `both_faulty` (only when true) means both lost, both at fault.
     #[arg(long)]
     json: bool,
 }

@@ -197,29 +197,46 @@ fn a_bad_address_is_refused_before_any_banner() {
     }
 }
 
-/// A server that sends the agent away before any position (here: busy) makes it exit with
-/// an error that says why, so a script that starts bots can tell.
+/// A server that sends the agent away before any position (busy), or cuts it off before any
+/// without a goodbye, or speaks another version, makes it exit with an error that says why,
+/// so a script that starts bots can tell.
 #[test]
 fn an_agent_sent_away_unplayed_exits_with_an_error() {
-    use std::io::Write;
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let server = std::thread::spawn(move || {
-        let (mut s, _) = listener.accept().unwrap();
-        s.write_all(b"kgp 1 0 1\r\nerror \"the server is busy\"\r\ngoodbye\r\n")
+    use std::io::{Read, Write};
+    let agent_against = |greeting: &'static [u8]| {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let server = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            s.write_all(greeting).unwrap();
+            // Reads what the agent sends for a moment, then closes.
+            s.set_read_timeout(Some(std::time::Duration::from_millis(500)))
+                .unwrap();
+            let mut buf = [0u8; 4096];
+            while matches!(s.read(&mut buf), Ok(n) if n > 0) {}
+        });
+        let out = Command::new(BIN)
+            .args(["agent", "kgp", "--server", &addr, "--level", "1"])
+            .output()
             .unwrap();
-        // Reads what the agent sends until it closes.
-        let _ = std::io::copy(&mut s, &mut std::io::sink());
-    });
-    let out = Command::new(BIN)
-        .args(["agent", "kgp", "--server", &addr, "--level", "1"])
-        .output()
-        .unwrap();
-    server.join().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+        server.join().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        err
+    };
+    let err = agent_against(b"kgp 1 0 1\r\nerror \"the server is busy\"\r\ngoodbye\r\n");
     assert!(
         err.contains("error: the server sent no position: the server is busy"),
+        "{err}"
+    );
+    let err = agent_against(b"kgp 1 0 1\r\n");
+    assert!(
+        err.contains("error: the server closed the connection before sending any position"),
+        "{err}"
+    );
+    let err = agent_against(b"kgp 2 0 0\r\n");
+    assert!(
+        err.contains("error: the server speaks KGP 2.0.0, not 1.x"),
         "{err}"
     );
 }

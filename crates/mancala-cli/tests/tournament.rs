@@ -379,7 +379,7 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
         .map(|g| g["fault"].as_str().unwrap())
         .collect();
     // It quits in its first game (3); the next may start before the lobby has seen it leave.
-    let left = "it left the tournament before this game";
+    let left = "it left the tournament before this game (the bot closed the connection)";
     let closed = "the bot closed the connection";
     assert_eq!(faults[0], closed, "{faults:?}");
     assert!(
@@ -479,18 +479,25 @@ fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
             );
         }
     };
-    let quitter = |name: &str| {
+    // The second quitter quits only once `go` exists, so the tournament is still under way
+    // when a fourth bot comes, too late.
+    let go = format!("{}/late-bot-go", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_file(&go);
+    let quitter = |name: &str, wait: &str| {
         format!(
             "A={addr}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; {name} \
              echo 'mode freeplay' >&3; \
-             while read -u 3 l; do case \"$l\" in *state*) exit 0;; esac; done"
+             while read -u 3 l; do case \"$l\" in *state*) {wait} exit 0;; esac; done"
         )
     };
     let mut bots = Vec::new();
     for (k, cmd) in [
         format!("{BIN} agent kgp --server {addr} --level 1 --name L1"),
-        quitter(""),
-        quitter("echo 'set info:name \"bot 2\"' >&3;"),
+        quitter("", ""),
+        quitter(
+            "echo 'set info:name \"bot 2\"' >&3;",
+            &format!("until [ -e {go} ]; do sleep 0.05; done;"),
+        ),
     ]
     .iter()
     .enumerate()
@@ -505,6 +512,18 @@ fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
         );
         wait_for(k + 1);
     }
+    // A fourth bot is turned away at once, told why.
+    let late = Command::new(BIN)
+        .args(["agent", "kgp", "--server", &addr, "--level", "1"])
+        .output()
+        .unwrap();
+    std::fs::write(&go, "").unwrap();
+    let late_err = String::from_utf8_lossy(&late.stderr);
+    assert_eq!(late.status.code(), Some(2), "{late_err}");
+    assert!(
+        late_err.contains("error: the server sent no position: the tournament is full"),
+        "{late_err}"
+    );
     let out = t.wait_with_output().unwrap();
     assert!(out.status.success());
     for mut b in bots {
@@ -528,7 +547,11 @@ fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
     let last = &games[2];
     assert!(last["winner"].is_null(), "{last}");
     assert_eq!(last["both_faulty"], true, "{last}");
-    assert_eq!(last["fault"], "both left the tournament before this game");
+    assert_eq!(
+        last["fault"],
+        "both left the tournament before this game: South (the bot closed the connection), \
+         North (the bot closed the connection)"
+    );
     let st: Vec<(u64, u64, u64, u64, f64)> = r["standings"]
         .as_array()
         .unwrap()
@@ -553,4 +576,99 @@ fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
         (&p["wins"], &p["draws"]),
         (&serde_json::json!([0, 0]), &serde_json::json!(0))
     );
+}
+
+/// A bot thrown out for garbage while its opponent is on move, the opponent then cut off: both
+/// were at fault, so both lose the game; neither is credited a win.
+#[test]
+fn a_game_both_bots_broke_is_lost_by_both() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut t = Command::new(BIN)
+        .args([
+            "tournament",
+            "--protocol",
+            "kgp",
+            "--bots",
+            "2",
+            "--listen",
+            "127.0.0.1:0",
+            "--wait",
+            "60",
+            "--games",
+            "1",
+            "--pits",
+            "4",
+            "--seeds",
+            "3",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(t.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    let addr = line
+        .split(" at ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in: {line}"))
+        .to_string();
+    let bot = |name: &str, on: &str| {
+        format!(
+            "A={addr}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; \
+             echo 'set info:name {name}' >&3; echo 'mode freeplay' >&3; \
+             while read -u 3 l; do case \"$l\" in {on};; esac; done"
+        )
+    };
+    let mut bots = Vec::new();
+    // South, on move first, quits half a second into its first position; North sends
+    // garbage as soon as the game begins, while South thinks.
+    for (k, cmd) in [
+        bot("late", "*state*) sleep 0.5; exit 0"),
+        bot("rude", "*game:id*) echo hello >&3"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        bots.push(
+            Command::new("bash")
+                .args(["-c", cmd])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        let mut l = String::new();
+        while !l.starts_with(&format!("{} of 2 connected", k + 1)) {
+            l.clear();
+            assert!(
+                err.read_line(&mut l).unwrap() > 0,
+                "the tournament ended early"
+            );
+        }
+    }
+    let out = t.wait_with_output().unwrap();
+    assert!(out.status.success());
+    for mut b in bots {
+        assert!(b.wait().is_ok());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let r: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let g = &r["games"][0];
+    assert!(g["winner"].is_null(), "{g}");
+    assert_eq!(g["both_faulty"], true, "{g}");
+    let fault = g["fault"].as_str().unwrap();
+    assert!(
+        fault.starts_with(
+            "the bot closed the connection; its opponent had left: `hello` out of turn"
+        ),
+        "{fault}"
+    );
+    for s in r["standings"].as_array().unwrap() {
+        assert_eq!((n(&s["losses"]), n(&s["faults"])), (1, 1), "{s}");
+        assert_eq!(s["points"].as_f64(), Some(0.0), "{s}");
+    }
 }

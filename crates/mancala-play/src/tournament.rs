@@ -124,8 +124,8 @@ pub struct GameRecord {
     pub faulty: Option<usize>,
     /// Its fault.
     pub fault: Option<String>,
-    /// Both entrants were at fault (both had left before the game): no winner, and a loss
-    /// for each. Serialized only when true.
+    /// Both entrants were at fault (both had left before the game, or one faulted on move
+    /// after the other had left): no winner, and a loss for each. Serialized only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub both_faulty: bool,
 }
@@ -293,9 +293,10 @@ fn round_robin(
 /// the lobby's own game code (each bot `cfg.move_time` a position, `set game:id` to the
 /// game's number first). An entrant is named by its `info:name` (its lobby id added where two
 /// share one, `bot ID` where it sent none); `done` gets each game with the entrants. A bot
-/// that leaves loses the games it has left; every bot is told `goodbye` at the end. Errors
-/// before the first game: fewer than two bots asked for, KGP rules with no start, or fewer
-/// bots in time.
+/// that leaves loses the games it has left (both lose a game where both are at fault); bots
+/// that come later are told the tournament is full; every entrant is told `goodbye` at the
+/// end. Errors before the first game: fewer than two bots asked for, KGP rules with no
+/// start, or fewer bots in time.
 pub fn run_connected(
     cfg: &Config,
     listener: TcpListener,
@@ -354,6 +355,22 @@ pub fn run_connected(
             cmd: format!("KGP bot {} (connected)", b.id),
         })
         .collect();
+    // Bots that come too late are told so, rather than left waiting for the end.
+    let over = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let turn_away = {
+        let (lobby, over) = (lobby.clone(), over.clone());
+        let entered: Vec<u64> = present.iter().map(|b| b.id).collect();
+        std::thread::spawn(move || {
+            while !over.load(std::sync::atomic::Ordering::Relaxed) {
+                for b in lobby.waiting() {
+                    if !entered.contains(&b.id) {
+                        lobby.dismiss(b.id, "the tournament is full");
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
     let mut number = 0u32;
     let mut done = |g: &GameRecord| done(g, &entrants);
     let games = round_robin(cfg, bots, &mut done, |seats, _seed| {
@@ -365,6 +382,8 @@ pub fn run_connected(
             number,
         ))
     });
+    over.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = turn_away.join();
     dismiss(&lobby);
     Ok(summarise(cfg, &entrants, games?))
 }
@@ -428,11 +447,19 @@ fn lobby_game(lobby: &Arc<Lobby>, ids: [u64; 2], cfg: &Config, number: u32) -> P
                 std::thread::sleep(Duration::from_millis(100));
             }
             let gone = ids.map(|id| lobby.bot(id).is_none());
+            let why_left = |id: u64| match lobby.why_left(id) {
+                Some(why) => format!(" ({why})"),
+                None => String::new(),
+            };
             let why = match e {
-                LobbyError::NoBot(_) if gone[1 - k] => {
-                    "both left the tournament before this game".to_string()
+                LobbyError::NoBot(_) if gone[1 - k] => format!(
+                    "both left the tournament before this game: South{}, North{}",
+                    why_left(ids[0]),
+                    why_left(ids[1])
+                ),
+                LobbyError::NoBot(id) => {
+                    format!("it left the tournament before this game{}", why_left(id))
                 }
-                LobbyError::NoBot(_) => "it left the tournament before this game".to_string(),
                 e => e.to_string(),
             };
             let both_faulty = gone[0] && gone[1];
@@ -485,12 +512,20 @@ impl Recording for Tally {
     fn forfeited(&mut self, side: Side, why: &str) {
         self.played.fault = Some((side.index(), why.to_string()));
     }
+    fn forfeited_both(&mut self, side: Side, why: &str, other: &str) {
+        self.played.fault = Some((
+            side.index(),
+            format!("{why}; its opponent had left: {other}"),
+        ));
+        self.played.both_faulty = true;
+    }
 }
 
 impl Drop for Tally {
     fn drop(&mut self) {
         let p = &mut self.played;
         p.winner = match &p.fault {
+            Some(_) if p.both_faulty => None,
             Some((k, _)) => Some(1 - k),
             None => self.pos.outcome().and_then(|o| o.winner()).map(Side::index),
         };

@@ -534,6 +534,13 @@ async fn a_bot_that_leaves_leaves_the_list() {
         c.get("/api/kgp/games", None).await.ok()["games"],
         serde_json::json!([])
     );
+
+    // A blank name is no name.
+    let (blank, lines) = connect("  ");
+    let bots = waiting(&c, 1).await;
+    assert!(bots[0]["name"].is_null(), "{}", bots[0]);
+    drop((blank, lines));
+    waiting(&c, 0).await;
 }
 
 /// A person who resigns frees the bot, which waits again; a bot that disconnects while the

@@ -162,7 +162,12 @@ pub fn run_client(
                         ))],
                     );
                     send(&out, &e, &log)?;
-                    bail!("the server speaks KGP {:?}, not {}.x", m.args, VERSION[0]);
+                    let version: Vec<String> = m.args.iter().map(Arg::to_string).collect();
+                    bail!(
+                        "the server speaks KGP {}, not {}.x",
+                        version.join("."),
+                        VERSION[0]
+                    );
                 }
                 let set = |k: &str, v: &str| {
                     Message::new("set", vec![Arg::Text(k.into()), Arg::Text(v.into())])

@@ -42,7 +42,12 @@ struct State {
     bots: BTreeMap<u64, Entry>,
     /// Bots that left during a game of theirs, with why, until that game reads it.
     left: BTreeMap<u64, String>,
+    /// Why the latest bots to leave left, any time ([`DEPARTED`] at most, the oldest dropped).
+    departed: BTreeMap<u64, String>,
 }
+
+/// Departures whose reason [`Lobby::why_left`] keeps.
+const DEPARTED: usize = 4096;
 
 struct Entry {
     info: LobbyBot,
@@ -75,6 +80,8 @@ enum Order {
         pos: Position,
         reply: mpsc::Sender<Result<u8, String>>,
     },
+    /// The connection ends, the bot told why.
+    Dismiss(String),
 }
 
 /// A person's move (0-based, the mover's own pit) or resignation, from outside, in a lobby
@@ -237,6 +244,25 @@ impl Lobby {
         if st.bots.remove(&id).is_some_and(|e| e.busy) {
             st.left.insert(id, why.to_string());
         }
+        st.departed.insert(id, why.to_string());
+        if st.departed.len() > DEPARTED {
+            st.departed.pop_first();
+        }
+    }
+
+    /// Why bot `id` left the lobby, where it has (among the latest to leave).
+    pub fn why_left(&self, id: u64) -> Option<String> {
+        self.lock().departed.get(&id).cloned()
+    }
+
+    /// Ends the connection of waiting bot `id`, telling it `why` (an `error`) and `goodbye`;
+    /// false where no such bot waits.
+    pub fn dismiss(&self, id: u64, why: &str) -> bool {
+        let st = self.lock();
+        match st.bots.get(&id) {
+            Some(e) if !e.busy => e.orders.send(Order::Dismiss(why.to_string())).is_ok(),
+            _ => false,
+        }
     }
 
     /// Why bot `id` left during its game, where it did.
@@ -323,7 +349,7 @@ fn play(
                         rec.moved(pit, true, start.elapsed());
                         pit
                     }
-                    Err(why) => return rec.forfeited(side, &why),
+                    Err(why) => return forfeit(lobby, &bots, side, &why, rec),
                 }
             }
             Seat::Person(moves) => loop {
@@ -350,6 +376,25 @@ fn play(
             return rec.forfeited(side, &format!("move {}: {e}", pit + 1));
         }
     }
+}
+
+/// The bot on move at `side` faulted (`why`). Where the other seat's bot has left as well
+/// (seen within a moment: two bots cut off together leave within a poll of each other),
+/// both are at fault.
+fn forfeit(
+    lobby: &Lobby,
+    bots: &[(Side, u64)],
+    side: Side,
+    why: &str,
+    mut rec: Box<dyn Recording>,
+) {
+    if let Some(&(_, other)) = bots.iter().find(|(s, _)| *s != side) {
+        std::thread::sleep(POLL * 5);
+        if let Some(gone) = lobby.left(other) {
+            return rec.forfeited_both(side, why, &gone);
+        }
+    }
+    rec.forfeited(side, why)
 }
 
 /// Keeps a freeplay bot in `lobby` until it leaves: pinged while it waits, its moves asked
@@ -380,6 +425,7 @@ fn serve_orders(
                 let _ = reply.send(r.clone());
                 r?;
             }
+            Ok(Order::Dismiss(why)) => return Err(why),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
         }

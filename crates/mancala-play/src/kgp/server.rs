@@ -62,6 +62,12 @@ pub trait Recording: Send {
     /// person's time (a lobby's games, which have no [`GameResult`]; a person's own
     /// resignation is stored by whoever took it).
     fn forfeited(&mut self, side: Side, why: &str);
+    /// The game is over by a fault of the bot on move, `side` (`why`), its opponent's bot
+    /// having left the game too (`other`): both are at fault. By default `side`'s forfeit.
+    fn forfeited_both(&mut self, side: Side, why: &str, other: &str) {
+        let _ = other;
+        self.forfeited(side, why);
+    }
 }
 
 /// What a recorder is told of a game as it starts.
@@ -233,8 +239,13 @@ impl Conn {
                 .map_err(|e| format!("a malformed message `{}`: {e}", shown(&line)))?;
             match m.name.as_str() {
                 "set" => match m.text(0) {
-                    Some("info:name") => self.name = m.text(1).map(shown),
-                    Some("info:authors") => self.authors = m.text(1).map(shown),
+                    // A blank name or author is none.
+                    Some("info:name") => {
+                        self.name = m.text(1).filter(|t| !t.trim().is_empty()).map(shown)
+                    }
+                    Some("info:authors") => {
+                        self.authors = m.text(1).filter(|t| !t.trim().is_empty()).map(shown)
+                    }
                     _ => {}
                 },
                 // Either side may ping: answered at once, whatever else is going on.
