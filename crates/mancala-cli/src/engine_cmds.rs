@@ -261,6 +261,13 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     if a.all_moves {
         bail!("--all-moves values the moves of a position string; a record's moves are judged against the best one by one without it");
     }
+    if a.input != "-" && !std::path::Path::new(&a.input).exists() {
+        bail!(
+            "`{}`: no such file, and not a position string (`RULES/SOUTH-PITS/SOUTH-STORE/\
+             NORTH-PITS/NORTH-STORE/SIDE`, README: Position strings)",
+            mancala_core::printable(&a.input)
+        );
+    }
     let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, lang)
         .map_err(|e| match lang {
             Lang::En => e,

@@ -1304,6 +1304,11 @@ fn record_file_errors_name_the_file_and_line() {
         &mancala(&["analyze", "no/such/game.txt"]),
         "`no/such/game.txt`: no such file, and not a position string",
     );
+    // Nor a word without `/`s, such as a preset's name.
+    assert_bad_input(
+        &mancala(&["analyze", "dracala"]),
+        "`dracala`: no such file, and not a position string (`RULES/SOUTH-PITS/",
+    );
     for f in [bad, twice, json] {
         std::fs::remove_dir_all(f.parent().unwrap()).ok();
     }
