@@ -194,8 +194,9 @@ fn tables(r: &Report) -> String {
         Protocol::Kgp => "KGP",
     };
     let mut out = format!(
-        "\n{protocol}, {} game{} a pairing, seed {}\n\n{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>6}  {:>10}  {:>6}\n",
-        r.games_a_pairing, if r.games_a_pairing == 1 { "" } else { "s" }, r.seed, "#", "player", "games", "W-D-L", "points", "margin", "ms a move", "faults"
+        "\n{protocol}, {} game{} a pairing{}\n\n{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>6}  {:>10}  {:>6}\n",
+        r.games_a_pairing, if r.games_a_pairing == 1 { "" } else { "s" },
+        r.seed.map_or(String::new(), |s| format!(", seed {s}")), "#", "player", "games", "W-D-L", "points", "margin", "ms a move", "faults"
     );
     for (i, s) in r.standings.iter().enumerate() {
         out += &format!(

@@ -217,6 +217,7 @@ fn a_kgp_tournament_adds_up_and_faults_lose() {
     let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
     assert_eq!(r["protocol"], "kgp");
     let st = check_totals(&r, 5, 2);
+    assert!(r["seed"].is_u64() && r["games"][0]["seed"].is_u64(), "{r}");
     for game in between(&r, "mute", "greedy") {
         assert_eq!(
             game["fault"], "it exited (exit status: 0) without connecting",
@@ -538,6 +539,11 @@ fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
         .map(|e| e["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["L1", "bot 2 #2", "bot 2 #3"]);
+    // Connected bots are given no seed, and none is reported.
+    assert!(
+        r.get("seed").is_none() && r["games"][0].get("seed").is_none(),
+        "{r}"
+    );
     let games = r["games"].as_array().unwrap();
     assert_eq!(games.len(), 3);
     for g in &games[..2] {

@@ -106,8 +106,10 @@ pub struct GameRecord {
     pub number: u32,
     /// The entrants by seat (indices into the entrants): South (who moves first) first.
     pub seats: [usize; 2],
-    /// The seed its commands were given for `{seed}`.
-    pub seed: u64,
+    /// The seed its commands were given for `{seed}` (none between connected bots, which
+    /// are given none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// The winning entrant (an index into the entrants, as `seats` holds, not a seat);
     /// `None` for a draw.
     pub winner: Option<usize>,
@@ -179,8 +181,9 @@ pub struct Report {
     pub protocol: Protocol,
     /// Games a pairing.
     pub games_a_pairing: u32,
-    /// The tournament's seed.
-    pub seed: u64,
+    /// The tournament's seed (none between connected bots).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// The entrants, as given.
     pub entrants: Vec<Entrant>,
     /// One a entrant, best first (points, then margin, then the order given).
@@ -270,7 +273,7 @@ fn round_robin(
                 let record = GameRecord {
                     number,
                     seats,
-                    seed,
+                    seed: Some(seed),
                     winner: p.winner.map(|s| seats[s]),
                     scores: p.scores,
                     moves: p.moves,
@@ -385,7 +388,13 @@ pub fn run_connected(
     over.store(true, std::sync::atomic::Ordering::Relaxed);
     let _ = turn_away.join();
     dismiss(&lobby);
-    Ok(summarise(cfg, &entrants, games?))
+    let mut report = summarise(cfg, &entrants, games?);
+    // Connected bots are given no seed.
+    report.seed = None;
+    for g in &mut report.games {
+        g.seed = None;
+    }
+    Ok(report)
 }
 
 /// Sends every bot away and gives their connections the moment they need to say `goodbye`
@@ -635,7 +644,7 @@ fn summarise(cfg: &Config, entrants: &[Entrant], games: Vec<GameRecord>) -> Repo
     Report {
         protocol: cfg.protocol,
         games_a_pairing: cfg.games,
-        seed: cfg.seed,
+        seed: Some(cfg.seed),
         entrants: entrants.to_vec(),
         standings,
         pairings,
