@@ -279,81 +279,120 @@ fn the_help_says_what_the_json_fields_index() {
     );
 }
 
+/// A `tournament --bots N --json` on a free local port (4 pits, 3 seeds, `games` a pairing),
+/// whose bots are started one at a time, each after the one before it has connected.
+struct Connected {
+    t: std::process::Child,
+    err: std::io::BufReader<std::process::ChildStderr>,
+    addr: String,
+    n: usize,
+    joined: usize,
+}
+
+impl Connected {
+    fn start(n: usize, games: usize) -> Connected {
+        use std::io::BufRead;
+        use std::process::Stdio;
+        let (bots, games) = (n.to_string(), games.to_string());
+        let mut t = Command::new(BIN)
+            .args(["tournament", "--protocol", "kgp", "--bots", &bots])
+            .args(["--listen", "127.0.0.1:0", "--wait", "60", "--games", &games])
+            .args(["--pits", "4", "--seeds", "3", "--json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = std::io::BufReader::new(t.stderr.take().unwrap());
+        let mut line = String::new();
+        err.read_line(&mut line).unwrap();
+        let addr = line
+            .split(" at ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in: {line}"))
+            .to_string();
+        Connected {
+            t,
+            err,
+            addr,
+            n,
+            joined: 0,
+        }
+    }
+
+    /// A bash script that connects to the tournament, reads the greeting, sends `lines`
+    /// (each ended by a line break), then reads on, running `on` as a `case` of each line.
+    fn script(&self, lines: &[&str], on: &str) -> String {
+        let a = &self.addr;
+        let sent: String = lines.iter().map(|l| format!("echo '{l}' >&3; ")).collect();
+        format!(
+            "A={a}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; {sent}\
+             while read -u 3 l; do case \"$l\" in {on};; esac; done"
+        )
+    }
+
+    /// Starts `cmd` (bash), its standard output piped, and waits until it has connected.
+    fn bot(&mut self, cmd: &str) -> std::process::Child {
+        use std::io::BufRead;
+        let child = Command::new("bash")
+            .args(["-c", cmd])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        self.joined += 1;
+        let want = format!("{} of {} connected", self.joined, self.n);
+        let mut l = String::new();
+        while !l.starts_with(&want) {
+            l.clear();
+            assert!(
+                self.err.read_line(&mut l).unwrap() > 0,
+                "the tournament ended early"
+            );
+        }
+        child
+    }
+
+    /// The report, once the tournament has ended (successfully).
+    fn report(self) -> Value {
+        let out = self.t.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+}
+
+fn names(r: &Value) -> Vec<&str> {
+    r["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect()
+}
+
 /// `--bots N`: the first N bots that connect play the round robin, each over one connection
 /// for all its games, named by their `info:name`; a bot that quits loses its game then and
 /// the games it had left; too few bots in time is an error.
 #[test]
 fn a_kgp_tournament_between_bots_that_connect_to_it() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    let mut t = Command::new(BIN)
-        .args([
-            "tournament",
-            "--protocol",
-            "kgp",
-            "--bots",
-            "3",
-            "--listen",
-            "127.0.0.1:0",
-            "--wait",
-            "60",
-            "--games",
-            "2",
-            "--pits",
-            "4",
-            "--seeds",
-            "3",
-            "--json",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(t.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    let addr = line
-        .split(" at ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in: {line}"))
-        .to_string();
-    let spawn = |cmd: &str| {
-        Command::new("bash")
-            .args(["-c", cmd])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap()
-    };
+    let mut c = Connected::start(3, 2);
+    let addr = c.addr.clone();
     // One at a time, so that they come in this order.
-    let mut bots = vec![spawn(&format!(
-        "{BIN} agent kgp --server {addr} --level 1 --name L1"
-    ))];
-    let mut wait_for = |k: usize| {
-        let mut l = String::new();
-        while !l.starts_with(&format!("{k} of 3 connected")) {
-            l.clear();
-            assert!(
-                err.read_line(&mut l).unwrap() > 0,
-                "the tournament ended early"
-            );
-        }
-    };
-    wait_for(1);
-    bots.push(spawn(&format!(
-        "{BIN} agent kgp --server {addr} --player greedy --name greedy"
-    )));
-    wait_for(2);
-    // Asks for freeplay and names itself, then quits when first asked for a move.
-    bots.push(spawn(&format!(
-        "A={addr}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; \
-         echo 'set info:name quitter' >&3; echo 'mode freeplay' >&3; \
-         while read -u 3 l; do case \"$l\" in *state*) exit 0;; esac; done"
-    )));
-    wait_for(3);
-    let out = t.wait_with_output().unwrap();
-    assert!(out.status.success());
+    let bots = [
+        c.bot(&format!(
+            "{BIN} agent kgp --server {addr} --level 1 --name L1"
+        )),
+        c.bot(&format!(
+            "{BIN} agent kgp --server {addr} --player greedy --name greedy"
+        )),
+        // Asks for freeplay and names itself, then quits when first asked for a move.
+        c.bot(&c.script(
+            &["set info:name quitter", "mode freeplay"],
+            "*state*) exit 0",
+        )),
+    ];
+    let r = c.report();
     for (k, b) in bots.into_iter().enumerate() {
         let said = b.wait_with_output().unwrap();
         // The two that stayed were told goodbye before the tournament ended.
@@ -362,16 +401,8 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
             assert!(said.contains("the server said goodbye"), "{said}");
         }
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let r: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     let st = check_totals(&r, 3, 2);
-    let names: Vec<&str> = r["entrants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["L1", "greedy", "quitter"]);
+    assert_eq!(names(&r), ["L1", "greedy", "quitter"]);
     let q = by_name(&st, "quitter");
     assert_eq!((n(&q["losses"]), n(&q["faults"])), (4, 4), "{q}");
     let faults: Vec<&str> = between(&r, "quitter", "L1")
@@ -433,86 +464,26 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
 
 /// Two connected bots that both quit: each loses to the bot that stayed, and their own game,
 /// which neither came to, is lost by both (no winner, no points, a fault each). A bot with
-/// no name and one that calls itself by the other's fallback name are told apart.
+/// no name and one that calls itself by the other's fallback name are told apart; a bot
+/// that comes too late is told the tournament is full.
 #[test]
 fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    let mut t = Command::new(BIN)
-        .args([
-            "tournament",
-            "--protocol",
-            "kgp",
-            "--bots",
-            "3",
-            "--listen",
-            "127.0.0.1:0",
-            "--wait",
-            "60",
-            "--games",
-            "1",
-            "--pits",
-            "4",
-            "--seeds",
-            "3",
-            "--json",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(t.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    let addr = line
-        .split(" at ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in: {line}"))
-        .to_string();
-    let mut wait_for = |k: usize| {
-        let mut l = String::new();
-        while !l.starts_with(&format!("{k} of 3 connected")) {
-            l.clear();
-            assert!(
-                err.read_line(&mut l).unwrap() > 0,
-                "the tournament ended early"
-            );
-        }
-    };
+    let mut c = Connected::start(3, 1);
+    let addr = c.addr.clone();
     // The second quitter quits only once `go` exists, so the tournament is still under way
     // when a fourth bot comes, too late.
     let go = format!("{}/late-bot-go", env!("CARGO_TARGET_TMPDIR"));
     let _ = std::fs::remove_file(&go);
-    let quitter = |name: &str, wait: &str| {
-        format!(
-            "A={addr}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; {name} \
-             echo 'mode freeplay' >&3; \
-             while read -u 3 l; do case \"$l\" in *state*) {wait} exit 0;; esac; done"
-        )
-    };
-    let mut bots = Vec::new();
-    for (k, cmd) in [
-        format!("{BIN} agent kgp --server {addr} --level 1 --name L1"),
-        quitter("", ""),
-        quitter(
-            "echo 'set info:name \"bot 2\"' >&3;",
-            &format!("until [ -e {go} ]; do sleep 0.05; done;"),
-        ),
-    ]
-    .iter()
-    .enumerate()
-    {
-        bots.push(
-            Command::new("bash")
-                .args(["-c", cmd])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
-        wait_for(k + 1);
-    }
+    let bots = [
+        c.bot(&format!(
+            "{BIN} agent kgp --server {addr} --level 1 --name L1"
+        )),
+        c.bot(&c.script(&["mode freeplay"], "*state*) exit 0")),
+        c.bot(&c.script(
+            &["set info:name \"bot 2\"", "mode freeplay"],
+            &format!("*state*) until [ -e {go} ]; do sleep 0.05; done; exit 0"),
+        )),
+    ];
     // A fourth bot is turned away at once, told why.
     let late = Command::new(BIN)
         .args(["agent", "kgp", "--server", &addr, "--level", "1"])
@@ -525,20 +496,11 @@ fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
         late_err.contains("error: the server sent no position: the tournament is full"),
         "{late_err}"
     );
-    let out = t.wait_with_output().unwrap();
-    assert!(out.status.success());
+    let r = c.report();
     for mut b in bots {
         assert!(b.wait().is_ok());
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let r: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-    let names: Vec<&str> = r["entrants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["L1", "bot 2 #2", "bot 2 #3"]);
+    assert_eq!(names(&r), ["L1", "bot 2 #2", "bot 2 #3"]);
     // Connected bots are given no seed, and none is reported.
     assert!(
         r.get("seed").is_none() && r["games"][0].get("seed").is_none(),
@@ -588,81 +550,23 @@ fn a_game_whose_two_bots_have_both_left_is_lost_by_both() {
 /// were at fault, so both lose the game; neither is credited a win.
 #[test]
 fn a_game_both_bots_broke_is_lost_by_both() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    let mut t = Command::new(BIN)
-        .args([
-            "tournament",
-            "--protocol",
-            "kgp",
-            "--bots",
-            "2",
-            "--listen",
-            "127.0.0.1:0",
-            "--wait",
-            "60",
-            "--games",
-            "1",
-            "--pits",
-            "4",
-            "--seeds",
-            "3",
-            "--json",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(t.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    let addr = line
-        .split(" at ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in: {line}"))
-        .to_string();
-    let bot = |name: &str, on: &str| {
-        format!(
-            "A={addr}; exec 3<>/dev/tcp/${{A%:*}}/${{A#*:}}; read -u 3 greeting; \
-             echo 'set info:name {name}' >&3; echo 'mode freeplay' >&3; \
-             while read -u 3 l; do case \"$l\" in {on};; esac; done"
-        )
-    };
-    let mut bots = Vec::new();
+    let mut c = Connected::start(2, 1);
     // South, on move first, quits half a second into its first position; North sends
     // garbage as soon as the game begins, while South thinks.
-    for (k, cmd) in [
-        bot("late", "*state*) sleep 0.5; exit 0"),
-        bot("rude", "*game:id*) echo hello >&3"),
-    ]
-    .iter()
-    .enumerate()
-    {
-        bots.push(
-            Command::new("bash")
-                .args(["-c", cmd])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
-        let mut l = String::new();
-        while !l.starts_with(&format!("{} of 2 connected", k + 1)) {
-            l.clear();
-            assert!(
-                err.read_line(&mut l).unwrap() > 0,
-                "the tournament ended early"
-            );
-        }
-    }
-    let out = t.wait_with_output().unwrap();
-    assert!(out.status.success());
+    let bots = [
+        c.bot(&c.script(
+            &["set info:name late", "mode freeplay"],
+            "*state*) sleep 0.5; exit 0",
+        )),
+        c.bot(&c.script(
+            &["set info:name rude", "mode freeplay"],
+            "*game:id*) echo hello >&3",
+        )),
+    ];
+    let r = c.report();
     for mut b in bots {
         assert!(b.wait().is_ok());
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let r: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     let g = &r["games"][0];
     assert!(g["winner"].is_null(), "{g}");
     assert_eq!(g["both_faulty"], true, "{g}");
