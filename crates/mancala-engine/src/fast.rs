@@ -16,6 +16,12 @@
 //! (Cross-Kalah), rules that read the stores (`stop-when-decided`, Dracala's misère and
 //! forced captures) or the capture history (`last-capturer`) take the generic path.
 //!
+//! # Stepping games
+//! [`FastGame`] wraps the board with both stores and the side to move, for callers that play
+//! many games move by move (the batch of learning agents in `mancala-play`): its moves are
+//! [`FastRules::step`], this module's one sowing, and [`FastGame::position`] turns it back
+//! into a [`Position`]. It takes rules of the fast path without an opening rule.
+//!
 //! # Endgame tables
 //! When the oracle hands its tables over as packed levels ([`Oracle::packed`]), a child
 //! within them is ranked and its entry fetched while the children are generated, and the
@@ -32,7 +38,10 @@
 //! for the side to move, [`SearchGame::tt_key`](crate::game::SearchGame::tt_key), own pit
 //! index).
 
-use mancala_core::{Capture, EndCheck, KalahPos, KalahRules, Leftovers};
+use mancala_core::{
+    Capture, EndCheck, Error, KalahPos, KalahRules, Leftovers, Moves, Opening, Position, Rules,
+    Setup, Side,
+};
 
 use mancala_egdb_format::entry;
 use mancala_egdb_format::rank::Binomials;
@@ -251,7 +260,7 @@ fn byte_sum(x: u64) -> i32 {
 }
 
 /// A position of the fast path: the cells and the seeds on the board.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Board {
     cells: u128,
     seeds: u8,
@@ -284,6 +293,144 @@ macro_rules! by_pits {
             _ => $go::<7>($($arg),*),
         }
     };
+}
+
+/// A live or finished game on the fast board ([`FastRules::game`], [`FastRules::step`]): the
+/// board from the side to move's view, both stores (South's first) and the side to move.
+/// A finished game has no seeds on its board (the leftovers are counted in the stores as the
+/// rules say, or dropped under `leftovers=not-counted`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastGame {
+    board: Board,
+    stores: [u8; 2],
+    to_move: Side,
+}
+
+impl FastGame {
+    /// The side to move (for a finished game: the side that would have moved next).
+    #[inline]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Whether the game has ended.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        // A live game has seeds in both rows (or in the mover's, under `end=mover-empty`).
+        self.board.seeds == 0
+    }
+
+    /// The stores, South first.
+    #[inline]
+    pub fn scores(&self) -> [u8; 2] {
+        self.stores
+    }
+
+    /// The side to move's pits, a byte a pit from his left (pit `i` in byte `i`).
+    #[inline]
+    pub fn own_row(&self) -> u64 {
+        self.board.cells as u64
+    }
+
+    /// The opponent's pits, a byte a pit from the opponent's left.
+    #[inline]
+    pub fn their_row(&self) -> u64 {
+        (self.board.cells >> 64) as u64
+    }
+
+    /// The legal moves as bits: bit `i` for own pit `i` (not empty). None once over.
+    #[inline]
+    pub fn legal_bits(&self) -> u8 {
+        let w = self.own_row();
+        // The high bit of each non-zero byte, then the eight high bits gathered into one byte
+        // (bit `8i + 7` to bit `56 + i`).
+        let nz =
+            (((w & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | w) & 0x8080_8080_8080_8080;
+        ((nz >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    }
+
+    /// The legal moves, own pits from the mover's left (as [`KalahPos::legal_moves`]).
+    pub fn legal_moves(&self) -> Moves {
+        let mut mv = Moves::default();
+        let mut bits = self.legal_bits();
+        while bits != 0 {
+            mv.push(bits.trailing_zeros() as u8);
+            bits &= bits - 1;
+        }
+        mv
+    }
+
+    /// The position of a live game under `rules` (those the game was made for). Errors for a
+    /// finished game, whose board the fast path does not keep.
+    pub fn position(&self, rules: &Rules) -> Result<Position, Error> {
+        if self.is_over() {
+            return Err(Error::GameOver);
+        }
+        let m = rules.pits as usize;
+        let (own, theirs) = (self.own_row().to_le_bytes(), self.their_row().to_le_bytes());
+        let row = |r: [u8; 8]| r[..m].iter().map(|&s| (s, 0)).collect::<Vec<_>>();
+        let (own, theirs) = (row(own), row(theirs));
+        let rows = match self.to_move {
+            Side::South => [own, theirs],
+            Side::North => [theirs, own],
+        };
+        let setup = Setup {
+            rows,
+            stores: self.stores,
+            to_move: Some(self.to_move),
+            last_capturer: None,
+            opening: Opening::None,
+        };
+        Position::from_setup(rules, &setup)
+    }
+}
+
+impl FastRules<'_> {
+    /// `p` as a game to step, or `None` where the fast board cannot carry it: a finished game,
+    /// one with an opening rule (`pie`, `first-move-extra-turn=false`), or one whose rules keep
+    /// who captured last (which [`FastRules::new`] refuses already).
+    pub fn game(&self, p: &KalahPos) -> Option<FastGame> {
+        let r = p.rules();
+        if p.is_over() || r.has_opening() || r.leftovers == Leftovers::LastCapturer {
+            return None;
+        }
+        Some(FastGame {
+            board: self.board(p),
+            stores: p.scores(),
+            to_move: p.to_move(),
+        })
+    }
+
+    /// Plays own pit `pit` of `g`, one of its legal moves ([`FastGame::legal_bits`]), as
+    /// [`KalahPos::play_unchecked`] does.
+    #[inline]
+    pub fn step(&self, g: &mut FastGame, pit: u8) {
+        #[inline(always)]
+        fn go<const M: usize>(r: &FastRules, g: &mut FastGame, pit: u8) {
+            r.step_m::<M>(g, pit)
+        }
+        by_pits!(self.m, go(self, g, pit))
+    }
+
+    #[inline(always)]
+    fn step_m<const M: usize>(&self, g: &mut FastGame, pit: u8) {
+        debug_assert!(g.legal_bits() & (1 << pit) != 0, "pit {pit} of {g:?}");
+        let before = g.board.seeds as i32;
+        let (child, gain, again) = self.play::<M>(&g.board, pit as usize);
+        let me = g.to_move.index();
+        if child.seeds == 0 && self.leftovers == Leftovers::ToOwner {
+            // Over, each row to its owner: the mover's net gain is his seeds less the
+            // opponent's leftovers, and every seed of the board went to one of the two.
+            g.stores[me] += ((before + gain) / 2) as u8;
+            g.stores[1 - me] += ((before - gain) / 2) as u8;
+        } else {
+            g.stores[me] += gain as u8;
+        }
+        if !again {
+            g.to_move = g.to_move.other();
+        }
+        g.board = child;
+    }
 }
 
 /// The threshold proof on one thread of the fast path: one null-window pass at `beta`, whose
@@ -685,6 +832,58 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
 mod tests {
     use super::*;
     use crate::game::SearchGame;
+
+    /// Random games of every eligible rule set stepped on [`FastGame`] and on [`KalahPos`]:
+    /// the same legal moves, stores, sides, ends and positions, move by move.
+    #[test]
+    fn fast_games_step_as_the_rules_core() {
+        let mut rng = mancala_core::rng::Rng::xorshift(0x0bad_cafe_f00d_1234);
+        let variants = [
+            "kalah",
+            "kalah,seeds=6",
+            "kalah,seeds=3,capture=empty",
+            "kalah,seeds=3,capture=opposite-only,end=mover-empty",
+            "kalah,pits=4,seeds=5,leftovers=not-counted",
+            "kalah,pits=5,seeds=2,leftovers=last-mover",
+            "kalah,pits=7,seeds=6,leftovers=last-mover,end=mover-empty",
+            "kalah,pits=3,seeds=9",
+            "kalah-brazil,stage=basic",
+            "vaccean",
+        ];
+        for v in variants {
+            let rules: mancala_core::Rules = v.parse().unwrap();
+            let kr = KalahRules::new(&rules).unwrap();
+            let fr = FastRules::new(&kr, None).unwrap_or_else(|| panic!("{v}: fast path"));
+            let mut ended = 0;
+            for _ in 0..200 {
+                let mut p = KalahPos::start(&kr);
+                let mut g = fr.game(&p).unwrap();
+                loop {
+                    assert_eq!(g.is_over(), p.is_over(), "{v} {p:?}");
+                    assert_eq!(g.scores(), p.scores(), "{v} {p:?}");
+                    if p.is_over() {
+                        ended += 1;
+                        break;
+                    }
+                    assert_eq!(g.to_move(), p.to_move(), "{v}");
+                    assert_eq!(g.legal_moves(), p.legal_moves(), "{v} {p:?}");
+                    let pos = g.position(&rules).unwrap();
+                    assert_eq!(pos.as_kalah(), Some(&p), "{v}");
+                    let moves = p.legal_moves();
+                    let mv = moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize];
+                    p.play_unchecked(mv);
+                    fr.step(&mut g, mv);
+                }
+            }
+            assert_eq!(ended, 200);
+        }
+        // Opening rules take the generic path.
+        for v in ["kalah,pie", "kalah,first-move-extra-turn=false"] {
+            let kr = KalahRules::new(&v.parse().unwrap()).unwrap();
+            let fr = FastRules::new(&kr, None).unwrap();
+            assert!(fr.game(&KalahPos::start(&kr)).is_none(), "{v}");
+        }
+    }
 
     /// Every move of random positions of every eligible rule set: the fast board's child,
     /// gain and turn equal `KalahPos::play`'s.

@@ -18,8 +18,19 @@
 //! in the Kalah family. Counts are raw (not scaled). A finished game is seen from the side
 //! that would have moved next. What the layout leaves out (who moved last under
 //! `leftovers=last-capturer`, the positions so far for the repetition rule) is in the game.
+//!
+//! # Three kinds of game
+//! Kalah-family rules that the engine's fast path plays ([`FastRules`]: up to 7 pits, no
+//! Cross-Kalah, Dracala, misère, `stop-when-decided` or `last-capturer`) and that have no
+//! opening rule step on its board ([`FastGame`], the solver's own sowing); rules whose
+//! positions can repeat keep each game as a [`Game`] (its positions for the repetition rule);
+//! the others play a [`Position`] copy-make. The three give the same games, observations and
+//! draws from a seed.
 
-use mancala_core::{with_family, Error, Family, Game, Moves, Msg, Outcome, Position, Rules, Side};
+use mancala_core::{
+    with_family, Error, Family, Game, KalahRules, Moves, Msg, Outcome, Position, Rules, Side,
+};
+use mancala_engine::fast::{FastGame, FastRules};
 use mancala_engine::{Evaluation, Quality};
 use rayon::prelude::*;
 
@@ -139,25 +150,162 @@ impl Reward {
     }
 }
 
-/// A game of a batch: a position played copy-make where no position can repeat, else a
-/// [`Game`], which keeps the positions for the repetition rule.
+/// The rules of a batch stepped on the engine's fast board (no endgame tables).
+struct Fast {
+    kalah: KalahRules,
+    rules: FastRules<'static>,
+}
+
+impl Fast {
+    /// The fast path for games from `start`, or `None` where its rules need the generic one
+    /// (see the module docs).
+    fn new(start: &Position) -> Option<Fast> {
+        if start.rules().can_repeat() || start.is_over() {
+            return None;
+        }
+        let p = start.as_kalah()?;
+        let rules = FastRules::new(p.rules(), None)?;
+        rules.game(p)?;
+        Some(Fast {
+            kalah: *p.rules(),
+            rules,
+        })
+    }
+}
+
+impl Clone for Fast {
+    fn clone(&self) -> Fast {
+        Fast {
+            kalah: self.kalah,
+            rules: FastRules::new(&self.kalah, None).expect("rules of the fast path"),
+        }
+    }
+}
+
+impl std::fmt::Debug for Fast {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fast").field("kalah", &self.kalah).finish()
+    }
+}
+
+/// A game of a batch: on the engine's fast board where the rules allow, else a position
+/// played copy-make where no position can repeat, else a [`Game`], which keeps the positions
+/// for the repetition rule.
 #[derive(Clone, Debug)]
 enum Play {
+    Fast(FastGame),
     Plain(Position),
     Kept(Game),
 }
 
 /// One game of a batch and its legal moves, read once a move: a step checks the actions,
-/// writes the masks and samples the next actions from them.
+/// writes the masks and samples the next actions from them. (A game on the fast board reads
+/// its moves from the board's bits instead; `legal` stays empty.)
 #[derive(Clone, Debug)]
 struct Slot {
     play: Play,
     legal: Moves,
 }
 
+/// The `k`-th (from 0) set bit of `bits`: the `k`-th legal move, as `Moves::as_slice()[k]`.
+/// A table (2 KiB): clearing `k` low bits in a loop mispredicted its exit on random `k`.
+#[inline]
+fn nth_bit(bits: u8, k: usize) -> u8 {
+    static NTH: [[u8; 8]; 256] = {
+        let mut t = [[0u8; 8]; 256];
+        let mut b = 0;
+        while b < 256 {
+            let (mut k, mut i) = (0, 0);
+            while i < 8 {
+                if b >> i & 1 != 0 {
+                    t[b][k] = i as u8;
+                    k += 1;
+                }
+                i += 1;
+            }
+            b += 1;
+        }
+        t
+    };
+    NTH[bits as usize][k & 7]
+}
+
+/// `rng.below(n)` for `n` of 1 to 8 (the same draw and number), by Lemire's remainder of a
+/// multiplication instead of a division by a variable (a tenth of the step loop's samples in
+/// `perf` before).
+#[inline]
+fn below_small(rng: &mut Rng, n: u32) -> usize {
+    /// `M[n]`: the 128-bit reciprocal `2^128 / n`, rounded up (0 for `n` of 0 and 1, where
+    /// the product is then 0, as `x % 1`).
+    const M: [u128; 9] = {
+        let mut t = [0u128; 9];
+        let mut n = 2;
+        while n < 9 {
+            t[n] = u128::MAX / n as u128 + 1;
+            n += 1;
+        }
+        t
+    };
+    debug_assert!((1..=8).contains(&n));
+    let x = rng.next_u64();
+    let low = M[n as usize].wrapping_mul(x as u128);
+    // The high 128 bits of `low * n` (the remainder, below `n`).
+    let (hi, lo) = ((low >> 64) as u64 as u128, low as u64 as u128);
+    ((hi * n as u128 + ((lo * n as u128) >> 64)) >> 64) as usize
+}
+
+/// The outcome of a finished game of the fast path (never misère): more seeds wins.
+fn fast_outcome(s: [u8; 2]) -> Outcome {
+    match s[0].cmp(&s[1]) {
+        std::cmp::Ordering::Equal => Outcome::Draw,
+        std::cmp::Ordering::Greater => Outcome::Win(Side::South),
+        std::cmp::Ordering::Less => Outcome::Win(Side::North),
+    }
+}
+
+/// Writes the observation of `g` (see the module docs) into `out`.
+#[inline(always)]
+fn fast_observation(g: &FastGame, m: usize, out: &mut [f32]) {
+    /// With the pit count a constant, the copies are a few moves, not calls to `memmove`.
+    #[inline(always)]
+    fn go<const M: usize>(g: &FastGame, out: &mut [f32]) {
+        let out = &mut out[..2 * M + 2];
+        // Both rows converted at once (one vector conversion), then copied.
+        let bytes = (g.own_row() as u128 | (g.their_row() as u128) << 64).to_le_bytes();
+        let seeds: [f32; 16] = std::array::from_fn(|i| bytes[i] as f32);
+        out[..M].copy_from_slice(&seeds[..M]);
+        out[M..2 * M].copy_from_slice(&seeds[8..8 + M]);
+        let (me, s) = (g.to_move().index(), g.scores());
+        out[2 * M] = s[me] as f32;
+        out[2 * M + 1] = s[1 - me] as f32;
+    }
+    match m {
+        1 => go::<1>(g, out),
+        2 => go::<2>(g, out),
+        3 => go::<3>(g, out),
+        4 => go::<4>(g, out),
+        5 => go::<5>(g, out),
+        6 => go::<6>(g, out),
+        _ => go::<7>(g, out),
+    }
+}
+
+/// Writes the legal moves of `g` as a mask of `out.len()` pits.
+#[inline(always)]
+fn fast_mask(g: &FastGame, out: &mut [bool]) {
+    let bits = g.legal_bits();
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = bits >> i & 1 != 0;
+    }
+}
+
 impl Slot {
-    fn new(start: Position) -> Slot {
-        let play = if start.rules().can_repeat() {
+    /// A game from `start`, on the fast board when `fast` is given.
+    fn new(start: Position, fast: Option<&Fast>) -> Slot {
+        let play = if let Some(f) = fast {
+            let p = start.as_kalah().expect("a Kalah-family start");
+            Play::Fast(f.rules.game(p).expect("a start of the fast path"))
+        } else if start.rules().can_repeat() {
             Play::Kept(Game::new(start))
         } else {
             Play::Plain(start)
@@ -171,30 +319,59 @@ impl Slot {
     }
     fn read_legal(&self) -> Moves {
         match &self.play {
+            Play::Fast(_) => Moves::default(),
             Play::Plain(p) => p.legal_moves(),
             Play::Kept(g) => g.legal_moves(),
         }
     }
-    fn position(&self) -> &Position {
+    /// The position now (`rules`: the batch's).
+    fn position(&self, rules: &Rules) -> Position {
         match &self.play {
-            Play::Plain(p) => p,
-            Play::Kept(g) => g.position(),
+            Play::Fast(g) => g.position(rules).expect("a live game"),
+            Play::Plain(p) => *p,
+            Play::Kept(g) => *g.position(),
+        }
+    }
+    fn to_move(&self) -> Side {
+        match &self.play {
+            Play::Fast(g) => g.to_move(),
+            Play::Plain(p) => p.to_move(),
+            Play::Kept(g) => g.to_move(),
         }
     }
     fn legal_moves(&self) -> Moves {
-        self.legal
+        match &self.play {
+            Play::Fast(g) => g.legal_moves(),
+            _ => self.legal,
+        }
+    }
+    /// A legal move drawn uniformly from `rng` (one draw, as `rng.pick` of the moves).
+    #[inline]
+    fn pick(&self, rng: &mut Rng) -> u8 {
+        match &self.play {
+            Play::Fast(g) => {
+                let bits = g.legal_bits();
+                nth_bit(bits, below_small(rng, bits.count_ones()))
+            }
+            _ => rng.pick(self.legal.as_slice()),
+        }
     }
     fn is_over(&self) -> bool {
         match &self.play {
+            Play::Fast(g) => g.is_over(),
             Play::Plain(p) => p.is_over(),
             Play::Kept(g) => g.is_over(),
         }
     }
     /// Plays `pit`, one of the slot's legal moves (checked by the caller), and reads the next
-    /// legal moves.
-    fn play(&mut self, pit: u8) {
-        debug_assert!(self.legal.contains(pit));
+    /// legal moves. `fast`: the batch's fast rules (given where the slot is on the fast board).
+    fn play(&mut self, pit: u8, fast: Option<&Fast>) {
+        debug_assert!(self.legal_moves().contains(pit));
         match &mut self.play {
+            Play::Fast(g) => {
+                fast.expect("the fast rules").rules.step(g, pit);
+                return;
+            }
             Play::Plain(p) => {
                 p.play_unchecked(pit);
             }
@@ -207,8 +384,24 @@ impl Slot {
     }
     fn result(&self) -> (Option<Outcome>, [u8; 2]) {
         match &self.play {
+            Play::Fast(g) => (g.is_over().then(|| fast_outcome(g.scores())), g.scores()),
             Play::Plain(p) => (p.outcome(), p.scores()),
             Play::Kept(g) => (g.outcome(), g.scores()),
+        }
+    }
+    /// Writes the observation of the game (see the module docs) into `out`.
+    fn write_observation(&self, m: usize, out: &mut [f32]) {
+        match &self.play {
+            Play::Fast(g) => fast_observation(g, m, out),
+            Play::Plain(p) => write_observation(p, out),
+            Play::Kept(g) => write_observation(g.position(), out),
+        }
+    }
+    /// Writes the legal moves as a mask of the `m` pits.
+    fn write_mask(&self, out: &mut [bool]) {
+        match &self.play {
+            Play::Fast(g) => fast_mask(g, out),
+            _ => write_moves(&self.legal, out),
         }
     }
 }
@@ -274,27 +467,59 @@ pub struct Batch {
     opening: u32,
     reward: Reward,
     final_scores: Vec<[u8; 2]>,
+    /// The fast board's rules, where the games step on it (see the module docs).
+    fast: Option<Fast>,
 }
 
 impl Batch {
     /// `n` games from `start`, each opened by up to `opening` random plies (the number drawn
     /// for each game, 0 to `opening`), the generators seeded from `seed`.
     pub fn new(start: Position, n: usize, seed: u64, opening: u32, reward: Reward) -> Batch {
+        Batch::with_path(start, n, seed, opening, reward, Fast::new(&start))
+    }
+
+    /// As [`Batch::new`], every game on the generic path even where the fast board could
+    /// play it: the same games, for tests and benchmarks that compare the two.
+    #[doc(hidden)]
+    pub fn new_generic(
+        start: Position,
+        n: usize,
+        seed: u64,
+        opening: u32,
+        reward: Reward,
+    ) -> Batch {
+        Batch::with_path(start, n, seed, opening, reward, None)
+    }
+
+    fn with_path(
+        start: Position,
+        n: usize,
+        seed: u64,
+        opening: u32,
+        reward: Reward,
+        fast: Option<Fast>,
+    ) -> Batch {
         let mut b = Batch {
             start,
-            slots: vec![Slot::new(start); n],
+            slots: vec![Slot::new(start, fast.as_ref()); n],
             rngs: Vec::new(),
             opening,
             reward,
             final_scores: vec![[0; 2]; n],
+            fast,
         };
         b.reset(Some(seed));
         b
     }
 
+    /// Whether the games step on the engine's fast board (see the module docs).
+    pub fn is_fast(&self) -> bool {
+        self.fast.is_some()
+    }
+
     /// A new game from `start`, opened by up to `opening` random plies drawn from `rng`.
-    fn fresh(start: Position, opening: u32, rng: &mut Rng) -> Slot {
-        let mut g = Slot::new(start);
+    fn fresh(start: Position, opening: u32, rng: &mut Rng, fast: Option<&Fast>) -> Slot {
+        let mut g = Slot::new(start, fast);
         if opening > 0 {
             let plies = rng.below(opening as usize + 1);
             for _ in 0..plies {
@@ -302,11 +527,11 @@ impl Batch {
                 if legal.is_empty() {
                     break;
                 }
-                g.play(rng.pick(legal.as_slice()));
+                g.play(rng.pick(legal.as_slice()), fast);
             }
             // An opening that ended the game gives the plain start instead.
             if g.is_over() {
-                g = Slot::new(start);
+                g = Slot::new(start, fast);
             }
         }
         g
@@ -319,9 +544,9 @@ impl Batch {
                 .map(|i| Rng::new(Rng::derive(s, i)))
                 .collect();
         }
-        let (start, opening) = (self.start, self.opening);
+        let (start, opening, fast) = (self.start, self.opening, self.fast.as_ref());
         for (slot, rng) in self.slots.iter_mut().zip(&mut self.rngs) {
-            *slot = Batch::fresh(start, opening, rng);
+            *slot = Batch::fresh(start, opening, rng, fast);
         }
         self.final_scores.fill([0; 2]);
     }
@@ -336,9 +561,14 @@ impl Batch {
         self.slots.is_empty()
     }
 
-    /// The position of game `i` now.
-    pub fn position(&self, i: usize) -> &Position {
-        self.slots[i].position()
+    /// The position of game `i` now (made from the fast board where the games step on it).
+    pub fn position(&self, i: usize) -> Position {
+        self.slots[i].position(self.start.rules())
+    }
+
+    /// The side to move in game `i`.
+    pub fn to_move(&self, i: usize) -> Side {
+        self.slots[i].to_move()
     }
 
     /// The rules of the games.
@@ -378,32 +608,58 @@ impl Batch {
         }
         let (start, opening, reward) = (self.start, self.opening, self.reward);
         let misere = self.rules().misere();
+        let fast = self.fast.as_ref();
         let work = |mut p: Part<'_>| {
             for i in 0..p.slots.len() {
                 let g = &mut p.slots[i];
                 let pit = match &mut p.acts {
                     PartActions::Given(a) => a[i] as u8,
                     PartActions::Random(a) => {
-                        let pit = p.rngs[i].pick(g.legal_moves().as_slice());
+                        let pit = g.pick(&mut p.rngs[i]);
                         a[i] = pit as i64;
                         pit
                     }
                 };
-                let side = g.position().to_move();
-                g.play(pit);
+                let obs = &mut p.out.observations[i * k..(i + 1) * k];
+                let mask = &mut p.out.masks[i * m..(i + 1) * m];
+                // The fast board: the same steps as below, on its own type (no dispatch on
+                // the kind of game in the hot loop but this one).
+                if let (Play::Fast(f), Some(fr)) = (&mut g.play, fast) {
+                    let side = f.to_move();
+                    fr.rules.step(f, pit);
+                    if f.is_over() {
+                        let scores = f.scores();
+                        let outcome = Some(fast_outcome(scores));
+                        p.out.rewards[i] = reward.of_result(outcome, scores, false, side);
+                        p.out.dones[i] = true;
+                        p.fin[i] = scores;
+                        *g = Batch::fresh(start, opening, &mut p.rngs[i], fast);
+                    } else {
+                        p.out.rewards[i] = 0.0;
+                        p.out.dones[i] = false;
+                        p.fin[i] = [0; 2];
+                    }
+                    if let Play::Fast(f) = &g.play {
+                        fast_observation(f, m, obs);
+                        fast_mask(f, mask);
+                    }
+                    continue;
+                }
+                let side = g.to_move();
+                g.play(pit, fast);
                 if g.is_over() {
                     let (outcome, scores) = g.result();
                     p.out.rewards[i] = reward.of_result(outcome, scores, misere, side);
                     p.out.dones[i] = true;
                     p.fin[i] = scores;
-                    *g = Batch::fresh(start, opening, &mut p.rngs[i]);
+                    *g = Batch::fresh(start, opening, &mut p.rngs[i], fast);
                 } else {
                     p.out.rewards[i] = 0.0;
                     p.out.dones[i] = false;
                     p.fin[i] = [0; 2];
                 }
-                write_observation(g.position(), &mut p.out.observations[i * k..(i + 1) * k]);
-                write_moves(&g.legal_moves(), &mut p.out.masks[i * m..(i + 1) * m]);
+                g.write_observation(m, obs);
+                g.write_mask(mask);
             }
         };
         let acts = match actions {
@@ -484,10 +740,10 @@ impl Batch {
 
     /// Writes every game's observation (see the module docs), one row a game.
     pub fn write_observations(&self, out: &mut [f32]) {
-        let k = observation_len(self.rules());
+        let (k, m) = (observation_len(self.rules()), self.start.pits());
         let fill = |(slots, rows): (&[Slot], &mut [f32])| {
             for (g, row) in slots.iter().zip(rows.chunks_exact_mut(k)) {
-                write_observation(g.position(), row);
+                g.write_observation(m, row);
             }
         };
         if parallel(self.slots.len()) {
@@ -507,14 +763,14 @@ impl Batch {
     pub fn write_masks(&self, out: &mut [bool]) {
         let m = self.start.pits();
         for (g, row) in self.slots.iter().zip(out.chunks_exact_mut(m)) {
-            write_moves(&g.legal_moves(), row);
+            g.write_mask(row);
         }
     }
 
     /// Writes a legal move of every game, drawn uniformly from its generator.
     pub fn sample_actions(&mut self, out: &mut [i64]) {
         for ((g, rng), a) in self.slots.iter().zip(&mut self.rngs).zip(out.iter_mut()) {
-            *a = rng.pick(g.legal_moves().as_slice()) as i64;
+            *a = g.pick(rng) as i64;
         }
     }
 }
@@ -573,7 +829,7 @@ mod tests {
                     } else {
                         prop_assert_eq!(r[i], 0.0);
                     }
-                    prop_assert_eq!(b.position(i), g.position());
+                    prop_assert_eq!(&b.position(i), g.position());
                     let mut o = vec![0.0; k];
                     write_observation(g.position(), &mut o);
                     prop_assert_eq!(&obs[i * k..(i + 1) * k], &o[..]);
@@ -617,6 +873,157 @@ mod tests {
     fn batch(rules: &str, n: usize, seed: u64) -> Batch {
         let start = Position::start(&rules.parse().unwrap()).unwrap();
         Batch::new(start, n, seed, 0, Reward::Win)
+    }
+
+    #[test]
+    fn below_small_draws_as_below() {
+        let (mut a, mut b) = (super::Rng::new(9), super::Rng::new(9));
+        for i in 0..100_000u32 {
+            let n = 1 + i % 8;
+            assert_eq!(below_small(&mut a, n), b.below(n as usize), "{n}");
+        }
+        // Draws near the ends of the range: generators seeded at random, many draws.
+        for seed in 0..200 {
+            let (mut a, mut b) = (super::Rng::new(seed), super::Rng::new(seed));
+            for n in (1..=8).cycle().take(800) {
+                assert_eq!(below_small(&mut a, n), b.below(n as usize), "{n}");
+            }
+        }
+    }
+
+    /// Rules of the fast path, between them every option it plays: pit counts, seeds,
+    /// captures, end checks, leftovers, no extra turn.
+    const FAST_RULES: [&str; 14] = [
+        "kalah",
+        "kalah,seeds=4",
+        "kalah,seeds=6",
+        "kalah,seeds=4,capture=empty",
+        "kalah,seeds=3,capture=opposite-only,end=mover-empty",
+        "kalah,pits=4,seeds=4",
+        "kalah,pits=4,seeds=5,leftovers=not-counted",
+        "kalah,pits=5,seeds=3,leftovers=last-mover",
+        "kalah,pits=7,seeds=6,leftovers=last-mover,end=mover-empty",
+        "kalah,pits=3,seeds=2,end=mover-empty,leftovers=not-counted",
+        "kalah-brazil",
+        "kalah-brazil,stage=basic",
+        "kalah-brazil,stage=extra-turn",
+        "vaccean",
+    ];
+
+    /// Steps a batch on the fast board and the same batch forced onto the generic path, and
+    /// asserts every output equal: actions, observations, masks, rewards, dones, final scores,
+    /// positions and sides to move, through restarts and openings. Returns the games ended.
+    fn fast_and_generic_agree(
+        rules: &str,
+        n: usize,
+        seed: u64,
+        opening: u32,
+        steps: usize,
+    ) -> usize {
+        let start = Position::start(&rules.parse().unwrap()).unwrap();
+        let mut ended = 0;
+        for reward in [Reward::Win, Reward::Margin] {
+            let mut f = Batch::new(start, n, seed, opening, reward);
+            let mut g = Batch::new_generic(start, n, seed, opening, reward);
+            assert!(f.is_fast(), "{rules}: the fast path");
+            assert!(!g.is_fast());
+            let (mut of, mut og) = (Bufs::new(&f), Bufs::new(&g));
+            let (mut af, mut ag) = (vec![0i64; n], vec![0i64; n]);
+            for t in 0..steps {
+                if t % 3 == 0 {
+                    f.sample_actions(&mut af);
+                    g.sample_actions(&mut ag);
+                    assert_eq!(af, ag, "{rules} step {t}");
+                    f.step(Actions::Given(&af), of.out()).unwrap();
+                    g.step(Actions::Given(&ag), og.out()).unwrap();
+                } else {
+                    f.step(Actions::Random(&mut af), of.out()).unwrap();
+                    g.step(Actions::Random(&mut ag), og.out()).unwrap();
+                    assert_eq!(af, ag, "{rules} step {t}");
+                }
+                assert_eq!(of.r, og.r, "{rules} step {t}: rewards");
+                assert_eq!(of.d, og.d, "{rules} step {t}: dones");
+                assert_eq!(of.o, og.o, "{rules} step {t}: observations");
+                assert_eq!(of.m, og.m, "{rules} step {t}: masks");
+                assert_eq!(f.final_scores(), g.final_scores(), "{rules} step {t}");
+                ended += of.d.iter().filter(|&&d| d).count();
+                if t % 97 == 0 {
+                    for i in 0..n {
+                        assert_eq!(f.position(i), g.position(i), "{rules} step {t}");
+                        assert_eq!(f.to_move(i), g.to_move(i));
+                    }
+                    let (mut wf, mut wg) = (Bufs::new(&f), Bufs::new(&g));
+                    f.write_observations(&mut wf.o);
+                    g.write_observations(&mut wg.o);
+                    f.write_masks(&mut wf.m);
+                    g.write_masks(&mut wg.m);
+                    assert_eq!((&wf.o, &wf.m), (&of.o, &of.m), "{rules} step {t}");
+                    assert_eq!((&wg.o, &wg.m), (&og.o, &og.m), "{rules} step {t}");
+                }
+            }
+            f.reset(Some(seed + 1));
+            g.reset(Some(seed + 1));
+            for i in 0..n {
+                assert_eq!(f.position(i), g.position(i), "{rules} after reset");
+            }
+        }
+        ended
+    }
+
+    #[test]
+    fn the_fast_board_steps_as_the_generic_path() {
+        for (j, rules) in FAST_RULES.iter().enumerate() {
+            let ended = fast_and_generic_agree(rules, 29, 11 + j as u64, (j % 3) as u32 * 4, 1500);
+            assert!(ended > 200, "{rules}: {ended} games ended");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Any seed, size and opening of the fast path's rules: the generic path's games.
+        #[test]
+        fn fast_batches_match_generic_ones(
+            rules in 0..FAST_RULES.len(),
+            seed: u64,
+            n in 1usize..40,
+            opening in 0u32..8,
+            steps in 1usize..400,
+        ) {
+            fast_and_generic_agree(FAST_RULES[rules], n, seed, opening, steps);
+        }
+    }
+
+    /// Many games on more than one task: the fast path's parallel step.
+    #[test]
+    fn the_fast_board_steps_as_the_generic_path_in_parallel() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let ended =
+            pool.install(|| fast_and_generic_agree("kalah,seeds=4", 2 * CHUNK + 5, 3, 2, 120));
+        assert!(ended > CHUNK, "{ended} games ended");
+    }
+
+    /// Rules the fast board does not play, or plays only without their opening rule, take the
+    /// generic path.
+    #[test]
+    fn other_rules_take_the_generic_path() {
+        for rules in [
+            "kalah,pie",
+            "kalah,first-move-extra-turn=false",
+            "kalah,leftovers=last-capturer",
+            "kalah,stop-when-decided=true",
+            "kalah,pits=8",
+            "cross-kalah",
+            "dracala",
+            "kauri",
+            "oware",
+        ] {
+            assert!(!batch(rules, 2, 1).is_fast(), "{rules}");
+        }
+        assert!(batch("kalah", 2, 1).is_fast());
     }
 
     #[test]
@@ -726,13 +1133,13 @@ mod tests {
     fn an_illegal_action_moves_no_game() {
         let mut b = batch("kalah", 2, 1);
         let mut out = Bufs::new(&b);
-        let before: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
+        let before: Vec<Position> = (0..2).map(|i| b.position(i)).collect();
         let e = b.step(Actions::Given(&[0, 9]), out.out()).unwrap_err();
         assert!(e.to_string().contains("game 1: pit 9"), "{e}");
         assert!(b.step(Actions::Given(&[0]), out.out()).is_err());
         assert!(b.step(Actions::Given(&[-1, 0]), out.out()).is_err());
         assert!(b.step(Actions::Random(&mut [0; 3]), out.out()).is_err());
-        let after: Vec<Position> = (0..2).map(|i| *b.position(i)).collect();
+        let after: Vec<Position> = (0..2).map(|i| b.position(i)).collect();
         assert_eq!(before, after);
         let mut mask = vec![false; 12];
         b.write_masks(&mut mask);

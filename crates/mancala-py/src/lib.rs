@@ -525,7 +525,7 @@ impl VecGame {
     /// The side to move in every game: int8, 0 South, 1 North.
     fn to_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         let v = (0..self.batch.len())
-            .map(|i| self.batch.position(i).to_move().index() as i8)
+            .map(|i| self.batch.to_move(i).index() as i8)
             .collect();
         PyArray1::from_vec(py, v)
     }
