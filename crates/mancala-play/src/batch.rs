@@ -622,29 +622,6 @@ impl Batch {
                 };
                 let obs = &mut p.out.observations[i * k..(i + 1) * k];
                 let mask = &mut p.out.masks[i * m..(i + 1) * m];
-                // The fast board: the same steps as below, on its own type (no dispatch on
-                // the kind of game in the hot loop but this one).
-                if let (Play::Fast(f), Some(fr)) = (&mut g.play, fast) {
-                    let side = f.to_move();
-                    fr.rules.step(f, pit);
-                    if f.is_over() {
-                        let scores = f.scores();
-                        let outcome = Some(fast_outcome(scores));
-                        p.out.rewards[i] = reward.of_result(outcome, scores, false, side);
-                        p.out.dones[i] = true;
-                        p.fin[i] = scores;
-                        *g = Batch::fresh(start, opening, &mut p.rngs[i], fast);
-                    } else {
-                        p.out.rewards[i] = 0.0;
-                        p.out.dones[i] = false;
-                        p.fin[i] = [0; 2];
-                    }
-                    if let Play::Fast(f) = &g.play {
-                        fast_observation(f, m, obs);
-                        fast_mask(f, mask);
-                    }
-                    continue;
-                }
                 let side = g.to_move();
                 g.play(pit, fast);
                 if g.is_over() {
