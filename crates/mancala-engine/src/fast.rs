@@ -407,13 +407,16 @@ impl FastRules<'_> {
     pub fn step(&self, g: &mut FastGame, pit: u8) {
         #[inline(always)]
         fn go<const M: usize>(r: &FastRules, g: &mut FastGame, pit: u8) {
-            r.step_m::<M>(g, pit)
+            r.step_pits::<M>(g, pit)
         }
         by_pits!(self.m, go(self, g, pit))
     }
 
+    /// As [`FastRules::step`], the pit count `M` (that of these rules) a constant: for a loop
+    /// over many games of one size, which then chooses its pit count once, not at each move.
     #[inline(always)]
-    fn step_m<const M: usize>(&self, g: &mut FastGame, pit: u8) {
+    pub fn step_pits<const M: usize>(&self, g: &mut FastGame, pit: u8) {
+        debug_assert_eq!(M, self.m, "the rules' pit count");
         debug_assert!(g.legal_bits() & (1 << pit) != 0, "pit {pit} of {g:?}");
         let before = g.board.seeds as i32;
         let (child, gain, again) = self.play::<M>(&g.board, pit as usize);

@@ -154,6 +154,8 @@ impl Reward {
 struct Fast {
     kalah: KalahRules,
     rules: FastRules<'static>,
+    /// The start, a game on the fast board.
+    start: FastGame,
 }
 
 impl Fast {
@@ -165,10 +167,11 @@ impl Fast {
         }
         let p = start.as_kalah()?;
         let rules = FastRules::new(p.rules(), None)?;
-        rules.game(p)?;
+        let start = rules.game(p)?;
         Some(Fast {
             kalah: *p.rules(),
             rules,
+            start,
         })
     }
 }
@@ -178,6 +181,7 @@ impl Clone for Fast {
         Fast {
             kalah: self.kalah,
             rules: FastRules::new(&self.kalah, None).expect("rules of the fast path"),
+            start: self.start,
         }
     }
 }
@@ -266,28 +270,30 @@ fn fast_outcome(s: [u8; 2]) -> Outcome {
 /// Writes the observation of `g` (see the module docs) into `out`.
 #[inline(always)]
 fn fast_observation(g: &FastGame, m: usize, out: &mut [f32]) {
-    /// With the pit count a constant, the copies are a few moves, not calls to `memmove`.
-    #[inline(always)]
-    fn go<const M: usize>(g: &FastGame, out: &mut [f32]) {
-        let out = &mut out[..2 * M + 2];
-        // Both rows converted at once (one vector conversion), then copied.
-        let bytes = (g.own_row() as u128 | (g.their_row() as u128) << 64).to_le_bytes();
-        let seeds: [f32; 16] = std::array::from_fn(|i| bytes[i] as f32);
-        out[..M].copy_from_slice(&seeds[..M]);
-        out[M..2 * M].copy_from_slice(&seeds[8..8 + M]);
-        let (me, s) = (g.to_move().index(), g.scores());
-        out[2 * M] = s[me] as f32;
-        out[2 * M + 1] = s[1 - me] as f32;
-    }
     match m {
-        1 => go::<1>(g, out),
-        2 => go::<2>(g, out),
-        3 => go::<3>(g, out),
-        4 => go::<4>(g, out),
-        5 => go::<5>(g, out),
-        6 => go::<6>(g, out),
-        _ => go::<7>(g, out),
+        1 => fast_observation_m::<1>(g, out),
+        2 => fast_observation_m::<2>(g, out),
+        3 => fast_observation_m::<3>(g, out),
+        4 => fast_observation_m::<4>(g, out),
+        5 => fast_observation_m::<5>(g, out),
+        6 => fast_observation_m::<6>(g, out),
+        _ => fast_observation_m::<7>(g, out),
     }
+}
+
+/// [`fast_observation`] of a board of `M` pits: with the pit count a constant, the copies are
+/// a few moves, not calls to `memmove`.
+#[inline(always)]
+fn fast_observation_m<const M: usize>(g: &FastGame, out: &mut [f32]) {
+    let out = &mut out[..2 * M + 2];
+    // Both rows converted at once (one vector conversion), then copied.
+    let bytes = (g.own_row() as u128 | (g.their_row() as u128) << 64).to_le_bytes();
+    let seeds: [f32; 16] = std::array::from_fn(|i| bytes[i] as f32);
+    out[..M].copy_from_slice(&seeds[..M]);
+    out[M..2 * M].copy_from_slice(&seeds[8..8 + M]);
+    let (me, s) = (g.to_move().index(), g.scores());
+    out[2 * M] = s[me] as f32;
+    out[2 * M + 1] = s[1 - me] as f32;
 }
 
 /// Writes the legal moves of `g` as a mask of `out.len()` pits.
@@ -442,6 +448,92 @@ struct Part<'a> {
     fin: &'a mut [[u8; 2]],
     acts: PartActions<'a>,
     out: StepOut<'a>,
+}
+
+/// What every game of a step shares.
+struct Ctx<'a> {
+    start: Position,
+    opening: u32,
+    reward: Reward,
+    misere: bool,
+    fast: Option<&'a Fast>,
+    /// Observation entries and pits a game.
+    k: usize,
+    m: usize,
+}
+
+/// Steps game `i` of `p` (see [`Batch::step`]), whatever its kind.
+fn step_one(c: &Ctx<'_>, p: &mut Part<'_>, i: usize) {
+    let g = &mut p.slots[i];
+    let pit = match &mut p.acts {
+        PartActions::Given(a) => a[i] as u8,
+        PartActions::Random(a) => {
+            let pit = g.pick(&mut p.rngs[i]);
+            a[i] = pit as i64;
+            pit
+        }
+    };
+    let side = g.to_move();
+    g.play(pit, c.fast);
+    if g.is_over() {
+        let (outcome, scores) = g.result();
+        p.out.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
+        p.out.dones[i] = true;
+        p.fin[i] = scores;
+        *g = Batch::fresh(c.start, c.opening, &mut p.rngs[i], c.fast);
+    } else {
+        p.out.rewards[i] = 0.0;
+        p.out.dones[i] = false;
+        p.fin[i] = [0; 2];
+    }
+    g.write_observation(c.m, &mut p.out.observations[i * c.k..(i + 1) * c.k]);
+    g.write_mask(&mut p.out.masks[i * c.m..(i + 1) * c.m]);
+}
+
+/// Steps the games of `p` as [`step_one`] does, for games on the fast board of `M` pits: the
+/// pit count a constant, so that the sowing, the observation and the mask are straight-line
+/// code, and a game that ends starts again from a copy of the start where there is no
+/// opening to draw.
+fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
+    debug_assert_eq!((c.k, c.m), (2 * M + 2, M));
+    for i in 0..p.slots.len() {
+        let Play::Fast(g) = &mut p.slots[i].play else {
+            step_one(c, p, i);
+            continue;
+        };
+        let pit = match &mut p.acts {
+            PartActions::Given(a) => a[i] as u8,
+            PartActions::Random(a) => {
+                let bits = g.legal_bits();
+                let pit = nth_bit(bits, below_small(&mut p.rngs[i], bits.count_ones()));
+                a[i] = pit as i64;
+                pit
+            }
+        };
+        let side = g.to_move();
+        f.rules.step_pits::<M>(g, pit);
+        let over = g.is_over();
+        if over {
+            let scores = g.scores();
+            let outcome = Some(fast_outcome(scores));
+            p.out.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
+            p.fin[i] = scores;
+            if c.opening == 0 {
+                *g = f.start;
+            } else {
+                p.slots[i] = Batch::fresh(c.start, c.opening, &mut p.rngs[i], c.fast);
+            }
+        } else {
+            p.out.rewards[i] = 0.0;
+            p.fin[i] = [0; 2];
+        }
+        p.out.dones[i] = over;
+        let Play::Fast(g) = &p.slots[i].play else {
+            unreachable!("a fast game starts again on the fast board")
+        };
+        fast_observation_m::<M>(g, &mut p.out.observations[i * (2 * M + 2)..][..2 * M + 2]);
+        fast_mask(g, &mut p.out.masks[i * M..][..M]);
+    }
 }
 
 /// Games a rayon task steps: enough that a task's work outweighs handing it out.
@@ -606,38 +698,26 @@ impl Batch {
                 ));
             }
         }
-        let (start, opening, reward) = (self.start, self.opening, self.reward);
-        let misere = self.rules().misere();
-        let fast = self.fast.as_ref();
-        let work = |mut p: Part<'_>| {
-            for i in 0..p.slots.len() {
-                let g = &mut p.slots[i];
-                let pit = match &mut p.acts {
-                    PartActions::Given(a) => a[i] as u8,
-                    PartActions::Random(a) => {
-                        let pit = g.pick(&mut p.rngs[i]);
-                        a[i] = pit as i64;
-                        pit
-                    }
-                };
-                let obs = &mut p.out.observations[i * k..(i + 1) * k];
-                let mask = &mut p.out.masks[i * m..(i + 1) * m];
-                let side = g.to_move();
-                g.play(pit, fast);
-                if g.is_over() {
-                    let (outcome, scores) = g.result();
-                    p.out.rewards[i] = reward.of_result(outcome, scores, misere, side);
-                    p.out.dones[i] = true;
-                    p.fin[i] = scores;
-                    *g = Batch::fresh(start, opening, &mut p.rngs[i], fast);
-                } else {
-                    p.out.rewards[i] = 0.0;
-                    p.out.dones[i] = false;
-                    p.fin[i] = [0; 2];
-                }
-                g.write_observation(m, obs);
-                g.write_mask(mask);
-            }
+        let c = Ctx {
+            start: self.start,
+            opening: self.opening,
+            reward: self.reward,
+            misere: self.rules().misere(),
+            fast: self.fast.as_ref(),
+            k,
+            m,
+        };
+        let work = |mut p: Part<'_>| match c.fast {
+            Some(f) => match m {
+                1 => step_fast::<1>(f, &c, &mut p),
+                2 => step_fast::<2>(f, &c, &mut p),
+                3 => step_fast::<3>(f, &c, &mut p),
+                4 => step_fast::<4>(f, &c, &mut p),
+                5 => step_fast::<5>(f, &c, &mut p),
+                6 => step_fast::<6>(f, &c, &mut p),
+                _ => step_fast::<7>(f, &c, &mut p),
+            },
+            None => (0..p.slots.len()).for_each(|i| step_one(&c, &mut p, i)),
         };
         let acts = match actions {
             Actions::Given(a) => PartActions::Given(a),
