@@ -273,6 +273,12 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             Lang::En => e,
             _ => anyhow::anyhow!(crate::error_in(&e, lang)),
         })?;
+    if game.moves().is_empty() {
+        bail!(
+            "the record has no moves: nothing to analyse (its start as a position string: `mancala analyze '{}'`)",
+            game.start()
+        );
+    }
     let db = open_egdb(a.egdb.as_deref(), game.start())?;
     engine.oracle = oracle(&db);
     let notation = Notation::for_rules(game.rules());

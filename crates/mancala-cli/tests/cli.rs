@@ -890,6 +890,13 @@ fn analyze_a_position_and_a_record() {
     assert!(stderr(&o).contains("note:"), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), 18);
+    // An empty record is refused, not analysed as nothing.
+    let empty = std::env::temp_dir().join(format!("mancala-empty-{}.txt", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    let o = mancala(&["analyze", empty.to_str().unwrap(), "--variant", "kalah"]);
+    std::fs::remove_file(&empty).unwrap();
+    assert_bad_input(&o, "the record has no moves");
+    assert!(stderr(&o).contains("`mancala analyze 'kalah/"), "{}", stderr(&o));
 }
 
 #[test]
