@@ -268,10 +268,12 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             mancala_core::printable(&a.input)
         );
     }
-    let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, lang)
-        .map_err(|e| match lang {
+    // Notes and errors go to stderr, for people: in the language asked even with `--json`.
+    let human = a.lang.get();
+    let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, human)
+        .map_err(|e| match human {
             Lang::En => e,
-            _ => anyhow::anyhow!(crate::error_in(&e, lang)),
+            _ => anyhow::anyhow!(crate::error_in(&e, human)),
         })?;
     if game.moves().is_empty() {
         bail!(

@@ -950,6 +950,12 @@ fn analyze_speaks_the_language_asked_and_its_json_stays_english() {
         "{out}"
     );
     assert!(last.contains("menos es mejor"), "{out}");
+    // A note on stderr is for people: in the language asked, with --json too.
+    let slip = "examples/records/kauri-sandler-gering-1.txt";
+    let args = ["analyze", slip, "--depth", "1", "--lenient", "--lang", "it"];
+    let o = mancala(&[&args[..], &["--json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("turno 10 (Nord) `C`"), "{}", stderr(&o));
     // --json is for machines: English whatever --lang says.
     let o = mancala(&["analyze", rec, "--depth", "2", "--lang", "es", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
