@@ -17,7 +17,7 @@ enum ProtocolArg {
 pub struct TournamentArgs {
     /// The entrants, NAME=CMD (run by `sh -c`; `{seed}` becomes the game's seed, `{addr}`
     /// the KGP server's HOST:PORT).
-    #[arg(required_unless_present = "bots", num_args = 2..)]
+    #[arg(num_args = 2..)]
     entrants: Vec<String>,
     /// KGP: instead of commands, the first N bots that connect to --listen and ask for
     /// freeplay, each staying connected for all its games (they may run anywhere).
@@ -66,6 +66,9 @@ pub fn run(a: TournamentArgs) -> Result<()> {
     }
     if a.bots.is_none() && (a.listen.is_some() || a.wait.is_some()) {
         bail!("--listen and --wait are for --bots: commands are given a port of their own");
+    }
+    if a.bots.is_none() && a.entrants.is_empty() {
+        bail!("no entrants: give two or more NAME=CMD, or (KGP) --bots N for bots that connect");
     }
     let entrants = a
         .entrants

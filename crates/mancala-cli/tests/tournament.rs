@@ -457,6 +457,12 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
         assert_eq!(code, Some(2), "{err}");
         assert!(err.contains("--bots"), "{err}");
     }
+    // Neither entrants nor --bots: what to give, not clap's list of missing arguments.
+    for args in [&["--protocol", "kgp"][..], &["--protocol", "manchester"]] {
+        let (_, err, code) = tournament(args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("no entrants: give two or more NAME=CMD"), "{err}");
+    }
     let (_, err, code) = tournament(&["--protocol", "kgp", "--bots", "2", "--seed", "3"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--seed") && err.contains("--bots"), "{err}");
