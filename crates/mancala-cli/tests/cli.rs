@@ -896,7 +896,11 @@ fn analyze_a_position_and_a_record() {
     let o = mancala(&["analyze", empty.to_str().unwrap(), "--variant", "kalah"]);
     std::fs::remove_file(&empty).unwrap();
     assert_bad_input(&o, "the record has no moves");
-    assert!(stderr(&o).contains("`mancala analyze 'kalah/"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`mancala analyze 'kalah/"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

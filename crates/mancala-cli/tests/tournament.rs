@@ -461,7 +461,10 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
     for args in [&["--protocol", "kgp"][..], &["--protocol", "manchester"]] {
         let (_, err, code) = tournament(args);
         assert_eq!(code, Some(2), "{err}");
-        assert!(err.contains("no entrants: give two or more NAME=CMD"), "{err}");
+        assert!(
+            err.contains("no entrants: give two or more NAME=CMD"),
+            "{err}"
+        );
     }
     let (_, err, code) = tournament(&["--protocol", "kgp", "--bots", "2", "--seed", "3"]);
     assert_eq!(code, Some(2), "{err}");

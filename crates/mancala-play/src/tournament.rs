@@ -358,22 +358,14 @@ pub fn run_connected(
             cmd: format!("KGP bot {} (connected)", b.id),
         })
         .collect();
-    // Bots that come too late are told so, rather than left waiting for the end.
-    let over = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let turn_away = {
-        let (lobby, over) = (lobby.clone(), over.clone());
-        let entered: Vec<u64> = present.iter().map(|b| b.id).collect();
-        std::thread::spawn(move || {
-            while !over.load(std::sync::atomic::Ordering::Relaxed) {
-                for b in lobby.waiting() {
-                    if !entered.contains(&b.id) {
-                        lobby.dismiss(b.id, "the tournament is full");
-                    }
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        })
-    };
+    // Bots that come too late are told so, rather than left waiting for the end: those that
+    // came since the count, and (the lobby closed first) every one that comes later.
+    lobby.close("the tournament is full");
+    for b in lobby.waiting() {
+        if !present.iter().any(|p| p.id == b.id) {
+            lobby.dismiss(b.id, "the tournament is full");
+        }
+    }
     let mut number = 0u32;
     let mut done = |g: &GameRecord| done(g, &entrants);
     let games = round_robin(cfg, bots, &mut done, |seats, _seed| {
@@ -385,8 +377,6 @@ pub fn run_connected(
             number,
         ))
     });
-    over.store(true, std::sync::atomic::Ordering::Relaxed);
-    let _ = turn_away.join();
     dismiss(&lobby);
     let mut report = summarise(cfg, &entrants, games?);
     // Connected bots are given no seed.
@@ -397,9 +387,10 @@ pub fn run_connected(
     Ok(report)
 }
 
-/// Sends every bot away and gives their connections the moment they need to say `goodbye`
-/// before the process may end.
+/// Sends every bot away, and those that come from now on, and gives their connections the
+/// moment they need to say `goodbye` before the process may end.
 fn dismiss(lobby: &Lobby) {
+    lobby.close("the tournament is over");
     lobby.dismiss_all();
     std::thread::sleep(Duration::from_millis(200));
 }
@@ -828,6 +819,58 @@ mod tests {
         // A name that a suffix would make shared again gets suffixed once more.
         let bots = [bot(1, Some("a")), bot(2, Some("a")), bot(3, Some("a #1"))];
         assert_eq!(unique_names(&bots), ["a #1 #1", "a #2", "a #1 #3"]);
+    }
+
+    /// Two of our clients play a tournament of connected bots; a bot that comes once it is
+    /// over is told so and `goodbye`, not left waiting for games that will never come.
+    #[test]
+    fn a_bot_that_comes_after_the_end_is_told_so() {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let bots: Vec<_> = (0..2)
+            .map(|k| {
+                std::thread::spawn(move || {
+                    let stream = std::net::TcpStream::connect(addr).unwrap();
+                    let link = kgp::Link::tcp(stream).unwrap();
+                    let mut computer = crate::Computer::new(Level::new(1).unwrap(), k);
+                    let cfg = kgp::ClientConfig {
+                        mode: kgp::Mode::Freeplay,
+                        name: format!("c{k}"),
+                        authors: None,
+                        token: None,
+                        per_move: None,
+                    };
+                    let sink = Box::new(std::io::sink());
+                    kgp::run_client(link.reader, link.writer, &mut computer, &cfg, sink)
+                })
+            })
+            .collect();
+        let mut cfg = Config::new(Protocol::Kgp);
+        cfg.rules = kgp::rules_for(3, 18).unwrap();
+        cfg.games = 1;
+        let wait = Duration::from_secs(30);
+        let r = run_connected(&cfg, listener, 2, wait, |_| {}, |_, _| {}).unwrap();
+        assert_eq!(r.games.len(), 1);
+        for b in bots {
+            b.join().unwrap().unwrap();
+        }
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(b"mode freeplay\r\n").unwrap();
+        let lines: Vec<String> = BufReader::new(s).lines().map_while(Result::ok).collect();
+        assert!(lines[0].starts_with("kgp 1"), "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("error") && l.contains("the tournament is over")),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("goodbye"),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -44,6 +44,8 @@ struct State {
     left: BTreeMap<u64, String>,
     /// Why the latest bots to leave left, any time ([`DEPARTED`] at most, the oldest dropped).
     departed: BTreeMap<u64, String>,
+    /// Set by [`Lobby::close`]: why bots that come now are sent away.
+    closed: Option<String>,
 }
 
 /// Departures whose reason [`Lobby::why_left`] keeps.
@@ -189,8 +191,15 @@ impl Lobby {
         })
     }
 
+    /// From now on, a bot that comes is sent away at once, told `why` (an `error`) and
+    /// `goodbye`; the bots already in the lobby stay.
+    pub fn close(&self, why: &str) {
+        self.lock().closed = Some(why.to_string());
+    }
+
     /// Ends every bot's connection, each told `goodbye` (within 20 ms); a game under way
-    /// ends as the bots' connections do. Bots that connect later wait as before.
+    /// ends as the bots' connections do. Bots that connect later wait as before, unless the
+    /// lobby is closed.
     pub fn dismiss_all(&self) {
         let mut st = self.lock();
         st.bots.clear();
@@ -221,6 +230,10 @@ impl Lobby {
         let mut st = self.lock();
         st.next_id += 1;
         let id = st.next_id;
+        if let Some(why) = &st.closed {
+            let _ = tx.send(Order::Dismiss(why.clone()));
+            return (id, rx);
+        }
         let info = LobbyBot {
             id,
             name,
