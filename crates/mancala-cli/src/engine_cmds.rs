@@ -219,7 +219,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
                     "best": notation.move_text(side, r.best).to_string(),
                     "best_pit": mancala_core::pit_number(r.best),
                     "value": r.eval.margin,
-                    "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misere: lower is better" } else { "" }),
+                    "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misère: lower is better" } else { "" }),
                     "exact": r.eval.is_proven(),
                     "eval": r.eval,
                     "pv": line_text(&pos, &r.pv),
@@ -681,7 +681,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let notation = Notation::for_rules(pos.rules());
     let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
     let misere = if pos.rules().misere() {
-        "; misere: lower is better"
+        "; misère: lower is better"
     } else {
         ""
     };
@@ -837,7 +837,7 @@ fn print_bound(
     let side = r.side.name();
     let value_is = format!(
         "final seed margin for {side} (the side to move) with perfect play from both sides{}; a proven bound, not the exact value",
-        if r.lower_is_better { "; misere: lower is better" } else { "" }
+        if r.lower_is_better { "; misère: lower is better" } else { "" }
     );
     let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
     if a.json {

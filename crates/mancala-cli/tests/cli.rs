@@ -966,7 +966,7 @@ fn analyze_speaks_the_language_asked_and_its_json_stays_english() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         v["values_are"],
-        "final seed margin for the mover (misere: lower is better); proven, or a search's value at the depth given"
+        "final seed margin for the mover (misère: lower is better); proven, or a search's value at the depth given"
     );
 }
 
