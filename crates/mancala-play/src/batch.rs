@@ -536,14 +536,22 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
     }
 }
 
-/// Games a rayon task steps: enough that a task's work outweighs handing it out.
-const CHUNK: usize = 512;
+/// Games from which a step is shared with rayon's pool. Below, the caller steps them alone:
+/// a pool thread that slept while the caller chose its actions takes tens of microseconds to
+/// wake, and with a numpy policy between steps 1024 and 4096 games stepped slower on two
+/// threads than on one (docs/results.md, 2026-12-04).
+const PARALLEL_FROM: usize = 8192;
 
-/// Whether `n` games are worth handing to rayon's pool: more than one task's worth, and a
-/// pool of more than one thread (handing work to a pool of one costs the caller a wait on
-/// another thread and gains nothing).
+/// Whether `n` games are worth handing to rayon's pool: [`PARALLEL_FROM`] or more, and a pool
+/// of more than one thread (handing work to a pool of one costs the caller a wait on another
+/// thread and gains nothing).
 fn parallel(n: usize) -> bool {
-    n > CHUNK && rayon::current_num_threads() > 1
+    n >= PARALLEL_FROM && rayon::current_num_threads() > 1
+}
+
+/// Games a task of a parallel step takes: one task a thread of the pool.
+fn chunk(n: usize) -> usize {
+    n.div_ceil(rayon::current_num_threads()).max(1)
 }
 
 /// `n` games of one start position, stepped together (on every core for large batches).
@@ -733,20 +741,21 @@ impl Batch {
             });
             return Ok(());
         }
+        let c = chunk(n);
         let acts: Vec<PartActions<'_>> = match acts {
-            PartActions::Given(a) => a.chunks(CHUNK).map(PartActions::Given).collect(),
-            PartActions::Random(a) => a.chunks_mut(CHUNK).map(PartActions::Random).collect(),
+            PartActions::Given(a) => a.chunks(c).map(PartActions::Given).collect(),
+            PartActions::Random(a) => a.chunks_mut(c).map(PartActions::Random).collect(),
         };
         let parts: Vec<Part<'_>> = self
             .slots
-            .chunks_mut(CHUNK)
-            .zip(self.rngs.chunks_mut(CHUNK))
-            .zip(self.final_scores.chunks_mut(CHUNK))
+            .chunks_mut(c)
+            .zip(self.rngs.chunks_mut(c))
+            .zip(self.final_scores.chunks_mut(c))
             .zip(acts)
-            .zip(out.rewards.chunks_mut(CHUNK))
-            .zip(out.dones.chunks_mut(CHUNK))
-            .zip(out.observations.chunks_mut(CHUNK * k))
-            .zip(out.masks.chunks_mut(CHUNK * m))
+            .zip(out.rewards.chunks_mut(c))
+            .zip(out.dones.chunks_mut(c))
+            .zip(out.observations.chunks_mut(c * k))
+            .zip(out.masks.chunks_mut(c * m))
             .map(
                 |(((((((slots, rngs), fin), acts), rewards), dones), observations), masks)| Part {
                     slots,
@@ -762,7 +771,20 @@ impl Batch {
                 },
             )
             .collect();
-        parts.into_par_iter().for_each(work);
+        // The caller steps the first part itself while the pool's threads take the others:
+        // a parallel iterator called from outside the pool would leave the caller waiting
+        // for woken threads to do all of it.
+        let work = &work;
+        let mut parts = parts.into_iter();
+        let first = parts.next();
+        rayon::in_place_scope(|s| {
+            for p in parts {
+                s.spawn(move |_| work(p));
+            }
+            if let Some(p) = first {
+                work(p);
+            }
+        });
         Ok(())
     }
 
@@ -803,16 +825,15 @@ impl Batch {
                 g.write_observation(m, row);
             }
         };
-        if parallel(self.slots.len()) {
+        let n = self.slots.len();
+        if parallel(n) {
+            let c = chunk(n);
             self.slots
-                .par_chunks(CHUNK)
-                .zip(out.par_chunks_mut(CHUNK * k))
+                .par_chunks(c)
+                .zip(out.par_chunks_mut(c * k))
                 .for_each(fill);
         } else {
-            self.slots
-                .chunks(CHUNK)
-                .zip(out.chunks_mut(CHUNK * k))
-                .for_each(fill);
+            fill((&self.slots[..], out));
         }
     }
 
@@ -1059,8 +1080,8 @@ mod tests {
             .build()
             .unwrap();
         let ended =
-            pool.install(|| fast_and_generic_agree("kalah,seeds=4", 2 * CHUNK + 5, 3, 2, 120));
-        assert!(ended > CHUNK, "{ended} games ended");
+            pool.install(|| fast_and_generic_agree("kalah,seeds=4", PARALLEL_FROM + 5, 3, 2, 60));
+        assert!(ended > PARALLEL_FROM, "{ended} games ended");
     }
 
     /// Rules the fast board does not play, or plays only without their opening rule, take the
@@ -1160,7 +1181,7 @@ mod tests {
                 .build()
                 .unwrap();
             pool.install(|| {
-                let n = 3 * CHUNK + 7;
+                let n = PARALLEL_FROM + 7;
                 let start = Position::start(&"kalah".parse().unwrap()).unwrap();
                 let mut b = Batch::new(start, n, 5, 3, Reward::Margin);
                 let mut a = vec![0i64; n];

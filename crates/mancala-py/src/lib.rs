@@ -328,7 +328,8 @@ impl Game {
 /// `n` games of one set of rules stepped together in Rust (the GIL released), each started
 /// again when it ends, the openings, `sample_actions` and `step_random` drawn from `seed`.
 /// `step` and `step_random` write into arrays of an earlier result when given them (`out=`),
-/// so that a loop of steps allocates nothing.
+/// so that a loop of steps allocates nothing. Batches of 8192 games or more are stepped on
+/// rayon's pool, smaller ones on the calling thread.
 #[pyclass(module = "mancala")]
 pub struct VecGame {
     batch: Batch,

@@ -110,7 +110,10 @@ class VecGame:
     ``reward``: ``"win"`` (+1/-1/0) or ``"margin"`` (final seed margin, higher is better) for
     the player who made the game's last move. ``opening``: up to that many random plies start
     each game. ``seed`` drives openings, ``sample_actions`` and ``step_random`` (each game
-    has its own generator, so a seed gives the same games whatever the threads).
+    has its own generator, so a seed gives the same games whatever the threads). Batches of
+    8192 games or more are stepped on every core (rayon's pool: ``RAYON_NUM_THREADS`` sets
+    its size); smaller ones on the calling thread, where waking the pool cost more than it
+    saved.
     """
 
     def __new__(
