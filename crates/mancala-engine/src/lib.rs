@@ -844,6 +844,11 @@ impl Engine {
         // `side`'s margin is `sign * (banked + g)` for the future net gain `g` of the mover
         // (negated in misère games, and for the other side).
         let sign = if (side == me) != pos.misere() { 1 } else { -1 };
+        // No margin lies beyond the stores' difference and every seed still to gain: a
+        // threshold past them asks the same question as one just past them, and the sums
+        // below then stay far from overflow whatever `k` is asked (a job file's, say).
+        let reach = banked.abs() + pos.gain_bound() + 1;
+        let k = k.clamp(-reach, reach);
         // margin >= k: with sign 1, g >= k - banked; with sign -1, g <= -k - banked, which
         // is "not g >= 1 - k - banked".
         let beta = if sign == 1 {
