@@ -209,7 +209,23 @@ fn read_job(path: &Path) -> Result<(Job, Position)> {
 fn read_result(path: &Path) -> Result<JobResult> {
     let r: JobResult = read_json(path, "job result file")?;
     check_format(path, &r.format, RESULT_FORMAT)?;
-    parse_position(path, &r.rules, &r.position)?;
+    let pos = parse_position(path, &r.rules, &r.position)?;
+    // No margin exceeds every seed of the position.
+    let s = pos.scores();
+    let total = (pos.board_seeds() + s[0] as u32 + s[1] as u32) as i32;
+    if r.bound.abs() > total {
+        bail!(
+            "{}: corrupt: a bound of {:+}, beyond the game's {total} seeds",
+            path.display(),
+            r.bound
+        );
+    }
+    // Times of a proof that ran, within about 30 years.
+    for (what, t) in [("seconds", r.seconds), ("wall_seconds", r.wall_seconds)] {
+        if !(0.0..1e9).contains(&t) {
+            bail!("{}: corrupt: {what} is {t}", path.display());
+        }
+    }
     if r.holds != (r.bound >= r.at_least) {
         bail!(
             "{}: corrupt: the answer ({}) contradicts its bound {:+} against the threshold {:+}",
@@ -756,7 +772,10 @@ fn merge_once(dir: &Path, write: bool) -> Result<Report> {
         side: l.m.side,
         jobs: l.jobs.len() + new_jobs.len(),
         results: l.results.len(),
-        nodes: l.results.values().map(|(r, _)| r.nodes).sum(),
+        nodes: l
+            .results
+            .values()
+            .fold(0u64, |s, (r, _)| s.saturating_add(r.nodes)),
         seconds: l.results.values().fold(0.0, |s, (r, _)| s + r.seconds),
         failed,
         unproven,

@@ -275,11 +275,27 @@ fn broken_job_and_result_files_are_refused_naming_them() {
     std::fs::write(&result, v.to_string()).unwrap();
     let e = error_of(&["solve", "--merge", path(&d)]);
     assert!(e.contains("corrupt"), "{e}");
+    // Bounds past every seed of the game (36) and impossible times.
+    for (key, bad) in [
+        ("bound", Value::from(99)),
+        ("bound", Value::from(-37)),
+        ("seconds", Value::from(-5.0)),
+        ("wall_seconds", Value::from(1e308)),
+    ] {
+        let mut v: Value = serde_json::from_str(&good).unwrap();
+        if key == "bound" {
+            v["holds"] = Value::from(bad.as_i64().unwrap() >= v["at_least"].as_i64().unwrap());
+        }
+        v[key] = bad;
+        std::fs::write(&result, v.to_string()).unwrap();
+        let e = error_of(&["solve", "--merge", path(&d)]);
+        assert!(e.contains("corrupt") && e.contains(key), "{key}: {e}");
+    }
     // A result of another question.
     let mut v: Value = serde_json::from_str(&good).unwrap();
-    v["at_least"] = Value::from(-40);
+    v["at_least"] = Value::from(-30);
     v["holds"] = Value::from(true);
-    v["bound"] = Value::from(-40);
+    v["bound"] = Value::from(-30);
     std::fs::write(&result, v.to_string()).unwrap();
     let e = error_of(&["solve", "--merge", path(&d)]);
     assert!(e.contains("another question"), "{e}");

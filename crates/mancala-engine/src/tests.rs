@@ -294,7 +294,17 @@ fn threshold_proofs_agree(pos: &Position, threads: usize, v: &str) {
     for side in [pos.to_move(), pos.to_move().other()] {
         let m = value.seen_by(side).margin;
         // Thresholds far past any margin too (a job file may hold any `i32`).
-        for k in [m - 1, m, m + 1, m + 2, i32::MIN, i32::MIN + 1, -1001, 1001, i32::MAX] {
+        for k in [
+            m - 1,
+            m,
+            m + 1,
+            m + 2,
+            i32::MIN,
+            i32::MIN + 1,
+            -1001,
+            1001,
+            i32::MAX,
+        ] {
             let r = engine
                 .prove_at_least(pos, side, k, Limits::default(), &[])
                 .unwrap();
