@@ -1144,7 +1144,14 @@ pub fn build(rules: TableRules, opts: &BuildOptions) -> Result<BuildReport, Erro
         }
         if path.exists() {
             let t0 = Instant::now();
-            match Table::open(&path).and_then(|t| t.expect(&rules, s).map(|()| t)) {
+            // A level is reused only with every entry in its range: the checksum shows only
+            // that the file is as written, and the levels above would be built on it.
+            let valid = Table::open(&path).and_then(|t| {
+                t.expect(&rules, s)?;
+                t.verify_entries(rules.max_code(s))?;
+                Ok(t)
+            });
+            match valid {
                 Err(e) => {
                     // Rebuilt below (a build interrupted mid-write leaves only a temp file).
                     if opts.progress {

@@ -157,7 +157,34 @@ fn forged_files_with_matching_checksums_are_refused_or_not_read() {
     let pos: Position = "kalah,pits=4/2-2-1-0/7/1-1-1-1/8/s".parse().unwrap();
     engine.solve(&pos, Limits::default(), &[]).unwrap();
     assert!(db.fault().is_some(), "the solver's reads report it too");
-    std::fs::write(&p, &good).unwrap();
+    // A build to more seeds does not build on the forged level: it rebuilds it first, and
+    // the level above comes out as a clean build's.
+    let clean = tempfile::tempdir().unwrap();
+    build_dir("kalah,pits=4", 9, clean.path());
+    let opts = BuildOptions {
+        dir: dir.path().to_path_buf(),
+        max_seeds: 9,
+        progress: false,
+        memory_limit: None,
+    };
+    let rep = build(tr, &opts).unwrap();
+    assert_eq!(rep.reused, (0..8).collect::<Vec<_>>());
+    assert_eq!(rep.rebuilt.len(), 1, "{:?}", rep.rebuilt);
+    assert!(
+        rep.rebuilt[0].1.contains("corrupt entry"),
+        "{:?}",
+        rep.rebuilt
+    );
+    assert_eq!(std::fs::read(&p).unwrap(), good);
+    for s in [8, 9] {
+        let (a, b) = (tr.path(dir.path(), s), tr.path(clean.path(), s));
+        assert_eq!(
+            std::fs::read(a).unwrap(),
+            std::fs::read(b).unwrap(),
+            "level {s}"
+        );
+    }
+    std::fs::remove_file(tr.path(dir.path(), 9)).unwrap();
     Egdb::open(dir.path()).unwrap().verify_entries().unwrap();
 
     // A good table under another level's name: refused.
