@@ -341,12 +341,18 @@ pub fn run_connected(
             break w[..bots].to_vec();
         }
         if Instant::now() >= until {
-            dismiss(&lobby);
-            bail!(
+            let why = format!(
                 "{} of {bots} bots connected within {} s",
                 w.len(),
                 wait.as_secs_f64()
             );
+            // The bots that came are told why they get no game, then `goodbye`.
+            lobby.close(&format!("the tournament did not start: {why}"));
+            for b in lobby.waiting() {
+                lobby.dismiss(b.id, &format!("the tournament did not start: {why}"));
+            }
+            dismiss(&lobby);
+            bail!("{why}");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -866,6 +872,35 @@ mod tests {
                 .any(|l| l.contains("error") && l.contains("the tournament is over")),
             "{lines:?}"
         );
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("goodbye"),
+            "{lines:?}"
+        );
+    }
+
+    /// A bot that came to a tournament that never started is told why before `goodbye`.
+    #[test]
+    fn a_bot_of_a_tournament_that_did_not_start_is_told_why() {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let bot = std::thread::spawn(move || {
+            let mut s = std::net::TcpStream::connect(addr).unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+            s.write_all(b"mode freeplay\r\n").unwrap();
+            BufReader::new(s)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<_>>()
+        });
+        let cfg = Config::new(Protocol::Kgp);
+        let wait = Duration::from_secs(1);
+        let e = run_connected(&cfg, listener, 2, wait, |_| {}, |_, _| {}).unwrap_err();
+        assert_eq!(e.to_string(), "1 of 2 bots connected within 1 s");
+        let lines = bot.join().unwrap();
+        let told = "error \"the tournament did not start: 1 of 2 bots connected within 1 s\"";
+        assert!(lines.iter().any(|l| l == told), "{lines:?}");
         assert_eq!(
             lines.last().map(String::as_str),
             Some("goodbye"),
