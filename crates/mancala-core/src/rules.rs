@@ -1104,6 +1104,14 @@ impl Rules {
         let s = |key: &str| i18n::text(lang, key);
         let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| i18n::format(lang, key, args);
         let m = self.pits;
+        // The notation's pit names, as ranges for this board: `A-F`, `a-f`, `1-6`.
+        let range = |first: u8| match m {
+            1 => (first as char).to_string(),
+            _ => format!("{}-{}", first as char, (first + m - 1) as char),
+        };
+        let (upper, lower, digits) = (range(b'A'), range(b'a'), range(b'1'));
+        let ranges: [(&str, &dyn fmt::Display); 3] =
+            [("upper", &upper), ("lower", &lower), ("digits", &digits)];
         let total = self.total_seeds();
         let needed = total / 2 + 1;
         let start: Vec<String> = (0..m as usize)
@@ -1139,7 +1147,7 @@ impl Rules {
                 s(&format!("rules.oware.{}", self.repetition)),
                 s("rules.oware.more-wins"),
             ]);
-            para(&[s("rules.oware.notation")]);
+            para(&[&f("rules.oware.notation", &ranges)]);
         } else if self.preset == Preset::Kauri {
             para(&[&f(
                 "rules.kauri.board",
@@ -1162,7 +1170,7 @@ impl Rules {
             }
             end.push(s("rules.kauri.tie"));
             para(&end);
-            para(&[s("rules.kauri.notation")]);
+            para(&[&f("rules.kauri.notation", &ranges)]);
         } else {
             let board = f(
                 "rules.board",
@@ -1216,11 +1224,12 @@ impl Rules {
             if self.preset == Preset::CrossKalah {
                 para(&[s("rules.repetition.cross")]);
             }
-            para(&[s(if self.preset == Preset::Dracala {
+            let key = if self.preset == Preset::Dracala {
                 "rules.notation.dracala"
             } else {
                 "rules.notation"
-            })]);
+            };
+            para(&[&f(key, &ranges)]);
         }
         let mut t = paras
             .iter()
@@ -1368,6 +1377,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_notation_names_the_pits_of_the_board() {
+        for (spec, names) in [
+            ("vaccean", "South's pits A-D, North's a-d"),
+            ("kalah,pits=8", "South's pits A-H, North's a-h"),
+            ("kalah,pits=1,seeds=2", "South's pits A, North's a,"),
+            ("dracala,pits=5", "digits 1-5 from"),
+            ("kalah", "South's pits A-F, North's a-f"),
+        ] {
+            let r: Rules = spec.parse().unwrap();
+            assert!(r.describe().contains(names), "{spec}: {}", r.describe());
+        }
+        let r: Rules = "vaccean".parse().unwrap();
+        assert!(
+            r.describe_in(Lang::Pt).contains("Sul A-D"),
+            "{}",
+            r.describe_in(Lang::Pt)
+        );
     }
 
     #[test]
