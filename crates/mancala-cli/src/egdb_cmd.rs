@@ -54,8 +54,8 @@ struct CheckArgs {
     /// The tables' directory.
     #[arg(long)]
     dir: PathBuf,
-    /// Positions drawn at random from each level.
-    #[arg(long, default_value_t = 20)]
+    /// Positions drawn at random from each level (1 or more: a check of none checks nothing).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     samples: u32,
     /// Seed of the draw.
     #[arg(long, default_value_t = 1)]

@@ -277,7 +277,8 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         })?;
     if game.moves().is_empty() {
         bail!(
-            "the record has no moves: nothing to analyse (its start as a position string: `mancala analyze '{}'`)",
+            "{}: the record has no moves: nothing to analyse (its start as a position string: `mancala analyze '{}'`)",
+            mancala_core::printable(&a.input),
             game.start()
         );
     }

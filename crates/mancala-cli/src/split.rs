@@ -338,6 +338,12 @@ pub fn split_cmd(pos: &Position, turns: u32, dir: &Path, a: &SolveArgs) -> Resul
             dir.display()
         );
     }
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "{}: not a directory (--jobs names the directory of the job files)",
+            dir.display()
+        );
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
     let side = pos.to_move();
     let opts = a.job_options();

@@ -256,6 +256,19 @@ fn broken_job_and_result_files_are_refused_naming_them() {
         "2",
         "--json",
     ]);
+    // A file where the jobs' directory should be.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let e = error_of(&[
+        "solve",
+        "--split",
+        "1",
+        "--jobs",
+        path(&file),
+        "--at-least",
+        "2",
+    ]);
+    assert!(e.contains("a-file: not a directory"), "{e}");
     let job = d.join("job-000001.json");
     let o = mancala(&["prove-job", path(&job), "--tt-mb", "8", "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

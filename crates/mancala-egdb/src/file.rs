@@ -107,6 +107,12 @@ impl Table {
     /// Opens and checks a table file: header, sizes, checksum; refuses anything else.
     pub fn open(path: &Path) -> Result<Table, Error> {
         let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        if f.metadata().is_ok_and(|m| !m.is_file()) {
+            return Err(Error::file(
+                path,
+                "not a table file (a directory or a device)",
+            ));
+        }
         // SAFETY: the file is only read; a concurrent writer would replace it by rename.
         let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(path, e))?;
         // The probes are random across the file: huge pages where the page cache has them.

@@ -37,6 +37,16 @@ fn truncated_corrupt_and_mismatched_files_are_refused() {
     assert!(Table::open(&p).is_ok());
     let name = p.display().to_string();
 
+    // A directory named as a table: refused as no table file, not read as one.
+    let sub = dir.path().join("sub.egdb");
+    std::fs::create_dir(&sub).unwrap();
+    let e = Egdb::open(dir.path()).err().expect("refused").to_string();
+    assert!(
+        e.contains("sub.egdb") && e.contains("not a table file"),
+        "{e}"
+    );
+    std::fs::remove_dir(&sub).unwrap();
+
     std::fs::write(&p, &good[..good.len() - 10]).unwrap();
     let e = err_of(&p);
     assert!(e.contains(&name) && e.contains("truncated"), "{e}");
