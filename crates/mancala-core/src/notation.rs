@@ -115,7 +115,12 @@ pub struct MoveText {
 fn place(text: &str, at: usize) -> Msg {
     let line = text[..at].matches('\n').count() + 1;
     let col = text[..at].rfind('\n').map_or(at, |n| at - n - 1) + 1;
-    let snippet: String = text[at..].chars().take(12).collect();
+    // The text from there to the end of its line, at most 12 characters.
+    let snippet: String = text[at..]
+        .chars()
+        .take_while(|&c| c != '\n' && c != '\r')
+        .take(12)
+        .collect();
     Msg::new("error.record.place")
         .arg("line", line)
         .arg("column", col)
@@ -714,8 +719,15 @@ mod tests {
             "record: line 1, column 8 (at `2.`): move number 2 has no move"
         );
         assert!(
-            err("1. E f\n2.\n").contains("line 2, column 1 (at `2.`): move number 2 has no move")
+            err("1. E f\n2.\n").contains("line 2, column 1 (at `2.`): move number 2 has no move"),
+            "{}",
+            err("1. E f\n2.\n")
         );
+        // An excerpt stops at the end of its line.
+        let e = parse(Notation::Digits, "1-6 (+2)\n5 (-1)")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("(at `(+2)`)"), "{e}");
         assert!(err("1. E f 2").contains("`2` is not a move: pits are written as letters"));
         let e = parse(Notation::Digits, "1. 1-6 (-2) 5 (-1) 2.")
             .unwrap_err()
