@@ -185,27 +185,30 @@ fn game_line(g: &GameRecord, names: &[String]) -> String {
 /// The standings table, then a line a pairing.
 fn tables(r: &Report) -> String {
     let name = |k: usize| r.entrants[k].name.as_str();
+    // Names padded to the columns a terminal shows them in, not to their bytes or chars.
+    let shown = |s: &str| unicode_width::UnicodeWidthStr::width(s);
     let width = r
         .entrants
         .iter()
-        .map(|e| e.name.len())
+        .map(|e| shown(&e.name))
         .max()
         .unwrap_or(0)
         .max(6);
+    let padded = |s: &str| format!("{s}{}", " ".repeat(width - shown(s)));
     let protocol = match r.protocol {
         Protocol::Manchester => "Manchester Kalah",
         Protocol::Kgp => "KGP",
     };
     let mut out = format!(
-        "\n{protocol}, {} game{} a pairing{}\n\n{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>6}  {:>10}  {:>6}\n",
+        "\n{protocol}, {} game{} a pairing{}\n\n{:>2}  {}  {:>5}  {:>9}  {:>6}  {:>6}  {:>10}  {:>6}\n",
         r.games_a_pairing, if r.games_a_pairing == 1 { "" } else { "s" },
-        r.seed.map_or(String::new(), |s| format!(", seed {s}")), "#", "player", "games", "W-D-L", "points", "margin", "ms a move", "faults"
+        r.seed.map_or(String::new(), |s| format!(", seed {s}")), "#", padded("player"), "games", "W-D-L", "points", "margin", "ms a move", "faults"
     );
     for (i, s) in r.standings.iter().enumerate() {
         out += &format!(
-            "{:>2}  {:<width$}  {:>5}  {:>9}  {:>6}  {:>+6}  {:>10.1}  {:>6}\n",
+            "{:>2}  {}  {:>5}  {:>9}  {:>6}  {:>+6}  {:>10.1}  {:>6}\n",
             i + 1,
-            s.name,
+            padded(&s.name),
             s.games,
             format!("{}-{}-{}", s.wins, s.draws, s.losses),
             s.points,
@@ -229,4 +232,45 @@ fn tables(r: &Report) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The standings' columns line up whatever the names' widths on a terminal.
+    #[test]
+    fn wide_names_keep_the_columns() {
+        let names = ["甲乙", "ab", "éé"];
+        let standing = |k: usize| tournament::Standing {
+            entrant: k,
+            name: names[k].into(),
+            games: 2,
+            wins: 0,
+            draws: 2,
+            losses: 0,
+            points: 1.0,
+            margin: 0,
+            moves: 10,
+            avg_ms: 1.0,
+            faults: 0,
+        };
+        let r = Report {
+            protocol: Protocol::Kgp,
+            games_a_pairing: 1,
+            seed: None,
+            entrants: names
+                .iter()
+                .map(|n| Entrant::parse(&format!("{n}=true")).unwrap())
+                .collect(),
+            standings: (0..3).map(standing).collect(),
+            pairings: Vec::new(),
+            games: Vec::new(),
+        };
+        let t = tables(&r);
+        let rows: Vec<&str> = t.lines().filter(|l| l.contains("  0-")).collect();
+        assert_eq!(rows.len(), 3, "{t}");
+        let at = |l: &str| unicode_width::UnicodeWidthStr::width(&l[..l.find("  0-").unwrap()]);
+        assert!(rows.iter().all(|l| at(l) == at(rows[0])), "{t}");
+    }
 }
