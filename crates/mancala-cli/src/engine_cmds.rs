@@ -276,10 +276,14 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             _ => anyhow::anyhow!(crate::error_in(&e, human)),
         })?;
     if game.moves().is_empty() {
+        let (file, start) = (mancala_core::printable(&a.input), game.start().to_string());
         bail!(
-            "{}: the record has no moves: nothing to analyse (its start as a position string: `mancala analyze '{}'`)",
-            mancala_core::printable(&a.input),
-            game.start()
+            "{}",
+            i18n::format(
+                human,
+                "analyze.no-moves",
+                &[("file", &file), ("start", &start)]
+            )
         );
     }
     let db = open_egdb(a.egdb.as_deref(), game.start())?;

@@ -894,8 +894,18 @@ fn analyze_a_position_and_a_record() {
     let empty = std::env::temp_dir().join(format!("mancala-empty-{}.txt", std::process::id()));
     std::fs::write(&empty, "").unwrap();
     let o = mancala(&["analyze", empty.to_str().unwrap(), "--variant", "kalah"]);
+    let it = mancala(&[
+        "analyze",
+        empty.to_str().unwrap(),
+        "--variant",
+        "kalah",
+        "--lang",
+        "it",
+    ]);
     std::fs::remove_file(&empty).unwrap();
+    assert_bad_input(&o, "mancala-empty-");
     assert_bad_input(&o, "the record has no moves");
+    assert_bad_input(&it, "la registrazione non ha mosse");
     assert!(
         stderr(&o).contains("`mancala analyze 'kalah/"),
         "{}",
