@@ -891,19 +891,13 @@ fn analyze_a_position_and_a_record() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["moves"].as_array().unwrap().len(), 18);
     // An empty record is refused, not analysed as nothing.
-    let empty = std::env::temp_dir().join(format!("mancala-empty-{}.txt", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("mancala-empty.txt");
     std::fs::write(&empty, "").unwrap();
-    let o = mancala(&["analyze", empty.to_str().unwrap(), "--variant", "kalah"]);
-    let it = mancala(&[
-        "analyze",
-        empty.to_str().unwrap(),
-        "--variant",
-        "kalah",
-        "--lang",
-        "it",
-    ]);
-    std::fs::remove_file(&empty).unwrap();
-    assert_bad_input(&o, "mancala-empty-");
+    let args = ["analyze", empty.to_str().unwrap(), "--variant", "kalah"];
+    let o = mancala(&args);
+    let it = mancala(&[&args[..], &["--lang", "it"]].concat());
+    assert_bad_input(&o, "mancala-empty.txt: ");
     assert_bad_input(&o, "the record has no moves");
     assert_bad_input(&it, "la registrazione non ha mosse");
     assert!(
