@@ -566,7 +566,7 @@ async function gameScreen(id) {
     const k = ev.key;
     // A pit's digit, or its letter (either case) where the game writes pits as letters: on
     // an 8-pit board `h` is pit H, and `?` asks for a hint.
-    const pit = /^[1-8]$/.test(k) ? Number(k)
+    const pit = /^[1-9]$/.test(k) ? Number(k)
       : (g.rules.notation !== 'digits' && /^[a-zA-Z]$/.test(k) ? k.toLowerCase().charCodeAt(0) - 96 : 0);
     if (you && pit >= 1 && pit <= g.rules.pits) { ev.preventDefault(); play(pit); return; }
     if (k === 'u' || k === 'U') { if (you && g.vs_computer) undo(); }

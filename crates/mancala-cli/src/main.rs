@@ -606,7 +606,16 @@ fn variants(as_json: bool) -> Result<()> {
             .collect();
         let options: Vec<_> = OPTIONS
             .iter()
-            .map(|o| json!({"name": o.name, "values": o.values(), "help": o.help(Lang::En)}))
+            .map(|o| {
+                let narrower: serde_json::Map<String, serde_json::Value> = narrower(o)
+                    .map(|(p, v)| (p.name().to_string(), v.into()))
+                    .collect();
+                let mut v = json!({"name": o.name, "values": o.values(), "help": o.help(Lang::En)});
+                if !narrower.is_empty() {
+                    v["values_in"] = narrower.into();
+                }
+                v
+            })
             .collect();
         println!("{}", json!({"presets": presets, "options": options}));
         return Ok(());
@@ -624,11 +633,14 @@ fn variants(as_json: bool) -> Result<()> {
     println!("\nOptions (as --OPTION VALUE, or after the preset: --variant kalah,seeds=4):");
     for o in OPTIONS {
         let applies: Vec<&str> = o.presets().map(Preset::name).collect();
-        let which = if applies.len() == Preset::ALL.len() {
+        let mut which = if applies.len() == Preset::ALL.len() {
             "all presets".to_string()
         } else {
             applies.join(", ")
         };
+        for (p, v) in narrower(o) {
+            which += &format!("; {} {v}", p.name());
+        }
         println!(
             "  --{:<18} {:<45} {} ({which})",
             o.name,
@@ -637,6 +649,13 @@ fn variants(as_json: bool) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The presets where `o` takes fewer values than its own range (Dracala's pits), with them.
+fn narrower(o: &mancala_core::rules::RuleOption) -> impl Iterator<Item = (Preset, String)> + '_ {
+    o.presets()
+        .map(|p| (p, o.values_for(p)))
+        .filter(|(_, v)| *v != o.values())
 }
 
 #[cfg(test)]

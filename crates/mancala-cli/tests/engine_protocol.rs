@@ -51,7 +51,7 @@ fn bad_lines_get_an_error_and_the_engine_keeps_running() {
             "position kalah,seeds=4 moves z",
             "`z` is not a pit (A-F or 1-6)",
         ),
-        ("position kalah,pits=9", "position: `kalah,pits=9`"),
+        ("position kalah,pits=13", "position: `kalah,pits=13`"),
         ("go movetime soon", "go: movetime: `soon` is not a number"),
         (
             "position kalah,seeds=1/0-0-0-0-0-0/6/0-0-0-0-0-0/6/s",

@@ -450,10 +450,10 @@ mod tests {
             "posizione: il giocatore di turno deve essere `s`, `n` o `-`, non `x`"
         );
         let e = "kalah,pits=99".parse::<crate::Rules>().unwrap_err();
-        assert_eq!(e.to_string(), "rules: pits must be 1 to 8, got 99");
+        assert_eq!(e.to_string(), "rules: pits must be 1 to 12, got 99");
         assert_eq!(
             e.text_in(Lang::Pt),
-            "regras: pits tem de ser de 1 a 8, não 99"
+            "regras: pits tem de ser de 1 a 12, não 99"
         );
     }
 

@@ -38,8 +38,6 @@ pub struct KalahRules {
     pub total: u8,
     /// Start layout of a row, for Dracala's first-move exception.
     pub start: [u8; MAX_PITS],
-    /// Mask of the low `8 * pits` bits, to test a row for emptiness in one load.
-    row_mask: u64,
 }
 
 impl KalahRules {
@@ -75,11 +73,6 @@ impl KalahRules {
             },
             total,
             start,
-            row_mask: if m == 8 {
-                u64::MAX
-            } else {
-                (1u64 << (8 * m)) - 1
-            },
         })
     }
 }
@@ -91,6 +84,14 @@ impl KalahRules {
     pub fn has_opening(&self) -> bool {
         self.pie || !self.first_extra
     }
+}
+
+/// The high bit of each non-zero byte of `word` (no carry crosses a byte: each sum is at most
+/// `0xfe`).
+#[inline]
+fn nonzero_bytes(word: u64) -> u64 {
+    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
+    (((word & LOW7) + LOW7) | word) & !LOW7
 }
 
 /// A Kalah-family position: the board ring (see the crate docs for the index order), the side
@@ -329,16 +330,29 @@ impl KalahPos {
     }
     /// The row of `side` as one little-endian word (pit 1 in the low byte), for hashing.
     #[inline]
-    pub fn row_word(&self, side: Side) -> u64 {
+    pub fn row_word(&self, side: Side) -> u128 {
+        let (low, high) = self.row_words(side);
+        low as u128 | (high as u128) << 64
+    }
+
+    /// The row of `side` as two little-endian words: pits 1-8, and pits 9-12 (0 on boards of
+    /// up to 8 pits, the common case, which reads one word).
+    #[inline]
+    fn row_words(&self, side: Side) -> (u64, u64) {
         let s = self.row_start(side);
-        u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask
+        let m = self.rules.pits as u32;
+        let low = u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap());
+        if m <= 8 {
+            return (low & (u64::MAX >> (64 - 8 * m)), 0);
+        }
+        let high = u32::from_le_bytes(self.board[s + 8..s + 12].try_into().unwrap())
+            & (u32::MAX >> (32 - 8 * (m - 8)));
+        (low, high as u64)
     }
 
     #[inline]
     fn row_is_empty(&self, side: Side) -> bool {
-        let s = self.row_start(side);
-        let word = u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap());
-        word & self.rules.row_mask == 0
+        self.row_words(side) == (0, 0)
     }
 
     /// Scores so far: the stores (after the end sweep once the game is over).
@@ -371,17 +385,20 @@ impl KalahPos {
         if self.over {
             return Moves::default();
         }
-        let s = self.row_start(self.to_move);
-        let word =
-            u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
-        // One bit per non-zero byte (as in `count_moves`), read lowest first: a loop of one
-        // turn a legal move instead of a branch on every pit, which random boards mispredict.
-        let mut nz = (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word)
-            & 0x8080_8080_8080_8080;
+        // One bit per non-empty pit, read lowest first: a loop of one turn a legal move
+        // instead of a branch on every pit, which random boards mispredict.
+        let (low, high) = self.row_words(self.to_move);
         // Filled in locals: pushing through memory stalls on reloading the length.
         let (mut buf, mut len) = ([0u8; MAX_MOVES], 0);
+        let mut nz = nonzero_bytes(low);
         while nz != 0 {
             buf[len] = (nz.trailing_zeros() / 8) as u8;
+            len += 1;
+            nz &= nz - 1;
+        }
+        let mut nz = nonzero_bytes(high);
+        while nz != 0 {
+            buf[len] = 8 + (nz.trailing_zeros() / 8) as u8;
             len += 1;
             nz &= nz - 1;
         }
@@ -412,13 +429,9 @@ impl KalahPos {
         if self.over {
             return 0;
         }
-        let s = self.row_start(self.to_move);
-        let word =
-            u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap()) & self.rules.row_mask;
-        // One bit per non-zero byte.
-        let nz = (((word & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | word)
-            & 0x8080_8080_8080_8080;
-        nz.count_ones() as u64 + u64::from(self.opening == Opening::Swap)
+        let (low, high) = self.row_words(self.to_move);
+        (nonzero_bytes(low).count_ones() + nonzero_bytes(high).count_ones()) as u64
+            + u64::from(self.opening == Opening::Swap)
     }
 
     /// Dracala (design.md 3.3): keep the moves of largest store growth; then, except on the

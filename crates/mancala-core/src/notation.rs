@@ -36,6 +36,14 @@ impl Notation {
         rules.preset.notation()
     }
 
+    /// Most pits a row written in this notation: nine digits, or [`crate::MAX_PITS`] letters.
+    pub fn max_pits(self) -> u8 {
+        match self {
+            Notation::Digits => 9,
+            Notation::Letters | Notation::Kauri => crate::MAX_PITS as u8,
+        }
+    }
+
     /// The text of one move: own pit `pit` (0-based) of `side`, or `swap` for [`SWAP`].
     pub fn move_text(self, side: Side, pit: u8) -> String {
         if pit == SWAP {
@@ -143,7 +151,7 @@ pub fn parse(notation: Notation, text: &str) -> Result<MoveText, Error> {
 /// As [`parse`], for a board of `pits` pits a row: its errors name that board's pits
 /// (`a-f or A-F` for six).
 pub fn parse_for(notation: Notation, pits: u8, text: &str) -> Result<MoveText, Error> {
-    let pits = pits.clamp(1, crate::MAX_PITS as u8);
+    let pits = pits.clamp(1, notation.max_pits());
     let (last_lower, last_upper) = ((b'a' + pits - 1) as char, (b'A' + pits - 1) as char);
     let digit_range = format!("1-{pits}");
     let letters = Msg::new("error.record.letters")
@@ -832,7 +840,9 @@ mod tests {
         assert!(replayed("dracala,pits=4", "12 3").ends_with("`12` is not a pit (1-4)"));
         // Without a board, any the notation allows.
         let e = parse(Notation::Letters, "1. Z").unwrap_err().to_string();
-        assert!(e.ends_with("expected a pit letter a-h or A-H"), "{e}");
+        assert!(e.ends_with("expected a pit letter a-l or A-L"), "{e}");
+        let e = parse(Notation::Digits, "1-6 x").unwrap_err().to_string();
+        assert!(e.ends_with("expected a pit digit 1-9"), "{e}");
     }
 
     #[test]

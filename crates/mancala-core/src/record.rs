@@ -650,7 +650,7 @@ mod tests {
             (
                 "kalah,pits=256",
                 r#"{"preset":"kalah","pits":256}"#,
-                "rules: pits must be 1 to 8, got 256",
+                "rules: pits must be 1 to 12, got 256",
             ),
             (
                 "kalah,end=X",
@@ -670,14 +670,14 @@ mod tests {
         }
         let json = refused(r#"{"rules":{"preset":"kalah","pits":-1},"turns":[]}"#);
         assert!(
-            json.contains("JSON: rules: pits must be 1 to 8, got -1"),
+            json.contains("JSON: rules: pits must be 1 to 12, got -1"),
             "{json}"
         );
         let json = refused(
             r#"{"rules":{"preset":"kalah"},"turns":[{"side":"south","moves":[{"pit":300}]}]}"#,
         );
         assert!(
-            json.contains("JSON: pit 300 does not exist (a row has at most 8 pits)"),
+            json.contains("JSON: pit 300 does not exist (a row has at most 12 pits)"),
             "{json}"
         );
         let json = refused(

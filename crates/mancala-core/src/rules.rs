@@ -15,8 +15,8 @@ use crate::i18n::{self, Lang};
 use crate::notation::Notation;
 use crate::{Error, Msg};
 
-/// Most pits a side any preset may be played with.
-pub const MAX_PITS: usize = 8;
+/// Most pits a side any preset may be played with (KGP's largest boards have 12).
+pub const MAX_PITS: usize = 12;
 /// Most seeds a position may hold in all (stores are `u8`).
 pub const MAX_TOTAL_SEEDS: u32 = 240;
 /// Most seeds a pit may start with.
@@ -689,7 +689,30 @@ impl RuleOption {
         }
     }
 
-    /// The values it takes, as typed: `1-8`, `true|false`, `standard|empty|opposite-only`.
+    /// The values it takes in `preset`: its kind, except that a game whose notation writes
+    /// pits as digits (Dracala) has at most 9 pits.
+    pub fn kind_for(&self, preset: Preset) -> OptionKind {
+        match self.kind {
+            OptionKind::Number { min, max } if self.name == "pits" => OptionKind::Number {
+                min,
+                max: max.min(preset.notation().max_pits()),
+            },
+            kind => kind,
+        }
+    }
+
+    /// The values it takes in `preset`, as typed: `1-12`, `true|false`,
+    /// `standard|empty|opposite-only`.
+    pub fn values_for(&self, preset: Preset) -> String {
+        match self.kind_for(preset) {
+            OptionKind::Number { min, max } => format!("{min}-{max}"),
+            OptionKind::Bool => "true|false".into(),
+            OptionKind::Keyword(words) => words.join("|"),
+        }
+    }
+
+    /// The values it takes in any preset, as typed: `1-12`, `true|false`,
+    /// `standard|empty|opposite-only`.
     pub fn values(&self) -> String {
         match self.kind {
             OptionKind::Number { min, max } => format!("{min}-{max}"),
@@ -747,7 +770,12 @@ impl RuleOption {
     /// A number out of its range, in the same words however it was given (option, rules
     /// string, JSON record).
     fn out_of_range(&self, got: impl fmt::Display) -> Error {
-        let (min, max) = match self.kind {
+        self.out_of_range_in(self.kind, got)
+    }
+
+    /// A number out of `kind`'s range (the option's own, or its range in a preset).
+    fn out_of_range_in(&self, kind: OptionKind, got: impl fmt::Display) -> Error {
+        let (min, max) = match kind {
             OptionKind::Number { min, max } => (min, max),
             _ => (0, 0),
         };
@@ -969,11 +997,12 @@ impl Rules {
     /// Checks the option values against each other; every constructor calls it.
     pub fn validate(&self) -> Result<(), Error> {
         for option in OPTIONS {
+            let kind = option.kind_for(self.preset);
             if let (OptionKind::Number { min, max }, OptionValue::Number(n)) =
-                (option.kind, option.value(self))
+                (kind, option.value(self))
             {
                 if !(min..=max).contains(&n) {
-                    return Err(option.out_of_range(n));
+                    return Err(option.out_of_range_in(kind, n));
                 }
             }
         }
@@ -1536,7 +1565,7 @@ mod tests {
             .parse::<Rules>()
             .unwrap_err()
             .to_string();
-        assert!(e.contains("pits must be 1 to 8, got 99999999999"), "{e}");
+        assert!(e.contains("pits must be 1 to 12, got 99999999999"), "{e}");
         let e = "kalah,seeds=x".parse::<Rules>().unwrap_err().to_string();
         assert!(e.contains("option `seeds` needs a number, got `x`"), "{e}");
     }
@@ -1570,7 +1599,10 @@ mod tests {
     fn bad_rules_are_refused() {
         assert!("chess".parse::<Rules>().is_err());
         assert!("kalah,seeds=0".parse::<Rules>().is_err());
-        assert!("kalah,pits=9".parse::<Rules>().is_err());
+        assert!("kalah,pits=13".parse::<Rules>().is_err());
+        let e = "dracala,pits=10".parse::<Rules>().unwrap_err().to_string();
+        assert_eq!(e, "rules: pits must be 1 to 9, got 10");
+        assert!("kalah,pits=12,seeds=10".parse::<Rules>().is_ok());
         assert!("kalah,capture=maybe".parse::<Rules>().is_err());
         assert!("kauri,capture=empty".parse::<Rules>().is_err());
         assert!("kalah,stage=basic".parse::<Rules>().is_err());

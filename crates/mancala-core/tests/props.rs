@@ -46,6 +46,15 @@ fn variants() -> Vec<Rules> {
         "oware,grand-slam=capture-all,stop-when-decided=false",
         "oware,pits=3,seeds=2",
         "oware,pits=2,seeds=1,repetition=split",
+        // Boards beyond 8 pits: a row no longer fits one 64-bit word.
+        "kalah,pits=10,seeds=10,stop-when-decided",
+        "kalah,pits=12,seeds=10",
+        "kalah,pits=12,seeds=1,leftovers=not-counted,pie",
+        "kalah,pits=9,seeds=2,end=mover-empty",
+        "cross-kalah,pits=11,seeds=4",
+        "dracala,pits=9,seeds=3",
+        "kauri,pits=12,seeds=3",
+        "oware,pits=12,seeds=4",
     ] {
         v.push(s.parse().unwrap_or_else(|e| panic!("{s}: {e}")));
     }

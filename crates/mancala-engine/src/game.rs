@@ -47,6 +47,12 @@ fn fmix(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// A row word of up to 16 pits in 64 bits: unchanged for rows of up to 8 pits (`fmix(0)` is 0).
+#[inline]
+fn fold(word: u128) -> u64 {
+    word as u64 ^ fmix((word >> 64) as u64)
+}
+
 /// Table key of a Kalah-family position from the mover's row word `a`, the opponent's `b` and
 /// what else the rules read (`extra`); shared by [`KalahPos`] and the solver's fast path.
 #[inline]
@@ -124,8 +130,8 @@ impl SearchGame for KalahPos {
     #[inline]
     fn tt_key(&self) -> u64 {
         let me = self.to_move();
-        let a = self.row_word(me);
-        let b = self.row_word(me.other());
+        let a = fold(self.row_word(me));
+        let b = fold(self.row_word(me.other()));
         let r = self.rules();
         let mut extra = 0;
         // A draw by repetition (Cross-Kalah) ends at a margin of 0, whatever the stores: its
@@ -159,8 +165,8 @@ impl SearchGame for KalahPos {
         let s = self.scores();
         let extra = s[0] as u64 | (s[1] as u64) << 8 | (self.to_move() as u64) << 16;
         fmix(
-            self.row_word(Side::South)
-                ^ fmix(self.row_word(Side::North) ^ fmix(extra.wrapping_add(1))),
+            fold(self.row_word(Side::South))
+                ^ fmix(fold(self.row_word(Side::North)) ^ fmix(extra.wrapping_add(1))),
         )
     }
 

@@ -244,11 +244,59 @@ fn oware_own_row_is_not_proven() {
     assert!(!r.eval.is_proven());
 }
 
+/// Boards of 9 to 12 pits, whose rows do not fit one 64-bit word: positions played out by
+/// seeded random moves until at most 7 seeds remain on the board, and positions whose seeds
+/// lie only in the high pits.
+#[test]
+fn solver_and_search_agree_with_brute_force_on_wide_boards() {
+    for v in [
+        "kalah,pits=12,seeds=1",
+        "kalah,pits=10,seeds=2,capture=empty",
+        "kalah,pits=9,seeds=1,pie",
+        "vaccean,pits=11,seeds=1,leftovers=last-capturer",
+    ] {
+        let rules: Rules = v.parse().unwrap();
+        let mut found = Vec::new();
+        let mut x = 0x0bad_cafe_u64;
+        while found.len() < 4 {
+            let mut p = Position::start(&rules).unwrap();
+            while !p.is_over() && p.board_seeds() > 7 {
+                x = mix(x);
+                let moves = p.legal_moves();
+                p.play(moves.as_slice()[(x % moves.len() as u64) as usize])
+                    .unwrap();
+            }
+            if !p.is_over() {
+                found.push(p);
+            }
+        }
+        agree_on(v, &found);
+    }
+    for text in [
+        // Seeds only in pits 10-12 of each row.
+        "kalah,pits=12,seeds=1/0-0-0-0-0-0-0-0-0-1-0-2/10/0-0-0-0-0-0-0-0-0-0-3-0/8/s",
+        "kalah,pits=12,seeds=1/0-0-0-0-0-0-0-0-0-0-0-1/11/0-0-0-0-0-0-0-0-0-2-0-1/9/n",
+        "kalah,pits=10,seeds=1/0-0-0-0-0-0-0-0-2-1/7/0-0-0-0-0-0-0-0-0-1/9/s",
+    ] {
+        let pos: Position = text.parse().unwrap();
+        assert!(!pos.legal_moves().is_empty(), "{text}");
+        agree_on(text, &[pos]);
+    }
+}
+
 fn agree_with_brute_force(variants: Vec<String>) {
     for v in &variants {
-        let rules: Rules = v.parse().unwrap();
-        let mut memo = Memo::default();
-        for pos in positions(&rules, 6) {
+        agree_on(v, &positions(&v.parse().unwrap(), 6));
+    }
+}
+
+/// The solver (one and two threads), threshold proofs and a deep search all give each of
+/// `positions` its brute-force value and a best move that achieves it.
+fn agree_on(v: &str, positions: &[Position]) {
+    let mut memo = Memo::default();
+    {
+        for &pos in positions {
+            let rules = *pos.rules();
             let mut g = Game::new(pos);
             let exact = brute(&mut g, &mut memo);
             for threads in [1, 2] {

@@ -545,10 +545,10 @@ pub fn variants(lang: Lang) -> Variants {
                 .map(|o| OptionView {
                     name: o.name,
                     title: o.title(lang),
-                    values: o.values(),
+                    values: o.values_for(*p),
                     help: o.help(lang),
                     default: o.default(*p).to_string(),
-                    kind: match o.kind {
+                    kind: match o.kind_for(*p) {
                         OptionKind::Number { min, max } => OptionChoice::Range { min, max },
                         OptionKind::Bool => OptionChoice::Choice {
                             choices: vec!["true", "false"],
