@@ -129,8 +129,8 @@ pub struct KgpServerArgs {
     /// Our playing level (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
     level: u8,
-    /// Pits a row (KGP boards of more than 8 pits do not fit this engine).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
+    /// Pits a row (1-12).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=12))]
     pits: u8,
     /// Seeds a pit at the start (at most 240 seeds in all).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=20))]

@@ -693,8 +693,12 @@ mod tests {
         for (board, needle) in [
             (vec![], "empty board"),
             (vec![3, 0, 0, 3], "holds 4 numbers, not 9"),
-            (vec![10; 23], "at most 8 pits"),
-            (vec![12; 27], "at most 8 pits"),
+            (vec![13; 29], "at most 12 pits"),
+            // Kalah(12,12): 288 seeds.
+            (
+                vec![12, 0, 0].into_iter().chain([12; 24]).collect(),
+                "at most 240",
+            ),
             (
                 vec![6, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
                 "a multiple of 12",
