@@ -31,6 +31,11 @@ RULES = [
     "kauri",
     "oware",
     "oware,repetition=split,grand-slam=forbidden",
+    # Boards beyond 8 pits, up to the core's 12.
+    "kalah,pits=12,seeds=10",
+    "cross-kalah,pits=10,seeds=2",
+    "kauri,pits=12,seeds=3",
+    "oware,pits=11,seeds=4",
 ]
 
 
@@ -154,7 +159,7 @@ class ReferenceKalah:
         return f"{row(0, m)}/{r[m]}/{row(m + 1, 2 * m + 1)}/{r[2 * m + 1]}/{side}"
 
 
-@pytest.mark.parametrize("m,n", [(6, 3), (6, 4), (4, 5), (6, 6)])
+@pytest.mark.parametrize("m,n", [(6, 3), (6, 4), (4, 5), (6, 6), (9, 2), (10, 10), (12, 1), (12, 10)])
 def test_kalah_agrees_with_an_independent_implementation(m, n):
     rng = random.Random(m * 100 + n)
     for _ in range(40):
