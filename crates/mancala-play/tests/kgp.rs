@@ -130,6 +130,7 @@ fn misbehaving_bots_lose_for_their_own_fault() {
         (freeplay, "move 0", "a pit is 1 to 6"),
         (freeplay, "move x", "a move is a pit number"),
         (freeplay, "eval 1.0", "where a move is due"),
+        (freeplay, "yield", "yield before any move"),
     ] {
         let (f, r) = fault(first, &|m| reply_to_state(m, answer));
         assert!(f.contains(needle), "{answer}: {f}");
@@ -165,8 +166,8 @@ fn misbehaving_bots_lose_for_their_own_fault() {
     long.push(b'\n');
     let (f, _) = fault(&long, &|_| None);
     assert!(f.contains("longer than 16384 bytes"), "{f}");
-    // A wrong solution is an error message, not a fault.
-    let seen = scripted(&addr, b"mode verify\n", |m: &Message| {
+    // A wrong solution is an error message, not a fault; blank lines are skipped.
+    let seen = scripted(&addr, b"\n \r\nmode verify\n", |m: &Message| {
         (m.name == "problem").then(|| format!("@{} solution <1,0,0,0,0> 0\n", m.id.unwrap()))
     });
     let r = report(&rx);
@@ -273,7 +274,8 @@ fn stop_ends_the_search() {
 }
 
 /// A server's `ping` is answered `pong` at once, referring to it, even with no position
-/// asked about; an unreadable line from the server is skipped; `time:clock` bounds a move.
+/// asked about; an unreadable line and a `state` without an id get an `error` and are
+/// skipped; `time:clock` bounds a move.
 #[test]
 fn ping_is_answered_pong() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -297,10 +299,28 @@ fn ping_is_answered_pong() {
             "mode freeplay"
         ]
     );
-    s.write_all(b"<<garbage\r\n7 ping\r\n").unwrap();
-    line.clear();
-    input.read_line(&mut line).unwrap();
-    assert_eq!(line, "@7 pong\r\n");
+    s.write_all(b"<<garbage\r\nstate <1,0,0,1,1>\r\n7 ping\r\n")
+        .unwrap();
+    let mut next = || {
+        line.clear();
+        input.read_line(&mut line).unwrap();
+        line.clone()
+    };
+    let unreadable = next();
+    assert!(
+        unreadable.starts_with("error \"unreadable: "),
+        "{unreadable}"
+    );
+    // The reading thread answers `ping` at once, maybe before the `state` is looked at.
+    let mut two = [next(), next()];
+    two.sort();
+    assert_eq!(
+        two,
+        [
+            "@7 pong\r\n",
+            "error \"a state without an id: a move could not refer to it\"\r\n"
+        ]
+    );
     // Level 8 thinks 3 s a move; with 2 s on its clock it takes a twentieth of that.
     s.write_all(b"set time:clock 2\r\n5 state <6,0,0,6,6,6,6,6,6,6,6,6,6,6,6>\r\n")
         .unwrap();
@@ -317,7 +337,8 @@ fn ping_is_answered_pong() {
     s.write_all(b"goodbye\r\n").unwrap();
     let c = handle.join().unwrap();
     assert!(c.goodbye);
-    assert_eq!(c.states, 1);
+    // The one without an id counts too.
+    assert_eq!(c.states, 2);
 }
 
 /// A bot's `ping` is answered `pong`, before `mode` and during a mode, and costs it nothing.

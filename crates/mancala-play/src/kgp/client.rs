@@ -114,10 +114,10 @@ pub fn run_client(
                 let m = match Message::parse(&line) {
                     Ok(m) => m,
                     Err(e) => {
-                        // A line we cannot read is the server's fault, not a reason to stop.
-                        if let Ok(mut l) = log.lock() {
-                            let _ = writeln!(l, "   (unreadable: {e})");
-                        }
+                        // A line we cannot read is the server's fault, not a reason to stop:
+                        // say so and read on.
+                        let e = Message::new("error", vec![Arg::Text(format!("unreadable: {e}"))]);
+                        let _ = send(&out, &e, &log);
                         continue;
                     }
                 };
@@ -198,6 +198,12 @@ pub fn run_client(
             "state" => {
                 report.states += 1;
                 let Some(id) = m.id else {
+                    let why = "a state without an id: a move could not refer to it";
+                    send(
+                        &out,
+                        &Message::new("error", vec![Arg::Text(why.into())]),
+                        &log,
+                    )?;
                     continue;
                 };
                 let pos = match m.board(0).map(position_of) {

@@ -212,7 +212,8 @@ impl Conn {
     }
 
     /// The next message that needs the caller, by `until`. `set`, `pong`, `ok` and `error` are
-    /// taken here; garbage, a closed connection and `goodbye` are faults.
+    /// taken here and blank lines skipped; garbage, a closed connection and `goodbye` are
+    /// faults.
     fn next(&mut self, until: Option<Instant>) -> Result<Got, String> {
         loop {
             let got = match until {
@@ -235,6 +236,9 @@ impl Conn {
                 },
             };
             let line = got?;
+            if line.trim().is_empty() {
+                continue;
+            }
             let m = Message::parse(&line)
                 .map_err(|e| format!("a malformed message `{}`: {e}", shown(&line)))?;
             match m.name.as_str() {
@@ -603,6 +607,7 @@ pub(crate) fn bot_move(conn: &mut Conn, cfg: &ServerConfig, pos: &Position) -> R
             continue;
         }
         match m.name.as_str() {
+            "yield" if chosen.is_none() => return Err("yield before any move".into()),
             "yield" => break,
             "move" => {
                 let k = m.int(0).ok_or_else(|| {
