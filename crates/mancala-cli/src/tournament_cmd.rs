@@ -47,7 +47,7 @@ pub struct TournamentArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(10..=600_000))]
     move_time: Option<u64>,
     /// KGP: pits a row [default: 6].
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=12))]
     pits: Option<u8>,
     /// KGP: seeds a pit at the start [default: 6].
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=20))]

@@ -745,7 +745,7 @@ impl App {
                     self.message = self.tr("tui.msg.over-new").into();
                 }
             }
-            KeyCode::Char(c @ '1'..='8') => {
+            KeyCode::Char(c @ '1'..='9') => {
                 let pit = c as u8 - b'1';
                 if !self.human_to_move() {
                     self.message = self.tr("tui.msg.not-your-turn").into();

@@ -428,7 +428,7 @@ fn help_lists_every_key_the_app_handles() {
         .collect::<Vec<_>>()
         .join(" ");
     for k in [
-        "←", "Enter", "1-8", "u", "r", "h", "v", "s", "o", "p", "n", "f", "Esc", "?", "F1", "q",
+        "←", "Enter", "1-9", "u", "r", "h", "v", "s", "o", "p", "n", "f", "Esc", "?", "F1", "q",
         "Ctrl-C", "↑", "PgUp", "Home", "End", "g",
     ] {
         assert!(help.contains(k), "help lacks {k}");

@@ -44,7 +44,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("", "tui.help.play"),
     ("← →", "tui.help.choose"),
     ("Enter, Space", "tui.help.sow"),
-    ("1-8", "tui.help.digit"),
+    ("1-9", "tui.help.digit"),
     ("w", "tui.help.swap"),
     ("u", "tui.help.undo"),
     ("r", "tui.help.redo"),
@@ -331,9 +331,10 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
         let who = app.player_label(side);
         let text = match (app.thinking(), app.players[side.index()]) {
             (Some("thinking"), _) => app.tf("tui.thinking", &[("who", &who)]),
-            (_, Player::Human) => {
-                app.tf("tui.to-move-human", &[("who", &who), ("pits", &pos.pits())])
-            }
+            (_, Player::Human) => app.tf(
+                "tui.to-move-human",
+                &[("who", &who), ("pits", &pos.pits().min(9))],
+            ),
             (_, _) => app.tf("tui.to-move", &[("who", &who)]),
         };
         Line::styled(text, Style::default().add_modifier(Modifier::BOLD))
