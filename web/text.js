@@ -22,7 +22,7 @@ export const T = {
   extraTurn: () => t('web.extra-turn'),
   pass: (who, isYou) => (isYou ? t('web.pass.you') : t('web.pass.other', { who })),
   movesAgain: (isYou) => (isYou ? t('web.again.you') : t('web.again.other')),
-  keys: (pits, pie, aids) => t('web.keys', { pits }) + (aids ? t(pits >= 8 ? 'web.keys.aids.8' : 'web.keys.aids') : '') + (pie ? t('web.keys.pie') : '') + '.',
+  keys: (pits, pie, aids) => t('web.keys', { pits: Math.min(pits, 9) }) + (aids ? t(pits >= 8 ? 'web.keys.aids.8' : 'web.keys.aids') : '') + (pie ? t('web.keys.pie') : '') + '.',
   hintTitle: (pits) => (pits >= 8 ? t('web.hint-title.8') : t('web.hint-title')),
   recent: {
     against: (who) => t('web.recent.against', { who }),

@@ -103,7 +103,7 @@ impl TableRules {
         } else if r.misere {
             Some("misère rules are not tabled")
         } else if 2 * r.pits as usize > 16 {
-            Some("too many pits")
+            Some("tables take at most 8 pits a row")
         } else {
             None
         };
