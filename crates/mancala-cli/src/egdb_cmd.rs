@@ -169,10 +169,10 @@ fn check(a: CheckArgs) -> Result<()> {
                 bin.unrank(rng.next_u64() % count, 2 * m, s, &mut c[..2 * m]);
                 let setup = mancala_core::Setup {
                     rows: [
-                        c[..m].iter().map(|&x| (x, 0)).collect(),
-                        c[m..2 * m].iter().map(|&x| (x, 0)).collect(),
+                        c[..m].iter().map(|&x| (x.into(), 0)).collect(),
+                        c[m..2 * m].iter().map(|&x| (x.into(), 0)).collect(),
                     ],
-                    stores: [(rest / 2) as u8, (rest - rest / 2) as u8],
+                    stores: [(rest / 2) as u16, (rest - rest / 2) as u16],
                     to_move: Some(mancala_core::Side::South),
                     ..Default::default()
                 };

@@ -132,7 +132,7 @@ pub struct KgpServerArgs {
     /// Pits a row (1-12).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=12))]
     pits: u8,
-    /// Seeds a pit at the start (at most 240 seeds in all).
+    /// Seeds a pit at the start.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=20))]
     seeds: u8,
     /// Freeplay games a connection plays (the bot South in odd games, North in even ones).

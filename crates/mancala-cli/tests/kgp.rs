@@ -44,38 +44,41 @@ fn our_agent_plays_our_server_over_tcp() {
     }
 }
 
-/// KGP's Kalah(10,10): 10 pits a row and 200 seeds, played to the end on both seats.
+/// KGP's Kalah(10,10) and Kalah(12,12), played to the end on both seats.
 #[test]
-fn our_agent_plays_a_ten_pit_board() {
-    let mut server = Command::new(BIN)
-        .args(["kgp-server", "--addr", "127.0.0.1:0", "--level", "1"])
-        .args(["--pits", "10", "--seeds", "10", "--move-time", "100"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
-    assert!(
-        first.contains("kalah,pits=10,seeds=10,stop-when-decided=true"),
-        "{first}"
-    );
-    let addr = first.split(' ').nth(3).unwrap().to_string();
-    let out = Command::new(BIN)
-        .args(["agent", "kgp", "--server", &addr, "--level", "2"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{:?}", out);
-    let report: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
-    let _ = server.kill();
-    let _ = server.wait();
-    assert_eq!(report["fault"], Value::Null, "{report}");
-    let games = report["games"].as_array().unwrap();
-    assert_eq!(games.len(), 2);
-    for g in games {
-        let s = g["scores"].as_array().unwrap();
-        let (a, b) = (s[0].as_u64().unwrap(), s[1].as_u64().unwrap());
-        // Over when a store holds more than half the seeds, or every seed is in a store.
-        assert!(a > 100 || b > 100 || a + b == 200, "{g}");
+fn our_agent_plays_ten_and_twelve_pit_boards() {
+    // Kalah(12,12) holds 288 seeds: more than bytes hold, so the core counts in `u16`.
+    for (pits, seeds) in [(10, 10), (12, 12)] {
+        let total = 2 * pits * seeds;
+        let mut server = Command::new(BIN)
+            .args(["kgp-server", "--addr", "127.0.0.1:0", "--level", "1"])
+            .args(["--pits", &pits.to_string(), "--seeds", &seeds.to_string()])
+            .args(["--move-time", "100"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+        let first = lines.next().unwrap().unwrap();
+        let rules = format!("kalah,pits={pits},seeds={seeds},stop-when-decided=true");
+        assert!(first.contains(&rules), "{first}");
+        let addr = first.split(' ').nth(3).unwrap().to_string();
+        let out = Command::new(BIN)
+            .args(["agent", "kgp", "--server", &addr, "--level", "2"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{:?}", out);
+        let report: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        let _ = server.kill();
+        let _ = server.wait();
+        assert_eq!(report["fault"], Value::Null, "{report}");
+        let games = report["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2);
+        for g in games {
+            let s = g["scores"].as_array().unwrap();
+            let (a, b) = (s[0].as_u64().unwrap(), s[1].as_u64().unwrap());
+            // Over when a store holds more than half the seeds, or every seed is in a store.
+            assert!(a > total / 2 || b > total / 2 || a + b == total, "{g}");
+        }
     }
 }
 

@@ -36,7 +36,7 @@ fn positions<P: GameState>(start: P, n: usize, seed: u64) -> Vec<P> {
 
 fn kalah(rules: &str) -> KalahPos {
     let rules: Rules = rules.parse().unwrap();
-    KalahPos::start(&KalahRules::new(&rules).unwrap())
+    KalahPos::<u8>::start(&KalahRules::new(&rules).unwrap())
 }
 
 fn kauri(rules: &str) -> KauriPos {

@@ -86,7 +86,7 @@ impl Game {
         }
     }
     /// The stores, with the seeds a repetition shares once it ended the game.
-    pub fn scores(&self) -> [u8; 2] {
+    pub fn scores(&self) -> [u16; 2] {
         let p = self.position();
         match p.repetition_scores() {
             Some(s) if self.repetition => s,

@@ -2,7 +2,7 @@
 //! `dracala` (design.md 3.1-3.3). One position type, [`KalahPos`], carries a compact copy of
 //! its rules ([`KalahRules`]) so that hot loops need nothing else.
 
-use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS};
+use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS, MAX_TOTAL_SEEDS};
 use crate::{Error, MoveEffect, Moves, Msg, Opening, Outcome, Side, SowingPath, MAX_MOVES, SWAP};
 
 /// Length of the board array: `2 * MAX_PITS + 2`; a board of `m` pits uses `2m + 2` of it.
@@ -32,10 +32,10 @@ pub struct KalahRules {
     pub end: EndCheck,
     /// Who scores the seeds left on the board when the game ends.
     pub leftovers: Leftovers,
-    /// A store above this many seeds ends the game (`stop-when-decided`); 255 when off.
-    pub decided_above: u8,
+    /// A store above this many seeds ends the game (`stop-when-decided`); `u16::MAX` when off.
+    pub decided_above: u16,
     /// Seeds in play.
-    pub total: u8,
+    pub total: u16,
     /// Start layout of a row, for Dracala's first-move exception.
     pub start: [u8; MAX_PITS],
 }
@@ -54,7 +54,7 @@ impl KalahRules {
         for (i, s) in start.iter_mut().enumerate().take(m) {
             *s = rules.start_seeds(i);
         }
-        let total = rules.total_seeds() as u8;
+        let total = rules.total_seeds() as u16;
         Ok(KalahRules {
             pits: rules.pits,
             capture: rules.captures().then_some(rules.capture),
@@ -69,7 +69,7 @@ impl KalahRules {
             decided_above: if rules.stop_when_decided {
                 total / 2
             } else {
-                u8::MAX
+                u16::MAX
             },
             total,
             start,
@@ -77,7 +77,32 @@ impl KalahRules {
     }
 }
 
+/// The error for a position whose seeds do not add up to the rules' total.
+fn seed_total_error(total: u32, rules: &KalahRules) -> Error {
+    Error::Position(
+        Msg::new("error.position.seed-total")
+            .arg("seeds", total)
+            .arg("total", rules.total),
+    )
+}
+
 impl KalahRules {
+    /// [`KalahRules::new`] for positions on counts of type `C`: errors where the rules' seeds
+    /// do not fit it.
+    pub fn for_cell<C: Cell>(rules: &Rules) -> Result<KalahRules, Error> {
+        let kr = KalahRules::new(rules)?;
+        if kr.total as u32 > C::MAX_TOTAL {
+            return Err(Error::Rules(
+                Msg::new("error.rules.too-many-seeds")
+                    .arg("pits", rules.pits)
+                    .arg("seeds", rules.seeds)
+                    .arg("total", kr.total)
+                    .arg("max", C::MAX_TOTAL),
+            ));
+        }
+        Ok(kr)
+    }
+
     /// Whether positions carry an opening state ([`Opening`]): under `pie` or
     /// `first-move-extra-turn=false`.
     #[inline]
@@ -85,6 +110,106 @@ impl KalahRules {
         self.pie || !self.first_extra
     }
 }
+
+/// The count type of a [`KalahPos`] board: `u8` (the default, for games of up to 255 seeds
+/// in all, every table and fast path) or `u16` (larger boards, such as KGP's Kalah(12,12) of
+/// 288 seeds, up to [`WIDE_MAX_SEEDS`]). [`crate::Position`] picks the narrowest that holds
+/// the rules' seeds; code over one type is monomorphised for each.
+pub trait Cell:
+    Copy
+    + Default
+    + Eq
+    + Ord
+    + core::hash::Hash
+    + core::fmt::Debug
+    + Send
+    + Sync
+    + 'static
+    + From<u8>
+    + Into<u16>
+    + Into<u32>
+    + core::ops::Add<Output = Self>
+    + core::ops::AddAssign
+    + core::ops::Sub<Output = Self>
+    + core::iter::Sum
+{
+    /// Most seeds in all a position of this cell type may hold.
+    const MAX_TOTAL: u32;
+    /// Bits that hold any count up to [`Cell::MAX_TOTAL`].
+    const COUNT_BITS: u32;
+    /// `v`, which is at most [`Cell::MAX_TOTAL`].
+    fn from_u32(v: u32) -> Self;
+    /// Pits `s..s + m` of `board` as two words with a non-zero byte for each non-empty pit,
+    /// pits 1-8 then 9-12 (move generation reads their non-zero bytes).
+    fn occupancy(board: &[Self; BOARD_LEN], s: usize, m: u32) -> (u64, u64);
+    /// Pits `s..s + m` of `board` as one word that tells every row apart, for hashing.
+    fn row_word(board: &[Self; BOARD_LEN], s: usize, m: u32) -> u128;
+    /// The same position with `u8` counts, where this is that type (the endgame tables and
+    /// the solver's fast path read only those).
+    fn narrow(pos: &KalahPos<Self>) -> Option<&KalahPos<u8>>;
+}
+
+impl Cell for u8 {
+    const MAX_TOTAL: u32 = MAX_TOTAL_SEEDS;
+    const COUNT_BITS: u32 = 8;
+    #[inline]
+    fn from_u32(v: u32) -> u8 {
+        v as u8
+    }
+    /// The counts themselves: pit 1 in the low byte of the first word.
+    #[inline]
+    fn occupancy(board: &[u8; BOARD_LEN], s: usize, m: u32) -> (u64, u64) {
+        let low = u64::from_le_bytes(board[s..s + 8].try_into().unwrap());
+        if m <= 8 {
+            return (low & (u64::MAX >> (64 - 8 * m)), 0);
+        }
+        let high = u32::from_le_bytes(board[s + 8..s + 12].try_into().unwrap())
+            & (u32::MAX >> (32 - 8 * (m - 8)));
+        (low, high as u64)
+    }
+    /// A byte a pit, pit 1 lowest: rows of up to 8 pits fit the low 64 bits.
+    #[inline]
+    fn row_word(board: &[u8; BOARD_LEN], s: usize, m: u32) -> u128 {
+        let (low, high) = Self::occupancy(board, s, m);
+        low as u128 | (high as u128) << 64
+    }
+    #[inline]
+    fn narrow(pos: &KalahPos<u8>) -> Option<&KalahPos<u8>> {
+        Some(pos)
+    }
+}
+
+impl Cell for u16 {
+    const MAX_TOTAL: u32 = WIDE_MAX_SEEDS;
+    const COUNT_BITS: u32 = 9;
+    #[inline]
+    fn from_u32(v: u32) -> u16 {
+        v as u16
+    }
+    fn occupancy(board: &[u16; BOARD_LEN], s: usize, m: u32) -> (u64, u64) {
+        let mut words = [0u64; 2];
+        for (i, &c) in board[s..s + m as usize].iter().enumerate() {
+            words[i / 8] |= u64::from(c != 0) << (8 * (i % 8));
+        }
+        (words[0], words[1])
+    }
+    /// Nine bits a pit ([`WIDE_MAX_SEEDS`] is 511), pit 1 lowest: 108 bits for 12 pits.
+    fn row_word(board: &[u16; BOARD_LEN], s: usize, m: u32) -> u128 {
+        board[s..s + m as usize]
+            .iter()
+            .enumerate()
+            .fold(0, |w, (i, &c)| {
+                w | (c as u128) << (Self::COUNT_BITS as usize * i)
+            })
+    }
+    fn narrow(_: &KalahPos<u16>) -> Option<&KalahPos<u8>> {
+        None
+    }
+}
+
+/// Most seeds in all of a Kalah-family game (on `u16` counts, nine bits a pit in its hash
+/// word); boards of at most [`MAX_TOTAL_SEEDS`] play on `u8` counts.
+pub const WIDE_MAX_SEEDS: u32 = 511;
 
 /// The high bit of each non-zero byte of `word` (no carry crosses a byte: each sum is at most
 /// `0xfe`).
@@ -100,8 +225,8 @@ fn nonzero_bytes(word: u64) -> u64 {
 /// Equality and hashing see what the position string shows: the side to move counts only
 /// while the game is live.
 #[derive(Clone, Copy, Debug)]
-pub struct KalahPos {
-    board: [u8; BOARD_LEN],
+pub struct KalahPos<C: Cell = u8> {
+    board: [C; BOARD_LEN],
     to_move: Side,
     over: bool,
     /// Who last grew his store during a move (for `leftovers=last-capturer`).
@@ -112,7 +237,7 @@ pub struct KalahPos {
     rules: KalahRules,
 }
 
-impl PartialEq for KalahPos {
+impl<C: Cell> PartialEq for KalahPos<C> {
     fn eq(&self, other: &Self) -> bool {
         self.board == other.board
             && self.over == other.over
@@ -123,9 +248,9 @@ impl PartialEq for KalahPos {
     }
 }
 
-impl Eq for KalahPos {}
+impl<C: Cell> Eq for KalahPos<C> {}
 
-impl core::hash::Hash for KalahPos {
+impl<C: Cell> core::hash::Hash for KalahPos<C> {
     fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
         self.board.hash(h);
         self.over.hash(h);
@@ -138,14 +263,17 @@ impl core::hash::Hash for KalahPos {
     }
 }
 
-impl KalahPos {
+impl<C: Cell> KalahPos<C> {
     /// The start position of `rules`, South to move (its first move pending where the rules
     /// have an opening rule).
-    pub fn start(rules: &KalahRules) -> KalahPos {
+    pub fn start(rules: &KalahRules) -> Self {
         let m = rules.pits as usize;
-        let mut board = [0; BOARD_LEN];
-        board[..m].copy_from_slice(&rules.start[..m]);
-        board[m + 1..2 * m + 1].copy_from_slice(&rules.start[..m]);
+        debug_assert!(rules.total as u32 <= C::MAX_TOTAL);
+        let mut board = [C::default(); BOARD_LEN];
+        for (i, &s) in rules.start[..m].iter().enumerate() {
+            board[i] = C::from(s);
+            board[m + 1 + i] = C::from(s);
+        }
         KalahPos {
             board,
             to_move: Side::South,
@@ -162,17 +290,17 @@ impl KalahPos {
 
     /// Builds a position from its parts and checks it: `pits[side][i]` is pit `i` of `side`
     /// from its owner's left, `stores` by side. `to_move` is `None` for a finished game. No
-    /// opening is pending ([`KalahPos::with_opening`] sets one).
+    /// opening is pending ([`Self::with_opening`] sets one).
     ///
     /// Errors ([`Error::Position`]) when the seed total differs from the rules' total, or when
     /// a live position already meets the end rule, or a finished one does not.
     pub fn from_parts(
         rules: &KalahRules,
-        pits: [&[u8]; 2],
-        stores: [u8; 2],
+        pits: [&[C]; 2],
+        stores: [C; 2],
         to_move: Option<Side>,
         last_capturer: Option<Side>,
-    ) -> Result<KalahPos, Error> {
+    ) -> Result<Self, Error> {
         let m = rules.pits as usize;
         for side in Side::BOTH {
             if pits[side.index()].len() != m {
@@ -188,16 +316,12 @@ impl KalahPos {
             .iter()
             .flat_map(|r| r.iter())
             .chain(stores.iter())
-            .map(|&s| s as u32)
+            .map(|&s| Into::<u32>::into(s))
             .sum();
         if total != rules.total as u32 {
-            return Err(Error::Position(
-                Msg::new("error.position.seed-total")
-                    .arg("seeds", total)
-                    .arg("total", rules.total),
-            ));
+            return Err(seed_total_error(total, rules));
         }
-        let mut board = [0; BOARD_LEN];
+        let mut board = [C::default(); BOARD_LEN];
         board[..m].copy_from_slice(pits[0]);
         board[m] = stores[0];
         board[m + 1..2 * m + 1].copy_from_slice(pits[1]);
@@ -210,7 +334,9 @@ impl KalahPos {
             opening: Opening::None,
             rules: *rules,
         };
-        let decided = stores.iter().any(|&s| s > rules.decided_above);
+        let decided = stores
+            .iter()
+            .any(|&s| Into::<u16>::into(s) > rules.decided_above);
         let row_empty = |s: Side| pos.row_seeds(s) == 0;
         let ends = decided
             || match rules.end {
@@ -236,7 +362,7 @@ impl KalahPos {
     /// The same position with `opening` pending, checked against the rules and the side to
     /// move: South's first move or turn needs South to move, the swap North, and either needs
     /// the rule that gives it and a live game.
-    pub fn with_opening(mut self, opening: Opening) -> Result<KalahPos, Error> {
+    pub fn with_opening(mut self, opening: Opening) -> Result<Self, Error> {
         let r = &self.rules;
         let fault = match opening {
             Opening::None => None,
@@ -295,21 +421,21 @@ impl KalahPos {
     }
     /// The raw ring of `2m + 2` counts.
     #[inline]
-    pub fn board(&self) -> &[u8] {
+    pub fn board(&self) -> &[C] {
         &self.board[..2 * self.pits() + 2]
     }
     /// Seeds in pit `i` (0-based from the owner's left) of `side`.
     #[inline]
-    pub fn pit(&self, side: Side, i: usize) -> u8 {
+    pub fn pit(&self, side: Side, i: usize) -> C {
         self.board[self.row_start(side) + i]
     }
     /// Seeds in the store of `side`.
     #[inline]
-    pub fn store(&self, side: Side) -> u8 {
+    pub fn store(&self, side: Side) -> C {
         self.board[self.row_start(side) + self.pits()]
     }
     /// The row of `side`, from its owner's left.
-    pub fn row(&self, side: Side) -> &[u8] {
+    pub fn row(&self, side: Side) -> &[C] {
         let s = self.row_start(side);
         &self.board[s..s + self.pits()]
     }
@@ -322,32 +448,30 @@ impl KalahPos {
     }
     /// Seeds in the row of `side`.
     pub fn row_seeds(&self, side: Side) -> u32 {
-        self.row(side).iter().map(|&s| s as u32).sum()
+        self.row(side).iter().map(|&s| Into::<u32>::into(s)).sum()
     }
     /// Seeds in both rows.
     pub fn board_seeds(&self) -> u32 {
         self.row_seeds(Side::South) + self.row_seeds(Side::North)
     }
-    /// The row of `side` as one little-endian word (pit 1 in the low byte), for hashing.
+    /// The row of `side` as one word that tells rows apart, for hashing ([`Cell::row_word`]:
+    /// a byte a pit on `u8` counts, so rows of up to 8 pits fit the low 64 bits).
     #[inline]
     pub fn row_word(&self, side: Side) -> u128 {
-        let (low, high) = self.row_words(side);
-        low as u128 | (high as u128) << 64
+        C::row_word(&self.board, self.row_start(side), self.rules.pits as u32)
     }
 
-    /// The row of `side` as two little-endian words: pits 1-8, and pits 9-12 (0 on boards of
-    /// up to 8 pits, the common case, which reads one word).
+    /// The row of `side` as two words with a non-zero byte for each non-empty pit: pits 1-8,
+    /// and pits 9-12 (0 on boards of up to 8 pits, the common case, which reads one word).
     #[inline]
     fn row_words(&self, side: Side) -> (u64, u64) {
-        let s = self.row_start(side);
-        let m = self.rules.pits as u32;
-        let low = u64::from_le_bytes(self.board[s..s + 8].try_into().unwrap());
-        if m <= 8 {
-            return (low & (u64::MAX >> (64 - 8 * m)), 0);
-        }
-        let high = u32::from_le_bytes(self.board[s + 8..s + 12].try_into().unwrap())
-            & (u32::MAX >> (32 - 8 * (m - 8)));
-        (low, high as u64)
+        C::occupancy(&self.board, self.row_start(side), self.rules.pits as u32)
+    }
+
+    /// The same position with `u8` counts, where it has them (see [`Cell::narrow`]).
+    #[inline]
+    pub fn narrow(&self) -> Option<&KalahPos<u8>> {
+        C::narrow(self)
     }
 
     #[inline]
@@ -356,8 +480,11 @@ impl KalahPos {
     }
 
     /// Scores so far: the stores (after the end sweep once the game is over).
-    pub fn scores(&self) -> [u8; 2] {
-        [self.store(Side::South), self.store(Side::North)]
+    pub fn scores(&self) -> [u16; 2] {
+        [
+            self.store(Side::South).into(),
+            self.store(Side::North).into(),
+        ]
     }
 
     /// The result, once the game is over: more seeds wins (fewer in a misère game).
@@ -376,7 +503,7 @@ impl KalahPos {
 
     /// The start position of the rules, South to move: Dracala's first move.
     pub fn is_start(&self) -> bool {
-        *self == KalahPos::start(&self.rules)
+        *self == Self::start(&self.rules)
     }
 
     /// Non-empty own pits, before any Dracala filter.
@@ -437,7 +564,7 @@ impl KalahPos {
     /// Dracala (design.md 3.3): keep the moves of largest store growth; then, except on the
     /// game's first move, if any ends in the own store keep only the rightmost such pit.
     fn dracala_filter(&self, mv: &mut Moves) {
-        let mut gain = [0u8; MAX_PITS];
+        let mut gain = [0u16; MAX_PITS];
         let mut in_store = [false; MAX_PITS];
         let mut best = 0;
         for p in mv.as_slice() {
@@ -471,7 +598,7 @@ impl KalahPos {
                 Msg::new("error.move.no-pit")
                     .arg("pit", pit as usize + 1)
                     .arg("pits", self.pits())
-            } else if self.pit(self.to_move, pit as usize) == 0 {
+            } else if self.pit(self.to_move, pit as usize) == C::default() {
                 Msg::new("error.move.empty")
                     .arg("pit", pit as usize + 1)
                     .side("side", self.to_move)
@@ -512,14 +639,14 @@ impl KalahPos {
         let own_store = off + m;
         let opp_store = if side == Side::South { 2 * m + 1 } else { m };
         let origin = off + pit as usize;
-        let mut n = self.board[origin] as usize;
+        let mut n = Into::<u32>::into(self.board[origin]) as usize;
         debug_assert!(n > 0 && !self.over);
-        self.board[origin] = 0;
+        self.board[origin] = C::default();
         let store_before = self.board[own_store];
         let clockwise = self.rules.cross && n % 2 == 1;
         let ring = len - 1;
         if n >= ring {
-            let laps = (n / ring) as u8;
+            let laps = C::from_u32((n / ring) as u32);
             for (i, b) in self.board[..len].iter_mut().enumerate() {
                 if i != opp_store {
                     *b += laps;
@@ -532,7 +659,7 @@ impl KalahPos {
             if idx + n < opp_store || (idx > opp_store && idx + n < len) {
                 // No wrap and no skip: one straight run.
                 for b in &mut self.board[idx + 1..=idx + n] {
-                    *b += 1;
+                    *b += C::from(1);
                 }
                 idx += n;
             } else {
@@ -547,7 +674,7 @@ impl KalahPos {
                             idx = 0;
                         }
                     }
-                    self.board[idx] += 1;
+                    self.board[idx] += C::from(1);
                 }
             }
         } else {
@@ -556,28 +683,28 @@ impl KalahPos {
                 if idx == opp_store {
                     idx = if idx == 0 { len - 1 } else { idx - 1 };
                 }
-                self.board[idx] += 1;
+                self.board[idx] += C::from(1);
             }
         }
         let mut effect = MoveEffect::default();
         if idx == own_store {
             effect.in_store = true;
-        } else if idx >= off && idx < own_store && self.board[idx] == 1 {
+        } else if idx >= off && idx < own_store && self.board[idx] == C::from(1) {
             if let Some(capture) = self.rules.capture {
                 let opp = 2 * m - idx;
                 let o = self.board[opp];
                 let taken = capture.taken(o);
-                if taken > 0 {
-                    self.board[opp] = 0;
+                if taken > C::default() {
+                    self.board[opp] = C::default();
                     if capture.takes_last_seed() {
-                        self.board[idx] = 0;
+                        self.board[idx] = C::default();
                     }
                     self.board[own_store] += taken;
-                    effect.captured = taken;
+                    effect.captured = taken.into();
                 }
             }
         }
-        effect.gain = self.board[own_store] - store_before;
+        effect.gain = (self.board[own_store] - store_before).into();
         // Tracked only where it matters (and is printed): equal boards are equal positions.
         if effect.gain > 0 && self.rules.leftovers == Leftovers::LastCapturer {
             self.last_capturer = Some(side);
@@ -589,7 +716,7 @@ impl KalahPos {
         } else {
             side.other()
         };
-        if self.board[own_store] > self.rules.decided_above {
+        if Into::<u16>::into(self.board[own_store]) > self.rules.decided_above {
             self.over = true;
         } else {
             let ends = match self.rules.end {
@@ -630,8 +757,8 @@ impl KalahPos {
         };
         for side in Side::BOTH {
             let s = self.row_start(side);
-            let seeds: u8 = self.board[s..s + m].iter().sum();
-            self.board[s..s + m].fill(0);
+            let seeds: C = self.board[s..s + m].iter().copied().sum();
+            self.board[s..s + m].fill(C::default());
             let dest = self.row_start(to.unwrap_or(side)) + m;
             self.board[dest] += seeds;
         }
@@ -639,9 +766,9 @@ impl KalahPos {
 
     /// The same position with the seats swapped (South's row and store become North's). No
     /// opening is pending in it (the opening names South's first move and North's swap).
-    pub fn mirrored(&self) -> KalahPos {
+    pub fn mirrored(&self) -> Self {
         let m = self.pits();
-        let mut board = [0; BOARD_LEN];
+        let mut board = [C::default(); BOARD_LEN];
         board[..m + 1].copy_from_slice(&self.board[m + 1..2 * m + 2]);
         board[m + 1..2 * m + 2].copy_from_slice(&self.board[..m + 1]);
         KalahPos {
@@ -655,21 +782,36 @@ impl KalahPos {
     }
 }
 
-impl crate::Family for KalahPos {
-    fn start(rules: &Rules) -> Result<KalahPos, Error> {
-        Ok(KalahPos::start(&KalahRules::new(rules)?))
+impl<C: Cell> crate::Family for KalahPos<C> {
+    fn start(rules: &Rules) -> Result<Self, Error> {
+        Ok(Self::start(&KalahRules::for_cell::<C>(rules)?))
     }
 
-    fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<KalahPos, Error> {
-        let kr = KalahRules::new(rules)?;
+    fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<Self, Error> {
+        let kr = KalahRules::for_cell::<C>(rules)?;
         if kr.leftovers != Leftovers::LastCapturer {
             setup.no_last_capturer()?;
         }
         let [south, north] = setup.seed_rows()?;
-        KalahPos::from_parts(
+        // A count past the cell type's range makes a wrong total: say so before narrowing.
+        let total: u32 = south
+            .iter()
+            .chain(&north)
+            .chain(&setup.stores)
+            .map(|&s| s as u32)
+            .sum();
+        if total != kr.total as u32 {
+            return Err(seed_total_error(total, &kr));
+        }
+        let cells = |row: &[u16]| {
+            row.iter()
+                .map(|&s| C::from_u32(s.into()))
+                .collect::<Vec<C>>()
+        };
+        Self::from_parts(
             &kr,
-            [&south, &north],
-            setup.stores,
+            [&cells(&south), &cells(&north)],
+            setup.stores.map(|s| C::from_u32(s.into())),
             setup.to_move,
             setup.last_capturer,
         )?
@@ -678,7 +820,7 @@ impl crate::Family for KalahPos {
 
     fn setup(&self) -> crate::Setup {
         crate::Setup {
-            rows: Side::BOTH.map(|s| self.row(s).iter().map(|&x| (x, 0)).collect()),
+            rows: Side::BOTH.map(|s| self.row(s).iter().map(|&x| (x.into(), 0)).collect()),
             stores: self.scores(),
             to_move: (!self.is_over()).then_some(self.to_move()),
             last_capturer: match self.rules.leftovers {
@@ -689,20 +831,20 @@ impl crate::Family for KalahPos {
         }
     }
 
-    fn pit_content(&self, side: Side, i: usize) -> (u8, u8) {
-        (self.pit(side, i), 0)
+    fn pit_content(&self, side: Side, i: usize) -> (u16, u8) {
+        (self.pit(side, i).into(), 0)
     }
 
     fn board_seeds(&self) -> u32 {
-        KalahPos::board_seeds(self)
+        Self::board_seeds(self)
     }
 
     fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
-        KalahPos::play(self, pit)
+        Self::play(self, pit)
     }
 
-    fn mirrored(&self) -> KalahPos {
-        KalahPos::mirrored(self)
+    fn mirrored(&self) -> Self {
+        Self::mirrored(self)
     }
 
     /// Follows the rules' direction (Cross-Kalah sows an odd count clockwise), skips the
@@ -712,7 +854,7 @@ impl crate::Family for KalahPos {
         let side = self.to_move();
         let len = 2 * m + 2;
         let opp_store = if side == Side::South { 2 * m + 1 } else { m };
-        let n = self.pit(side, pit as usize) as usize;
+        let n = Into::<u32>::into(self.pit(side, pit as usize)) as usize;
         let step = if self.rules.cross && n % 2 == 1 {
             len - 1 // clockwise
         } else {
@@ -745,7 +887,100 @@ mod tests {
     }
 
     fn pos(r: &str, south: &[u8], ss: u8, north: &[u8], ns: u8, side: Side) -> KalahPos {
-        KalahPos::from_parts(&rules(r), [south, north], [ss, ns], Some(side), None).unwrap()
+        KalahPos::<u8>::from_parts(&rules(r), [south, north], [ss, ns], Some(side), None).unwrap()
+    }
+
+    /// Plays `pos` on `u16` counts beside the same position on `u8` counts, by seeded random
+    /// moves to the end: every move, effect and position agrees.
+    fn wide_agrees(text: &str, seed: u64) {
+        let r = rules(text);
+        let (mut narrow, mut wide) = (KalahPos::<u8>::start(&r), KalahPos::<u16>::start(&r));
+        let mut x = seed;
+        while !narrow.is_over() {
+            let moves = narrow.legal_moves();
+            assert_eq!(moves, wide.legal_moves(), "{text}");
+            assert_eq!(narrow.count_moves(), wide.count_moves(), "{text}");
+            x = crate::rng::mix(x);
+            let mv = moves.as_slice()[(x % moves.len() as u64) as usize];
+            assert_eq!(narrow.play(mv), wide.play(mv), "{text}");
+            let widened: Vec<u16> = narrow.board().iter().map(|&c| c.into()).collect();
+            assert_eq!(widened, wide.board(), "{text}");
+            assert_eq!(
+                narrow.row_word(Side::South) == 0,
+                wide.row_word(Side::South) == 0
+            );
+            assert_eq!(
+                (narrow.to_move(), narrow.opening(), narrow.last_capturer()),
+                (wide.to_move(), wide.opening(), wide.last_capturer())
+            );
+        }
+        assert!(wide.is_over());
+        assert_eq!(narrow.outcome(), wide.outcome(), "{text}");
+    }
+
+    #[test]
+    fn u16_counts_play_as_u8_counts_do() {
+        for (k, text) in [
+            "kalah",
+            "kalah,seeds=6,capture=empty,stop-when-decided",
+            "kalah,pits=12,seeds=3,leftovers=last-capturer,pie",
+            "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie",
+            "kalah,pits=1,seeds=20,capture=opposite-only",
+            "kalah-brazil,stage=basic",
+            "vaccean,end=mover-empty,leftovers=last-mover",
+            "cross-kalah,pits=5,seeds=5",
+            "dracala,pits=9,seeds=4",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for g in 0..20 {
+                wide_agrees(text, (k * 100 + g) as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn a_pit_of_more_than_255_seeds_sows_and_sweeps() {
+        let r = rules("kalah,pits=12,seeds=12");
+        let mut south = [0u16; 12];
+        south[0] = 260;
+        let north = [1u16; 12];
+        let p = KalahPos::<u16>::from_parts(&r, [&south, &north], [10, 6], Some(Side::South), None)
+            .unwrap();
+        // One seed at a time round the ring of 25 places (North's store skipped): 10 laps
+        // and 10 more seeds, the last in South's pit 11.
+        let mut want = p.board().to_vec();
+        want[0] = 0;
+        let mut idx = 0;
+        for _ in 0..260 {
+            idx = (idx + 1) % 26;
+            if idx == 25 {
+                idx = 0;
+            }
+            want[idx] += 1;
+        }
+        assert_eq!(idx, 10);
+        let mut q = p;
+        let e = q.play(0).unwrap();
+        assert_eq!(q.board(), want);
+        assert_eq!((e.gain, e.in_store, e.again), (10, false, false));
+        assert_eq!(q.scores(), [20, 6]);
+        // A store past 255: North's row is swept to it when South's last seed empties his row.
+        let mut south = [0u16; 12];
+        south[11] = 1;
+        let mut north = [0u16; 12];
+        north[0] = 262;
+        let mut p =
+            KalahPos::<u16>::from_parts(&r, [&south, &north], [10, 15], Some(Side::South), None)
+                .unwrap();
+        let e = p.play(11).unwrap();
+        assert!(e.ended && p.is_over());
+        assert_eq!(p.scores(), [11, 277]);
+        assert_eq!(p.outcome(), Some(Outcome::Win(Side::North)));
+        // Bytes cannot hold these rules.
+        let e = KalahRules::for_cell::<u8>(&"kalah,pits=12,seeds=12".parse().unwrap());
+        assert!(e.unwrap_err().to_string().contains("288"));
     }
 
     #[test]
@@ -916,7 +1151,7 @@ mod tests {
     #[test]
     fn cross_kalah_sows_odd_pits_clockwise() {
         let r = rules("cross-kalah");
-        let mut p = KalahPos::start(&r);
+        let mut p = KalahPos::<u8>::start(&r);
         // 6 seeds (even) from South pit 1: counter-clockwise into pits 2-6 and the store.
         assert!(p.play(0).unwrap().in_store);
         assert_eq!(p.row(Side::South), [0, 7, 7, 7, 7, 7]);
@@ -938,14 +1173,14 @@ mod tests {
     #[test]
     fn brazil_stages() {
         let basic = rules("kalah-brazil,stage=basic");
-        let mut p = KalahPos::start(&basic);
+        let mut p = KalahPos::<u8>::start(&basic);
         assert_eq!(p.row(Side::South), [3, 3, 4, 4, 3, 3]);
         // Pit 3 (4 seeds) ends in the store: no extra turn at the basic stage.
         let e = p.play(2).unwrap();
         assert!(e.in_store && !e.again);
         assert_eq!(p.to_move(), Side::North);
         let full = rules("kalah-brazil");
-        let mut p = KalahPos::start(&full);
+        let mut p = KalahPos::<u8>::start(&full);
         assert!(p.play(2).unwrap().again);
     }
 
@@ -987,7 +1222,7 @@ mod tests {
         assert_eq!(p.count_moves(), 3);
         assert_eq!(p.legal_moves().as_slice(), [1, 3, 5]);
         let r = rules("kalah,pits=8,seeds=3");
-        let p = KalahPos::start(&r);
+        let p = KalahPos::<u8>::start(&r);
         assert_eq!(p.count_moves(), 8);
     }
 
@@ -998,14 +1233,15 @@ mod tests {
             ("kalah,pits=7,seeds=7", true),
             ("kalah,pits=7,seeds=7,first-move-extra-turn=false", false),
         ] {
-            let mut p = KalahPos::start(&rules(r));
+            let mut p = KalahPos::<u8>::start(&rules(r));
             let e = p.play(0).unwrap();
             assert!(e.in_store, "{r}");
             assert_eq!(e.again, again, "{r}");
             assert_eq!(p.opening(), Opening::None, "{r}: no swap without pie");
         }
         // Later moves into the store earn their extra turn as usual: North's pit 1 too.
-        let mut p = KalahPos::start(&rules("kalah,pits=7,seeds=7,first-move-extra-turn=false"));
+        let mut p =
+            KalahPos::<u8>::start(&rules("kalah,pits=7,seeds=7,first-move-extra-turn=false"));
         p.play(0).unwrap();
         assert_eq!(p.to_move(), Side::North);
         assert_eq!(p.row(Side::North), [7; 7]);
@@ -1018,7 +1254,7 @@ mod tests {
     #[test]
     fn the_swap_mirrors_the_board_and_passes_the_turn() {
         let r = rules("kalah,pits=7,seeds=7,first-move-extra-turn=false,pie");
-        let mut p = KalahPos::start(&r);
+        let mut p = KalahPos::<u8>::start(&r);
         assert_eq!(p.opening(), Opening::FirstMove);
         assert!(!p.legal_moves().contains(SWAP), "South cannot swap");
         assert_eq!(
@@ -1046,7 +1282,7 @@ mod tests {
         assert_eq!(q.opening(), Opening::None);
         assert!(!q.legal_moves().contains(SWAP));
         // Without the pie rule there is no swap.
-        let mut k = KalahPos::start(&rules("kalah,pits=7,seeds=7"));
+        let mut k = KalahPos::<u8>::start(&rules("kalah,pits=7,seeds=7"));
         k.play(1).unwrap();
         assert_eq!(
             k.play(SWAP).unwrap_err(),
@@ -1057,7 +1293,7 @@ mod tests {
     #[test]
     fn with_pie_and_extra_turns_the_swap_waits_for_norths_turn() {
         // Kalah(6,4), pie: South's pit 3 ends in the store and South moves on (first turn).
-        let mut p = KalahPos::start(&rules("kalah,seeds=4,pie"));
+        let mut p = KalahPos::<u8>::start(&rules("kalah,seeds=4,pie"));
         assert!(p.play(2).unwrap().again);
         assert_eq!(p.opening(), Opening::FirstTurn);
         assert!(!p.legal_moves().contains(SWAP));
@@ -1070,14 +1306,14 @@ mod tests {
     #[test]
     fn opening_states_are_checked() {
         let r = rules("kalah,pits=7,seeds=7,first-move-extra-turn=false");
-        let start = KalahPos::start(&r);
+        let start = KalahPos::<u8>::start(&r);
         assert_eq!(start.opening(), Opening::FirstMove);
         let fault = |p: KalahPos, o: Opening| p.with_opening(o).unwrap_err().to_string();
         assert!(fault(start, Opening::Swap).contains("it needs pie=true"));
-        let plain = KalahPos::start(&rules("kalah"));
+        let plain = KalahPos::<u8>::start(&rules("kalah"));
         assert_eq!(plain.opening(), Opening::None);
         assert!(fault(plain, Opening::FirstMove).contains("the rules have no opening rule"));
-        let pie = KalahPos::start(&rules("kalah,pie"));
+        let pie = KalahPos::<u8>::start(&rules("kalah,pie"));
         assert!(fault(pie, Opening::Swap).contains("the swap needs North to move"));
         assert!(fault(pie.mirrored(), Opening::FirstMove).contains("needs South to move"));
     }

@@ -311,7 +311,7 @@ impl KauriPos {
                 if in_opp && self.cowries[idx] == 0 {
                     let taken = self.seeds[idx];
                     self.stores[mover.index()] += taken;
-                    effect.captured += taken;
+                    effect.captured += u16::from(taken);
                     self.seeds[idx] = 0;
                     if taken > 0 {
                         take = Some((taken, mover));
@@ -372,27 +372,31 @@ impl crate::Family for KauriPos {
     fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<KauriPos, Error> {
         setup.no_last_capturer()?;
         setup.no_opening(rules)?;
-        KauriPos::from_parts(
-            rules,
-            [&setup.rows[0], &setup.rows[1]],
-            setup.stores,
-            setup.to_move,
-        )
+        let (rows, stores) = setup.narrow(rules.total_seeds())?;
+        KauriPos::from_parts(rules, [&rows[0], &rows[1]], stores, setup.to_move)
     }
 
     fn setup(&self) -> crate::Setup {
         let m = self.pits();
         crate::Setup {
-            rows: Side::BOTH.map(|s| (0..m).map(|i| self.pit(s, i)).collect()),
-            stores: self.scores(),
+            rows: Side::BOTH.map(|s| {
+                (0..m)
+                    .map(|i| {
+                        let (seeds, cowries) = self.pit(s, i);
+                        (seeds.into(), cowries)
+                    })
+                    .collect()
+            }),
+            stores: self.scores().map(u16::from),
             to_move: (!self.is_over()).then_some(self.to_move()),
             last_capturer: None,
             opening: crate::Opening::None,
         }
     }
 
-    fn pit_content(&self, side: Side, i: usize) -> (u8, u8) {
-        self.pit(side, i)
+    fn pit_content(&self, side: Side, i: usize) -> (u16, u8) {
+        let (seeds, cowries) = self.pit(side, i);
+        (seeds.into(), cowries)
     }
 
     fn board_seeds(&self) -> u32 {

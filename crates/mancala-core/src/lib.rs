@@ -230,12 +230,12 @@ impl<'a> IntoIterator for &'a Moves {
 pub struct MoveEffect {
     /// Growth of the mover's store during the move (seeds sown into it and captured), not
     /// counting the sweep of the board at the end of the game. Dracala's "capture".
-    pub gain: u8,
+    pub gain: u16,
     /// Seeds taken by capture (Kalah: opposite seeds plus the capturing seed if it went to the
     /// store; Kauri: direct captures).
-    pub captured: u8,
+    pub captured: u16,
     /// Kauri: seeds this move handed to the opponent's store (indirect capture).
-    pub handed: u8,
+    pub handed: u16,
     /// The last seed landed in the mover's own store.
     pub in_store: bool,
     /// The same player moves next.
@@ -260,7 +260,7 @@ pub trait GameState: Copy {
     /// Plays a legal move without checking it.
     fn play_unchecked(&mut self, pit: u8) -> MoveEffect;
     /// Stores by side (captured seeds), after the end sweep once over.
-    fn scores(&self) -> [u8; 2];
+    fn scores(&self) -> [u16; 2];
     /// Who won, once the game is over; `None` while it is live.
     fn outcome(&self) -> Option<Outcome>;
 }
@@ -270,9 +270,9 @@ pub trait GameState: Copy {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Setup {
     /// `(seeds, cowries)` of each pit, South's row then North's, each from its owner's left.
-    pub rows: [Vec<(u8, u8)>; 2],
+    pub rows: [Vec<(u16, u8)>; 2],
     /// Captured seeds, South first.
-    pub stores: [u8; 2],
+    pub stores: [u16; 2],
     /// The side to move; `None` for a finished game.
     pub to_move: Option<Side>,
     /// Who last grew his store (only under `leftovers=last-capturer`).
@@ -281,10 +281,13 @@ pub struct Setup {
     pub opening: Opening,
 }
 
+/// Both rows of a setup in bytes, `(seeds, cowries)` a pit ([`Setup::narrow`]).
+pub type ByteRows = [Vec<(u8, u8)>; 2];
+
 impl Setup {
     /// The seeds of each row, refusing cowries in a game that has none.
-    pub fn seed_rows(&self) -> Result<[Vec<u8>; 2], Error> {
-        let row = |side: Side| -> Result<Vec<u8>, Error> {
+    pub fn seed_rows(&self) -> Result<[Vec<u16>; 2], Error> {
+        let row = |side: Side| -> Result<Vec<u16>, Error> {
             self.rows[side.index()]
                 .iter()
                 .enumerate()
@@ -313,6 +316,29 @@ impl Setup {
         }
     }
 
+    /// The rows and stores in bytes, for a family whose counts are bytes (Kauri, Oware): a
+    /// count over 255 is refused as a wrong seed total (`total`: the rules' seeds).
+    pub fn narrow(&self, total: u32) -> Result<(ByteRows, [u8; 2]), Error> {
+        let counts = self
+            .rows
+            .iter()
+            .flatten()
+            .map(|&(s, _)| s)
+            .chain(self.stores);
+        if counts.clone().any(|s| s > u8::MAX as u16) {
+            return Err(Error::Position(
+                Msg::new("error.position.seed-total")
+                    .arg("seeds", counts.map(u32::from).sum::<u32>())
+                    .arg("total", total),
+            ));
+        }
+        let row = |r: &Vec<(u16, u8)>| r.iter().map(|&(s, c)| (s as u8, c)).collect();
+        Ok((
+            [row(&self.rows[0]), row(&self.rows[1])],
+            self.stores.map(|s| s as u8),
+        ))
+    }
+
     /// Refuses a last capturer where the rules do not use one.
     pub fn no_last_capturer(&self) -> Result<(), Error> {
         match self.last_capturer {
@@ -336,7 +362,7 @@ pub trait Family: GameState + Eq + core::hash::Hash + fmt::Debug + Send + Sync +
     /// The setup [`Family::from_setup`] rebuilds this position from.
     fn setup(&self) -> Setup;
     /// `(seeds, cowries)` of pit `i` of `side`, from the owner's left.
-    fn pit_content(&self, side: Side, i: usize) -> (u8, u8);
+    fn pit_content(&self, side: Side, i: usize) -> (u16, u8);
     /// Seeds on the board.
     fn board_seeds(&self) -> u32;
     /// Plays a move, or says why it is illegal; the position is unchanged on error.
@@ -346,7 +372,7 @@ pub trait Family: GameState + Eq + core::hash::Hash + fmt::Debug + Send + Sync +
     /// See [`Position::sowing_path`]; `pit` is on the board.
     fn sowing_path(&self, pit: u8) -> SowingPath;
     /// The stores if the game ended here by repetition; `None` where a repetition is a draw.
-    fn repetition_scores(&self) -> Option<[u8; 2]> {
+    fn repetition_scores(&self) -> Option<[u16; 2]> {
         None
     }
 }
@@ -433,8 +459,8 @@ macro_rules! game_state {
                 <$t>::play_unchecked(self, pit)
             }
             #[inline]
-            fn scores(&self) -> [u8; 2] {
-                <$t>::scores(self)
+            fn scores(&self) -> [u16; 2] {
+                <$t>::scores(self).map(u16::from)
             }
             #[inline]
             fn outcome(&self) -> Option<Outcome> {
@@ -446,7 +472,7 @@ macro_rules! game_state {
 game_state!(KauriPos);
 game_state!(OwarePos);
 
-impl GameState for KalahPos {
+impl<C: kalah::Cell> GameState for KalahPos<C> {
     #[inline]
     fn to_move(&self) -> Side {
         KalahPos::to_move(self)
@@ -468,7 +494,7 @@ impl GameState for KalahPos {
         KalahPos::play_unchecked(self, pit)
     }
     #[inline]
-    fn scores(&self) -> [u8; 2] {
+    fn scores(&self) -> [u16; 2] {
         KalahPos::scores(self)
     }
     #[inline]

@@ -356,8 +356,8 @@ impl OwarePos {
                 i = i.wrapping_sub(1);
             }
             next.stores[mover.index()] += taken;
-            effect.captured = taken;
-            effect.gain = taken;
+            effect.captured = taken.into();
+            effect.gain = taken.into();
         }
         *self = next;
         self.settle(mover.other());
@@ -425,23 +425,25 @@ impl crate::Family for OwarePos {
     fn from_setup(rules: &Rules, setup: &crate::Setup) -> Result<OwarePos, Error> {
         setup.no_last_capturer()?;
         setup.no_opening(rules)?;
-        let [south, north] = setup.seed_rows()?;
-        OwarePos::from_parts(rules, [&south, &north], setup.stores, setup.to_move)
+        setup.seed_rows()?;
+        let (rows, stores) = setup.narrow(rules.total_seeds())?;
+        let [south, north] = rows.map(|r| r.into_iter().map(|(s, _)| s).collect::<Vec<u8>>());
+        OwarePos::from_parts(rules, [&south, &north], stores, setup.to_move)
     }
 
     fn setup(&self) -> crate::Setup {
         let m = self.pits();
         crate::Setup {
-            rows: Side::BOTH.map(|s| (0..m).map(|i| (self.pit(s, i), 0)).collect()),
-            stores: self.scores(),
+            rows: Side::BOTH.map(|s| (0..m).map(|i| (self.pit(s, i).into(), 0)).collect()),
+            stores: self.scores().map(u16::from),
             to_move: (!self.is_over()).then_some(self.to_move()),
             last_capturer: None,
             opening: crate::Opening::None,
         }
     }
 
-    fn pit_content(&self, side: Side, i: usize) -> (u8, u8) {
-        (self.pit(side, i), 0)
+    fn pit_content(&self, side: Side, i: usize) -> (u16, u8) {
+        (self.pit(side, i).into(), 0)
     }
 
     fn board_seeds(&self) -> u32 {
@@ -469,8 +471,8 @@ impl crate::Family for OwarePos {
         }
     }
 
-    fn repetition_scores(&self) -> Option<[u8; 2]> {
-        Some(OwarePos::repetition_scores(self))
+    fn repetition_scores(&self) -> Option<[u16; 2]> {
+        Some(OwarePos::repetition_scores(self).map(u16::from))
     }
 }
 

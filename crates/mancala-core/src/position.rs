@@ -22,11 +22,13 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::kalah::KalahPos;
+use crate::kalah::{Cell, KalahPos};
 use crate::kauri::KauriPos;
 use crate::oware::OwarePos;
 use crate::rules::{Preset, Rules};
-use crate::{Error, Family, MoveEffect, Moves, Msg, Opening, Outcome, Setup, Side, SowingPath};
+use crate::{
+    Error, Family, GameState, MoveEffect, Moves, Msg, Opening, Outcome, Setup, Side, SowingPath,
+};
 
 /// The position of a game of any preset, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,6 +45,8 @@ pub struct Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
     Kalah(KalahPos),
+    /// Kalah-family games of more seeds than bytes hold ([`crate::kalah::Cell`]).
+    KalahWide(KalahPos<u16>),
     Kauri(KauriPos),
     Oware(OwarePos),
 }
@@ -55,6 +59,7 @@ macro_rules! with_family {
     ($pos:expr, $p:ident => $e:expr) => {
         match $pos.state() {
             $crate::position::State::Kalah($p) => $e,
+            $crate::position::State::KalahWide($p) => $e,
             $crate::position::State::Kauri($p) => $e,
             $crate::position::State::Oware($p) => $e,
         }
@@ -65,6 +70,7 @@ macro_rules! each_mut {
     ($state:expr, $p:ident => $e:expr) => {
         match $state {
             State::Kalah($p) => State::Kalah($e),
+            State::KalahWide($p) => State::KalahWide($e),
             State::Kauri($p) => State::Kauri($e),
             State::Oware($p) => State::Oware($e),
         }
@@ -87,7 +93,16 @@ impl State {
             | Preset::KalahBrazil
             | Preset::Vaccean
             | Preset::CrossKalah
-            | Preset::Dracala => State::Kalah(make(rules, setup)?),
+            | Preset::Dracala
+                if rules.total_seeds() <= <u8 as Cell>::MAX_TOTAL =>
+            {
+                State::Kalah(make(rules, setup)?)
+            }
+            Preset::Kalah
+            | Preset::KalahBrazil
+            | Preset::Vaccean
+            | Preset::CrossKalah
+            | Preset::Dracala => State::KalahWide(make(rules, setup)?),
         })
     }
 }
@@ -148,8 +163,8 @@ impl Position {
         with_family!(self, p => p.legal_moves())
     }
     /// Stores (captured seeds), after the end sweep once the game is over.
-    pub fn scores(&self) -> [u8; 2] {
-        with_family!(self, p => p.scores())
+    pub fn scores(&self) -> [u16; 2] {
+        with_family!(self, p => GameState::scores(p))
     }
     /// How the game ended, once it is over.
     pub fn outcome(&self) -> Option<Outcome> {
@@ -157,11 +172,11 @@ impl Position {
     }
     /// The stores if the game ended here by repetition; `None` where a repetition is a draw
     /// whatever the stores (Cross-Kalah, Kauri).
-    pub fn repetition_scores(&self) -> Option<[u8; 2]> {
+    pub fn repetition_scores(&self) -> Option<[u16; 2]> {
         with_family!(self, p => Family::repetition_scores(p))
     }
     /// Seeds (not cowries) in pit `i` of `side`, from the owner's left.
-    pub fn seeds(&self, side: Side, i: usize) -> u8 {
+    pub fn seeds(&self, side: Side, i: usize) -> u16 {
         with_family!(self, p => p.pit_content(side, i).0)
     }
     /// Cowries in pit `i` of `side` (0 outside Kauri).
@@ -181,6 +196,7 @@ impl Position {
     pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
         match &mut self.state {
             State::Kalah(p) => Family::play(p, pit),
+            State::KalahWide(p) => Family::play(p, pit),
             State::Kauri(p) => Family::play(p, pit),
             State::Oware(p) => Family::play(p, pit),
         }
@@ -194,6 +210,7 @@ impl Position {
     pub fn play_unchecked(&mut self, pit: u8) -> MoveEffect {
         match &mut self.state {
             State::Kalah(p) => p.play_unchecked(pit),
+            State::KalahWide(p) => p.play_unchecked(pit),
             State::Kauri(p) => p.play_unchecked(pit),
             State::Oware(p) => p.play_unchecked(pit),
         }
@@ -272,7 +289,8 @@ fn parse_side(field: &str, to_move: bool) -> Result<Option<Side>, Error> {
     }
 }
 
-fn parse_count(text: &str, what: &Msg) -> Result<u8, Error> {
+/// A count of seeds or cowries, at most `max`.
+fn parse_count(text: &str, what: &Msg, max: u16) -> Result<u16, Error> {
     let t = text.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Error::Position(
@@ -281,13 +299,15 @@ fn parse_count(text: &str, what: &Msg) -> Result<u8, Error> {
                 .arg("text", t),
         ));
     }
-    t.parse::<u8>().map_err(|_| {
-        Error::Position(
+    match t.parse::<u16>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(Error::Position(
             Msg::new("error.position.too-large")
                 .sub("what", what.clone())
-                .arg("text", t),
-        )
-    })
+                .arg("text", t)
+                .arg("max", max),
+        )),
+    }
 }
 
 impl FromStr for Position {
@@ -329,10 +349,18 @@ impl FromStr for Position {
         let m = rules.pits as usize;
         let to_move = parse_side(fields[5], true)?;
         let stores = [
-            parse_count(fields[2], &Msg::new("error.position.field.south-store"))?,
-            parse_count(fields[4], &Msg::new("error.position.field.north-store"))?,
+            parse_count(
+                fields[2],
+                &Msg::new("error.position.field.south-store"),
+                u16::MAX,
+            )?,
+            parse_count(
+                fields[4],
+                &Msg::new("error.position.field.north-store"),
+                u16::MAX,
+            )?,
         ];
-        let mut rows: [Vec<(u8, u8)>; 2] = [Vec::new(), Vec::new()];
+        let mut rows: [Vec<(u16, u8)>; 2] = [Vec::new(), Vec::new()];
         for (k, side) in Side::BOTH.into_iter().enumerate() {
             let field = fields[1 + 2 * k];
             let what = Msg::new("error.position.field.pits")
@@ -360,8 +388,11 @@ impl FromStr for Position {
                     .sub("what", what.clone())
                     .arg("pit", i + 1);
                 let pair = match pit.split_once(['c', 'C']) {
-                    Some((s, c)) => (parse_count(s, &what)?, parse_count(c, &what)?),
-                    None => (parse_count(pit, &what)?, 0),
+                    Some((s, c)) => (
+                        parse_count(s, &what, u16::MAX)?,
+                        parse_count(c, &what, u8::MAX.into())? as u8,
+                    ),
+                    None => (parse_count(pit, &what, u16::MAX)?, 0),
                 };
                 rows[k].push(pair);
             }
@@ -468,7 +499,7 @@ mod tests {
                 let moves = p.legal_moves();
                 let mv = moves.as_slice()[k % moves.len()];
                 let side = p.to_move();
-                let pieces = p.seeds(side, mv as usize) + p.cowries(side, mv as usize);
+                let pieces = p.seeds(side, mv as usize) + u16::from(p.cowries(side, mv as usize));
                 let path = p.sowing_path(mv);
                 assert_eq!(path.places.len(), pieces as usize, "{p} {mv}");
                 assert!(path.cowries_from <= path.places.len());
@@ -491,7 +522,15 @@ mod tests {
             ("kalah/3-3-3-3-3-3/1/3-3-3-3-3-3/0/s", "37 seeds"),
             ("kalah/0-0-0-0-0-0/18/3-3-3-3-3-3/0/s", "already over"),
             ("kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/-", "marked finished"),
-            ("kalah/3-3-3-3-3-3/999/3-3-3-3-3-3/0/s", "more than 255"),
+            ("kalah/3-3-3-3-3-3/999/3-3-3-3-3-3/0/s", "holds 1035 seeds"),
+            (
+                "kalah/3-3-3-3-3-3/99999/3-3-3-3-3-3/0/s",
+                "is more than 65535",
+            ),
+            (
+                "kauri/5-5c300-5-5-5-5/0/5-5-5-5-5-5/0/s",
+                "is more than 255",
+            ),
             (
                 "kauri/5c1-5c1-5c1-5c1-5c1-5c1/0/5c1-5c1-5c1-5c1-5c1-5c2/0/s",
                 "13 cowries",

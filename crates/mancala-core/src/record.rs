@@ -18,8 +18,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::kalah::WIDE_MAX_SEEDS;
 use crate::notation::{self, Check};
-use crate::rules::{MAX_PITS, MAX_TOTAL_SEEDS};
+use crate::rules::MAX_PITS;
 use crate::{Error, Game, Msg, Outcome, Position, Rules, Side};
 
 /// The players' names, from a record's `[South "..."]`/`[North "..."]` tags or its JSON
@@ -70,11 +71,11 @@ pub struct RecordResult {
     /// Seeds in South's store at the end (after any end sweep or repetition share; at a
     /// resignation, as the store stood).
     #[serde(deserialize_with = "json_store")]
-    pub south: u8,
+    pub south: u16,
     /// Seeds in North's store at the end (after any end sweep or repetition share; at a
     /// resignation, as the store stood).
     #[serde(deserialize_with = "json_store")]
-    pub north: u8,
+    pub north: u16,
     /// `None`: a draw.
     pub winner: Option<Side>,
     /// Why the game ended when the end rule did not end it (`third repetition`, `South resigned`);
@@ -121,9 +122,15 @@ fn json_pit_out<S: serde::Serializer>(pit: &u8, s: S) -> Result<S::Ok, S::Error>
 }
 
 /// A store's seeds in a JSON result.
-fn json_store<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
-    crate::rules::json_byte(d, |v| {
-        format!("a store holds 0 to {MAX_TOTAL_SEEDS} seeds, got {v}")
+fn json_store<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
+    crate::rules::json_count(d, |v| {
+        format!("a store holds 0 to {WIDE_MAX_SEEDS} seeds, got {v}")
+    })
+    .and_then(|s: u16| match s as u32 {
+        0..=WIDE_MAX_SEEDS => Ok(s),
+        _ => Err(serde::de::Error::custom(format!(
+            "a store holds 0 to {WIDE_MAX_SEEDS} seeds, got {s}"
+        ))),
     })
 }
 
@@ -684,7 +691,7 @@ mod tests {
             r#"{"rules":{"preset":"kalah"},"turns":[],"result":{"south":999,"north":0,"winner":null}}"#,
         );
         assert!(
-            json.contains("JSON: a store holds 0 to 240 seeds, got 999"),
+            json.contains("JSON: a store holds 0 to 511 seeds, got 999"),
             "{json}"
         );
         // Numbers that fit still read.

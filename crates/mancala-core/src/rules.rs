@@ -17,7 +17,9 @@ use crate::{Error, Msg};
 
 /// Most pits a side any preset may be played with (KGP's largest boards have 12).
 pub const MAX_PITS: usize = 12;
-/// Most seeds a position may hold in all (stores are `u8`).
+/// Most seeds in all of a game whose counts are bytes: Kauri, Oware, and Kalah-family games
+/// on `u8` counts (larger Kalah-family games play on `u16` counts, up to
+/// [`crate::kalah::WIDE_MAX_SEEDS`]; see [`Preset::max_total_seeds`]).
 pub const MAX_TOTAL_SEEDS: u32 = 240;
 /// Most seeds a pit may start with.
 pub const MAX_SEEDS: u8 = 20;
@@ -190,6 +192,15 @@ impl Preset {
         !matches!(self, Preset::Kauri | Preset::Oware)
     }
 
+    /// Most seeds in all a game of this preset may hold.
+    pub fn max_total_seeds(self) -> u32 {
+        if self.is_kalah_family() {
+            crate::kalah::WIDE_MAX_SEEDS
+        } else {
+            MAX_TOTAL_SEEDS
+        }
+    }
+
     /// Whether it takes the opening rules `first-move-extra-turn` and `pie`: the Kalah-family
     /// presets whose positions cannot repeat and that have no opening rule of their own (not
     /// Cross-Kalah, whose retrograde solver works store level by store level, which a swap
@@ -258,13 +269,13 @@ impl<'de> Deserialize<'de> for Whole {
     }
 }
 
-/// A byte-sized count of a JSON input, or the error `fault` words for the number given.
-pub(crate) fn json_byte<'de, D: serde::Deserializer<'de>>(
+/// A count of a JSON input that fits `T`, or the error `fault` words for the number given.
+pub(crate) fn json_count<'de, T: TryFrom<i128>, D: serde::Deserializer<'de>>(
     d: D,
     fault: impl Fn(i128) -> String,
-) -> Result<u8, D::Error> {
+) -> Result<T, D::Error> {
     let Whole(v) = Whole::deserialize(d)?;
-    u8::try_from(v).map_err(|_| serde::de::Error::custom(fault(v)))
+    T::try_from(v).map_err(|_| serde::de::Error::custom(fault(v)))
 }
 
 /// `a`, `a or b`, `a, b or c`: the values an option takes, in its error.
@@ -321,12 +332,13 @@ impl Capture {
     /// Seeds this rule takes to the mover's store when the last seed lands alone in an own pit
     /// facing `opposite` seeds; 0 when nothing is captured.
     #[inline]
-    pub fn taken(self, opposite: u8) -> u8 {
+    pub fn taken<C: crate::kalah::Cell>(self, opposite: C) -> C {
+        let (none, one) = (C::default(), C::from(1));
         match self {
-            Capture::Standard if opposite > 0 => opposite + 1,
-            Capture::Empty => opposite + 1,
-            Capture::OppositeOnly if opposite > 0 => opposite,
-            _ => 0,
+            Capture::Standard if opposite > none => opposite + one,
+            Capture::Empty => opposite + one,
+            Capture::OppositeOnly if opposite > none => opposite,
+            _ => none,
         }
     }
 
@@ -1006,13 +1018,13 @@ impl Rules {
                 }
             }
         }
-        if self.total_seeds() > MAX_TOTAL_SEEDS {
+        if self.total_seeds() > self.preset.max_total_seeds() {
             return Err(Error::Rules(
                 Msg::new("error.rules.too-many-seeds")
                     .arg("pits", self.pits)
                     .arg("seeds", self.seeds)
                     .arg("total", self.total_seeds())
-                    .arg("max", MAX_TOTAL_SEEDS),
+                    .arg("max", self.preset.max_total_seeds()),
             ));
         }
         Ok(())

@@ -5,7 +5,7 @@ use mancala_core::perft::{perft, perft_full_depth, perft_turns};
 use mancala_core::{Game, KalahPos, KalahRules, Position, Rules, Side};
 
 fn kalah(rules: &str) -> KalahPos {
-    KalahPos::start(&KalahRules::new(&rules.parse().unwrap()).unwrap())
+    KalahPos::<u8>::start(&KalahRules::new(&rules.parse().unwrap()).unwrap())
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn dracala_other_capture_readings_do_not_reproduce_the_game() {
             1
         };
         let got = game.position().scores()[side] - before;
-        if got < best {
+        if got < u16::from(best) {
             violated = true;
         }
         if game.is_over() {

@@ -120,7 +120,7 @@ fn count(p: &Sim, depth: u32) -> u64 {
 
 fn start(rules: &str) -> KalahPos {
     let r: Rules = rules.parse().unwrap();
-    KalahPos::start(&KalahRules::new(&r).unwrap())
+    KalahPos::<u8>::start(&KalahRules::new(&r).unwrap())
 }
 
 /// Kalah(7,7) as the Manchester protocol plays it: the first move earns no extra turn and

@@ -55,6 +55,12 @@ fn variants() -> Vec<Rules> {
         "dracala,pits=9,seeds=3",
         "kauri,pits=12,seeds=3",
         "oware,pits=12,seeds=4",
+        // More seeds than bytes hold: `u16` counts.
+        "kalah,pits=12,seeds=12,stop-when-decided",
+        "kalah,pits=12,seeds=20,leftovers=last-capturer,pie",
+        "kalah-brazil,pits=11,seeds=20",
+        "cross-kalah,pits=7,seeds=20",
+        "dracala,pits=9,seeds=20",
     ] {
         v.push(s.parse().unwrap_or_else(|e| panic!("{s}: {e}")));
     }
@@ -340,7 +346,7 @@ fn check_path(
         prop_assert!(path.places.is_empty());
         return Ok(());
     }
-    let pieces = before.seeds(me, pit as usize) + before.cowries(me, pit as usize);
+    let pieces = before.seeds(me, pit as usize) + u16::from(before.cowries(me, pit as usize));
     prop_assert_eq!(path.places.len(), pieces as usize);
     // The seeds the path takes as they fall are the move's captures and handed seeds, or a
     // part of them where captures follow the sowing.
@@ -774,9 +780,9 @@ fn check_setup(rules: &Rules, setup: &Setup) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn small_pit() -> impl Strategy<Value = (u8, u8)> {
+fn small_pit() -> impl Strategy<Value = (u16, u8)> {
     (
-        prop_oneof![0u8..6, any::<u8>()],
+        prop_oneof![0u16..6, 0u16..300, any::<u16>()],
         prop_oneof![Just(0u8), 0u8..3, any::<u8>()],
     )
 }
@@ -793,7 +799,10 @@ proptest! {
         k in any::<prop::sample::Index>(),
         south in prop::collection::vec(small_pit(), 0..10),
         north in prop::collection::vec(small_pit(), 0..10),
-        stores in (prop_oneof![0u8..40, any::<u8>()], prop_oneof![0u8..40, any::<u8>()]),
+        stores in (
+            prop_oneof![0u16..40, 0u16..600, any::<u16>()],
+            prop_oneof![0u16..40, 0u16..600, any::<u16>()]
+        ),
         to_move in side(),
         last_capturer in side(),
         opening in prop::sample::select(mancala_core::Opening::ALL.to_vec()),

@@ -96,7 +96,7 @@ impl TableRules {
             Some("Cross-Kalah positions can repeat within a level")
         } else if r.dracala {
             Some("Dracala stops when decided")
-        } else if r.decided_above != u8::MAX {
+        } else if r.decided_above != u16::MAX {
             Some("stop-when-decided makes values depend on the stores")
         } else if r.leftovers == Leftovers::LastCapturer {
             Some("leftovers=last-capturer makes values depend on the move history")

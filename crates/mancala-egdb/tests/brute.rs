@@ -13,8 +13,8 @@ fn kalah_rules(spec: &str) -> KalahRules {
 /// A live or finished position with `south`/`north` rows, stores empty.
 fn pos(r: &KalahRules, south: &[u8], north: &[u8], side: Side) -> Option<KalahPos> {
     let mut r = *r;
-    r.total = south.iter().chain(north).sum();
-    KalahPos::from_parts(&r, [south, north], [0, 0], Some(side), None).ok()
+    r.total = south.iter().chain(north).map(|&s| u16::from(s)).sum();
+    KalahPos::<u8>::from_parts(&r, [south, north], [0, 0], Some(side), None).ok()
 }
 
 /// Future net gain of the side to move, by plain recursion with a memo on the rows.

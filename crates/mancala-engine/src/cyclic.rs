@@ -66,7 +66,7 @@ pub(crate) struct Cyclic {
     /// and those stores. Values at those stores then depend on the game, so they are neither
     /// read from nor written to `memo`.
     ends: HashSet<u64>,
-    ends_scores: Option<[u8; 2]>,
+    ends_scores: Option<[u16; 2]>,
 }
 
 /// The most memory the solver's values and levels under way may take (estimated, see
@@ -210,7 +210,7 @@ impl Cyclic {
     pub(crate) fn with_ends(
         mut self,
         keys: impl IntoIterator<Item = u64>,
-        scores: [u8; 2],
+        scores: [u16; 2],
     ) -> Cyclic {
         self.ends = keys.into_iter().collect();
         self.ends_scores = Some(scores);

@@ -119,7 +119,7 @@ impl<'a> FastRules<'a> {
             && !r.cross
             && !r.dracala
             && !r.misere
-            && r.decided_above == u8::MAX
+            && r.decided_above == u16::MAX
             && r.leftovers != Leftovers::LastCapturer;
         if !fits {
             return None;
@@ -368,7 +368,7 @@ impl FastGame {
         }
         let m = rules.pits as usize;
         let (own, theirs) = (self.own_row().to_le_bytes(), self.their_row().to_le_bytes());
-        let row = |r: [u8; 8]| r[..m].iter().map(|&s| (s, 0)).collect::<Vec<_>>();
+        let row = |r: [u8; 8]| r[..m].iter().map(|&s| (s.into(), 0)).collect::<Vec<_>>();
         let (own, theirs) = (row(own), row(theirs));
         let rows = match self.to_move {
             Side::South => [own, theirs],
@@ -376,7 +376,7 @@ impl FastGame {
         };
         let setup = Setup {
             rows,
-            stores: self.stores,
+            stores: self.stores.map(u16::from),
             to_move: Some(self.to_move),
             last_capturer: None,
             opening: Opening::None,
@@ -396,7 +396,8 @@ impl FastRules<'_> {
         }
         Some(FastGame {
             board: self.board(p),
-            stores: p.scores(),
+            // The fast board takes positions on `u8` counts only.
+            stores: p.scores().map(|s| s as u8),
             to_move: p.to_move(),
         })
     }
@@ -859,11 +860,11 @@ mod tests {
             let fr = FastRules::new(&kr, None).unwrap_or_else(|| panic!("{v}: fast path"));
             let mut ended = 0;
             for _ in 0..200 {
-                let mut p = KalahPos::start(&kr);
+                let mut p = KalahPos::<u8>::start(&kr);
                 let mut g = fr.game(&p).unwrap();
                 loop {
                     assert_eq!(g.is_over(), p.is_over(), "{v} {p:?}");
-                    assert_eq!(g.scores(), p.scores(), "{v} {p:?}");
+                    assert_eq!(g.scores().map(u16::from), p.scores(), "{v} {p:?}");
                     if p.is_over() {
                         ended += 1;
                         break;
@@ -884,7 +885,7 @@ mod tests {
         for v in ["kalah,pie", "kalah,first-move-extra-turn=false"] {
             let kr = KalahRules::new(&v.parse().unwrap()).unwrap();
             let fr = FastRules::new(&kr, None).unwrap();
-            assert!(fr.game(&KalahPos::start(&kr)).is_none(), "{v}");
+            assert!(fr.game(&KalahPos::<u8>::start(&kr)).is_none(), "{v}");
         }
     }
 
@@ -909,7 +910,7 @@ mod tests {
             let fr = FastRules::new(&kr, None).unwrap_or_else(|| panic!("{v} takes the fast path"));
             let mut checked = 0;
             for _ in 0..300 {
-                let mut p = KalahPos::start(&kr);
+                let mut p = KalahPos::<u8>::start(&kr);
                 let plies = rnd(40);
                 for _ in 0..plies {
                     let moves = p.legal_moves();

@@ -8,6 +8,7 @@
 //! `stop-when-decided`, Dracala, Kauri), and the value lies within plus or minus the seeds left
 //! on the board.
 
+use mancala_core::kalah::Cell;
 use mancala_core::{
     GameState, KalahPos, KauriPos, Leftovers, Opening, Outcome, OwarePos, Repetition, Side,
 };
@@ -126,18 +127,20 @@ pub trait SearchGame: GameState + Send + Sync {
     }
 }
 
-impl SearchGame for KalahPos {
+impl<C: Cell> SearchGame for KalahPos<C> {
     #[inline]
     fn tt_key(&self) -> u64 {
         let me = self.to_move();
         let a = fold(self.row_word(me));
         let b = fold(self.row_word(me.other()));
         let r = self.rules();
+        // Both stores, in `2 * C::COUNT_BITS` bits (16 on `u8` counts), where a value reads them.
+        let (bits, stores) = (C::COUNT_BITS, stores_word(self, me));
         let mut extra = 0;
         // A draw by repetition (Cross-Kalah) ends at a margin of 0, whatever the stores: its
         // future net gain reads them.
-        if r.decided_above != u8::MAX || r.cross {
-            extra = self.store(me) as u64 | (self.store(me.other()) as u64) << 8;
+        if r.decided_above != u16::MAX || r.cross {
+            extra = stores;
         }
         if r.cross {
             // See `side_salt`.
@@ -145,25 +148,22 @@ impl SearchGame for KalahPos {
         }
         if r.leftovers == Leftovers::LastCapturer {
             extra |= match self.last_capturer() {
-                None => 1 << 16,
-                Some(s) if s == me => 2 << 16,
-                Some(_) => 3 << 16,
-            };
+                None => 1,
+                Some(s) if s == me => 2,
+                Some(_) => 3,
+            } << (2 * bits);
         }
         // A pending opening changes the moves (the swap) or their turns (no extra turn on
         // the first move); under the pie rule a value there reads the stores, which a swap
         // exchanges.
         if self.opening() != Opening::None {
-            extra |= (self.opening() as u64) << 20
-                | self.store(me) as u64
-                | (self.store(me.other()) as u64) << 8;
+            extra |= (self.opening() as u64) << (2 * bits + 4) | stores;
         }
         row_key(a, b, extra)
     }
 
     fn full_key(&self) -> u64 {
-        let s = self.scores();
-        let extra = s[0] as u64 | (s[1] as u64) << 8 | (self.to_move() as u64) << 16;
+        let extra = stores_word(self, Side::South) | (self.to_move() as u64) << (2 * C::COUNT_BITS);
         fmix(
             fold(self.row_word(Side::South))
                 ^ fmix(fold(self.row_word(Side::North)) ^ fmix(extra.wrapping_add(1))),
@@ -188,7 +188,7 @@ impl SearchGame for KalahPos {
         if w.extra != 0 {
             let m = self.pits();
             let extras = (0..m)
-                .filter(|&i| self.pit(me, i) as usize == m - i)
+                .filter(|&i| Into::<u32>::into(self.pit(me, i)) as usize == m - i)
                 .count() as i32;
             v += w.extra * extras;
         }
@@ -217,9 +217,16 @@ impl SearchGame for KalahPos {
             return None;
         }
         // The mover's future store growth minus the opponent's (see `Oracle::net`).
-        let v = oracle.net(self)?;
+        let v = oracle.net(self.narrow()?)?;
         Some(if self.misere() { -v } else { v })
     }
+}
+
+/// The stores of a Kalah-family position, `me`'s in the low [`Cell::COUNT_BITS`] bits.
+#[inline]
+fn stores_word<C: Cell>(p: &KalahPos<C>, me: Side) -> u64 {
+    let store = |s: Side| Into::<u32>::into(p.store(s)) as u64;
+    store(me) | store(me.other()) << C::COUNT_BITS
 }
 
 impl SearchGame for KauriPos {

@@ -254,6 +254,9 @@ fn solver_and_search_agree_with_brute_force_on_wide_boards() {
         "kalah,pits=10,seeds=2,capture=empty",
         "kalah,pits=9,seeds=1,pie",
         "vaccean,pits=11,seeds=1,leftovers=last-capturer",
+        // More seeds than bytes hold (`u16` counts): KGP's Kalah(12,12).
+        "kalah,pits=12,seeds=12",
+        "kalah-brazil,pits=11,seeds=20,capture=empty",
     ] {
         let rules: Rules = v.parse().unwrap();
         let mut found = Vec::new();
@@ -277,6 +280,9 @@ fn solver_and_search_agree_with_brute_force_on_wide_boards() {
         "kalah,pits=12,seeds=1/0-0-0-0-0-0-0-0-0-1-0-2/10/0-0-0-0-0-0-0-0-0-0-3-0/8/s",
         "kalah,pits=12,seeds=1/0-0-0-0-0-0-0-0-0-0-0-1/11/0-0-0-0-0-0-0-0-0-2-0-1/9/n",
         "kalah,pits=10,seeds=1/0-0-0-0-0-0-0-0-2-1/7/0-0-0-0-0-0-0-0-0-1/9/s",
+        // Stores past 255 seeds.
+        "kalah,pits=12,seeds=12/0-0-0-0-0-0-0-0-0-0-2-1/270/0-0-0-0-0-0-0-0-1-0-3-0/11/s",
+        "kalah,pits=12,seeds=12,stop-when-decided/0-0-1-0-0-0-0-0-0-0-2-1/140/0-0-0-0-0-0-1-0-1-0-3-0/139/n",
     ] {
         let pos: Position = text.parse().unwrap();
         assert!(!pos.legal_moves().is_empty(), "{text}");

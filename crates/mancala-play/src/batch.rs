@@ -116,7 +116,13 @@ impl Reward {
     }
 
     /// The reward for `side` of a game that ended with `outcome` and stores `scores`.
-    fn of_result(self, outcome: Option<Outcome>, scores: [u8; 2], misere: bool, side: Side) -> f32 {
+    fn of_result(
+        self,
+        outcome: Option<Outcome>,
+        scores: [u16; 2],
+        misere: bool,
+        side: Side,
+    ) -> f32 {
         match self {
             Reward::Win => match outcome {
                 Some(Outcome::Win(s)) if s == side => 1.0,
@@ -388,9 +394,12 @@ impl Slot {
         }
         self.legal = self.read_legal();
     }
-    fn result(&self) -> (Option<Outcome>, [u8; 2]) {
+    fn result(&self) -> (Option<Outcome>, [u16; 2]) {
         match &self.play {
-            Play::Fast(g) => (g.is_over().then(|| fast_outcome(g.scores())), g.scores()),
+            Play::Fast(g) => (
+                g.is_over().then(|| fast_outcome(g.scores())),
+                g.scores().map(u16::from),
+            ),
             Play::Plain(p) => (p.outcome(), p.scores()),
             Play::Kept(g) => (g.outcome(), g.scores()),
         }
@@ -445,7 +454,7 @@ pub struct StepOut<'a> {
 struct Part<'a> {
     slots: &'a mut [Slot],
     rngs: &'a mut [Rng],
-    fin: &'a mut [[u8; 2]],
+    fin: &'a mut [[u16; 2]],
     acts: PartActions<'a>,
     out: StepOut<'a>,
 }
@@ -516,6 +525,7 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
         if over {
             let scores = g.scores();
             let outcome = Some(fast_outcome(scores));
+            let scores = scores.map(u16::from);
             p.out.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
             p.fin[i] = scores;
             if c.opening == 0 {
@@ -566,7 +576,7 @@ pub struct Batch {
     rngs: Vec<Rng>,
     opening: u32,
     reward: Reward,
-    final_scores: Vec<[u8; 2]>,
+    final_scores: Vec<[u16; 2]>,
     /// The fast board's rules, where the games step on it (see the module docs).
     fast: Option<Fast>,
 }
@@ -813,7 +823,7 @@ impl Batch {
 
     /// The stores (South, North) at the end of each game that ended at the last step; zeros
     /// for the others and before any step.
-    pub fn final_scores(&self) -> &[[u8; 2]] {
+    pub fn final_scores(&self) -> &[[u16; 2]] {
         &self.final_scores
     }
 

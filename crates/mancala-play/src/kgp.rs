@@ -53,8 +53,8 @@ pub const MAX_LINE: usize = 16 * 1024;
 /// The protocol version this implementation speaks (`kgp 1 0 1`).
 pub const VERSION: [u32; 3] = [1, 0, 1];
 
-/// Most seeds the core's positions hold (both rows and both stores).
-pub const MAX_TOTAL_SEEDS: u32 = mancala_core::rules::MAX_TOTAL_SEEDS;
+/// Most seeds the core's Kalah positions hold (both rows and both stores).
+pub const MAX_TOTAL_SEEDS: u32 = mancala_core::kalah::WIDE_MAX_SEEDS;
 
 /// One argument of a message.
 #[derive(Clone, Debug, PartialEq)]
@@ -494,11 +494,11 @@ pub fn position_of(board: &[u32]) -> Result<Position, String> {
         .try_fold(0u32, |a, &b| a.checked_add(b))
         .unwrap_or(u32::MAX);
     let rules = rules_for(n, total)?;
-    // Every count fits a byte: the total does.
-    let row = |r: &[u32]| r.iter().map(|&s| (s as u8, 0)).collect::<Vec<_>>();
+    // Every count fits the core's counts: the total does.
+    let row = |r: &[u32]| r.iter().map(|&s| (s as u16, 0)).collect::<Vec<_>>();
     let setup = Setup {
         rows: [row(&board[3..3 + n]), row(&board[3 + n..])],
-        stores: [board[1] as u8, board[2] as u8],
+        stores: [board[1] as u16, board[2] as u16],
         to_move: Some(Side::South),
         last_capturer: None,
         opening: mancala_core::Opening::None,
@@ -694,18 +694,13 @@ mod tests {
             (vec![], "empty board"),
             (vec![3, 0, 0, 3], "holds 4 numbers, not 9"),
             (vec![13; 29], "at most 12 pits"),
-            // Kalah(12,12): 288 seeds.
-            (
-                vec![12, 0, 0].into_iter().chain([12; 24]).collect(),
-                "at most 240",
-            ),
             (
                 vec![6, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
                 "a multiple of 12",
             ),
             (
-                vec![6, 200, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                "at most 240",
+                vec![6, 400, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                "at most 511",
             ),
             (vec![u32::MAX; 3], "holds 3 numbers"),
             // Over already: South's row is empty.

@@ -209,11 +209,11 @@ pub fn state_of(pos: &Position, swapped: bool) -> [u8; 16] {
     let p = if swapped { pos.mirrored() } else { *pos };
     let mut s = [0u8; 16];
     for i in 0..7 {
-        s[i] = p.seeds(Side::North, i);
-        s[8 + i] = p.seeds(Side::South, i);
+        s[i] = p.seeds(Side::North, i) as u8;
+        s[8 + i] = p.seeds(Side::South, i) as u8;
     }
-    s[7] = p.scores()[1];
-    s[15] = p.scores()[0];
+    s[7] = p.scores()[1] as u8;
+    s[15] = p.scores()[0] as u8;
     s
 }
 
@@ -264,7 +264,7 @@ pub struct AgentReport {
     /// Time spent choosing them.
     pub thinking: Duration,
     /// The final stores of the core's seats, South first, when the game ended.
-    pub scores: Option<[u8; 2]>,
+    pub scores: Option<[u16; 2]>,
 }
 
 /// Plays one game as an agent: reads the referee's messages from `input`, answers on
@@ -465,7 +465,7 @@ pub struct GameReport {
     /// The winning agent (1 or 2); `None` for a draw.
     pub winner: Option<u8>,
     /// Each agent's final store (at a loss by fault: as it stood).
-    pub scores: [u8; 2],
+    pub scores: [u16; 2],
     /// Why the game ended when not by the rules: the faulty agent and its fault.
     pub fault: Option<String>,
     /// Moves each agent played (the swap included).

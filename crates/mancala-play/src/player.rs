@@ -188,8 +188,8 @@ const GREEDY_BUDGET: u32 = 100_000;
 /// `None` where there is no legal move.
 pub fn greedy_move(pos: &Position) -> Option<u8> {
     /// The fullest store `side` reaches by the end of the turn from `pos`, and its first move.
-    fn best(pos: &Position, side: mancala_core::Side, budget: &mut u32) -> (u8, Option<u8>) {
-        let mut top: (u8, Option<u8>) = (0, None);
+    fn best(pos: &Position, side: mancala_core::Side, budget: &mut u32) -> (u16, Option<u8>) {
+        let mut top: (u16, Option<u8>) = (0, None);
         for mv in &pos.legal_moves() {
             let mut child = *pos;
             child.play_unchecked(mv);

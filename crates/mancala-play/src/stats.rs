@@ -62,7 +62,7 @@ pub struct Sample {
     /// Turns whose count hit [`TURN_COUNT_CAP`].
     pub turns_capped: u32,
     /// South's and North's scores at the end.
-    pub scores: [u8; 2],
+    pub scores: [u16; 2],
     /// The side that moved first.
     pub first: Side,
     /// The result, `None` for a game stopped unfinished.

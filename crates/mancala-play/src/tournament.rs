@@ -115,7 +115,7 @@ pub struct GameRecord {
     pub winner: Option<usize>,
     /// Final stores by seat, South's first (at a fault: as they stood). Under the pie rule
     /// a seat is its entrant's for the whole game, the board mirrored by a swap.
-    pub scores: [u8; 2],
+    pub scores: [u16; 2],
     /// Moves each seat played.
     pub moves: [u32; 2],
     /// Each seat's average time a move in milliseconds, from the position sent to the move
@@ -198,7 +198,7 @@ pub struct Report {
 #[derive(Default)]
 struct Played {
     winner: Option<usize>,
-    scores: [u8; 2],
+    scores: [u16; 2],
     moves: [u32; 2],
     time: [Duration; 2],
     fault: Option<(usize, String)>,

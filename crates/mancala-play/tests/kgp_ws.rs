@@ -52,7 +52,7 @@ fn every_mode_over_websocket() {
     for g in &r.games {
         assert_eq!(g.fault, None);
         assert_eq!(g.winner, Some(g.bot_seat), "{g:?}");
-        assert!(g.scores.iter().any(|&s| s > 36) || g.scores.iter().sum::<u8>() == 72);
+        assert!(g.scores.iter().any(|&s| s > 36) || g.scores.iter().sum::<u16>() == 72);
     }
     // At least one move a position (more where a deeper iteration changed its mind).
     let played = r.games.iter().map(|g| g.bot_moves).sum::<u32>();

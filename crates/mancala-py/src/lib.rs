@@ -227,7 +227,7 @@ impl Game {
 
     /// The stores `(south, north)`, with the seeds a repetition shares once it ended the game.
     #[getter]
-    fn scores(&self) -> (u8, u8) {
+    fn scores(&self) -> (u16, u16) {
         let s = self.game.scores();
         (s[0], s[1])
     }

@@ -159,7 +159,7 @@ class ReferenceKalah:
         return f"{row(0, m)}/{r[m]}/{row(m + 1, 2 * m + 1)}/{r[2 * m + 1]}/{side}"
 
 
-@pytest.mark.parametrize("m,n", [(6, 3), (6, 4), (4, 5), (6, 6), (9, 2), (10, 10), (12, 1), (12, 10)])
+@pytest.mark.parametrize("m,n", [(6, 3), (6, 4), (4, 5), (6, 6), (9, 2), (10, 10), (12, 1), (12, 10), (12, 12), (8, 20)])
 def test_kalah_agrees_with_an_independent_implementation(m, n):
     rng = random.Random(m * 100 + n)
     for _ in range(40):

@@ -381,7 +381,8 @@ impl Live {
             result: view::result(g, self.stop()),
             forced: {
                 let p = g.position();
-                let pieces = |i: usize| p.seeds(p.to_move(), i) + p.cowries(p.to_move(), i) > 0;
+                let pieces =
+                    |i: usize| p.seeds(p.to_move(), i) > 0 || p.cowries(p.to_move(), i) > 0;
                 let held = (0..p.pits()).filter(|&i| pieces(i)).count();
                 (!over && legal.len() < held)
                     .then(|| g.rules().move_restriction())

@@ -34,11 +34,11 @@ fn notation_str(n: Notation) -> &'static str {
 #[derive(Debug, Clone, Serialize)]
 pub struct Board {
     /// South's pits from South's left.
-    pub south: Vec<u8>,
+    pub south: Vec<u16>,
     /// North's pits from North's left.
-    pub north: Vec<u8>,
+    pub north: Vec<u16>,
     /// South's store, then North's.
-    pub stores: [u8; 2],
+    pub stores: [u16; 2],
     /// `"south"` or `"north"`; null once the game is over.
     pub to_move: Option<&'static str>,
     /// The position in the notation of `mancala_core`.
@@ -114,11 +114,11 @@ pub struct MoveView {
     /// places): not captures, since the seeds may go to their owner.
     pub swept: Vec<usize>,
     /// Seeds the mover's store gained.
-    pub gain: u8,
+    pub gain: u16,
     /// Seeds captured.
-    pub captured: u8,
+    pub captured: u16,
     /// Seeds handed to the opponent.
-    pub handed: u8,
+    pub handed: u16,
     /// Whether the mover moves again.
     pub again: bool,
     /// Whether the move ended the game.
@@ -265,9 +265,9 @@ pub fn turns(game: &Game) -> Vec<TurnView> {
 #[derive(Debug, Clone, Serialize)]
 pub struct GameResult {
     /// South's seeds.
-    pub south: u8,
+    pub south: u16,
     /// North's seeds.
-    pub north: u8,
+    pub north: u16,
     /// `"south"` or `"north"`; null for a draw, and for a game that stopped unfinished.
     pub winner: Option<&'static str>,
     /// True (and present) only for a bot's game that a restart of the server cut off: it

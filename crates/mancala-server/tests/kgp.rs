@@ -142,7 +142,7 @@ async fn a_kgp_bots_games_are_stored_listed_and_watched() {
             .map(|w| if w == Side::South { "south" } else { "north" });
         assert_eq!(g["result"]["winner"], serde_json::json!(winner));
         assert_eq!(
-            g["result"]["south"].as_u64().unwrap() as u8,
+            g["result"]["south"].as_u64().unwrap() as u16,
             r.scores[0],
             "{g}"
         );
@@ -270,7 +270,7 @@ async fn waiting(c: &Client, n: usize) -> Vec<Value> {
 }
 
 /// The scores a stored game replays to, from the database.
-fn stored_scores(s: &Server, id: &str) -> [u8; 2] {
+fn stored_scores(s: &Server, id: &str) -> [u16; 2] {
     let store = mancala_server::Store::open(&s.dir.path().join("games.db")).unwrap();
     let (row, moves) = store.load_game(id).unwrap().unwrap();
     let mut game = Game::new(row.start.parse().unwrap());
@@ -372,8 +372,8 @@ async fn a_person_challenges_a_waiting_bot() {
     let scores = stored_scores(&s, &game);
     assert_eq!(
         [
-            last["result"]["south"].as_u64().unwrap() as u8,
-            last["result"]["north"].as_u64().unwrap() as u8
+            last["result"]["south"].as_u64().unwrap() as u16,
+            last["result"]["north"].as_u64().unwrap() as u16
         ],
         scores
     );
@@ -451,8 +451,8 @@ async fn two_waiting_bots_are_paired() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     };
     let scores = stored_scores(&s, &game);
-    assert_eq!(last["result"]["south"].as_u64().unwrap() as u8, scores[0]);
-    assert_eq!(last["result"]["north"].as_u64().unwrap() as u8, scores[1]);
+    assert_eq!(last["result"]["south"].as_u64().unwrap() as u16, scores[0]);
+    assert_eq!(last["result"]["north"].as_u64().unwrap() as u16, scores[1]);
     let replay = c.get(&format!("/api/games/{game}/replay"), None).await.ok();
     assert_eq!(
         replay["positions"].as_array().unwrap().len() as u64,

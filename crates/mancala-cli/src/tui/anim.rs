@@ -19,9 +19,9 @@ pub enum Loc {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     pub pits: usize,
-    pub seeds: [[u8; MAX_PITS]; 2],
+    pub seeds: [[u16; MAX_PITS]; 2],
     pub cowries: [[u8; MAX_PITS]; 2],
-    pub stores: [u8; 2],
+    pub stores: [u16; 2],
     pub kauri: bool,
 }
 
@@ -60,8 +60,8 @@ impl Board {
             self.seeds[side.index()][i] += 1;
         }
         if let Some(t) = take {
-            self.seeds[side.index()][i] -= t.seeds;
-            self.stores[t.to.index()] += t.seeds;
+            self.seeds[side.index()][i] -= u16::from(t.seeds);
+            self.stores[t.to.index()] += u16::from(t.seeds);
         }
     }
 }

@@ -107,7 +107,7 @@ pub struct GameResult {
     /// The bot's seat (the boards it was sent were mirrored when North).
     pub bot_seat: Side,
     /// Final stores, South first (at a fault: as they stood).
-    pub scores: [u8; 2],
+    pub scores: [u16; 2],
     /// The winner; `None` for a draw or an unfinished game.
     pub winner: Option<Side>,
     /// Moves the bot played.
