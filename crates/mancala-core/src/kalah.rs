@@ -111,10 +111,11 @@ impl KalahRules {
     }
 }
 
-/// The count type of a [`KalahPos`] board: `u8` (the default, for games of up to 255 seeds
-/// in all, every table and fast path) or `u16` (larger boards, such as KGP's Kalah(12,12) of
-/// 288 seeds, up to [`WIDE_MAX_SEEDS`]). [`crate::Position`] picks the narrowest that holds
-/// the rules' seeds; code over one type is monomorphised for each.
+/// The count type of a [`KalahPos`] board: `u8` (the default, for games of up to
+/// [`MAX_TOTAL_SEEDS`] seeds in all; every table and fast path reads these) or `u16` (larger
+/// boards, such as KGP's Kalah(12,12) of 288 seeds, up to [`WIDE_MAX_SEEDS`]).
+/// [`crate::Position`] picks the narrower that holds the rules' seeds; code over one type is
+/// monomorphised for each.
 pub trait Cell:
     Copy
     + Default
