@@ -443,6 +443,13 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
 fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let pos: Position = position.parse()?;
     let Some(p) = pos.as_kalah() else {
+        if pos.rules().preset.is_kalah_family() {
+            bail!(
+                "the tables read positions of at most {} seeds in all (bytes); this one holds {}",
+                mancala_core::rules::MAX_TOTAL_SEEDS,
+                pos.rules().total_seeds()
+            );
+        }
         bail!("the tables cover Kalah-family games only");
     };
     if p.is_over() {

@@ -287,10 +287,7 @@ fn check_rules(pos: &Position) -> Result<()> {
             pos.rules()
         );
     }
-    if pos
-        .as_kalah()
-        .is_some_and(|k| k.opening() != mancala_core::Opening::None)
-    {
+    if pos.setup().opening != mancala_core::Opening::None {
         bail!("a first move or swap of the opening rules is pending in this position: split proofs start after the opening");
     }
     Ok(())

@@ -249,12 +249,13 @@ impl Engine {
     /// the fast path's entries take half the memory, so it gets 512 where other proofs get
     /// 1024 (figures in docs/decisions.md).
     pub fn proof_table_mb(pos: &Position, tabled: u32) -> usize {
+        if pos.rules().preset.is_kalah_family() && pos.board_seeds().saturating_sub(tabled) <= 24 {
+            return 64;
+        }
         let Some(k) = pos.as_kalah() else {
             return 1024;
         };
-        if k.board_seeds().saturating_sub(tabled) <= 24 {
-            64
-        } else if fast::FastRules::new(k.rules(), None).is_some() {
+        if fast::FastRules::new(k.rules(), None).is_some() {
             512
         } else {
             1024

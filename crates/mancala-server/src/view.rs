@@ -201,7 +201,7 @@ fn emptied(
         }
     };
     let last = path.last().copied();
-    let kalah = before.as_kalah().is_some();
+    let kalah = before.rules().preset.is_kalah_family();
     let (mut taken, mut swept) = (Vec::new(), Vec::new());
     for (i, (&s, &a)) in sown.iter().zip(&after_counts).enumerate() {
         let Some((side, pit)) = place(i) else {
@@ -951,6 +951,19 @@ mod tests {
         assert!(v.ended && v.captured == 3);
         assert_eq!(v.taken, vec![4, 8]);
         assert_eq!(v.swept, vec![7, 9, 12]);
+        // The same on a board of more than 240 seeds (`u16` counts): a capture is taken,
+        // the end sweep swept.
+        let v = played(
+            "kalah,pits=12,seeds=20/1-0-0-0-0-0-0-0-0-0-0-0/100/0-0-0-0-0-0-0-0-0-0-300-0/79/s",
+            0,
+        );
+        assert_eq!((v.taken, v.swept, v.captured), (vec![1, 23], vec![], 301));
+        let v = played(
+            "kalah,pits=12,seeds=20/0-0-0-0-0-0-0-0-0-0-0-1/230/5-5-0-0-0-0-0-0-0-0-0-0/239/s",
+            11,
+        );
+        assert!(v.ended && v.captured == 0);
+        assert_eq!((v.taken, v.swept), (vec![], vec![13, 14]));
     }
 
     #[test]
