@@ -34,6 +34,19 @@ fn side_name(s: Side) -> &'static str {
     }
 }
 
+/// Why the endgame tables cannot read `pos`.
+fn uncovered(pos: &Position) -> String {
+    if pos.rules().preset.is_kalah_family() {
+        format!(
+            "the tables read positions of at most {} seeds in all; this one holds {}",
+            mancala_core::rules::MAX_TOTAL_SEEDS,
+            pos.rules().total_seeds()
+        )
+    } else {
+        "the tables cover Kalah-family games only".into()
+    }
+}
+
 /// Pits as a Python list of ints (a `Vec<u8>` would become `bytes`).
 fn pits(p: &[u8]) -> Vec<u32> {
     p.iter().map(|&x| x as u32).collect()
@@ -797,7 +810,7 @@ impl Egdb {
         let (pos, _) = live_position_arg(position)?;
         let k = pos
             .as_kalah()
-            .ok_or_else(|| PyValueError::new_err("the tables cover Kalah-family games only"))?;
+            .ok_or_else(|| PyValueError::new_err(uncovered(&pos)))?;
         mancala_egdb::TableRules::new(k.rules()).map_err(value_error)?;
         let net = self.db.net(k);
         check_tables(Some(&self.db))?;
@@ -820,7 +833,7 @@ impl Egdb {
         let (pos, _) = live_position_arg(position)?;
         let k = pos
             .as_kalah()
-            .ok_or_else(|| PyValueError::new_err("the tables cover Kalah-family games only"))?;
+            .ok_or_else(|| PyValueError::new_err(uncovered(&pos)))?;
         let (net, values) = (self.db.net(k), self.db.move_values(k));
         check_tables(Some(&self.db))?;
         Ok(net.zip(values).map(|(net, v)| {
