@@ -138,8 +138,9 @@ impl Position {
     pub fn state(&self) -> &State {
         &self.state
     }
-    /// The Kalah-family position inside, for code that knows only that family (the endgame
-    /// tables and the solver's fast path).
+    /// The Kalah-family position inside where it counts in bytes (up to 240 seeds), for the
+    /// code that reads only those (the endgame tables and the solver's fast path); `None` for
+    /// other families and for larger Kalah-family games (ask `rules().preset` which family).
     pub fn as_kalah(&self) -> Option<&KalahPos> {
         match &self.state {
             State::Kalah(p) => Some(p),
