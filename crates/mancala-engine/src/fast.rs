@@ -191,29 +191,34 @@ impl<'a> FastRules<'a> {
         let (m, ring) = (M, 2 * M + 1);
         let n = b.cells.to_le_bytes()[i] as usize;
         let mut c = b.cells & CLEAR[i];
-        let r = if n < ring {
-            n
-        } else {
-            c += self.lap * (n / ring) as u128;
-            n % ring
-        };
-        c += self.sow[i][r];
+        // Whole laps and the rest, without a branch (a division by a constant).
+        let r = n % ring;
+        c += self.lap * (n / ring) as u128 + self.sow[i][r];
         let last = if i + r < ring { i + r } else { i + r - ring };
         let mut gain = (c >> (8 * m)) as u8 as i32;
         c &= !(0xFFu128 << (8 * m));
-        if last < m && c.to_le_bytes()[last] == 1 {
-            if let Some(cap) = self.capture {
-                let opp = 8 + m - 1 - last;
-                let o = c.to_le_bytes()[opp];
-                let taken = cap.taken(o) as i32;
-                if taken > 0 {
-                    c &= CLEAR[opp];
-                    if cap.takes_last_seed() {
-                        c &= CLEAR[last];
-                    }
-                    gain += taken;
-                }
-            }
+        // The capture, without branches (which pit a move ends in is as good as random, so a
+        // branch on it mispredicts): where the last seed falls outside the mover's pits, the
+        // bytes read are 7 and 15, which hold no pit of a board of up to 7 pits (byte 7 is
+        // empty, or a 7-pit board's store, cleared above), so no capture is made.
+        let own = last < m;
+        let (li, oi) = if own {
+            (last, 8 + m - 1 - last)
+        } else {
+            (7, 15)
+        };
+        let bytes = c.to_le_bytes();
+        let (l, o) = (bytes[li], bytes[oi]);
+        if let Some(cap) = self.capture {
+            let taken = cap.taken(o) as i32;
+            let hit = l == 1 && taken > 0;
+            let clear = if cap.takes_last_seed() {
+                CLEAR[oi] & CLEAR[li]
+            } else {
+                CLEAR[oi]
+            };
+            c &= !(!clear & (hit as u128).wrapping_neg());
+            gain += taken & (hit as i32).wrapping_neg();
         }
         let again = last == m && self.extra_turn;
         let mut child = Board {
@@ -235,9 +240,12 @@ impl<'a> FastRules<'a> {
             };
             return (Board { cells: 0, seeds: 0 }, gain, false);
         }
-        if !again {
-            child.cells = (theirs as u128) | (mine as u128) << 64;
-        }
+        let (lo, hi) = if again {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        child.cells = lo as u128 | (hi as u128) << 64;
         (child, gain, again)
     }
 }
@@ -341,12 +349,16 @@ impl FastGame {
     /// The legal moves as bits: bit `i` for own pit `i` (not empty). None once over.
     #[inline]
     pub fn legal_bits(&self) -> u8 {
+        // The eight low bits of the bytes gathered into one byte (bit `8i` to bit `56 + i`).
+        (self.legal_bytes().wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+    }
+
+    /// The legal moves as bytes: byte `i` is 1 where own pit `i` is not empty, else 0.
+    #[inline]
+    pub fn legal_bytes(&self) -> u64 {
         let w = self.own_row();
-        // The high bit of each non-zero byte, then the eight high bits gathered into one byte
-        // (bit `8i + 7` to bit `56 + i`).
-        let nz =
-            (((w & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | w) & 0x8080_8080_8080_8080;
-        ((nz >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+        // The high bit of each non-zero byte, moved to its low bit.
+        ((((w & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | w) & 0x8080_8080_8080_8080) >> 7
     }
 
     /// The legal moves, own pits from the mover's left (as [`KalahPos::legal_moves`]).
@@ -430,9 +442,7 @@ impl FastRules<'_> {
         } else {
             g.stores[me] += gain as u8;
         }
-        if !again {
-            g.to_move = g.to_move.other();
-        }
+        g.to_move = if again { g.to_move } else { g.to_move.other() };
         g.board = child;
     }
 }
