@@ -93,9 +93,7 @@ impl KalahRules {
         let kr = KalahRules::new(rules)?;
         if kr.total as u32 > C::MAX_TOTAL {
             return Err(Error::Rules(
-                Msg::new("error.rules.too-many-seeds")
-                    .arg("pits", rules.pits)
-                    .arg("seeds", rules.seeds)
+                Msg::new("error.rules.too-many-seeds-for-counts")
                     .arg("total", kr.total)
                     .arg("max", C::MAX_TOTAL),
             ));

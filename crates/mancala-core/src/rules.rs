@@ -1021,6 +1021,7 @@ impl Rules {
         if self.total_seeds() > self.preset.max_total_seeds() {
             return Err(Error::Rules(
                 Msg::new("error.rules.too-many-seeds")
+                    .arg("game", self.preset.name())
                     .arg("pits", self.pits)
                     .arg("seeds", self.seeds)
                     .arg("total", self.total_seeds())

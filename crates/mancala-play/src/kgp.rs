@@ -456,15 +456,20 @@ pub fn rules_for(pits: usize, total: u32) -> Result<Rules, String> {
             "a board of {pits} pits: this engine plays at most {MAX_PITS} pits a row"
         ));
     }
+    let seeds = if total == 1 {
+        "1 seed".to_string()
+    } else {
+        format!("{total} seeds")
+    };
     if total > MAX_TOTAL_SEEDS {
         return Err(format!(
-            "a board of {total} seeds: this engine plays at most {MAX_TOTAL_SEEDS}"
+            "a board of {seeds}: this engine plays at most {MAX_TOTAL_SEEDS}"
         ));
     }
     let per_pit = 2 * pits as u32;
     if total == 0 || !total.is_multiple_of(per_pit) {
         return Err(format!(
-            "a board of {total} seeds on {pits} pits a row: this engine plays only boards whose \
+            "a board of {seeds} on {pits} pits a row: this engine plays only boards whose \
              seeds could start evenly in the pits (a multiple of {per_pit})"
         ));
     }
@@ -696,7 +701,11 @@ mod tests {
             (vec![13; 29], "at most 12 pits"),
             (
                 vec![6, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                "a multiple of 12",
+                "a board of 1 seed on 6 pits a row",
+            ),
+            (
+                vec![6, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+                "a board of 2 seeds on 6 pits a row: this engine plays only boards whose seeds could start evenly in the pits (a multiple of 12)",
             ),
             (
                 vec![6, 400, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],

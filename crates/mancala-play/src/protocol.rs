@@ -194,12 +194,17 @@ pub fn read_move(pos: &Position, text: &str) -> Result<u8, String> {
     let Some(pit) = pit.filter(|&p| p < pits as u32) else {
         let n = Notation::for_rules(pos.rules());
         let side = pos.to_move();
-        return Err(format!(
-            "`{}` is not a pit ({}-{} or 1-{pits})",
-            shown(text),
-            n.move_text(side, 0),
-            n.move_text(side, pits - 1)
-        ));
+        let (names, numbers) = (
+            format!("{}-{}", n.move_text(side, 0), n.move_text(side, pits - 1)),
+            format!("1-{pits}"),
+        );
+        // Dracala's notation names the pits by their numbers already.
+        let range = if names == numbers {
+            numbers
+        } else {
+            format!("{names} or {numbers}")
+        };
+        return Err(format!("`{}` is not a pit ({range})", shown(text)));
     };
     Ok(pit as u8)
 }
@@ -343,6 +348,7 @@ mod tests {
         assert!(err("position").contains("give a rules string"));
         assert!(err("position kalah,seeds=99").contains("kalah,seeds=99"));
         assert!(err("position kalah moves z").contains("`z` is not a pit (A-F or 1-6)"));
+        assert!(err("position dracala moves 7").contains("`7` is not a pit (1-6)"));
         assert!(err("position kalah moves 0").contains("not a pit"));
         assert!(err("position kalah then").contains("expected `moves`"));
         assert!(err("go movetime").contains("needs a value"));
