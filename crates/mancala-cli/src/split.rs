@@ -300,6 +300,7 @@ fn guesses(
     side: Side,
     depth: u32,
     out: &mut BTreeMap<String, i32>,
+    bar: &indicatif::ProgressBar,
 ) {
     if depth == 0 || pos.is_over() {
         return;
@@ -320,9 +321,13 @@ fn guesses(
                         .map_or(0, |r| r.eval.seen_by(side).margin)
                 };
                 e.insert(v);
+                bar.set_message(format!(
+                    "choosing the turns to prove: {} positions searched to {GUESS_DEPTH} plies",
+                    out.len()
+                ));
             }
         }
-        guesses(engine, &c, side, depth - 1, out);
+        guesses(engine, &c, side, depth - 1, out, bar);
     }
 }
 
@@ -351,6 +356,12 @@ pub fn split_cmd(pos: &Position, turns: u32, dir: &Path, a: &SolveArgs) -> Resul
     let tables = tables_of(db.as_ref(), pos);
     drop(db);
     let engine = Engine::try_new(16, 1).map_err(anyhow::Error::msg)?;
+    // A spinner on a terminal (hidden elsewhere): these searches take minutes on big boards.
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar.set_message(format!(
+        "choosing the turns to prove: searching to {GUESS_DEPTH} plies"
+    ));
     let (at_least, asked_at_most) = match a.threshold() {
         Some(t) => t,
         None => {
@@ -360,15 +371,18 @@ pub fn split_cmd(pos: &Position, turns: u32, dir: &Path, a: &SolveArgs) -> Resul
                 ..Limits::default()
             };
             let r = engine.search(pos, lim, &[]).context("no legal move")?;
-            eprintln!(
-                "note: no --at-least/--at-most given: asking whether the value is at least {:+}, the {GUESS_DEPTH}-ply search's value",
-                r.eval.margin
-            );
+            bar.suspend(|| {
+                eprintln!(
+                    "note: no --at-least/--at-most given: asking whether the value is at least {:+}, the {GUESS_DEPTH}-ply search's value",
+                    r.eval.margin
+                )
+            });
             (r.eval.margin, false)
         }
     };
     let mut g = BTreeMap::new();
-    guesses(&engine, pos, side, turns, &mut g);
+    guesses(&engine, pos, side, turns, &mut g, &bar);
+    bar.finish_and_clear();
     let m = Manifest {
         format: MANIFEST_FORMAT.into(),
         rules: pos.rules().to_string(),
