@@ -76,11 +76,15 @@ fn fill<F: Family>(p: &F, m: usize, me: Side, cowries: bool, out: &mut [f32]) {
     out[2 * m + 1] = s[them.index()] as f32;
 }
 
-/// Writes `legal` as a mask of `out.len()` pits from the mover's left.
+/// Writes `legal` as a mask of `out.len()` pits from the mover's left. The pie rule's swap
+/// ([`mancala_core::SWAP`]) is no pit and has no entry: callers that offer masks refuse the
+/// pie rule, or check for the swap first.
 fn write_moves(legal: &Moves, out: &mut [bool]) {
     out.fill(false);
     for pit in legal {
-        out[pit as usize] = true;
+        if let Some(o) = out.get_mut(pit as usize) {
+            *o = true;
+        }
     }
 }
 
@@ -614,7 +618,9 @@ pub struct Batch {
 
 impl Batch {
     /// `n` games from `start`, each opened by up to `opening` random plies (the number drawn
-    /// for each game, 0 to `opening`), the generators seeded from `seed`.
+    /// for each game, 0 to `opening`), the generators seeded from `seed`. Actions and masks
+    /// are pits: under the pie rule the swap ([`mancala_core::SWAP`]) is an action the masks
+    /// do not show, so the Python `VecGame` refuses rules with the pie rule.
     pub fn new(start: Position, n: usize, seed: u64, opening: u32, reward: Reward) -> Batch {
         Batch::with_path(start, n, seed, opening, reward, Fast::new(&start))
     }
@@ -1130,7 +1136,6 @@ mod tests {
     #[test]
     fn other_rules_take_the_generic_path() {
         for rules in [
-            "kalah,pie",
             "kalah,first-move-extra-turn=false",
             "kalah,leftovers=last-capturer",
             "kalah,stop-when-decided=true",

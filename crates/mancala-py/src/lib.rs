@@ -163,16 +163,30 @@ impl Game {
         self.game.rules().total_seeds()
     }
 
-    /// The legal moves: own pits, 0-based from the mover's left; empty once the game is over.
+    /// Whether the rules have the pie rule: North's first action may then be the swap,
+    /// `mancala.SWAP` (128), which is not a pit.
+    #[getter]
+    fn pie_rule(&self) -> bool {
+        self.game.rules().pie
+    }
+
+    /// The legal moves: own pits, 0-based from the mover's left, and `mancala.SWAP` (128) where
+    /// the pie rule's swap is legal; empty once the game is over.
     fn legal_moves(&self) -> Vec<u32> {
         pits(self.game.legal_moves().as_slice())
     }
 
-    /// The legal moves as a boolean array of `pits` entries.
-    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+    /// The legal moves as a boolean array of `pits` entries. `ValueError` where the pie
+    /// rule's swap is legal, which no pit of the mask can show (use `legal_moves()`).
+    fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        if self.game.legal_moves().contains(mancala_core::SWAP) {
+            return Err(PyValueError::new_err(
+                "the pie rule's swap is legal here, and a mask of pits cannot show it: use legal_moves() (the swap is mancala.SWAP)",
+            ));
+        }
         let mut m = vec![false; self.pits()];
         batch::write_mask(&self.game, &mut m);
-        PyArray1::from_vec(py, m)
+        Ok(PyArray1::from_vec(py, m))
     }
 
     /// Plays own pit `pit` (0-based from the mover's left). `ValueError` for an illegal move
@@ -373,6 +387,61 @@ impl VecGame {
     }
 }
 
+/// `actions` as a contiguous 1-d array of `int64`: an `int64` array as it is (copied where
+/// strided), any other integer array or sequence converted; floats, booleans and integers
+/// out of `int64`'s range are refused, not cast.
+fn int_actions<'py>(
+    py: Python<'py>,
+    actions: &Bound<'py, PyAny>,
+) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    if let Ok(a) = actions.extract::<PyReadonlyArray1<i64>>() {
+        if a.as_slice().is_ok() {
+            return Ok(a);
+        }
+    }
+    let np = py.import("numpy")?;
+    let a = np.call_method1("asarray", (actions,))?;
+    let dtype = a.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let size: usize = a.getattr("size")?.extract()?;
+    if size > 0 && kind != "i" && kind != "u" {
+        return Err(PyValueError::new_err(format!(
+            "actions: give integer pits (own pits, 0-based), not an array of {}",
+            dtype.str()?
+        )));
+    }
+    let wide = np.call_method1("ascontiguousarray", (&a, "int64"))?;
+    // An unsigned value past int64's range wraps in the conversion: refuse it.
+    let same: bool = np.call_method1("array_equal", (&wide, &a))?.extract()?;
+    if !same {
+        return Err(PyValueError::new_err(
+            "actions: a pit is out of range (give own pits, 0-based)",
+        ));
+    }
+    wide.extract()
+        .map_err(|_| PyValueError::new_err("actions: give a 1-d array of pits"))
+}
+
+/// `out` (when given) as the arrays `T` of an earlier call's result, or a `TypeError` that
+/// says which arrays and dtypes it takes (`want`).
+fn out_arrays<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
+    out: Option<&Bound<'py, PyAny>>,
+    want: &str,
+) -> PyResult<Option<T>> {
+    out.map(|o| {
+        o.extract().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "out: give the arrays of an earlier call's result ({want})"
+            ))
+        })
+    })
+    .transpose()
+}
+
+/// What [`VecGame::step`] returns and may write into: observations, rewards, dones, masks.
+const STEP_ARRAYS: &str =
+    "float32 observations (n, observation_size), float32 rewards (n,), bool dones (n,), bool masks (n, pits)";
+
 /// What [`VecGame::step`] returns and may write into: observations, rewards, dones, masks.
 type Step<'py> = (
     Bound<'py, PyArray2<f32>>,
@@ -444,6 +513,14 @@ impl VecGame {
         out: &Step<'py>,
     ) -> PyResult<()> {
         let (n, k, m) = (self.n(), self.observation_size(), self.pits());
+        if let Actions::Given(a) = &actions {
+            if a.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "actions: {} actions for {n} games (give one a game)",
+                    a.len()
+                )));
+            }
+        }
         let (mut o, mut r, mut d, mut k_m) = (
             borrow_out(&out.0, "observations")?,
             borrow_out(&out.1, "rewards")?,
@@ -481,6 +558,12 @@ impl VecGame {
         }
         let reward = Reward::parse(reward).map_err(PyValueError::new_err)?;
         let start = Game::new(rules, position)?.game.position().to_owned();
+        if start.rules().pie {
+            return Err(PyValueError::new_err(format!(
+                "{}: VecGame's actions and masks are pits, and the pie rule's swap is not one; play games with the pie rule with Game (its legal_moves() include mancala.SWAP)",
+                start.rules()
+            )));
+        }
         if start.is_over() {
             return Err(PyValueError::new_err("the start position is over"));
         }
@@ -570,9 +653,10 @@ impl VecGame {
     fn sample_actions<'py>(
         &mut self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<i64>>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let n = self.n();
+        let out: Option<Bound<'py, PyArray1<i64>>> = out_arrays(out, "an int64 array of n")?;
         let arr = out.unwrap_or_else(|| PyArray1::zeros(py, n, false));
         {
             let mut w = borrow_out(&arr, "actions")?;
@@ -593,16 +677,10 @@ impl VecGame {
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
-        out: Option<Step<'py>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Step<'py>> {
-        let arr: PyReadonlyArray1<i64> = match actions.extract() {
-            Ok(a) => a,
-            Err(_) => py
-                .import("numpy")?
-                .call_method1("asarray", (actions, "int64"))?
-                .extract()
-                .map_err(|_| PyValueError::new_err("actions: give a 1-d array of pits"))?,
-        };
+        let out: Option<Step<'py>> = out_arrays(out, STEP_ARRAYS)?;
+        let arr = int_actions(py, actions)?;
         let out = out.unwrap_or_else(|| self.new_step(py));
         self.step_into(
             py,
@@ -620,8 +698,10 @@ impl VecGame {
     fn step_random<'py>(
         &mut self,
         py: Python<'py>,
-        out: Option<RandomStep<'py>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<RandomStep<'py>> {
+        let out: Option<RandomStep<'py>> =
+            out_arrays(out, &format!("an int64 array of n, then {STEP_ARRAYS}"))?;
         let n = self.n();
         let (a, o, r, d, m) = match out {
             Some(out) => out,
@@ -698,6 +778,9 @@ pub fn analyze<'py>(
     egdb: Option<PathBuf>,
     all_moves: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if depth == Some(0) {
+        return Err(PyValueError::new_err("depth = 0: give 1 ply or more"));
+    }
     let (pos, history) = live_position_arg(position)?;
     let db = open_egdb(egdb)?;
     let engine = engine(tt_mb, threads, &db)?;
@@ -906,5 +989,6 @@ fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("SWAP", mancala_core::SWAP)?;
     Ok(())
 }

@@ -102,3 +102,34 @@ def test_openspiel_conformance(rules):
     g = state.game
     assert state.returns() == [g.reward("south"), g.reward("north")]
     assert sum(state.returns()) == 0
+
+
+def test_adapters_refuse_the_pie_rule_and_non_integer_actions():
+    from mancala import pettingzoo_env
+    from mancala.gym_env import MancalaEnv
+
+    with pytest.raises(ValueError, match="swap is not one"):
+        MancalaEnv("kalah,pie", opponent="random")
+    with pytest.raises(ValueError, match="swap is not one"):
+        pettingzoo_env.env(rules="kalah,pie")
+    env = MancalaEnv("kalah,seeds=4", opponent="random")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="an integer 0-5"):
+        env.step(2.9)
+    # An illegal action ends the episode: the next step needs a reset.
+    _, reward, terminated, _, info = env.step(99)
+    assert terminated and info["illegal"] and reward == -1.0
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset(seed=0)
+    env.step(int(env._info()["action_mask"].argmax()))
+    e = pettingzoo_env.env(rules="kalah,seeds=1")
+    e.reset()
+    while e.agents:
+        agent = e.agent_selection
+        if e.terminations[agent]:
+            e.step(None)
+        else:
+            e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
+    with pytest.raises(RuntimeError, match="every agent is done"):
+        e.step(0)

@@ -168,9 +168,11 @@ def test_vecgame_refuses_bad_out_arrays():
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="rewards cannot be written"):
         v.step(acts, out=(obs, ro, done, masks))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="float32 observations"):
         v.step(acts, out=(obs.astype(np.float64), rew, done, masks))
-    with pytest.raises(ValueError, match="length 4"):
+    with pytest.raises(TypeError, match="int64 array of n"):
+        v.sample_actions(out=np.zeros(4, np.int32))
+    with pytest.raises(TypeError, match="arrays of an earlier call's result"):
         v.step(acts, out=(obs, rew, done))
     with pytest.raises(ValueError, match="actions has shape"):
         v.sample_actions(out=np.zeros(3, np.int64))
@@ -196,6 +198,41 @@ def test_vecgame_refuses_bad_actions_and_takes_lists():
     v.step([0, 1, 2])
     v.step(np.array([0, 1, 2], dtype=np.int32)[::-1].copy() * 0 + 3)
     assert v.positions() != before
+
+
+def test_vecgame_refuses_actions_that_are_not_integers():
+    v = mancala.VecGame("kalah", 4, seed=1)
+    before = v.positions()
+    for bad in (
+        np.array([2.7, 0, 0, 0]),
+        np.array([True, False, True, False]),
+        [0.0, 1.0, 2.0, 3.0],
+    ):
+        with pytest.raises(ValueError, match="integer pits"):
+            v.step(bad)
+    with pytest.raises(ValueError, match="out of range"):
+        v.step(np.array([2**63 + 2, 1, 2, 3], np.uint64))
+    with pytest.raises(ValueError, match="3 actions for 4 games"):
+        v.step([0, 1, 2])
+    assert v.positions() == before
+    # A strided int64 array is read as the values it shows.
+    v.step(np.array([[0, 9], [1, 9], [2, 9], [3, 9]], np.int64)[:, 0])
+    w = mancala.VecGame("kalah", 4, seed=1)
+    w.step([0, 1, 2, 3])
+    assert v.positions() == w.positions()
+
+
+def test_the_pie_rule_is_refused_by_masks_and_kept_by_moves():
+    with pytest.raises(ValueError, match="swap is not one"):
+        mancala.VecGame("kalah,pie", 3)
+    g = mancala.Game("kalah,pie")
+    assert g.pie_rule and not mancala.Game("kalah").pie_rule
+    g.play(0)
+    assert mancala.SWAP in g.legal_moves()
+    with pytest.raises(ValueError, match="swap is legal here"):
+        g.legal_mask()
+    g.play(mancala.SWAP)
+    assert g.legal_mask().sum() == len(g.legal_moves())
 
 
 def test_vecgame_from_a_position():

@@ -21,7 +21,7 @@ store (``2m``), the opponent's store (``2m+1``); in games with cowries (Kauri) t
 cowries of the mover's pits and of the opponent's, in the same order (``2m+2..4m+2``).
 """
 
-from ._mancala import Egdb, Game, Level, VecGame, __version__, analyze, presets, solve
+from ._mancala import SWAP, Egdb, Game, Level, VecGame, __version__, analyze, presets, solve
 
 import importlib.util as _util
 
@@ -31,4 +31,4 @@ if _util.find_spec("pyspiel") is not None:
     except ImportError:  # an OpenSpiel that does not load leaves the rest of the package usable
         pass
 
-__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "__version__"]
+__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "SWAP", "__version__"]

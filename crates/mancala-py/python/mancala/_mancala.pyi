@@ -7,7 +7,9 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "__version__"]
+SWAP: int
+"""The pie rule's swap (128) in ``Game.legal_moves()`` and ``Game.play()``: not a pit."""
+__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "SWAP", "__version__"]
 
 _Value = Dict[str, Any]
 """An engine value: ``side`` ("south"/"north"), ``margin`` (final seeds of ``side`` minus the
@@ -54,10 +56,15 @@ class Game:
     @property
     def total_seeds(self) -> int:
         """Seeds in the game (the most any observation entry can count)."""
+    @property
+    def pie_rule(self) -> bool:
+        """Whether the rules have the pie rule (North's first action may be ``SWAP``)."""
     def legal_moves(self) -> List[int]:
-        """The legal moves: own pits, 0-based from the mover's left; empty once over."""
+        """The legal moves: own pits, 0-based from the mover's left, and ``SWAP`` where the
+        pie rule's swap is legal; empty once over."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """The legal moves as a boolean array of ``pits`` entries."""
+        """The legal moves as a boolean array of ``pits`` entries; ``ValueError`` where the
+        pie rule's swap is legal (no pit shows it: use ``legal_moves()``)."""
     def play(self, pit: int) -> None:
         """Plays own pit ``pit``; ``ValueError`` (game unchanged) for an illegal move."""
     def undo(self) -> Optional[int]:
@@ -113,7 +120,8 @@ class VecGame:
     has its own generator, so a seed gives the same games whatever the threads). Batches of
     8192 games or more are stepped on every core (rayon's pool: ``RAYON_NUM_THREADS`` sets
     its size); smaller ones on the calling thread, where waking the pool cost more than it
-    saved.
+    saved. Rules with the pie rule are refused (``ValueError``): actions and masks are pits,
+    and the swap is not one. Actions are integers; floats and booleans are refused, not cast.
     """
 
     def __new__(

@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._mancala import Game, Level
+from ._adapters import as_pit, refuse_pie
 
 Opponent = Union[int, str, Callable[[Game], int]]
 
@@ -60,6 +61,9 @@ class MancalaEnv(gymnasium.Env):
         else:
             raise ValueError("opponent: give a level 1-8, 'random' or a callable")
         self.game = Game(rules)
+        refuse_pie(self.game, "MancalaEnv")
+        # Whether the episode has ended: the game is over, or an illegal action ended it.
+        self._ended = False
         total = self.game.total_seeds
         self.observation_space = spaces.Box(
             0.0, float(total), shape=(self.game.observation_size,), dtype=np.float32
@@ -94,22 +98,24 @@ class MancalaEnv(gymnasium.Env):
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         super().reset(seed=seed)
         self.game = Game(self.rules)
+        self._ended = False
         if self.seat_choice == "random":
             self.seat = "south" if self.np_random.integers(2) == 0 else "north"
         self._opponent_moves()
         return self._obs(), self._info()
 
     def step(self, action: int) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        if self.game.is_over:
+        if self._ended or self.game.is_over:
             raise RuntimeError("the episode is over: call reset()")
-        pit = int(action)
+        pit = as_pit(action, self.game.pits)
         if pit not in self.game.legal_moves():
+            self._ended = True
             info = self._info()
             info["illegal"] = True
             return self._obs(), self.illegal_reward, True, False, info
         self.game.play(pit)
         self._opponent_moves()
-        done = self.game.is_over
+        done = self._ended = self.game.is_over
         reward = self._final_reward() if done else 0.0
         return self._obs(), reward, done, False, self._info()
 

@@ -16,6 +16,7 @@ import numpy as np
 import pyspiel
 
 from ._mancala import Game
+from ._adapters import refuse_pie
 
 DEFAULT_RULES = "kalah;seeds:4"
 # Games whose positions repeat end by the repetition rule; random games of every preset stay
@@ -58,6 +59,7 @@ class MancalaGame(pyspiel.Game):
         params = dict(params or {})
         self.rules = _decode(str(params.get("rules", DEFAULT_RULES)))
         probe = Game(self.rules)
+        refuse_pie(probe, "python_mancala")
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.pits,
             max_chance_outcomes=0,

@@ -14,6 +14,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ._mancala import Game
+from ._adapters import as_pit, refuse_pie
 
 
 class MancalaAEC(AECEnv):
@@ -38,6 +39,7 @@ class MancalaAEC(AECEnv):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.game = Game(rules)
+        refuse_pie(self.game, "the PettingZoo environment")
         self.possible_agents = ["south", "north"]
         self.agents = self.possible_agents[:]
         m, total = self.game.pits, self.game.total_seeds
@@ -76,6 +78,8 @@ class MancalaAEC(AECEnv):
         self.agent_selection = self.game.to_move
 
     def step(self, action: Optional[int]) -> None:
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -83,7 +87,7 @@ class MancalaAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         other = "north" if agent == "south" else "south"
         self.rewards = {a: 0.0 for a in self.agents}
-        pit = None if action is None else int(action)
+        pit = None if action is None else as_pit(action, self.game.pits)
         if pit is None or pit not in self.game.legal_moves():
             self.rewards[agent] = self.illegal_reward
             self.rewards[other] = -self.illegal_reward
