@@ -189,8 +189,9 @@ impl Game {
         Ok(PyArray1::from_vec(py, m))
     }
 
-    /// Plays own pit `pit` (0-based from the mover's left). `ValueError` for an illegal move
-    /// or a finished game; the game is then unchanged.
+    /// Plays own pit `pit` (0-based from the mover's left), or `mancala.SWAP` where the pie
+    /// rule's swap is legal. `ValueError` for an illegal move or a finished game; the game is
+    /// then unchanged.
     fn play(&mut self, pit: i64) -> PyResult<()> {
         let legal = self.game.legal_moves();
         match u8::try_from(pit) {
@@ -212,7 +213,8 @@ impl Game {
         }
     }
 
-    /// Takes back the last move and returns its pit; `None` at the start.
+    /// Takes back the last move and returns its pit (`mancala.SWAP` for a swap); `None` at the
+    /// start.
     fn undo(&mut self) -> Option<u8> {
         self.game.undo().map(|m| m.pit)
     }
@@ -271,7 +273,7 @@ impl Game {
         self.game.start().to_string()
     }
 
-    /// The pits played so far, oldest first (one a sowing).
+    /// The pits played so far, oldest first (one a sowing; `mancala.SWAP` for a swap).
     #[getter]
     fn moves(&self) -> Vec<u32> {
         self.game.moves().iter().map(|m| m.pit as u32).collect()

@@ -110,6 +110,8 @@ def test_adapters_refuse_the_pie_rule_and_non_integer_actions():
 
     with pytest.raises(ValueError, match="swap is not one"):
         MancalaEnv("kalah,pie", opponent="random")
+    with pytest.raises(ValueError, match="opponent"):
+        MancalaEnv("kalah", opponent=True)
     with pytest.raises(ValueError, match="swap is not one"):
         pettingzoo_env.env(rules="kalah,pie")
     env = MancalaEnv("kalah,seeds=4", opponent="random")

@@ -66,9 +66,11 @@ class Game:
         """The legal moves as a boolean array of ``pits`` entries; ``ValueError`` where the
         pie rule's swap is legal (no pit shows it: use ``legal_moves()``)."""
     def play(self, pit: int) -> None:
-        """Plays own pit ``pit``; ``ValueError`` (game unchanged) for an illegal move."""
+        """Plays own pit ``pit`` (or ``SWAP`` where legal); ``ValueError`` (game unchanged) for
+        an illegal move."""
     def undo(self) -> Optional[int]:
-        """Takes back the last move and returns its pit; ``None`` at the start."""
+        """Takes back the last move and returns its pit (``SWAP`` for a swap); ``None`` at the
+        start."""
     @property
     def to_move(self) -> str:
         """``"south"`` or ``"north"``."""
@@ -92,7 +94,7 @@ class Game:
         """The position string of the start."""
     @property
     def moves(self) -> List[int]:
-        """The pits played so far, oldest first."""
+        """The pits played so far, oldest first (``SWAP`` for a swap)."""
     def clone(self) -> "Game":
         """A copy of the game, its moves included."""
     def __copy__(self) -> "Game": ...

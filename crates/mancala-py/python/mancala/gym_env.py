@@ -51,7 +51,7 @@ class MancalaEnv(gymnasium.Env):
         self.reward_kind = reward
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        if isinstance(opponent, int):
+        if isinstance(opponent, int) and not isinstance(opponent, bool):
             self._level: Optional[Level] = Level(opponent)
             self._opponent: Optional[Callable[[Game], int]] = None
         elif opponent == "random":
