@@ -17,7 +17,7 @@ use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
 use mancala_engine::{Engine, Evaluation, Limits, Quality};
 use mancala_play::batch::{self, Actions, Batch, Reward, StepOut};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -432,7 +432,7 @@ fn out_arrays<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
 ) -> PyResult<Option<T>> {
     out.map(|o| {
         o.extract().map_err(|_| {
-            pyo3::exceptions::PyTypeError::new_err(format!(
+            PyTypeError::new_err(format!(
                 "out: give the arrays of an earlier call's result ({want})"
             ))
         })
@@ -543,21 +543,34 @@ impl VecGame {
 #[pymethods]
 impl VecGame {
     #[new]
-    #[pyo3(signature = (rules=None, n=1, seed=0, reward="win", opening=0, position=None))]
+    #[pyo3(signature = (rules=None, n=None, seed=0, reward="win", opening=0, position=None))]
     fn new(
         rules: Option<&str>,
-        n: usize,
+        n: Option<&Bound<'_, PyAny>>,
         seed: u64,
         reward: &str,
         opening: u32,
         position: Option<&str>,
     ) -> PyResult<VecGame> {
+        // A bool is an int to Python: refuse it rather than take `True` for one game.
+        let n: i64 = match n {
+            None => 1,
+            Some(n) if n.is_instance_of::<pyo3::types::PyBool>() => {
+                return Err(PyValueError::new_err(
+                    "n: give a number of games, not a bool",
+                ))
+            }
+            Some(n) => n.extract().map_err(|_| {
+                PyTypeError::new_err(format!("n: give a whole number of games, 1 to {}", 1 << 24))
+            })?,
+        };
         if !(1..=1 << 24).contains(&n) {
             return Err(PyValueError::new_err(format!(
                 "n = {n}: give 1 to {} games",
                 1 << 24
             )));
         }
+        let n = n as usize;
         let reward = Reward::parse(reward).map_err(PyValueError::new_err)?;
         let start = Game::new(rules, position)?.game.position().to_owned();
         if start.rules().pie {

@@ -192,6 +192,12 @@ def test_vecgame_refuses_bad_actions_and_takes_lists():
         v.step([0, 1])
     with pytest.raises(ValueError):
         mancala.VecGame("kalah", 0)
+    with pytest.raises(ValueError, match="not a bool"):
+        mancala.VecGame("kalah", True)
+    with pytest.raises(ValueError, match="n = -1"):
+        mancala.VecGame("kalah", -1)
+    with pytest.raises(TypeError, match="whole number"):
+        mancala.VecGame("kalah", 2.5)
     with pytest.raises(ValueError):
         mancala.VecGame("kalah", 2, reward="points")
     assert v.positions() == before
