@@ -1,6 +1,6 @@
 //! A step of a batch of games (`mancala_play::batch`), the Rust side of the Python package's
 //! `VecGame.step` and `step_random`: per step of 1024 games, with the actions drawn in the
-//! step and given to it, on one thread and on rayon's pool.
+//! step and given to it, on one thread and shared by a team of two (`mancala_play::team`).
 //!
 //! `cargo bench -p mancala-play --bench batch` (add `-- --quick` for a short run).
 
@@ -9,6 +9,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mancala_core::Position;
 use mancala_play::batch::{observation_len, Actions, Batch, Reward, StepOut};
+use mancala_play::team::Team;
 
 /// Games a batch holds, as in the Python benchmark.
 const N: usize = 1024;
@@ -20,24 +21,19 @@ fn bench_step(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("batch {rules}, {N} games"));
         g.throughput(Throughput::Elements(N as u64));
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let mut b = Batch::new(start, N, 1, 0, Reward::Win);
+            let team: &'static Team = Box::leak(Box::new(Team::new(threads - 1)));
+            let mut b = Batch::new(start, N, 1, 0, Reward::Win).with_team(team);
             let (mut r, mut d) = (vec![0.0; N], vec![false; N]);
             let (mut o, mut mask, mut a) = (vec![0.0; N * k], vec![false; N * m], vec![0; N]);
             g.bench_function(format!("step random, {threads} thread(s)"), |bench| {
                 bench.iter(|| {
-                    pool.install(|| {
-                        let out = StepOut {
-                            rewards: &mut r,
-                            dones: &mut d,
-                            observations: &mut o,
-                            masks: &mut mask,
-                        };
-                        b.step(Actions::Random(&mut a), out).unwrap();
-                    });
+                    let out = StepOut {
+                        rewards: &mut r,
+                        dones: &mut d,
+                        observations: &mut o,
+                        masks: &mut mask,
+                    };
+                    b.step(Actions::Random(&mut a), out).unwrap();
                     black_box(&o);
                 })
             });
@@ -45,16 +41,14 @@ fn bench_step(c: &mut Criterion) {
                 format!("sample, step given, {threads} thread(s)"),
                 |bench| {
                     bench.iter(|| {
-                        pool.install(|| {
-                            b.sample_actions(&mut a);
-                            let out = StepOut {
-                                rewards: &mut r,
-                                dones: &mut d,
-                                observations: &mut o,
-                                masks: &mut mask,
-                            };
-                            b.step(Actions::Given(&a), out).unwrap();
-                        });
+                        b.sample_actions(&mut a);
+                        let out = StepOut {
+                            rewards: &mut r,
+                            dones: &mut d,
+                            observations: &mut o,
+                            masks: &mut mask,
+                        };
+                        b.step(Actions::Given(&a), out).unwrap();
                         black_box(&o);
                     })
                 },

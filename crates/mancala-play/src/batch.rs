@@ -32,9 +32,10 @@ use mancala_core::{
 };
 use mancala_engine::fast::{FastGame, FastRules};
 use mancala_engine::{Evaluation, Quality};
-use rayon::prelude::*;
+use std::sync::Mutex;
 
 use crate::rng::Rng;
+use crate::team::Team;
 
 /// Entries of an observation of a game of `rules` (see the module docs).
 pub fn observation_len(rules: &Rules) -> usize {
@@ -392,6 +393,16 @@ impl Slot {
             _ => self.legal,
         }
     }
+    /// Whether `pit` is a legal move (read from the board's bits on the fast board, which
+    /// keeps no list of moves).
+    #[inline]
+    fn allows(&self, pit: i64) -> bool {
+        match &self.play {
+            Play::Fast(g) => (0..8).contains(&pit) && g.legal_bits() >> pit & 1 != 0,
+            _ => (0..=255).contains(&pit) && self.legal.contains(pit as u8),
+        }
+    }
+
     /// A legal move drawn uniformly from `rng` (one draw, as `rng.pick` of the moves).
     #[inline]
     fn pick(&self, rng: &mut Rng) -> u8 {
@@ -581,25 +592,19 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
     }
 }
 
-/// Games from which a step is shared with rayon's pool. Below, the caller steps them alone:
-/// a pool thread that slept while the caller chose its actions takes tens of microseconds to
-/// wake, and with a numpy policy between steps 1024 and 4096 games stepped slower on two
-/// threads than on one (docs/results.md, 2026-12-04).
-const PARALLEL_FROM: usize = 8192;
+/// Games a chunk of a parallel step takes (more where a batch would have more than 4096
+/// chunks). A step of fewer than two chunks runs on the caller's thread.
+const CHUNK: usize = 128;
 
-/// Whether `n` games are worth handing to rayon's pool: [`PARALLEL_FROM`] or more, and a pool
-/// of more than one thread (handing work to a pool of one costs the caller a wait on another
-/// thread and gains nothing).
-fn parallel(n: usize) -> bool {
-    n >= PARALLEL_FROM && rayon::current_num_threads() > 1
+/// Games a chunk of a parallel step of `n` games takes, or `None` where the caller steps
+/// them alone (fewer than two chunks, or a team of one thread).
+fn chunk(n: usize, team: &Team) -> Option<usize> {
+    let c = CHUNK.max(n.div_ceil(4096));
+    (n >= 2 * c && team.threads() > 1).then_some(c)
 }
 
-/// Games a task of a parallel step takes: one task a thread of the pool.
-fn chunk(n: usize) -> usize {
-    n.div_ceil(rayon::current_num_threads()).max(1)
-}
-
-/// `n` games of one start position, stepped together (on every core for large batches).
+/// `n` games of one start position, stepped together (batches of two chunks or more shared
+/// with the process's [`Team`]).
 ///
 /// Each game draws its openings and [`Batch::sample_actions`] from its own generator, seeded
 /// from the batch's seed and its index ([`Rng::derive`]), so a seed gives the same games
@@ -614,6 +619,8 @@ pub struct Batch {
     final_scores: Vec<[u16; 2]>,
     /// The fast board's rules, where the games step on it (see the module docs).
     fast: Option<Fast>,
+    /// The threads that share large steps ([`Team::global`] unless a test gives another).
+    team: &'static Team,
 }
 
 impl Batch {
@@ -654,9 +661,32 @@ impl Batch {
             reward,
             final_scores: vec![[0; 2]; n],
             fast,
+            team: Team::global(),
         };
         b.reset(Some(seed));
         b
+    }
+
+    /// Whether large steps are shared with the process's helper threads ([`Team::global`], the
+    /// default) or run on the caller's thread alone. The games are the same either way.
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.team = if parallel {
+            Team::global()
+        } else {
+            Team::alone()
+        };
+    }
+
+    /// Whether large steps are shared with helper threads.
+    pub fn is_parallel(&self) -> bool {
+        self.team.threads() > 1
+    }
+
+    /// The batch, its large steps shared by `team` instead of the process's (for tests of
+    /// other thread counts).
+    #[doc(hidden)]
+    pub fn with_team(self, team: &'static Team) -> Batch {
+        Batch { team, ..self }
     }
 
     /// Whether the games step on the engine's fast board (see the module docs).
@@ -778,7 +808,7 @@ impl Batch {
             Actions::Given(a) => PartActions::Given(a),
             Actions::Random(a) => PartActions::Random(a),
         };
-        if !parallel(n) {
+        let Some(c) = chunk(n, self.team) else {
             work(Part {
                 slots: &mut self.slots,
                 rngs: &mut self.rngs,
@@ -787,13 +817,12 @@ impl Batch {
                 out,
             });
             return Ok(());
-        }
-        let c = chunk(n);
+        };
         let acts: Vec<PartActions<'_>> = match acts {
             PartActions::Given(a) => a.chunks(c).map(PartActions::Given).collect(),
             PartActions::Random(a) => a.chunks_mut(c).map(PartActions::Random).collect(),
         };
-        let parts: Vec<Part<'_>> = self
+        let parts: Vec<Mutex<Option<Part<'_>>>> = self
             .slots
             .chunks_mut(c)
             .zip(self.rngs.chunks_mut(c))
@@ -804,33 +833,25 @@ impl Batch {
             .zip(out.observations.chunks_mut(c * k))
             .zip(out.masks.chunks_mut(c * m))
             .map(
-                |(((((((slots, rngs), fin), acts), rewards), dones), observations), masks)| Part {
-                    slots,
-                    rngs,
-                    fin,
-                    acts,
-                    out: StepOut {
-                        rewards,
-                        dones,
-                        observations,
-                        masks,
-                    },
+                |(((((((slots, rngs), fin), acts), rewards), dones), observations), masks)| {
+                    Mutex::new(Some(Part {
+                        slots,
+                        rngs,
+                        fin,
+                        acts,
+                        out: StepOut {
+                            rewards,
+                            dones,
+                            observations,
+                            masks,
+                        },
+                    }))
                 },
             )
             .collect();
-        // The caller steps the first part itself while the pool's threads take the others:
-        // a parallel iterator called from outside the pool would leave the caller waiting
-        // for woken threads to do all of it.
-        let work = &work;
-        let mut parts = parts.into_iter();
-        let first = parts.next();
-        rayon::in_place_scope(|s| {
-            for p in parts {
-                s.spawn(move |_| work(p));
-            }
-            if let Some(p) = first {
-                work(p);
-            }
+        self.team.run(parts.len(), &|i| {
+            let part = parts[i].lock().map(|mut p| p.take());
+            work(part.ok().flatten().expect("each part is stepped once"))
         });
         Ok(())
     }
@@ -844,18 +865,23 @@ impl Batch {
                     .arg("games", self.slots.len()),
             ));
         }
-        for (i, (g, &a)) in self.slots.iter().zip(actions).enumerate() {
-            let legal = g.legal_moves();
-            if !(0..=255).contains(&a) || !legal.contains(a as u8) {
-                return Err(Error::IllegalMove(
-                    Msg::new("error.batch.illegal")
-                        .arg("game", i)
-                        .arg("pit", a)
-                        .arg("legal", format!("{:?}", legal.as_slice())),
-                ));
-            }
-        }
-        Ok(())
+        let Some(i) = self
+            .slots
+            .iter()
+            .zip(actions)
+            .position(|(g, &a)| !g.allows(a))
+        else {
+            return Ok(());
+        };
+        Err(Error::IllegalMove(
+            Msg::new("error.batch.illegal")
+                .arg("game", i)
+                .arg("pit", actions[i])
+                .arg(
+                    "legal",
+                    format!("{:?}", self.slots[i].legal_moves().as_slice()),
+                ),
+        ))
     }
 
     /// The stores (South, North) at the end of each game that ended at the last step; zeros
@@ -872,15 +898,17 @@ impl Batch {
                 g.write_observation(m, row);
             }
         };
-        let n = self.slots.len();
-        if parallel(n) {
-            let c = chunk(n);
-            self.slots
-                .par_chunks(c)
-                .zip(out.par_chunks_mut(c * k))
-                .for_each(fill);
-        } else {
-            fill((&self.slots[..], out));
+        match chunk(self.slots.len(), self.team) {
+            Some(c) => {
+                let rows: Vec<Mutex<&mut [f32]>> = out.chunks_mut(c * k).map(Mutex::new).collect();
+                self.team.run(rows.len(), &|i| {
+                    let slots = &self.slots[i * c..self.slots.len().min((i + 1) * c)];
+                    if let Ok(mut rows) = rows[i].lock() {
+                        fill((slots, &mut rows));
+                    }
+                });
+            }
+            None => fill((&self.slots[..], out)),
         }
     }
 
@@ -1044,11 +1072,12 @@ mod tests {
         seed: u64,
         opening: u32,
         steps: usize,
+        team: &'static Team,
     ) -> usize {
         let start = Position::start(&rules.parse().unwrap()).unwrap();
         let mut ended = 0;
         for reward in [Reward::Win, Reward::Margin] {
-            let mut f = Batch::new(start, n, seed, opening, reward);
+            let mut f = Batch::new(start, n, seed, opening, reward).with_team(team);
             let mut g = Batch::new_generic(start, n, seed, opening, reward);
             assert!(f.is_fast(), "{rules}: the fast path");
             assert!(!g.is_fast());
@@ -1098,7 +1127,14 @@ mod tests {
     #[test]
     fn the_fast_board_steps_as_the_generic_path() {
         for (j, rules) in FAST_RULES.iter().enumerate() {
-            let ended = fast_and_generic_agree(rules, 29, 11 + j as u64, (j % 3) as u32 * 4, 1500);
+            let ended = fast_and_generic_agree(
+                rules,
+                29,
+                11 + j as u64,
+                (j % 3) as u32 * 4,
+                1500,
+                Team::global(),
+            );
             assert!(ended > 200, "{rules}: {ended} games ended");
         }
     }
@@ -1115,20 +1151,21 @@ mod tests {
             opening in 0u32..8,
             steps in 1usize..400,
         ) {
-            fast_and_generic_agree(FAST_RULES[rules], n, seed, opening, steps);
+            fast_and_generic_agree(FAST_RULES[rules], n, seed, opening, steps, Team::global());
         }
     }
 
-    /// Many games on more than one task: the fast path's parallel step.
+    /// A team of `helpers` helper threads, for the life of the tests.
+    fn team(helpers: usize) -> &'static Team {
+        Box::leak(Box::new(Team::new(helpers)))
+    }
+
+    /// Many games in chunks shared by four threads: the fast path's parallel step.
     #[test]
     fn the_fast_board_steps_as_the_generic_path_in_parallel() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        let ended =
-            pool.install(|| fast_and_generic_agree("kalah,seeds=4", PARALLEL_FROM + 5, 3, 2, 60));
-        assert!(ended > PARALLEL_FROM, "{ended} games ended");
+        let n = 20 * CHUNK + 5;
+        let ended = fast_and_generic_agree("kalah,seeds=4", n, 3, 2, 60, team(3));
+        assert!(ended > n, "{ended} games ended");
     }
 
     /// Rules the fast board does not play, or plays only without their opening rule, take the
@@ -1221,35 +1258,30 @@ mod tests {
 
     #[test]
     fn threads_do_not_change_the_games() {
-        let run = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            pool.install(|| {
-                let n = PARALLEL_FROM + 7;
-                let start = Position::start(&"kalah".parse().unwrap()).unwrap();
-                let mut b = Batch::new(start, n, 5, 3, Reward::Margin);
-                let mut a = vec![0i64; n];
-                let mut out = Bufs::new(&b);
-                let mut total = 0.0;
-                for t in 0..100 {
-                    // Actions drawn in the step and before it.
-                    if t % 2 == 0 {
-                        b.step(Actions::Random(&mut a), out.out()).unwrap();
-                    } else {
-                        b.sample_actions(&mut a);
-                        b.step(Actions::Given(&a), out.out()).unwrap();
-                    }
-                    total += out.r.iter().map(|x| x.abs()).sum::<f32>();
+        let run = |helpers: usize| {
+            let n = 9 * CHUNK + 7;
+            let start = Position::start(&"kalah".parse().unwrap()).unwrap();
+            let mut b = Batch::new(start, n, 5, 3, Reward::Margin).with_team(team(helpers));
+            let mut a = vec![0i64; n];
+            let mut out = Bufs::new(&b);
+            let mut total = 0.0;
+            for t in 0..100 {
+                // Actions drawn in the step and before it.
+                if t % 2 == 0 {
+                    b.step(Actions::Random(&mut a), out.out()).unwrap();
+                } else {
+                    b.sample_actions(&mut a);
+                    b.step(Actions::Given(&a), out.out()).unwrap();
                 }
-                let mut o = vec![0.0; n * 14];
-                b.write_observations(&mut o);
-                (total, o, b.final_scores().to_vec())
-            })
+                total += out.r.iter().map(|x| x.abs()).sum::<f32>();
+            }
+            let mut o = vec![0.0; n * 14];
+            b.write_observations(&mut o);
+            (total, o, b.final_scores().to_vec())
         };
-        let one = run(1);
+        let one = run(0);
         assert!(one.0 > 0.0);
+        assert_eq!(one, run(1));
         assert_eq!(one, run(3));
     }
 

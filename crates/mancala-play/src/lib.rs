@@ -41,6 +41,7 @@ pub mod player;
 pub mod protocol;
 pub mod rng;
 pub mod stats;
+pub mod team;
 pub mod tournament;
 
 pub use player::{Besides, Computer, Player};

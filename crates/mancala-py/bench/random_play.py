@@ -16,7 +16,8 @@ row's best round and its ratio to OpenSpiel's ``mancala`` in a Python loop (high
   and this package's ``python_mancala`` OpenSpiel game.
 
 Build the package with ``maturin develop --release`` first: a debug build measures the
-bindings unoptimised. ``RAYON_NUM_THREADS=1`` steps the games on one thread.
+bindings unoptimised. ``VecGame`` shares its steps with its helper threads (one a core besides
+the caller's); the rows marked "one thread" step with ``parallel=False``.
 """
 
 import argparse
@@ -69,8 +70,8 @@ def vec_numpy(rules, n, seconds):
     return timed(chunk, seconds)
 
 
-def vec_numpy_out(rules, n, seconds):
-    v = mancala.VecGame(rules, n, seed=1)
+def vec_numpy_out(rules, n, seconds, parallel=True):
+    v = mancala.VecGame(rules, n, seed=1, parallel=parallel)
     rng = np.random.default_rng(1)
     _, masks = v.reset()
     out = v.step(masks.argmax(axis=1))  # the arrays every later step writes
@@ -87,8 +88,8 @@ def vec_numpy_out(rules, n, seconds):
     return timed(chunk, seconds)
 
 
-def vec_step_random(rules, n, seconds):
-    v = mancala.VecGame(rules, n, seed=1)
+def vec_step_random(rules, n, seconds, parallel=True):
+    v = mancala.VecGame(rules, n, seed=1, parallel=parallel)
     out = v.step_random()
 
     def chunk():
@@ -139,7 +140,15 @@ def main():
         ("Game, Python loop", lambda s: game_loop(a.rules, s)),
         (f"VecGame({a.n}), numpy policy from masks, step()", lambda s: vec_numpy(a.rules, a.n, s)),
         (f"VecGame({a.n}), numpy policy from masks, step(out=)", lambda s: vec_numpy_out(a.rules, a.n, s)),
+        (
+            f"VecGame({a.n}), numpy policy, step(out=), one thread",
+            lambda s: vec_numpy_out(a.rules, a.n, s, parallel=False),
+        ),
         (f"VecGame({a.n}), step_random(out=) (Rust actions)", lambda s: vec_step_random(a.rules, a.n, s)),
+        (
+            f"VecGame({a.n}), step_random(out=), one thread",
+            lambda s: vec_step_random(a.rules, a.n, s, parallel=False),
+        ),
         (f"VecGame({a.n}), sample_actions(), step()", lambda s: vec_sampled(a.rules, a.n, s)),
     ]
     try:

@@ -357,8 +357,8 @@ impl Game {
 /// `n` games of one set of rules stepped together in Rust (the GIL released), each started
 /// again when it ends, the openings, `sample_actions` and `step_random` drawn from `seed`.
 /// `step` and `step_random` write into arrays of an earlier result when given them (`out=`),
-/// so that a loop of steps allocates nothing. Batches of 8192 games or more are stepped on
-/// rayon's pool, smaller ones on the calling thread.
+/// so that a loop of steps allocates nothing. Steps of 256 games or more are shared with the
+/// process's helper threads (`mancala_play::team`) unless `parallel=False`.
 #[pyclass(module = "mancala")]
 pub struct VecGame {
     batch: Batch,
@@ -543,7 +543,8 @@ impl VecGame {
 #[pymethods]
 impl VecGame {
     #[new]
-    #[pyo3(signature = (rules=None, n=None, seed=0, reward="win", opening=0, position=None))]
+    #[pyo3(signature = (rules=None, n=None, seed=0, reward="win", opening=0, position=None, parallel=true))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&str>,
         n: Option<&Bound<'_, PyAny>>,
@@ -551,6 +552,7 @@ impl VecGame {
         reward: &str,
         opening: u32,
         position: Option<&str>,
+        parallel: bool,
     ) -> PyResult<VecGame> {
         // A bool is an int to Python: refuse it rather than take `True` for one game.
         let n: i64 = match n {
@@ -582,10 +584,25 @@ impl VecGame {
         if start.is_over() {
             return Err(PyValueError::new_err("the start position is over"));
         }
+        let mut batch = Batch::new(start, n, seed, opening, reward);
+        batch.set_parallel(parallel);
         Ok(VecGame {
-            batch: Batch::new(start, n, seed, opening, reward),
+            batch,
             rules: *start.rules(),
         })
+    }
+
+    /// Whether steps of 256 games or more are shared with helper threads (one a core, less
+    /// one); `False` steps every game on the calling thread. The games are the same either
+    /// way.
+    #[getter]
+    fn parallel(&self) -> bool {
+        self.batch.is_parallel()
+    }
+
+    #[setter]
+    fn set_parallel(&mut self, parallel: bool) {
+        self.batch.set_parallel(parallel)
     }
 
     /// Games stepped together.

@@ -153,6 +153,22 @@ def test_vecgame_out_arrays_and_step_random():
     assert (a.final_scores() == c.final_scores()).all()
 
 
+def test_vecgame_plays_the_same_games_on_one_thread_or_shared():
+    # 1000 games: steps of eight chunks, shared with the helper threads where the machine
+    # has them; parallel=False steps them all on this thread.
+    n = 1000
+    shared = mancala.VecGame("kalah,seeds=4", n, seed=9, opening=3)
+    alone = mancala.VecGame("kalah,seeds=4", n, seed=9, opening=3, parallel=False)
+    assert not alone.parallel
+    for t in range(120):
+        if t == 60:
+            shared.parallel, alone.parallel = False, True
+        x, y = shared.step_random(), alone.step_random()
+        assert all((a == b).all() for a, b in zip(x, y))
+    assert shared.positions() == alone.positions()
+    assert (shared.observations() == alone.observations()).all()
+
+
 def test_vecgame_refuses_bad_out_arrays():
     v = mancala.VecGame("kalah", 4, seed=1)
     obs, rew, done, masks = v.step(v.sample_actions())

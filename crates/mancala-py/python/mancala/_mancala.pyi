@@ -119,11 +119,14 @@ class VecGame:
     ``reward``: ``"win"`` (+1/-1/0) or ``"margin"`` (final seed margin, higher is better) for
     the player who made the game's last move. ``opening``: up to that many random plies start
     each game. ``seed`` drives openings, ``sample_actions`` and ``step_random`` (each game
-    has its own generator, so a seed gives the same games whatever the threads). Batches of
-    8192 games or more are stepped on every core (rayon's pool: ``RAYON_NUM_THREADS`` sets
-    its size); smaller ones on the calling thread, where waking the pool cost more than it
-    saved. Rules with the pie rule are refused (``ValueError``): actions and masks are pits,
-    and the swap is not one. Actions are integers; floats and booleans are refused, not cast.
+    has its own generator, so a seed gives the same games whatever the threads).
+    ``parallel``: steps of 256 games or more are shared, in chunks of 128 games or more, by
+    the calling thread and the process's helper threads, one a core besides the caller
+    (``RAYON_NUM_THREADS`` sets the threads in all); the helpers spin for a quarter of a
+    millisecond after a step, so that the next finds them awake, then sleep. ``False`` steps
+    every game on the calling thread. Rules
+    with the pie rule are refused (``ValueError``): actions and masks are pits, and the swap
+    is not one. Actions are integers; floats and booleans are refused, not cast.
     """
 
     def __new__(
@@ -134,7 +137,13 @@ class VecGame:
         reward: str = "win",
         opening: int = 0,
         position: Optional[str] = None,
+        parallel: bool = True,
     ) -> "VecGame": ...
+    @property
+    def parallel(self) -> bool:
+        """Whether large steps are shared with helper threads (``False`` on one core)."""
+    @parallel.setter
+    def parallel(self, value: bool) -> None: ...
     @property
     def n(self) -> int: ...
     @property
