@@ -1,8 +1,9 @@
 //! Nanoseconds a game-step of `Batch::step` with random actions drawn in the step, 1024 games,
 //! on the engine's fast board and on the generic path (`Batch::new_generic`), in interleaved
-//! rounds so that a change of the machine's load reaches both alike. Not a test.
+//! rounds so that a change of the machine's load reaches both alike, on the calling thread
+//! alone (`Batch::set_parallel(false)`). Not a test.
 //!
-//! `RAYON_NUM_THREADS=1 cargo run --release -p mancala-play --example batch_speed [RULES] [ROUNDS] [fast|generic]`
+//! `cargo run --release -p mancala-play --example batch_speed [RULES] [ROUNDS] [fast|generic]`
 //!
 //! Prints each path's best and median round, in thread CPU time and wall time, and the ratios.
 
@@ -62,6 +63,8 @@ fn main() {
     let mut fast = Batch::new(start, N, 1, 0, Reward::Win);
     let mut generic = Batch::new_generic(start, N, 1, 0, Reward::Win);
     assert!(fast.is_fast(), "{rules}: not on the fast path");
+    fast.set_parallel(false);
+    generic.set_parallel(false);
     let mut bufs = (
         vec![0.0; N],
         vec![false; N],
@@ -93,10 +96,7 @@ fn main() {
         println!("{rules}: {path} alone, CPU ns a game-step best {b:.1} median {m:.1}");
         return;
     }
-    println!(
-        "{rules}, {N} games, {STEPS} steps a round, {rounds} rounds, {} rayon thread(s)",
-        rayon::current_num_threads()
-    );
+    println!("{rules}, {N} games, {STEPS} steps a round, {rounds} rounds, one thread");
     for (what, pick) in [("CPU", 0), ("wall", 1)] {
         let col = |v: &[(f64, f64)]| {
             v.iter()

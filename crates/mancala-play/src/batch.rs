@@ -501,6 +501,7 @@ struct Part<'a> {
     slots: &'a mut [Slot],
     rngs: &'a mut [Rng],
     fin: &'a mut [[u16; 2]],
+    legal: &'a mut [u8],
     acts: PartActions<'a>,
     out: StepOut<'a>,
 }
@@ -551,20 +552,71 @@ fn step_one(c: &Ctx<'_>, p: &mut Part<'_>, i: usize) {
 /// opening to draw.
 fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
     debug_assert_eq!((c.k, c.m), (2 * M + 2, M));
-    for i in 0..p.slots.len() {
-        let Play::Fast(g) = &mut p.slots[i].play else {
-            step_one(c, p, i);
-            continue;
-        };
-        let pit = match &mut p.acts {
-            PartActions::Given(a) => a[i] as u8,
-            PartActions::Random(a) => {
+    // Every buffer cut to the part's games once, so that the loop indexes without checks,
+    // and the choice between given and drawn actions made once, not at every game.
+    let n = p.slots.len();
+    let Part {
+        slots,
+        rngs,
+        fin,
+        legal,
+        acts,
+        out,
+    } = p;
+    let b = FastBufs {
+        rngs: &mut rngs[..n],
+        fin: &mut fin[..n],
+        legal: &mut legal[..n],
+        rewards: &mut out.rewards[..n],
+        dones: &mut out.dones[..n],
+        observations: &mut out.observations[..n * (2 * M + 2)],
+        masks: &mut out.masks[..n * M],
+    };
+    match acts {
+        PartActions::Given(a) => {
+            let a = &a[..n];
+            step_fast_with::<M>(f, c, slots, b, |i, _, _| a[i] as u8)
+        }
+        PartActions::Random(a) => {
+            let a = &mut a[..n];
+            step_fast_with::<M>(f, c, slots, b, |i, g, rng| {
                 let bits = g.legal_bits();
-                let pit = nth_bit(bits, below_small(&mut p.rngs[i], bits.count_ones()));
+                let pit = nth_bit(bits, below_small(rng, bits.count_ones()));
                 a[i] = pit as i64;
                 pit
-            }
+            })
+        }
+    }
+}
+
+/// The buffers of a part's games, each cut to their number ([`step_fast`]).
+struct FastBufs<'a> {
+    rngs: &'a mut [Rng],
+    fin: &'a mut [[u16; 2]],
+    legal: &'a mut [u8],
+    rewards: &'a mut [f32],
+    dones: &'a mut [bool],
+    observations: &'a mut [f32],
+    masks: &'a mut [bool],
+}
+
+/// [`step_fast`]'s loop, the move of game `i` chosen by `pick(i, game, its generator)`.
+#[inline(always)]
+fn step_fast_with<const M: usize>(
+    f: &Fast,
+    c: &Ctx<'_>,
+    slots: &mut [Slot],
+    b: FastBufs<'_>,
+    mut pick: impl FnMut(usize, &FastGame, &mut Rng) -> u8,
+) {
+    let rows = b.observations.chunks_exact_mut(2 * M + 2);
+    let masks = b.masks.chunks_exact_mut(M);
+    for (i, (obs, mask)) in rows.zip(masks).enumerate() {
+        let (slot, rng) = (&mut slots[i], &mut b.rngs[i]);
+        let Play::Fast(g) = &mut slot.play else {
+            unreachable!("a batch on the fast board plays every game on it")
         };
+        let pit = pick(i, g, rng);
         let side = g.to_move();
         f.rules.step_pits::<M>(g, pit);
         let over = g.is_over();
@@ -572,23 +624,24 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
             let scores = g.scores();
             let outcome = Some(fast_outcome(scores));
             let scores = scores.map(u16::from);
-            p.out.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
-            p.fin[i] = scores;
+            b.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
+            b.fin[i] = scores;
             if c.opening == 0 {
                 *g = f.start;
             } else {
-                p.slots[i] = Batch::fresh(c.start, c.opening, &mut p.rngs[i], c.fast);
+                *slot = Batch::fresh(c.start, c.opening, rng, c.fast);
             }
         } else {
-            p.out.rewards[i] = 0.0;
-            p.fin[i] = [0; 2];
+            b.rewards[i] = 0.0;
+            b.fin[i] = [0; 2];
         }
-        p.out.dones[i] = over;
-        let Play::Fast(g) = &p.slots[i].play else {
+        b.dones[i] = over;
+        let Play::Fast(g) = &slot.play else {
             unreachable!("a fast game starts again on the fast board")
         };
-        fast_observation_m::<M>(g, &mut p.out.observations[i * (2 * M + 2)..][..2 * M + 2]);
-        fast_mask(g, &mut p.out.masks[i * M..][..M]);
+        fast_observation_m::<M>(g, obs);
+        fast_mask(g, mask);
+        b.legal[i] = g.legal_bits();
     }
 }
 
@@ -617,6 +670,10 @@ pub struct Batch {
     opening: u32,
     reward: Reward,
     final_scores: Vec<[u16; 2]>,
+    /// The legal moves of each game on the fast board as bits (bit `i`: own pit `i`), which
+    /// a step's check reads: reading the games themselves, half of them in a helper's cache
+    /// after a shared step, cost as much as the step.
+    legal: Vec<u8>,
     /// The fast board's rules, where the games step on it (see the module docs).
     fast: Option<Fast>,
     /// The threads that share large steps ([`Team::global`] unless a test gives another).
@@ -660,6 +717,7 @@ impl Batch {
             opening,
             reward,
             final_scores: vec![[0; 2]; n],
+            legal: vec![0; n],
             fast,
             team: Team::global(),
         };
@@ -726,6 +784,12 @@ impl Batch {
             *slot = Batch::fresh(start, opening, rng, fast);
         }
         self.final_scores.fill([0; 2]);
+        for (bits, slot) in self.legal.iter_mut().zip(&self.slots) {
+            *bits = match &slot.play {
+                Play::Fast(g) => g.legal_bits(),
+                _ => 0,
+            };
+        }
     }
 
     /// Games in the batch.
@@ -813,6 +877,7 @@ impl Batch {
                 slots: &mut self.slots,
                 rngs: &mut self.rngs,
                 fin: &mut self.final_scores,
+                legal: &mut self.legal,
                 acts,
                 out,
             });
@@ -827,17 +892,22 @@ impl Batch {
             .chunks_mut(c)
             .zip(self.rngs.chunks_mut(c))
             .zip(self.final_scores.chunks_mut(c))
+            .zip(self.legal.chunks_mut(c))
             .zip(acts)
             .zip(out.rewards.chunks_mut(c))
             .zip(out.dones.chunks_mut(c))
             .zip(out.observations.chunks_mut(c * k))
             .zip(out.masks.chunks_mut(c * m))
             .map(
-                |(((((((slots, rngs), fin), acts), rewards), dones), observations), masks)| {
+                |(
+                    (((((((slots, rngs), fin), legal), acts), rewards), dones), observations),
+                    masks,
+                )| {
                     Mutex::new(Some(Part {
                         slots,
                         rngs,
                         fin,
+                        legal,
                         acts,
                         out: StepOut {
                             rewards,
@@ -865,12 +935,19 @@ impl Batch {
                     .arg("games", self.slots.len()),
             ));
         }
-        let Some(i) = self
-            .slots
-            .iter()
-            .zip(actions)
-            .position(|(g, &a)| !g.allows(a))
-        else {
+        let bad = if self.fast.is_some() {
+            let allows = |bits: u8, a: i64| (0..8).contains(&a) && bits >> a & 1 != 0;
+            self.legal
+                .iter()
+                .zip(actions)
+                .position(|(&bits, &a)| !allows(bits, a))
+        } else {
+            self.slots
+                .iter()
+                .zip(actions)
+                .position(|(g, &a)| !g.allows(a))
+        };
+        let Some(i) = bad else {
             return Ok(());
         };
         Err(Error::IllegalMove(
@@ -1300,6 +1377,35 @@ mod tests {
         let mut mask = vec![false; 12];
         b.write_masks(&mut mask);
         assert!(mask.iter().all(|&x| x));
+    }
+
+    /// After shared steps, openings and restarts, a step of the fast board and of the
+    /// generic path accepts exactly each game's legal moves.
+    #[test]
+    fn the_check_accepts_exactly_the_legal_moves() {
+        let n = 3 * CHUNK;
+        let start = Position::start(&"kalah,seeds=3".parse().unwrap()).unwrap();
+        for fast in [true, false] {
+            let mut b = if fast {
+                Batch::new(start, n, 4, 3, Reward::Win).with_team(team(1))
+            } else {
+                Batch::new_generic(start, n, 4, 3, Reward::Win)
+            };
+            assert_eq!(b.is_fast(), fast);
+            let mut out = Bufs::new(&b);
+            let mut a = vec![0i64; n];
+            for t in 0..60 {
+                b.step(Actions::Random(&mut a), out.out()).unwrap();
+                let i = t * 7 % n;
+                let legal = b.position(i).legal_moves();
+                b.sample_actions(&mut a);
+                for pit in -1..10i64 {
+                    a[i] = pit;
+                    let ok = (0..=255).contains(&pit) && legal.contains(pit as u8);
+                    assert_eq!(b.check(&a).is_ok(), ok, "fast {fast}, game {i}, pit {pit}");
+                }
+            }
+        }
     }
 
     #[test]

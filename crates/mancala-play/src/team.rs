@@ -35,15 +35,29 @@ fn unpack(s: u64) -> (u64, usize, usize) {
     (s >> 32, (s >> 16 & 0xFFFF) as usize, (s & 0xFFFF) as usize)
 }
 
-/// What the caller and the helpers share.
+/// A value on cache lines of its own (128 bytes: the pair of lines x86's prefetcher fetches
+/// together), so that threads writing other fields do not take its line away.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// What the caller and the helpers share. The word the helpers spin on and the count the
+/// caller waits on are on lines of their own.
 #[derive(Debug)]
 struct Shared {
-    state: AtomicU64,
+    state: Padded<AtomicU64>,
     /// The job now (a `&Task` on the caller's stack): read only by a thread that holds an
     /// unfinished chunk of it, so the caller, which waits for every chunk, outlives the read.
     task: AtomicPtr<()>,
     /// Chunks of the job now that are done.
-    finished: AtomicUsize,
+    finished: Padded<AtomicUsize>,
     /// Whether a chunk of the job now panicked on a helper.
     panicked: AtomicBool,
     /// Whether each helper sleeps (set before it parks, cleared when it wakes).
@@ -95,9 +109,9 @@ impl Team {
     /// A team of the caller and `helpers` threads.
     pub fn new(helpers: usize) -> Team {
         let shared = Arc::new(Shared {
-            state: AtomicU64::new(0),
+            state: Padded(AtomicU64::new(0)),
             task: AtomicPtr::new(std::ptr::null_mut()),
-            finished: AtomicUsize::new(0),
+            finished: Padded(AtomicUsize::new(0)),
             panicked: AtomicBool::new(false),
             asleep: (0..helpers).map(|_| AtomicBool::new(false)).collect(),
         });
