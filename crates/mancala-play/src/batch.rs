@@ -338,10 +338,11 @@ fn rows_as_f32(own: u64, theirs: u64) -> [f32; 16] {
     std::array::from_fn(|i| bytes[i] as f32)
 }
 
-/// Writes the legal moves of `g` as a mask of `out.len()` pits (at most 8).
+/// Writes legal moves as bytes ([`FastGame::legal_bytes`]) as a mask of `out.len()` pits (at
+/// most 8).
 #[inline(always)]
-fn fast_mask(g: &FastGame, out: &mut [bool]) {
-    let bytes = g.legal_bytes().to_le_bytes();
+fn fast_mask(legal: u64, out: &mut [bool]) {
+    let bytes = legal.to_le_bytes();
     let n = out.len().min(8);
     // SAFETY: each byte is 0 or 1, a valid `bool`, and `n` bytes fit both slices.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), n) }
@@ -461,7 +462,7 @@ impl Slot {
     /// Writes the legal moves as a mask of the `m` pits.
     fn write_mask(&self, out: &mut [bool]) {
         match &self.play {
-            Play::Fast(g) => fast_mask(g, out),
+            Play::Fast(g) => fast_mask(g.legal_bytes(), out),
             _ => write_moves(&self.legal, out),
         }
     }
@@ -579,8 +580,7 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
         }
         PartActions::Random(a) => {
             let a = &mut a[..n];
-            step_fast_with::<M>(f, c, slots, b, |i, g, rng| {
-                let bits = g.legal_bits();
+            step_fast_with::<M>(f, c, slots, b, |i, bits, rng| {
                 let pit = nth_bit(bits, below_small(rng, bits.count_ones()));
                 a[i] = pit as i64;
                 pit
@@ -600,14 +600,15 @@ struct FastBufs<'a> {
     masks: &'a mut [bool],
 }
 
-/// [`step_fast`]'s loop, the move of game `i` chosen by `pick(i, game, its generator)`.
+/// [`step_fast`]'s loop, the move of game `i` chosen by `pick(i, its legal bits, its
+/// generator)` (the bits kept from the last step, not read from the board again).
 #[inline(always)]
 fn step_fast_with<const M: usize>(
     f: &Fast,
     c: &Ctx<'_>,
     slots: &mut [Slot],
     b: FastBufs<'_>,
-    mut pick: impl FnMut(usize, &FastGame, &mut Rng) -> u8,
+    mut pick: impl FnMut(usize, u8, &mut Rng) -> u8,
 ) {
     let rows = b.observations.chunks_exact_mut(2 * M + 2);
     let masks = b.masks.chunks_exact_mut(M);
@@ -616,7 +617,12 @@ fn step_fast_with<const M: usize>(
         let Play::Fast(g) = &mut slot.play else {
             unreachable!("a batch on the fast board plays every game on it")
         };
-        let pit = pick(i, g, rng);
+        debug_assert_eq!(
+            b.legal[i],
+            g.legal_bits(),
+            "the kept legal bits of game {i}"
+        );
+        let pit = pick(i, b.legal[i], rng);
         let side = g.to_move();
         f.rules.step_pits::<M>(g, pit);
         let over = g.is_over();
@@ -639,9 +645,12 @@ fn step_fast_with<const M: usize>(
         let Play::Fast(g) = &slot.play else {
             unreachable!("a fast game starts again on the fast board")
         };
+        // The legal moves read once from the board, before any store (which the compiler
+        // could not tell apart from the board) for both the mask and the bits.
+        let (bytes, bits) = (g.legal_bytes(), g.legal_bits());
+        b.legal[i] = bits;
         fast_observation_m::<M>(g, obs);
-        fast_mask(g, mask);
-        b.legal[i] = g.legal_bits();
+        fast_mask(bytes, mask);
     }
 }
 

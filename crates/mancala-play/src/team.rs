@@ -115,8 +115,9 @@ impl Team {
             panicked: AtomicBool::new(false),
             asleep: (0..helpers).map(|_| AtomicBool::new(false)).collect(),
         });
+        // A helper that cannot be started ends the list (each uses its own index's flag).
         let helpers = (0..helpers)
-            .filter_map(|i| {
+            .map_while(|i| {
                 let s = Arc::clone(&shared);
                 std::thread::Builder::new()
                     .name(format!("mancala-team-{i}"))
