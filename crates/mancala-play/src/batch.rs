@@ -1008,6 +1008,15 @@ impl Batch {
 
     /// Writes a legal move of every game, drawn uniformly from its generator.
     pub fn sample_actions(&mut self, out: &mut [i64]) {
+        if self.fast.is_some() {
+            // From the kept legal bits, as `Slot::pick` draws from the board's: the games
+            // themselves stay where the last step left them (half in a helper's cache).
+            let draws = self.legal.iter().zip(&mut self.rngs).zip(out.iter_mut());
+            for ((&bits, rng), a) in draws {
+                *a = nth_bit(bits, below_small(rng, bits.count_ones())) as i64;
+            }
+            return;
+        }
         for ((g, rng), a) in self.slots.iter().zip(&mut self.rngs).zip(out.iter_mut()) {
             *a = g.pick(rng) as i64;
         }
