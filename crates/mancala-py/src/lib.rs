@@ -712,13 +712,14 @@ impl VecGame {
         out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Step<'py>> {
         let out: Option<Step<'py>> = out_arrays(out, STEP_ARRAYS)?;
-        let arr = int_actions(py, actions)?;
+        // Copied while the GIL is held: the step checks the actions, then plays them, with the
+        // GIL released, and another Python thread could write the array in between.
+        let acts = int_actions(py, actions)?
+            .as_slice()
+            .map_err(value_error)?
+            .to_vec();
         let out = out.unwrap_or_else(|| self.new_step(py));
-        self.step_into(
-            py,
-            Actions::Given(arr.as_slice().map_err(value_error)?),
-            &out,
-        )?;
+        self.step_into(py, Actions::Given(&acts), &out)?;
         Ok(out)
     }
 
