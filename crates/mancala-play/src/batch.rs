@@ -658,11 +658,16 @@ fn step_fast_with<const M: usize>(
 /// chunks). A step of fewer than two chunks runs on the caller's thread.
 const CHUNK: usize = 128;
 
-/// Games a chunk of a parallel step of `n` games takes, or `None` where the caller steps
-/// them alone (fewer than two chunks, or a team of one thread).
-fn chunk(n: usize, team: &Team) -> Option<usize> {
+/// Games a chunk of a parallel step of `n` games takes, and the team that shares it (`team`,
+/// else the process's), or `None` where the caller steps them alone (fewer than two chunks,
+/// or a team of one thread). The process's team is started only by a step that needs it.
+fn chunk(n: usize, team: Option<&'static Team>) -> Option<(usize, &'static Team)> {
     let c = CHUNK.max(n.div_ceil(4096));
-    (n >= 2 * c && team.threads() > 1).then_some(c)
+    if n < 2 * c {
+        return None;
+    }
+    let team = team.unwrap_or_else(Team::global);
+    (team.threads() > 1).then_some((c, team))
 }
 
 /// `n` games of one start position, stepped together (batches of two chunks or more shared
@@ -685,8 +690,10 @@ pub struct Batch {
     legal: Vec<u8>,
     /// The fast board's rules, where the games step on it (see the module docs).
     fast: Option<Fast>,
-    /// The threads that share large steps ([`Team::global`] unless a test gives another).
-    team: &'static Team,
+    /// The threads that share large steps: `None` for the process's ([`Team::global`],
+    /// started by the first step that needs it), [`Team::alone`] when not parallel, or a
+    /// test's.
+    team: Option<&'static Team>,
 }
 
 impl Batch {
@@ -728,7 +735,7 @@ impl Batch {
             final_scores: vec![[0; 2]; n],
             legal: vec![0; n],
             fast,
-            team: Team::global(),
+            team: None,
         };
         b.reset(Some(seed));
         b
@@ -737,23 +744,22 @@ impl Batch {
     /// Whether large steps are shared with the process's helper threads ([`Team::global`], the
     /// default) or run on the caller's thread alone. The games are the same either way.
     pub fn set_parallel(&mut self, parallel: bool) {
-        self.team = if parallel {
-            Team::global()
-        } else {
-            Team::alone()
-        };
+        self.team = if parallel { None } else { Some(Team::alone()) };
     }
 
     /// Whether large steps are shared with helper threads.
     pub fn is_parallel(&self) -> bool {
-        self.team.threads() > 1
+        self.team.unwrap_or_else(Team::global).threads() > 1
     }
 
     /// The batch, its large steps shared by `team` instead of the process's (for tests of
     /// other thread counts).
     #[doc(hidden)]
     pub fn with_team(self, team: &'static Team) -> Batch {
-        Batch { team, ..self }
+        Batch {
+            team: Some(team),
+            ..self
+        }
     }
 
     /// Whether the games step on the engine's fast board (see the module docs).
@@ -881,7 +887,7 @@ impl Batch {
             Actions::Given(a) => PartActions::Given(a),
             Actions::Random(a) => PartActions::Random(a),
         };
-        let Some(c) = chunk(n, self.team) else {
+        let Some((c, team)) = chunk(n, self.team) else {
             work(Part {
                 slots: &mut self.slots,
                 rngs: &mut self.rngs,
@@ -928,7 +934,7 @@ impl Batch {
                 },
             )
             .collect();
-        self.team.run(parts.len(), &|i| {
+        team.run(parts.len(), &|i| {
             let part = parts[i].lock().map(|mut p| p.take());
             work(part.ok().flatten().expect("each part is stepped once"))
         });
@@ -985,9 +991,9 @@ impl Batch {
             }
         };
         match chunk(self.slots.len(), self.team) {
-            Some(c) => {
+            Some((c, team)) => {
                 let rows: Vec<Mutex<&mut [f32]>> = out.chunks_mut(c * k).map(Mutex::new).collect();
-                self.team.run(rows.len(), &|i| {
+                team.run(rows.len(), &|i| {
                     let slots = &self.slots[i * c..self.slots.len().min((i + 1) * c)];
                     if let Ok(mut rows) = rows[i].lock() {
                         fill((slots, &mut rows));

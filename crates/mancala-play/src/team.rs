@@ -133,11 +133,22 @@ impl Team {
         }
     }
 
-    /// The process's team: one helper fewer than rayon's pool has threads (so
-    /// `RAYON_NUM_THREADS=1` runs every job on the caller's thread), started at first use.
+    /// The process's team, started at first use: one helper fewer than the threads rayon's
+    /// pool would have (`RAYON_NUM_THREADS` where it is a positive number, else the cores
+    /// the process may use), so `RAYON_NUM_THREADS=1` runs every job on the caller's thread.
+    /// Read here, not from rayon, which would start its own pool (and panic where no thread
+    /// can be started); helpers that cannot be started are done without.
     pub fn global() -> &'static Team {
         static TEAM: OnceLock<Team> = OnceLock::new();
-        TEAM.get_or_init(|| Team::new(rayon::current_num_threads().saturating_sub(1)))
+        TEAM.get_or_init(|| {
+            let threads = std::env::var("RAYON_NUM_THREADS")
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&t| t > 0)
+                .or_else(|| std::thread::available_parallelism().ok().map(|t| t.get()))
+                .unwrap_or(1);
+            Team::new(threads - 1)
+        })
     }
 
     /// The team of the caller alone: every job runs on the caller's thread.

@@ -403,6 +403,12 @@ fn int_actions<'py>(
     }
     let np = py.import("numpy")?;
     let a = np.call_method1("asarray", (actions,))?;
+    let ndim: usize = a.getattr("ndim")?.extract()?;
+    if ndim != 1 {
+        return Err(PyValueError::new_err(format!(
+            "actions: give a 1-d array of pits, one a game (got {ndim} dimensions)"
+        )));
+    }
     let dtype = a.getattr("dtype")?;
     let kind: String = dtype.getattr("kind")?.extract()?;
     let size: usize = a.getattr("size")?.extract()?;

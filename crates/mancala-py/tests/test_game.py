@@ -208,6 +208,10 @@ def test_vecgame_refuses_bad_actions_and_takes_lists():
         v.step([0, 1])
     with pytest.raises(ValueError):
         mancala.VecGame("kalah", 0)
+    with pytest.raises(ValueError, match="1-d array"):
+        mancala.VecGame("kalah", 1).step(0)
+    with pytest.raises(ValueError, match="1-d array"):
+        mancala.VecGame("kalah", 2).step([[0], [1]])
     with pytest.raises(ValueError, match="not a bool"):
         mancala.VecGame("kalah", True)
     with pytest.raises(ValueError, match="n = -1"):

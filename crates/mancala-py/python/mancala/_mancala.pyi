@@ -124,7 +124,9 @@ class VecGame:
     the calling thread and the process's helper threads, one a core besides the caller
     (``RAYON_NUM_THREADS`` sets the threads in all); the helpers spin for a quarter of a
     millisecond after a step, so that the next finds them awake, then sleep. ``False`` steps
-    every game on the calling thread. Rules
+    every game on the calling thread: pass it where several processes or threads step batches
+    at once, whose helpers would spin on cores the others need. One ``VecGame`` is stepped by
+    one thread at a time; a call from another thread meanwhile raises ``RuntimeError``. Rules
     with the pie rule are refused (``ValueError``): actions and masks are pits, and the swap
     is not one. Actions are integers; floats and booleans are refused, not cast.
     """
