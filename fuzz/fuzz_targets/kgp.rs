@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mancala_play::kgp::{board_of, position_of, Message};
+use mancala_protocols::kgp::{board_of, position_of, Message};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::Position;
-use mancala_play::external::EngineProcess;
+use mancala_protocols::external::EngineProcess;
 use mancala_play::Rng;
 use serde_json::json;
 

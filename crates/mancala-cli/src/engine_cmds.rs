@@ -9,7 +9,7 @@ use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::Notation;
 use mancala_core::Position;
 use mancala_engine::{Engine, Evaluation, Limits};
-use mancala_play::external::{play_external_match, ExternalMatch};
+use mancala_protocols::external::{play_external_match, ExternalMatch};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
 use serde_json::json;

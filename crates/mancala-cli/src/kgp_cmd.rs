@@ -1,5 +1,5 @@
 //! `mancala agent kgp` and `mancala kgp-server`: the command line over
-//! `mancala_play::kgp`.
+//! `mancala_protocols::kgp`.
 
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use mancala_engine::Level;
-use mancala_play::kgp::{self, ClientConfig, Mode, ServerConfig};
+use mancala_protocols::kgp::{self, ClientConfig, Mode, ServerConfig};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ModeArg {

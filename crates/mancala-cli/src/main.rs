@@ -5,7 +5,7 @@ mod bench;
 mod board;
 mod egdb_cmd;
 mod engine_cmds;
-mod engine_proc;
+mod engine_cmd;
 mod input;
 mod kgp_cmd;
 mod manchester_cmd;
@@ -65,7 +65,7 @@ enum Command {
     /// once.
     RunJobs(split::RunJobsArgs),
     /// A long-lived engine speaking a line protocol on stdin/stdout (docs/engine-protocol.md).
-    Engine(engine_proc::EngineArgs),
+    Engine(engine_cmd::EngineArgs),
     /// Measure short searches from a fresh process and from `mancala engine`: wall time,
     /// nodes, depth, and the node rate against a long search.
     BenchEngine(bench::BenchArgs),
@@ -361,7 +361,7 @@ fn main() -> ExitCode {
         Command::ProveJob(a) => split::prove_job_cmd(a),
         Command::RunJobs(a) => split::run_jobs_cmd(a),
         Command::Match(a) => engine_cmds::match_cmd(a),
-        Command::Engine(a) => engine_proc::run(a),
+        Command::Engine(a) => engine_cmd::run(a),
         Command::BenchEngine(a) => bench::run(a),
         Command::Serve(a) => mancala_server::run(a),
         Command::Stats(a) => stats::run(a),

@@ -1,5 +1,5 @@
 //! `mancala agent manchester` and `mancala referee manchester`: the command line over
-//! `mancala_play::manchester`.
+//! `mancala_protocols::manchester`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use mancala_engine::Level;
-use mancala_play::manchester::{self, Budget, GameReport};
+use mancala_protocols::manchester::{self, Budget, GameReport};
 use mancala_play::{Computer, Player};
 use serde_json::json;
 

@@ -1,11 +1,11 @@
-//! `mancala tournament`: the command line over `mancala_play::tournament`.
+//! `mancala tournament`: the command line over `mancala_protocols::tournament`.
 
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use mancala_play::kgp;
-use mancala_play::tournament::{self, Config, Entrant, GameRecord, Protocol, Report};
+use mancala_protocols::kgp;
+use mancala_protocols::tournament::{self, Config, Entrant, GameRecord, Protocol, Report};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ProtocolArg {

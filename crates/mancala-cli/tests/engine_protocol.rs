@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use mancala_core::{Position, Side};
-use mancala_play::external::{play_game, EngineProcess};
+use mancala_protocols::external::{play_game, EngineProcess};
 
 fn engine(go: &str) -> EngineProcess {
     let cmd = format!("{} engine --tt-mb 4", env!("CARGO_BIN_EXE_mancala"));

@@ -62,4 +62,15 @@ pub trait Oracle: Sync {
     fn packed(&self, _rules: &mancala_core::KalahRules) -> Option<PackedTables<'_>> {
         None
     }
+    /// How many seeds on the board the databases of `rules` cover with every level from 0
+    /// on (the top level plus one; 0: no table of these rules). Policies that choose between a
+    /// proof and a search read it: a proof with few seeds beyond it finishes at once.
+    fn tabled_seeds(&self, _rules: &mancala_core::KalahRules) -> u32 {
+        0
+    }
+    /// The first damage found in the databases' files while probing (an entry out of range),
+    /// said for people; a result computed with damaged tables must not be shown.
+    fn fault(&self) -> Option<String> {
+        None
+    }
 }

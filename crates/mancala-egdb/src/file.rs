@@ -481,6 +481,15 @@ impl Oracle for Egdb {
     fn max_seeds(&self) -> u32 {
         self.max_seeds
     }
+    fn tabled_seeds(&self, rules: &mancala_core::KalahRules) -> u32 {
+        TableRules::new(rules)
+            .ok()
+            .and_then(|r| self.complete_to(&r))
+            .map_or(0, |top| top + 1)
+    }
+    fn fault(&self) -> Option<String> {
+        Egdb::fault(self).map(|e| e.to_string())
+    }
     fn packed(&self, rules: &mancala_core::KalahRules) -> Option<PackedTables<'_>> {
         let r = TableRules::new(rules).ok()?;
         let levels = self.levels(&r).unwrap_or(&[]);

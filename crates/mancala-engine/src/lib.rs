@@ -23,6 +23,7 @@ pub mod fast;
 pub mod game;
 pub mod mcts;
 pub mod search;
+pub mod think;
 pub mod tt;
 pub mod value;
 

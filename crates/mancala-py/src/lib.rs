@@ -3,7 +3,7 @@
 //! ([`analyze`], [`solve`], [`Level`]) and the endgame tables ([`Egdb`]).
 //!
 //! No rules live here: moves, ends and scores are `mancala-core`'s, observations and batches
-//! `mancala-play`'s ([`mancala_play::batch`]), values `mancala-engine`'s [`Evaluation`] as its
+//! `mancala-play`'s ([`mancala_batch::batch`]), values `mancala-engine`'s [`Evaluation`] as its
 //! JSON (`side`, `margin`, `score`, `lower_is_better`, `tie_break`, `proven`, `depth`,
 //! `text`). Pits are 0-based from the mover's left, as in `mancala-core`. The pure-Python
 //! adapters (Gymnasium, PettingZoo, OpenSpiel) and the type stubs are in `python/mancala/`.
@@ -15,7 +15,7 @@ use std::time::Duration;
 use mancala_core::record::Players;
 use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
 use mancala_engine::{Engine, Evaluation, Limits, Quality};
-use mancala_play::batch::{self, Actions, Batch, Reward, StepOut};
+use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -358,7 +358,7 @@ impl Game {
 /// again when it ends, the openings, `sample_actions` and `step_random` drawn from `seed`.
 /// `step` and `step_random` write into arrays of an earlier result when given them (`out=`),
 /// so that a loop of steps allocates nothing. Steps of 256 games or more are shared with the
-/// process's helper threads (`mancala_play::team`) unless `parallel=False`.
+/// process's helper threads (`mancala_batch::team`) unless `parallel=False`.
 #[pyclass(module = "mancala")]
 pub struct VecGame {
     batch: Batch,

@@ -11,7 +11,7 @@ use crate::response::{
 use axum::http::StatusCode;
 use mancala_core::{Game, Msg, Position, Rules, Side};
 use mancala_engine::Limits;
-use mancala_play::kgp::{LobbyError, PersonMove, Seat};
+use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use mancala_play::player::{computer_name, level_decision};
 use tokio::sync::{broadcast, Semaphore};
 
@@ -1162,7 +1162,7 @@ impl App {
     fn reserve_bots(
         &self,
         ids: &[&str],
-    ) -> ApiResult<(mancala_play::kgp::Reservation, Vec<String>)> {
+    ) -> ApiResult<(mancala_protocols::kgp::Reservation, Vec<String>)> {
         let handle = self.lobby()?;
         let mut nums = Vec::new();
         for id in ids {
@@ -1207,7 +1207,7 @@ impl App {
     fn start_lobby_game(
         self: &Arc<Self>,
         handle: &crate::kgp::LobbyHandle,
-        reservation: mancala_play::kgp::Reservation,
+        reservation: mancala_protocols::kgp::Reservation,
         seats: [Seat; 2],
         id: &str,
     ) {

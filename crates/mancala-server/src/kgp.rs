@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use mancala_core::Side;
-use mancala_play::kgp::{GameResult, GameStart, Lobby, Recorder, Recording, ServerConfig};
+use mancala_protocols::kgp::{GameResult, GameStart, Lobby, Recorder, Recording, ServerConfig};
 use tokio::runtime::Handle;
 
 use crate::App;

@@ -301,8 +301,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// The listeners of `--kgp-addr` (TCP) and `--kgp-ws-addr` (WebSocket), bound.
 fn bind_kgp(
     args: &ServeArgs,
-) -> anyhow::Result<Vec<(std::net::TcpListener, mancala_play::kgp::Transport)>> {
-    use mancala_play::kgp::Transport;
+) -> anyhow::Result<Vec<(std::net::TcpListener, mancala_protocols::kgp::Transport)>> {
+    use mancala_protocols::kgp::Transport;
     let mut listeners = Vec::new();
     for (addr, transport, flag) in [
         (&args.kgp_addr, Transport::Tcp, "--kgp-addr"),
@@ -317,14 +317,14 @@ fn bind_kgp(
 }
 
 /// Serves KGP on the listeners of [`bind_kgp`] on threads of its own
-/// (`mancala_play::kgp::serve_all`), the games stored in `app` ([`kgp::config`]), a JSON line
+/// (`mancala_protocols::kgp::serve_all`), the games stored in `app` ([`kgp::config`]), a JSON line
 /// a finished connection on standard output. Call it within the runtime.
 fn serve_kgp(
     args: &ServeArgs,
-    listeners: Vec<(std::net::TcpListener, mancala_play::kgp::Transport)>,
+    listeners: Vec<(std::net::TcpListener, mancala_protocols::kgp::Transport)>,
     app: &Arc<App>,
 ) -> anyhow::Result<()> {
-    use mancala_play::kgp::Transport;
+    use mancala_protocols::kgp::Transport;
     if listeners.is_empty() {
         return Ok(());
     }
@@ -339,7 +339,7 @@ fn serve_kgp(
         kgp::open_lobby(app, &mut cfg, kgp::LOBBY_PING)?;
     }
     std::thread::spawn(move || {
-        mancala_play::kgp::serve_all(listeners, cfg, |r| {
+        mancala_protocols::kgp::serve_all(listeners, cfg, |r| {
             println!("{}", serde_json::to_string(&r).unwrap_or_default());
         })
     });

@@ -110,7 +110,7 @@ pub struct LobbyBots {
     pub lobby: bool,
     /// The bots waiting for a game: `id` (for `/api/kgp/bots/{id}/challenge` and
     /// `/api/kgp/pair`), `name`, `authors`, `since` (Unix milliseconds) and `rules`.
-    pub bots: Vec<mancala_play::kgp::LobbyBot>,
+    pub bots: Vec<mancala_protocols::kgp::LobbyBot>,
 }
 
 /// One game of a KGP bot against the server's level, a person or another bot, watchable at

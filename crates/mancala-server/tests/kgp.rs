@@ -11,7 +11,7 @@ use common::{test_config, Client, Server};
 use futures_util::StreamExt;
 use mancala_core::{Game, Side};
 use mancala_engine::Level;
-use mancala_play::kgp::{self, run_client, ClientConfig, LineWrite, Link, Mode};
+use mancala_protocols::kgp::{self, run_client, ClientConfig, LineWrite, Link, Mode};
 use mancala_play::Computer;
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;

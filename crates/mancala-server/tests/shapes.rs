@@ -189,7 +189,7 @@ async fn bot_game(s: &Server, c: &Client) -> (Value, Value) {
     let cfg = mancala_server::kgp::config(&s.app, 1).unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || mancala_play::kgp::serve(listener, cfg, |_| {}));
+    std::thread::spawn(move || mancala_protocols::kgp::serve(listener, cfg, |_| {}));
     tokio::task::spawn_blocking(move || {
         let mut bot = std::net::TcpStream::connect(addr).unwrap();
         bot.write_all(b"set info:name \"shape bot\"\r\nmode freeplay\r\n")

@@ -8,7 +8,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use mancala_engine::Level;
-use mancala_play::kgp::{
+use mancala_protocols::kgp::{
     self, run_client, ClientConfig, ClientReport, Link, Message, Mode, ServerConfig, SessionReport,
 };
 use mancala_play::Computer;

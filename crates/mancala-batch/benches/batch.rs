@@ -1,6 +1,6 @@
-//! A step of a batch of games (`mancala_play::batch`), the Rust side of the Python package's
+//! A step of a batch of games (`mancala_batch::batch`), the Rust side of the Python package's
 //! `VecGame.step` and `step_random`: per step of 1024 games, with the actions drawn in the
-//! step and given to it, on one thread and shared by a team of two (`mancala_play::team`).
+//! step and given to it, on one thread and shared by a team of two (`mancala_batch::team`).
 //!
 //! `cargo bench -p mancala-play --bench batch` (add `-- --quick` for a short run).
 
@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use mancala_core::Position;
-use mancala_play::batch::{observation_len, Actions, Batch, Reward, StepOut};
-use mancala_play::team::Team;
+use mancala_batch::batch::{observation_len, Actions, Batch, Reward, StepOut};
+use mancala_batch::team::Team;
 
 /// Games a batch holds, as in the Python benchmark.
 const N: usize = 1024;

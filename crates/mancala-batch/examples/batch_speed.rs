@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use mancala_core::Position;
-use mancala_play::batch::{observation_len, Actions, Batch, Reward, StepOut};
+use mancala_batch::batch::{observation_len, Actions, Batch, Reward, StepOut};
 
 const N: usize = 1024;
 const STEPS: usize = 400;

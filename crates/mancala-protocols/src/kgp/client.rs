@@ -9,7 +9,7 @@ use mancala_core::{Position, Side};
 use mancala_engine::{Limits, SearchResult};
 
 use super::{position_of, sow, Arg, LineRead, LineWrite, Message, Mode, VERSION};
-use crate::{Computer, Rng};
+use mancala_play::{Computer, Rng};
 
 /// How a client introduces itself and what it asks for.
 #[derive(Clone, Debug)]

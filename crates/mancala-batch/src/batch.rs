@@ -34,7 +34,7 @@ use mancala_engine::fast::{FastGame, FastRules};
 use mancala_engine::{Evaluation, Quality};
 use std::sync::Mutex;
 
-use crate::rng::Rng;
+use mancala_core::rng::Rng;
 use crate::team::Team;
 
 /// Entries of an observation of a game of `rules` (see the module docs).

@@ -5,7 +5,7 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use mancala_engine::Level;
-use mancala_play::kgp::{
+use mancala_protocols::kgp::{
     run_client, ClientConfig, ClientReport, Link, Mode, ServerConfig, SessionReport,
 };
 use mancala_play::Computer;

@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use mancala_core::{Game, Position, Rules, Side, SWAP};
 
-use crate::{shown, Computer, Rng};
+use crate::shown;
+use mancala_play::{Computer, Rng};
 
 /// The rules the protocol plays.
 pub const RULES: &str = "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie";

@@ -30,7 +30,8 @@ use mancala_engine::Level;
 use crate::kgp::{
     self, Conn, Lobby, LobbyError, Mode, Recording, Seat, ServerConfig, SessionReport,
 };
-use crate::{manchester, shown, Rng};
+use crate::{manchester, shown};
+use mancala_play::Rng;
 
 /// The bot protocol a tournament's entrants speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -855,7 +856,7 @@ mod tests {
                 std::thread::spawn(move || {
                     let stream = std::net::TcpStream::connect(addr).unwrap();
                     let link = kgp::Link::tcp(stream).unwrap();
-                    let mut computer = crate::Computer::new(Level::new(1).unwrap(), k);
+                    let mut computer = mancala_play::Computer::new(Level::new(1).unwrap(), k);
                     let cfg = kgp::ClientConfig {
                         mode: kgp::Mode::Freeplay,
                         name: format!("c{k}"),

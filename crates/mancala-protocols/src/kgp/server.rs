@@ -11,7 +11,8 @@ use mancala_core::{Position, Rules, Side};
 use mancala_engine::Level;
 
 use super::{board_for, rules_for, sow, Arg, LineRead, LineWrite, Link, Message, Mode, VERSION};
-use crate::{shown, Rng};
+use crate::shown;
+use mancala_play::Rng;
 
 /// Time a write to a bot may block before the connection counts as failed.
 const WRITE_TIME: Duration = Duration::from_secs(10);

@@ -7,7 +7,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use mancala_core::Side::{North, South};
-use mancala_play::kgp::{self, ClientReport, Mode, ServerConfig, SessionReport, Transport};
+use mancala_protocols::kgp::{self, ClientReport, Mode, ServerConfig, SessionReport, Transport};
 use tungstenite::Message as Ws;
 
 mod kgp_common;

@@ -4,7 +4,7 @@
 mod common;
 
 use mancala_core::{Position, Rules, Side};
-use mancala_play::kgp::{board_for, board_of, position_of, Arg, Message};
+use mancala_protocols::kgp::{board_for, board_of, position_of, Arg, Message};
 use proptest::prelude::*;
 
 fn arg() -> impl Strategy<Value = Arg> {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use mancala_play::manchester::{Action, ToAgent, Turn};
+use mancala_protocols::manchester::{Action, ToAgent, Turn};
 use proptest::prelude::*;
 
 fn action() -> impl Strategy<Value = Action> {
