@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::i18n::{self, Lang};
-use mancala_core::notation::Notation;
+use mancala_core::notation::{line_text, Notation};
 use mancala_core::Position;
 use mancala_engine::{Engine, Evaluation, Limits};
 use mancala_protocols::external::{play_external_match, ExternalMatch};
@@ -43,10 +43,6 @@ pub(crate) fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Dur
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// `pits` from `pos` in the game's notation (`C-F b`), as the server's analysis writes it.
-pub fn line_text(pos: &Position, pits: &[u8]) -> String {
-    mancala_server::view::line_text(pos, pits)
-}
 
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
 /// is a tie decided by the cowrie rule (Kauri), equal seeds with the tie counted as one seed.
@@ -201,7 +197,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         };
         if a.all_moves {
             // The analysis board's values and best line, as the server gives them.
-            let analysis = mancala_server::view::analyse(&engine, &pos, &[], limits);
+            let analysis = mancala_engine::think::analyse(&engine, &pos, &[], limits);
             check_tables(db.as_deref())?;
             return print_move_values(&pos, &analysis, a.json, lang);
         }
@@ -423,20 +419,23 @@ fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
 /// --all-moves`): the server's analysis board, printed.
 fn print_move_values(
     pos: &Position,
-    a: &mancala_server::view::Analysis,
+    a: &mancala_engine::think::Analysis,
     json: bool,
     lang: Lang,
 ) -> Result<()> {
+    let notation = Notation::for_rules(pos.rules());
+    let text = |pit: u8| notation.move_text(pos.to_move(), pit).to_string();
+    let line_text = line_text(pos, &a.line);
     if json {
         let moves: Vec<_> = a
             .moves
             .iter()
             .map(|m| {
                 json!({
-                    "move": m.text,
-                    "pit": m.pit,
+                    "move": text(m.pit),
+                    "pit": mancala_core::pit_number(m.pit),
                     "eval": m.eval,
-                    "loss": m.loss,
+                    "loss": a.loss(m.pit),
                 })
             })
             .collect();
@@ -446,19 +445,20 @@ fn print_move_values(
                 "position": pos.to_string(),
                 "side_to_move": pos.to_move(),
                 "moves": moves,
-                "line": a.line_text,
+                "line": line_text,
+                "ms": a.elapsed.as_millis() as u64,
             })
         );
     } else {
         println!("{pos}");
         for m in &a.moves {
-            let loss = match m.loss {
+            let loss = match a.loss(m.pit) {
                 Some(l) if l > 0 => i18n::format(lang, "analyze.gives-away", &[("n", &l)]),
                 _ => String::new(),
             };
-            println!("  {:<4} {}{loss}", m.text, m.eval.text_in(lang));
+            println!("  {:<4} {}{loss}", text(m.pit), m.eval.text_in(lang));
         }
-        let line = i18n::format(lang, "analyze.best-line", &[("line", &a.line_text)]);
+        let line = i18n::format(lang, "analyze.best-line", &[("line", &line_text)]);
         println!("{line}");
     }
     Ok(())

@@ -13,7 +13,7 @@
 
 use core::fmt::Write;
 
-use crate::{Error, Game, MoveEffect, Msg, PlayedMove, Rules, Side, SWAP};
+use crate::{Error, Game, MoveEffect, Msg, PlayedMove, Position, Rules, Side, SWAP};
 
 /// How every notation writes the pie rule's swap ([`SWAP`]); read in any case.
 pub const SWAP_TEXT: &str = "swap";
@@ -640,6 +640,31 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// `pits` (own pits of each mover, 0-based) played from `pos`, in the game's notation: a
+/// turn's moves joined by `-`, turns by spaces (`C-F b`); stops at an illegal move or the end
+/// of the game. Principal variations are written so everywhere.
+pub fn line_text(pos: &Position, pits: &[u8]) -> String {
+    let notation = Notation::for_rules(pos.rules());
+    let mut p = *pos;
+    let mut out = String::new();
+    let mut prev: Option<Side> = None;
+    for &mv in pits {
+        if p.is_over() || !p.legal_moves().contains(mv) {
+            break;
+        }
+        let side = p.to_move();
+        if prev.is_some() {
+            out.push(if prev == Some(side) { '-' } else { ' ' });
+        }
+        out.push_str(&notation.move_text(side, mv));
+        prev = Some(side);
+        if p.play(mv).is_err() {
+            break;
+        }
+    }
+    out
 }
 
 /// Prints one turn: moves joined by `-`, then the annotation its notation writes.

@@ -802,8 +802,11 @@ fn engine(tt_mb: usize, threads: usize, db: &Option<Arc<mancala_egdb::Egdb>>) ->
 /// Searches a position (a position string, or a `Game`, whose earlier positions count for the
 /// repetition rule) for `time_ms` milliseconds, or to `depth` plies when given. Returns a dict:
 /// `best` (pit), `value` (the Evaluation's fields, for the side to move: proven, or a search's
-/// at `depth`), `pv`, `depth`, `nodes`, `seconds`; with `all_moves`, also `moves`: every legal
-/// move's `{"pit", "value"}`.
+/// at `depth`), `pv`, `depth`, `nodes`, `seconds`. With `all_moves`, the analysis board's
+/// policy instead (`mancala analyze --all-moves`, the server's board: the same time spent):
+/// `moves`, every legal move's `{"pit", "value", "loss"}` best first, `best` and `value` the
+/// best move's, `pv` the best line, `depth` the best value's depth (its line's length where
+/// proven), and `nodes` None (the policy does not count them).
 #[pyfunction]
 #[pyo3(signature = (position, time_ms=1000, depth=None, threads=1, tt_mb=64, egdb=None, all_moves=false))]
 #[allow(clippy::too_many_arguments)]
@@ -828,11 +831,37 @@ pub fn analyze<'py>(
         time: Some(Duration::from_millis(time_ms)).filter(|_| depth.is_none()),
         nodes: None,
     };
-    let (r, values) = py.detach(|| {
-        let r = engine.search(&pos, limits, &history);
-        let v = all_moves.then(|| engine.analyze_moves(&pos, limits, &history));
-        (r, v)
-    });
+    if all_moves {
+        let a = py.detach(|| mancala_engine::think::analyse(&engine, &pos, &history, limits));
+        check_tables(db.as_deref())?;
+        let best = a.best.ok_or_else(|| PyValueError::new_err("no legal move"))?;
+        let d = PyDict::new(py);
+        d.set_item("position", pos.to_string())?;
+        d.set_item("best", best.pit)?;
+        d.set_item("value", eval_dict(py, &best.eval)?)?;
+        d.set_item("pv", pits(&a.line))?;
+        let depth = match best.eval.quality {
+            Quality::Proven => a.line.len() as u32,
+            Quality::Searched { depth } => depth,
+        };
+        d.set_item("depth", depth)?;
+        d.set_item("nodes", py.None())?;
+        d.set_item("seconds", a.elapsed.as_secs_f64())?;
+        let moves = a
+            .moves
+            .iter()
+            .map(|m| {
+                let e = PyDict::new(py);
+                e.set_item("pit", m.pit)?;
+                e.set_item("value", eval_dict(py, &m.eval)?)?;
+                e.set_item("loss", a.loss(m.pit))?;
+                Ok(e)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("moves", moves)?;
+        return Ok(d);
+    }
+    let r = py.detach(|| engine.search(&pos, limits, &history));
     check_tables(db.as_deref())?;
     let r = r.ok_or_else(|| PyValueError::new_err("no legal move"))?;
     let d = PyDict::new(py);
@@ -843,18 +872,6 @@ pub fn analyze<'py>(
     d.set_item("depth", r.depth)?;
     d.set_item("nodes", r.nodes)?;
     d.set_item("seconds", r.elapsed.as_secs_f64())?;
-    if let Some(values) = values {
-        let moves = values
-            .iter()
-            .map(|m| {
-                let e = PyDict::new(py);
-                e.set_item("pit", m.pit)?;
-                e.set_item("value", eval_dict(py, &m.eval)?)?;
-                Ok(e)
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        d.set_item("moves", moves)?;
-    }
     Ok(d)
 }
 

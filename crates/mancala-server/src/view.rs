@@ -11,7 +11,8 @@ use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
 use mancala_core::rules::{OptionKind, OptionValue, OPTIONS};
 use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
-use mancala_engine::{Engine, Evaluation, Limits, MoveValue};
+use mancala_core::notation::line_text;
+use mancala_engine::{think, Engine, Evaluation, Limits};
 use serde::Serialize;
 
 /// The side's word in JSON: `"south"` or `"north"`.
@@ -654,30 +655,6 @@ pub fn analysis_with(
         .collect()
 }
 
-/// `pits` (0-based) played from `pos` in the game's notation: a turn's moves joined by `-`,
-/// turns by spaces (`C-F b`); stops at an illegal move or the end of the game.
-pub fn line_text(pos: &Position, pits: &[u8]) -> String {
-    let notation = Notation::for_rules(pos.rules());
-    let mut p = *pos;
-    let mut out = String::new();
-    let mut prev: Option<Side> = None;
-    for &mv in pits {
-        if p.is_over() || !p.legal_moves().contains(mv) {
-            break;
-        }
-        let side = p.to_move();
-        if prev.is_some() {
-            out.push(if prev == Some(side) { '-' } else { ' ' });
-        }
-        out.push_str(&notation.move_text(side, mv));
-        prev = Some(side);
-        if p.play(mv).is_err() {
-            break;
-        }
-    }
-    out
-}
-
 /// One legal move on the analysis board (`moves[k]` of `/api/analysis`).
 #[derive(Debug, Clone, Serialize)]
 pub struct MoveValueView {
@@ -718,69 +695,23 @@ pub struct Analysis {
     pub ms: u64,
 }
 
-/// Every legal move of `pos` valued by [`Engine::analyze_moves`] within `limits`, three
-/// quarters of its time where it has one (proofs where they finish in half that, else every
-/// move searched to one depth), and the best line: the best move, then the engine's hint for
-/// the position it leads to, within what remains of the time (or to `limits.depth`). Give a
-/// time or a depth: without either the proofs are unbounded. `history` holds the game's
-/// positions before `pos` (repetition rule).
+/// The analysis board's answer for `pos`: [`think::analyse`] within `limits`, shaped for
+/// the client. `history` holds the game's positions before `pos` (repetition rule).
 pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], limits: Limits) -> Analysis {
-    let t0 = Instant::now();
-    let values = engine.analyze_moves(
-        pos,
-        Limits {
-            time: limits.time.map(|t| t * 3 / 4),
-            ..limits
-        },
-        history,
-    );
-    let best = MoveValue::best(&values);
-    let mut line = Vec::new();
-    if let Some(b) = best {
-        line.push(b.pit);
-        let mut child = *pos;
-        if child.play(b.pit).is_ok() && !child.is_over() {
-            let left = limits.time.map(|t| {
-                t.saturating_sub(t0.elapsed())
-                    .max(Duration::from_millis(20))
-            });
-            let mut before = history.to_vec();
-            before.push(*pos);
-            let search = Limits {
-                time: left.map(|l| l / 2),
-                ..limits
-            };
-            let prove = left.map_or(Duration::ZERO, |l| l / 2);
-            if let Some(r) = engine.hint(&child, prove, search, &before) {
-                line.extend(r.pv);
-            }
-        }
-    }
-    let mut sorted = values.clone();
-    let rank = |m: &MoveValue| {
-        let q = match m.eval.quality {
-            mancala_engine::Quality::Proven => u32::MAX,
-            mancala_engine::Quality::Searched { depth } => depth,
-        };
-        (
-            std::cmp::Reverse(m.eval.score()),
-            std::cmp::Reverse(q),
-            m.pit,
-        )
-    };
-    sorted.sort_by_key(rank);
+    let a = think::analyse(engine, pos, history, limits);
     let notation = Notation::for_rules(pos.rules());
     let side = pos.to_move();
     Analysis {
         rules: rules_view(&Game::new(*pos)),
         board: board(pos),
-        moves: sorted
+        moves: a
+            .moves
             .iter()
             .map(|v| MoveValueView {
                 pit: mancala_core::pit_number(v.pit),
                 text: notation.move_text(side, v.pit).to_string(),
                 eval: v.eval,
-                loss: MoveValue::loss(&values, v.pit),
+                loss: a.loss(v.pit),
                 after: {
                     let mut p = *pos;
                     // Legal: the engine valued it.
@@ -789,11 +720,11 @@ pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], limits: Li
                 },
             })
             .collect(),
-        best: best.map(|b| mancala_core::pit_number(b.pit)),
-        line_text: line_text(pos, &line),
-        line: line.iter().map(|p| p + 1).collect(),
+        best: a.best.map(|b| mancala_core::pit_number(b.pit)),
+        line_text: line_text(pos, &a.line),
+        line: a.line.iter().map(|p| p + 1).collect(),
         tables: engine.oracle.is_some(),
-        ms: t0.elapsed().as_millis() as u64,
+        ms: a.elapsed.as_millis() as u64,
     }
 }
 

@@ -202,7 +202,10 @@ def analyze(
     all_moves: bool = False,
 ) -> Dict[str, Any]:
     """Searches a position: ``best``, ``value`` (a Value), ``pv``, ``depth``, ``nodes``,
-    ``seconds``; with ``all_moves`` also ``moves`` (``[{"pit", "value"}]``)."""
+    ``seconds``. With ``all_moves``, the analysis board's policy (as ``mancala analyze
+    --all-moves`` and the server, spending the same time): ``moves`` best first
+    (``[{"pit", "value", "loss"}]``), ``best``/``value`` the best move's, ``pv`` the best
+    line, ``nodes`` None."""
 
 def solve(
     position: _PositionLike,
