@@ -1073,7 +1073,7 @@ impl Rules {
         self.preset != Preset::KalahBrazil || self.stage == Stage::Full
     }
 
-    /// Cross-Kalah, Kauri and Oware can repeat positions (design 3.5).
+    /// Cross-Kalah, Kauri and Oware can repeat positions (docs/rules.md).
     pub fn can_repeat(&self) -> bool {
         self.repeat_ends_at().is_some()
     }
