@@ -1,5 +1,5 @@
 //! `mancala engine`: a long-lived engine that reads the line protocol of
-//! [`mancala_play::protocol`] on stdin and answers on stdout (docs/engine-protocol.md). One
+//! [`mancala_play::protocol`] on stdin and answers on stdout (docs/protocols.md). One
 //! table is mapped in at start and kept across moves; each `go` searches on a thread of its
 //! own, so `stop`, `isready` and bad lines are answered while it runs.
 
