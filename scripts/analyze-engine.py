@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The engine protocol (docs/engine-protocol.md) answered by one `mancala analyze` process a
+"""The engine protocol (docs/protocols.md) answered by one `mancala analyze` process a
 move: the way of playing that `mancala engine` replaces, kept to measure against it.
 
     mancala match --a-cmd "mancala engine" \

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: formatting, lints and documentation
-# (warnings denied), builds, unit and integration tests,
-# the long cases (perft to depth 12), a WASM build of mancala-core where the target can be
-# installed, the browser tests, the Python package's tests, and (with FUZZ_SECONDS set) a
-# short run of every fuzz target.
+# (warnings denied), builds, unit and integration tests, the long cases (perft to depth 12),
+# the documentation's runnable examples (scripts/docs-check.sh, against a release build), a
+# WASM build of mancala-core where the target can be installed, the browser tests, the Python
+# package's tests, and (with FUZZ_SECONDS set) a short run of every fuzz target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +27,9 @@ cargo test --workspace --locked
 echo "== long cases (perft of Kalah(6,4) to depth 12, brute force on 4 pits x 3 seeds)"
 cargo test --locked -p mancala-core --test cases -- --ignored
 cargo test --locked -p mancala-engine --lib brute_force_on_4_pits -- --ignored
+
+echo "== docs examples"
+bash scripts/docs-check.sh
 
 echo "== mancala-core for wasm32-unknown-unknown"
 if rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \

@@ -133,7 +133,7 @@ test('a game against the computer: menus, moves, answer, hint, reload, keyboard,
   await playUntilAnswered(page, 2);
   await waitForMyTurn(page);
   await shot(page, '04-game-in-progress');
-  // The board alone, as the README shows it (docs/images/web-board.jpg is a copy).
+  // The board alone, as docs/server.md shows it (docs/images/web-board.jpg is a copy).
   await page.locator('.game .play').screenshot({ path: path.join(OUT, 'readme-board.jpg'), type: 'jpeg', quality: 82 });
 
   // Download the record (JSON and text).

@@ -260,7 +260,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     if a.input != "-" && !std::path::Path::new(&a.input).exists() {
         bail!(
             "`{}`: no such file, and not a position string (`RULES/SOUTH-PITS/SOUTH-STORE/\
-             NORTH-PITS/NORTH-STORE/SIDE`, README: Position strings)",
+             NORTH-PITS/NORTH-STORE/SIDE`, docs/rules.md: Position strings)",
             mancala_core::printable(&a.input)
         );
     }
@@ -918,7 +918,7 @@ pub struct MatchArgs {
     /// Player B, as for A.
     #[arg(long, required_unless_present = "b_cmd", conflicts_with = "b_cmd")]
     b: Option<String>,
-    /// Player A as an engine command speaking the engine protocol (docs/engine-protocol.md),
+    /// Player A as an engine command speaking the engine protocol (docs/protocols.md),
     /// run by `sh -c`, such as `mancala engine`; with --b-cmd.
     #[arg(long, requires = "b_cmd")]
     a_cmd: Option<String>,

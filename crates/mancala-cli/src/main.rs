@@ -64,7 +64,7 @@ enum Command {
     /// Run the jobs of a split proof that its merge waits for (no result yet), N processes at
     /// once.
     RunJobs(split::RunJobsArgs),
-    /// A long-lived engine speaking a line protocol on stdin/stdout (docs/engine-protocol.md).
+    /// A long-lived engine speaking a line protocol on stdin/stdout (docs/protocols.md).
     Engine(engine_cmd::EngineArgs),
     /// Measure short searches from a fresh process and from `mancala engine`: wall time,
     /// nodes, depth, and the node rate against a long search.

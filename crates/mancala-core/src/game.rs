@@ -17,8 +17,8 @@ pub struct PlayedMove {
 
 /// A game from a start position, with every position kept for undo and for the repetition
 /// rule ([`Rules::repeat_ends_at`]: the third occurrence of a position with the same player
-/// to move ends Cross-Kalah and Kauri as a draw, design.md 3.5; the second ends Oware and
-/// shares the seeds left).
+/// to move ends Cross-Kalah and Kauri as a draw, a project rule (docs/rules.md); the second
+/// ends Oware and shares the seeds left).
 #[derive(Clone, Debug)]
 pub struct Game {
     positions: Vec<Position>,

@@ -1,6 +1,6 @@
 //! The Kalah family: Kalah(m,n) and its options, `kalah-brazil`, `vaccean`, `cross-kalah` and
-//! `dracala` (design.md 3.1-3.3). One position type, [`KalahPos`], carries a compact copy of
-//! its rules ([`KalahRules`]) so that hot loops need nothing else.
+//! `dracala` (the rules as docs/rules.md states them). One position type, [`KalahPos`],
+//! carries a compact copy of its rules ([`KalahRules`]) so that hot loops need nothing else.
 
 use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS, MAX_TOTAL_SEEDS};
 use crate::{Error, MoveEffect, Moves, Msg, Opening, Outcome, Side, SowingPath, MAX_MOVES, SWAP};
@@ -560,7 +560,7 @@ impl<C: Cell> KalahPos<C> {
             + u64::from(self.opening == Opening::Swap)
     }
 
-    /// Dracala (design.md 3.3): keep the moves of largest store growth; then, except on the
+    /// Dracala (docs/rules.md): keep the moves of largest store growth; then, except on the
     /// game's first move, if any ends in the own store keep only the rightmost such pit.
     fn dracala_filter(&self, mv: &mut Moves) {
         let mut gain = [0u16; MAX_PITS];

@@ -1,4 +1,4 @@
-//! Kauri (Ralf Gering, 2006; source 003, design.md 3.4): seeds and cowries on a 2 x m board.
+//! Kauri (Ralf Gering, 2006, his *Kauri* page; docs/rules.md): seeds and cowries on a 2 x m board.
 //!
 //! # Layout
 //! Pits form a ring of `2m` (stores are never sown into): index `0..m` are South's pits 1..m,

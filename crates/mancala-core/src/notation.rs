@@ -1,12 +1,14 @@
-//! The text notations of the source pages (design.md 4): parse, replay with checks, print.
+//! The text notations of the source pages (docs/rules.md): parse, replay with checks, print.
 //!
 //! - [`Notation::Letters`] (Kalah family, Mancala World): South's pits `A`-`F`, North's `a`-`f`,
 //!   each from the owner's left; a turn's moves joined by `-`; optional `(+n)` store gain.
-//! - [`Notation::Digits`] (Dracala, source 000): pits `1`-`6` from the mover's left; a turn's
-//!   moves joined by `-`; `(-n)` the turn's capture, no parenthesis meaning none.
-//! - [`Notation::Kauri`] (source 003): first player's sowings `a`-`f`, second's `A`-`F`;
-//!   sowings while the opponent passes joined by `-` (`d-a-f`); `(+n)` seeds taken by direct
-//!   capture, `(-n)` seeds handed to the opponent, `(+n;-m)` both; `!` and `?` comments.
+//! - [`Notation::Digits`] (Dracala, Ralf Gering's *Dracala* page): pits `1`-`6` from the
+//!   mover's left; a turn's moves joined by `-`; `(-n)` the turn's capture, no parenthesis
+//!   meaning none.
+//! - [`Notation::Kauri`] (Ralf Gering's *Kauri* page): first player's sowings `a`-`f`,
+//!   second's `A`-`F`; sowings while the opponent passes joined by `-` (`d-a-f`); `(+n)`
+//!   seeds taken by direct capture, `(-n)` seeds handed to the opponent, `(+n;-m)` both; `!`
+//!   and `?` comments.
 //!
 //! Move numbers (`7.`), bullets (`- ` at a line start), dot leaders (`....`), `;` and `,` are
 //! separators. A final score may be claimed as `38 : 26` (first player first) and is checked.

@@ -1,10 +1,10 @@
 //! Perft: count the leaves of the game tree to a depth, by ply (one sowing) or by turn.
 //!
 //! Two conventions for a game that ends before the depth: [`perft`] counts it once, where it
-//! ends (the convention of `shared/cases/kalah.md`); [`perft_full_depth`] does not count it
-//! (chess's convention: only move paths of exactly `depth` plies). They agree on Kalah(6,4) to
-//! depth 9 and differ from depth 10 (13,519,608 and 13,519,607 leaves). The last ply is
-//! counted in bulk (the number of legal moves), without playing it.
+//! ends (the convention of the project's perft cases, `tests/cases.rs`); [`perft_full_depth`]
+//! does not count it (chess's convention: only move paths of exactly `depth` plies). They
+//! agree on Kalah(6,4) to depth 9 and differ from depth 10 (13,519,608 and 13,519,607
+//! leaves). The last ply is counted in bulk (the number of legal moves), without playing it.
 
 use crate::GameState;
 

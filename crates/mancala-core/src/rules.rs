@@ -1,10 +1,11 @@
 //! The rules of every game as data: a [`Rules`] value names a preset and its options.
 //!
-//! Presets and their defaults follow `design.md` section 3 and the source pages in
-//! `shared/sources/` (Italian Kalah page for `kalah` and `cross-kalah`, the Brazilian classroom
-//! page for `kalah-brazil`, the Spanish page for `vaccean`, Ralf Gering's pages for `dracala`
-//! and `kauri`). Help text, option menus and records are generated from this module, so the
-//! text a user reads can never disagree with the engine.
+//! Presets and their defaults follow the rules as docs/rules.md states them and the source
+//! pages (the Italian *Kalah* article for `kalah` and `cross-kalah`, the Brazilian classroom
+//! page *Jogo Kalah* for `kalah-brazil`, the Spanish page *Juego de Mancala de inspiración
+//! vaccea* for `vaccean`, Ralf Gering's pages for `dracala` and `kauri`). Help text, option
+//! menus and records are generated from this module, so the text a user reads can never
+//! disagree with the engine.
 
 use core::fmt;
 use core::str::FromStr;
@@ -317,7 +318,7 @@ macro_rules! keyword_enum {
 }
 
 keyword_enum!(
-    /// What a last seed landing in an own empty pit does (design.md 3.1).
+    /// What a last seed landing in an own empty pit does (docs/rules.md).
     Capture ("capture") {
         /// The last seed and the opposite seeds go to the store, if the opposite pit holds seeds.
         Standard = "standard",
@@ -374,7 +375,8 @@ keyword_enum!(
 );
 
 keyword_enum!(
-    /// Teaching stage of `kalah-brazil` (source 002: rules 1-5, then 6, then 7).
+    /// Teaching stage of `kalah-brazil` (the *Jogo Kalah* classroom page: rules 1-5, then 6,
+    /// then 7).
     Stage ("stage") {
         /// Rules 1-5: sowing only, no extra turn, no capture.
         Basic = "basic",
@@ -1071,7 +1073,7 @@ impl Rules {
         self.preset != Preset::KalahBrazil || self.stage == Stage::Full
     }
 
-    /// Cross-Kalah, Kauri and Oware can repeat positions (design 3.5).
+    /// Cross-Kalah, Kauri and Oware can repeat positions (docs/rules.md).
     pub fn can_repeat(&self) -> bool {
         self.repeat_ends_at().is_some()
     }

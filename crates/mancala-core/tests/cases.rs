@@ -1,4 +1,5 @@
-//! The cases of `shared/cases/` (copied here; the project never reads that folder).
+//! Cases with known answers: published perft counts of Kalah(6,4) and the records printed on
+//! the source pages (Ralf Gering's *Dracala* and *Kauri* pages), replayed to their scores.
 
 use mancala_core::notation::{self, Check};
 use mancala_core::perft::{perft, perft_full_depth, perft_turns};
@@ -22,7 +23,7 @@ fn kalah_6_4_ply_perft() {
     assert_eq!(perft_full_depth(&p, 10), 13_519_607);
 }
 
-/// Issue 2's figure, 318,739,550, counts only full-depth paths; the cases' convention (a game
+/// The published figure, 318,739,550, counts only full-depth paths; the cases' convention (a game
 /// that ends early counts once) gives 318,739,906. About 2 s in release, minutes in debug.
 #[test]
 #[ignore]
@@ -32,7 +33,7 @@ fn kalah_6_4_perft_depth_12() {
     assert_eq!(perft(&p, 12), 318_739_906);
 }
 
-/// Tavares (South) vs Gering (North), source 000, as printed there.
+/// Tavares (South) vs Gering (North), as printed on Ralf Gering's *Dracala* page.
 const DRACALA: &str = "\
 - 1-6 (-2)....5 (-1)
 - 5 (-1).......2 (-1)

@@ -1,8 +1,8 @@
 //! Property tests over random legal games of every preset (and a few option combinations),
 //! plus "parsers never panic" properties and the repetition rule.
 //!
-//! The end rule, the outcome and the conservation laws are written here again from design.md
-//! (sections 3.1-3.5), independently of the rules code, and every position a random game
+//! The end rule, the outcome and the conservation laws are written here again from the rules
+//! as docs/rules.md states them, independently of the rules code, and every position a random game
 //! reaches is held to them.
 
 use std::collections::HashSet;
@@ -90,9 +90,9 @@ fn has_cowrie(p: &Position, side: Side) -> bool {
     (0..p.pits()).any(|i| p.cowries(side, i) > 0)
 }
 
-/// The end rule, from design.md alone: does the game end in this position? `next` is the side
-/// that is (or, once the game is over, would have been) to move, where it is known: a finished
-/// position's string names no side.
+/// The end rule, from the stated rules alone: does the game end in this position? `next` is
+/// the side that is (or, once the game is over, would have been) to move, where it is known: a
+/// finished position's string names no side.
 fn end_rule_holds(p: &Position, next: Option<Side>) -> bool {
     let r = p.rules();
     let half = r.total_seeds() / 2;
@@ -123,7 +123,7 @@ fn end_rule_holds(p: &Position, next: Option<Side>) -> bool {
     }
 }
 
-/// The result of a finished position, from design.md alone.
+/// The result of a finished position, from the stated rules alone.
 fn expected_outcome(p: &Position) -> Outcome {
     let [s, n] = p.scores();
     let more = match s.cmp(&n) {
@@ -435,7 +435,7 @@ fn check_game(rules: &Rules, picks: &[u16]) -> Result<Game, TestCaseError> {
                 game.moves().len()
             );
         } else {
-            // design.md 3.5: these games cannot repeat a position.
+            // docs/rules.md: these games cannot repeat a position.
             prop_assert!(seen.insert(after), "{} repeats in `{}`", after, rules);
             prop_assert!(!game.ended_by_repetition());
         }
@@ -862,7 +862,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The repetition rule (design.md 3.5): the third occurrence of a position, same side to move,
+// The repetition rule (docs/rules.md): the third occurrence of a position, same side to move,
 // ends Cross-Kalah and Kauri games as a draw.
 
 /// Plays `moves` (own pits, 0-based) from `start`; the last one must make the third
@@ -946,7 +946,7 @@ fn kauri_from_the_start_ends_by_third_repetition() {
 
 #[test]
 fn kauri_tie_played_on_with_cowries_ends_by_third_repetition() {
-    // 30 : 30 with no seeds left: the game goes on with the cowries (design.md 3.4), and the
+    // 30 : 30 with no seeds left: the game goes on with the cowries (docs/rules.md), and the
     // cowries come back to their places every 12 moves.
     let start: Position = "kauri/0c2-0c2-0c2-0-0-0/30/0c2-0c2-0c2-0-0-0/30/s"
         .parse()

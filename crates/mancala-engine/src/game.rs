@@ -26,7 +26,7 @@ pub struct Weights {
 
 impl Default for Weights {
     fn default() -> Weights {
-        // Tuned by self-play at fixed depth (`examples/tune.rs`, README "Engine and levels"):
+        // Tuned by self-play at fixed depth (`examples/tune.rs`, docs/analysis.md):
         // an eighth of a seed per seed of row advantage, a seed and a half per extra-turn move
         // (together they beat the former 4 and 8 by 25 to 95 Elo in `kalah,seeds=4`, `kalah`
         // and `kalah-brazil` at depths 6 and 8), and four seeds per cowrie of advantage in

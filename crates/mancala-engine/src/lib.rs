@@ -1230,7 +1230,7 @@ pub struct Level {
 pub const LEVELS: core::ops::RangeInclusive<u8> = 1..=8;
 
 impl Level {
-    /// The documented settings of each level (README, "Levels").
+    /// The documented settings of each level (docs/analysis.md, "Engine and levels").
     pub fn new(level: u8) -> Option<Level> {
         let (depth, time, noise, threads) = match level {
             1 => (Some(1), None, 4, 1),

@@ -9,8 +9,8 @@
 //!   share of them is kept, and the average without them).
 //! - **branching factor per turn**: the distinct whole turns (sequences of sowings) open to the
 //!   player at the start of each turn, averaged over turns. This is how a Kauri player blocked
-//!   for a while sees it ("more than 200 options", source 003). The count is capped at
-//!   [`TURN_COUNT_CAP`] sequences a turn; capped turns are counted.
+//!   for a while sees it ("more than 200 options", Ralf Gering's *Kauri* page). The count is
+//!   capped at [`TURN_COUNT_CAP`] sequences a turn; capped turns are counted.
 //! - **complexity**: branching factor to the power of the average length (Allis's estimate of
 //!   the game-tree size), by ply and by turn.
 //!

@@ -1,5 +1,5 @@
 //! The engine's side of the line protocol of [`crate::protocol`] (`mancala engine`,
-//! docs/engine-protocol.md): commands from any reader, answers on any writer. Its engines are
+//! docs/protocols.md): commands from any reader, answers on any writer. Its engines are
 //! made, and their tables mapped in, before the first command and kept across moves; each
 //! `go` thinks on a thread of its own ([`mancala_engine::think::engine_move`]), so `stop`,
 //! `isready` and bad lines are answered while it runs.

@@ -1,5 +1,5 @@
 //! The engine protocol of `mancala engine`: one command a line in, one answer a line out, in
-//! the spirit of chess's UCI (docs/engine-protocol.md describes it for engine authors).
+//! the spirit of chess's UCI (docs/protocols.md describes it for engine authors).
 //!
 //! This module reads the commands ([`Command::parse`]: never panics, every fault an error
 //! message), writes the answers ([`info_line`], [`bestmove_line`]) and shares out a clock

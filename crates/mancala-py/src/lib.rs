@@ -329,7 +329,7 @@ impl Game {
     }
 
     /// The position as a float32 array from the view of `side` (`"south"` or `"north"`;
-    /// default: the side to move). Layout in the package docstring and the README.
+    /// default: the side to move). Layout in the package docstring and docs/python.md.
     #[pyo3(signature = (side=None))]
     fn observation<'py>(
         &self,

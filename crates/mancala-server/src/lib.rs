@@ -2,7 +2,7 @@
 //! saved in SQLite, the computer's moves in a bounded worker pool.
 //!
 //! # API
-//! The routes are [`api::router`]'s; README.md's *Play in the browser* lists every request, its
+//! The routes are [`api::router`]'s; docs/server.md lists every request, its
 //! body and its answer. Errors are 4xx/5xx with `{"error", "key", "args"}`; moves, undo, resign
 //! and hint need `Authorization: Bearer TOKEN` (WebSocket: `"token"`).
 

@@ -1,7 +1,7 @@
 //! JSON views of positions, moves and games for the browser client, and the sowing trace the
 //! client animates.
 //!
-//! Board places use the ring of design.md: `0..m` South's pits from South's left, `m` South's
+//! Board places use the ring of ARCHITECTURE.md: `0..m` South's pits from South's left, `m` South's
 //! store, `m+1..=2m` North's pits from North's left, `2m+1` North's store (Kauri too, whose
 //! stores are never sown into).
 
