@@ -8,10 +8,10 @@ use clap::Args;
 use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{line_text, Notation};
 use mancala_core::Position;
-use mancala_engine::{Engine, Evaluation, Limits};
-use mancala_protocols::external::{play_external_match, ExternalMatch};
+use mancala_engine::{Budget, Engine, Evaluation, Limits};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
+use mancala_protocols::external::{play_external_match, ExternalMatch};
 use serde_json::json;
 
 use crate::RulesArgs;
@@ -42,7 +42,6 @@ pub(crate) fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Dur
     }
     Ok(Duration::from_secs_f64(secs))
 }
-
 
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
 /// is a tie decided by the cowrie rule (Kauri), equal seeds with the tie counted as one seed.
@@ -170,6 +169,12 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
     // A position string has `/`s; a path that names no file is taken for one.
     let is_position = a.input.contains('/') && !std::path::Path::new(&a.input).exists();
+    // A position's clock starts here: making and mapping the table counts.
+    let budget = Budget::from(Limits {
+        depth: a.depth,
+        time: Some(a.time.unwrap_or(Duration::from_millis(1000))).filter(|_| a.depth.is_none()),
+        nodes: None,
+    });
     let tt_mb = match (a.tt_mb, a.depth) {
         (Some(mb), _) => mb as usize,
         (None, None) if is_position => {
@@ -190,18 +195,13 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         }
         let db = open_egdb(a.egdb.as_deref(), &pos)?;
         engine.oracle = oracle(&db);
-        let limits = Limits {
-            depth: a.depth,
-            time: Some(a.time.unwrap_or(Duration::from_millis(1000))).filter(|_| a.depth.is_none()),
-            nodes: None,
-        };
         if a.all_moves {
             // The analysis board's values and best line, as the server gives them.
-            let analysis = mancala_engine::think::analyse(&engine, &pos, &[], limits);
+            let analysis = mancala_engine::think::analyse(&engine, &pos, &[], budget);
             check_tables(db.as_deref())?;
             return print_move_values(&pos, &analysis, a.json, lang);
         }
-        let r = engine.search(&pos, limits, &[]).context("no legal move")?;
+        let r = engine.search(&pos, budget, &[]).context("no legal move")?;
         check_tables(db.as_deref())?;
         let side = pos.to_move();
         let notation = Notation::for_rules(pos.rules());

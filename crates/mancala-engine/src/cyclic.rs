@@ -32,7 +32,6 @@
 //! or when North cannot force reaching one worth less than `t` (`t` up to a draw).
 
 use std::collections::HashSet;
-use std::time::Instant;
 
 use mancala_core::Side;
 
@@ -55,7 +54,10 @@ struct Level<P> {
 pub(crate) struct Cyclic {
     /// `v*` for the side to move, by table key.
     memo: Memo,
-    deadline: Option<Instant>,
+    /// What the proof may spend: it stops at the budget's deadline or node limit.
+    budget: crate::Budget,
+    /// Raised from outside to stop the proof (see [`crate::Engine::abort`]).
+    abort: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Positions of the levels under way (the level being solved and those waiting on its
     /// exits' values).
     held: usize,
@@ -194,10 +196,15 @@ fn for_south(me: Side, v: i32) -> i32 {
 
 impl Cyclic {
     /// A solver that starts from the values in `memo` (of the same rules) and adds to it.
-    pub(crate) fn new(deadline: Option<Instant>, memo: Memo) -> Cyclic {
+    pub(crate) fn new(
+        budget: crate::Budget,
+        abort: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+        memo: Memo,
+    ) -> Cyclic {
         Cyclic {
             memo,
-            deadline,
+            budget,
+            abort,
             held: 0,
             nodes: 0,
             ends: HashSet::new(),
@@ -249,8 +256,9 @@ impl Cyclic {
         self.nodes & 1023 == 0 && self.past_deadline()
     }
 
+    /// The searches' one stop check ([`crate::Budget::spent`]).
     fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.budget.spent(self.nodes, self.abort.as_deref())
     }
 
     /// `v*` of `pos` for its side to move (future net gain); `None` past the deadline.

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+mod budget;
 mod cyclic;
 pub mod fast;
 pub mod game;
@@ -34,6 +35,7 @@ use mancala_core::rng::mix;
 use mancala_core::with_family;
 use mancala_core::{Position, Side};
 
+pub use budget::Budget;
 use game::{SearchGame, Weights};
 use search::{Shared, Worker, FULL_DEPTH};
 use tt::Table;
@@ -42,8 +44,9 @@ pub use value::{Evaluation, Quality};
 // Endgame databases as the search sees them, and their format, are `mancala-egdb-format`'s.
 pub use mancala_egdb_format::{Oracle, PackedLevel, PackedTables};
 
-/// What the search may spend; it stops at whichever comes first. With no limit at all,
-/// [`Engine::search`] searches to depth 64.
+/// What a request asks a search to spend, in durations; the engine's methods take it as a
+/// [`Budget`], whose clock starts when it is made (`Budget::from(limits)`, or at the call).
+/// Make the budget first where set-up (a table to allocate, a proof tried first) must count.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
     /// Deepest iteration in plies (`None`: no depth limit).
@@ -52,6 +55,17 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Nodes, all threads together (`None`: no node limit).
     pub nodes: Option<u64>,
+}
+
+impl From<Limits> for Budget {
+    /// The budget of `limits` with its clock started now.
+    fn from(limits: Limits) -> Budget {
+        Budget {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            ..Budget::time_opt(limits.time)
+        }
+    }
 }
 
 /// Result of a search, from the side to move's view.
@@ -294,7 +308,7 @@ impl Engine {
 
     /// The state of one search of the position whose full key is `root`, after the game's
     /// `history`: the root itself is an occurrence of its position for the repetition rule.
-    fn shared(&self, limits: Limits, history: &[Position], root: u64) -> Shared<'_> {
+    fn shared(&self, budget: Budget, history: &[Position], root: u64) -> Shared<'_> {
         // Deferring needs another thread to defer to.
         let defer_max_ply = if self.threads > 1 {
             self.defer_max_ply
@@ -305,9 +319,8 @@ impl Engine {
             tt: &self.tt,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            deadline: limits.time.map(|t| Instant::now() + t),
+            budget,
             abort: Some(&self.abort),
-            max_nodes: limits.nodes.unwrap_or(u64::MAX),
             weights: self.weights,
             history: history
                 .iter()
@@ -327,15 +340,15 @@ impl Engine {
         }
     }
 
-    /// Searches `pos` within `limits`. `history` holds the game's positions before `pos`
+    /// Searches `pos` within `budget`. `history` holds the game's positions before `pos`
     /// (for the repetition rule; may be empty). `None` when the game is over.
     pub fn search(
         &self,
         pos: &Position,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
     ) -> Option<SearchResult> {
-        self.search_with_progress(pos, limits, history, None)
+        self.search_with_progress(pos, budget, history, None)
     }
 
     /// As [`Engine::search`], calling `progress` with the result so far after each completed
@@ -343,17 +356,18 @@ impl Engine {
     pub fn search_with_progress(
         &self,
         pos: &Position,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
         progress: Option<&(dyn Fn(&SearchResult) + Sync)>,
     ) -> Option<SearchResult> {
-        with_family!(pos, p => self.search_state(p, limits, history, progress))
+        let budget = budget.into();
+        with_family!(pos, p => self.search_state(p, budget, history, progress))
     }
 
     fn search_state<P: SearchGame>(
         &self,
         pos: &P,
-        limits: Limits,
+        budget: Budget,
         history: &[Position],
         progress: Option<&(dyn Fn(&SearchResult) + Sync)>,
     ) -> Option<SearchResult> {
@@ -362,8 +376,8 @@ impl Engine {
             return None;
         }
         let start = Instant::now();
-        let shared = self.shared(limits, history, pos.full_key());
-        let max_depth = limits.depth.unwrap_or(64).clamp(1, FULL_DEPTH as u32) as u8;
+        let shared = self.shared(budget, history, pos.full_key());
+        let max_depth = budget.depth.unwrap_or(64).clamp(1, FULL_DEPTH as u32) as u8;
         let me = pos.to_move();
         let banked = pos.banked(me);
         let misere = pos.misere();
@@ -457,10 +471,10 @@ impl Engine {
     pub fn solve(
         &self,
         pos: &Position,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
     ) -> Option<SolveResult> {
-        self.solve_with_progress(pos, limits, history, None)
+        self.solve_with_progress(pos, budget, history, None)
     }
 
     /// As [`Engine::solve`], calling `progress` about twice a second (from a thread of its
@@ -468,11 +482,11 @@ impl Engine {
     pub fn solve_with_progress(
         &self,
         pos: &Position,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<SolveResult> {
-        match self.prove(pos, limits, history, Goal::Value(progress))? {
+        match self.prove(pos, budget.into(), history, Goal::Value(progress))? {
             Proved::Value(r) => Some(r),
             Proved::Bound(_) => None,
         }
@@ -489,10 +503,10 @@ impl Engine {
         pos: &Position,
         side: Side,
         at_least: i32,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
     ) -> Option<BoundResult> {
-        self.prove_at_least_with_progress(pos, side, at_least, limits, history, None)
+        self.prove_at_least_with_progress(pos, side, at_least, budget, history, None)
     }
 
     /// As [`Engine::prove_at_least`], calling `progress` about twice a second (from a thread
@@ -502,13 +516,13 @@ impl Engine {
         pos: &Position,
         side: Side,
         at_least: i32,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<BoundResult> {
         match self.prove(
             pos,
-            limits,
+            budget.into(),
             history,
             Goal::AtLeast(side, at_least, progress),
         )? {
@@ -522,12 +536,12 @@ impl Engine {
     fn prove(
         &self,
         pos: &Position,
-        limits: Limits,
+        budget: Budget,
         history: &[Position],
         goal: Goal,
     ) -> Option<Proved> {
         if pos.rules().can_repeat() {
-            let r = with_family!(pos, p => self.solve_cyclic(p, pos.rules(), limits, history))?;
+            let r = with_family!(pos, p => self.solve_cyclic(p, pos.rules(), budget, history))?;
             return Some(match goal {
                 Goal::Value(_) => Proved::Value(r),
                 Goal::AtLeast(side, k, _) => Proved::Bound(BoundResult::of_value(&r, side, k)),
@@ -548,10 +562,10 @@ impl Engine {
                     fast::test(shared, &rules, &b, t, beta, joined)
                 };
                 let line = |shared: &Shared, value| fast::best_line(shared, &rules, &b, value, 200);
-                return self.prove_state(p, limits, history, tabled, goal, (test, line));
+                return self.prove_state(p, budget, history, tabled, goal, (test, line));
             }
         }
-        with_family!(pos, p => self.prove_generic(p, limits, history, goal))
+        with_family!(pos, p => self.prove_generic(p, budget, history, goal))
     }
 
     /// Proves `pos` of a game whose positions can repeat by retrograde analysis
@@ -562,7 +576,7 @@ impl Engine {
         &self,
         pos: &P,
         rules: &mancala_core::Rules,
-        limits: Limits,
+        budget: Budget,
         history: &[Position],
     ) -> Option<SolveResult> {
         if pos.legal_moves().is_empty() {
@@ -590,7 +604,7 @@ impl Engine {
                 _ => cyclic::Memo::new(),
             }
         };
-        let mut solver = cyclic::Cyclic::new(limits.time.map(|t| start + t), memo);
+        let mut solver = cyclic::Cyclic::new(budget, Some(self.abort.clone()), memo);
         if pos.repeat_ends_at() <= 2 {
             // A second occurrence ends the game: the positions so far at these stores (the
             // only ones that can occur again) end it if reached, the root included.
@@ -632,7 +646,7 @@ impl Engine {
     fn prove_generic<P: SearchGame>(
         &self,
         pos: &P,
-        limits: Limits,
+        budget: Budget,
         history: &[Position],
         goal: Goal,
     ) -> Option<Proved> {
@@ -657,7 +671,7 @@ impl Engine {
             pv.extend(w.pv(&child, 199));
             (best, pv)
         };
-        self.prove_state(pos, limits, history, 0, goal, (test, line))
+        self.prove_state(pos, budget, history, 0, goal, (test, line))
     }
 
     /// Proves `goal` for `pos` with the threshold proof `test(shared, thread, beta, joined)`
@@ -668,7 +682,7 @@ impl Engine {
     fn prove_state<P: SearchGame>(
         &self,
         pos: &P,
-        limits: Limits,
+        budget: Budget,
         history: &[Position],
         tabled: i32,
         goal: Goal,
@@ -686,11 +700,7 @@ impl Engine {
         self.tt.prefault(self.threads);
         let start = Instant::now();
         // Every pass below, and the best line, stop at the same deadline.
-        let rest = || Limits {
-            time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
-            ..limits
-        };
-        let shared = self.shared(rest(), history, pos.full_key());
+        let shared = self.shared(budget, history, pos.full_key());
         let me = pos.to_move();
         let banked = pos.banked(me);
         let progress = match goal {
@@ -794,10 +804,8 @@ impl Engine {
         // then holds the proof; one more null-window pair reads the value back.
         let value = match value {
             Some(v) => v,
-            None if shared.nodes.load(Ordering::Relaxed) < shared.max_nodes
-                && shared.deadline.is_none_or(|d| Instant::now() < d) =>
-            {
-                let again = self.shared(rest(), history, pos.full_key());
+            None if !budget.spent(shared.nodes.load(Ordering::Relaxed), None) => {
+                let again = self.shared(budget, history, pos.full_key());
                 let v = mtdf(&again, 0, guess)?;
                 shared
                     .nodes
@@ -810,7 +818,7 @@ impl Engine {
         // the best move is the first one proven to reach the value (the table holds the proof,
         // so these null-window searches are short).
         // A line cut short by the deadline is not proven: no result then.
-        let last = self.shared(rest(), history, pos.full_key());
+        let last = self.shared(budget, history, pos.full_key());
         let (best, pv) = line(&last, value);
         if last.stopped() {
             return None;
@@ -881,13 +889,13 @@ impl Engine {
     }
 
     /// The value of every legal move of `pos` for its side to move, all of one quality where
-    /// that can be had within `limits`:
+    /// that can be had within `budget`:
     ///
     /// - without a depth limit, each move is first proven ([`Engine::solve`] of the position
     ///   it leads to) within half the time limit (all the time there is, without one); when
     ///   every move is proven, those are the values;
     /// - otherwise iterative deepening values every move with a full window at each depth,
-    ///   up to `limits.depth`, until the time runs out, and the last depth completed for every
+    ///   up to `budget.depth`, until the time runs out, and the last depth completed for every
     ///   move gives the values (at least depth 1, which is not timed). A move whose search
     ///   met no horizon is proven.
     ///
@@ -896,17 +904,16 @@ impl Engine {
     pub fn analyze_moves(
         &self,
         pos: &Position,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
     ) -> Vec<MoveValue> {
+        let budget = budget.into();
         let legal = pos.legal_moves();
         if legal.is_empty() {
             return Vec::new();
         }
-        let start = Instant::now();
-        let deadline = limits.time.map(|t| start + t);
-        if limits.depth.is_none() {
-            let proofs = deadline.map(|d| start + (d - start) / 2);
+        if budget.depth.is_none() {
+            let proofs = budget.share(1, 2).time_only();
             let mut out = Vec::new();
             for &pit in legal.as_slice() {
                 match self.prove_move(pos, pit, proofs, history) {
@@ -918,7 +925,7 @@ impl Engine {
                 return out;
             }
         }
-        self.search_moves(pos, limits.depth, deadline, history)
+        self.search_moves(pos, budget, history)
     }
 
     /// The value of the move `played` in `pos` and of the best move, for judging a game's
@@ -929,22 +936,16 @@ impl Engine {
         &self,
         pos: &Position,
         played: u8,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
     ) -> Option<Judgement> {
+        let budget = budget.into();
         if !pos.legal_moves().contains(played) {
             return None;
         }
-        let start = Instant::now();
-        let deadline = limits.time.map(|t| start + t);
-        if limits.depth.is_none() {
-            let proofs = deadline.map(|d| start + (d - start) / 2);
-            let left = proofs.map(|d| d.saturating_duration_since(Instant::now()));
-            let lim = Limits {
-                time: left,
-                ..Limits::default()
-            };
-            if let Some(r) = self.solve(pos, lim, history) {
+        if budget.depth.is_none() {
+            let proofs = budget.share(1, 2).time_only();
+            if let Some(r) = self.solve(pos, proofs, history) {
                 let best = MoveValue {
                     pit: r.best,
                     eval: r.eval,
@@ -964,7 +965,7 @@ impl Engine {
                 }
             }
         }
-        let values = self.search_moves(pos, limits.depth, deadline, history);
+        let values = self.search_moves(pos, budget, history);
         Some(Judgement {
             played: *values.iter().find(|v| v.pit == played)?,
             best: MoveValue::best(&values)?,
@@ -972,13 +973,13 @@ impl Engine {
         })
     }
 
-    /// The proven value of move `pit` of `pos` for its mover, if the proof finishes by
-    /// `deadline`.
+    /// The proven value of move `pit` of `pos` for its mover, if the proof finishes within
+    /// `budget`.
     fn prove_move(
         &self,
         pos: &Position,
         pit: u8,
-        deadline: Option<Instant>,
+        budget: Budget,
         history: &[Position],
     ) -> Option<Evaluation> {
         let me = pos.to_move();
@@ -987,8 +988,7 @@ impl Engine {
         if child.is_over() {
             return Some(self.final_value(&child, me));
         }
-        let time = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if time.is_some_and(|t| t.is_zero()) {
+        if budget.expired() {
             return None;
         }
         let mut line = history.to_vec();
@@ -1003,35 +1003,30 @@ impl Engine {
                 });
             }
         }
-        let lim = Limits {
-            time,
-            ..Limits::default()
-        };
-        self.solve(&child, lim, &line).map(|r| r.eval.seen_by(me))
+        self.solve(&child, budget, &line)
+            .map(|r| r.eval.seen_by(me))
     }
 
-    /// Every move of `pos` valued by iterative deepening with a full window, to `depth` (else
-    /// to the end of the game) until `deadline`: the last depth completed for every move (at
-    /// least depth 1, which is not timed). A move whose search met no horizon is proven.
-    fn search_moves(
-        &self,
-        pos: &Position,
-        depth: Option<u32>,
-        deadline: Option<Instant>,
-        history: &[Position],
-    ) -> Vec<MoveValue> {
+    /// Every move of `pos` valued by iterative deepening with a full window, to
+    /// `budget.depth` (else to the end of the game) within `budget`: the last depth completed
+    /// for every move (at least depth 1, which is not limited). A move whose search met no
+    /// horizon is proven.
+    fn search_moves(&self, pos: &Position, budget: Budget, history: &[Position]) -> Vec<MoveValue> {
         let me = pos.to_move();
-        let max_depth = depth
+        let max_depth = budget
+            .depth
             .unwrap_or(FULL_DEPTH as u32)
             .clamp(1, FULL_DEPTH as u32);
         let mut last = None;
         for depth in 1..=max_depth {
-            let lim = Limits {
-                // Depth 1 always completes: it is what the analysis falls back on.
-                time: deadline
-                    .filter(|_| depth > 1)
-                    .map(|d| d.saturating_duration_since(Instant::now())),
-                ..Limits::default()
+            // Depth 1 always completes: it is what the analysis falls back on.
+            let lim = if depth > 1 {
+                Budget {
+                    depth: None,
+                    ..budget
+                }
+            } else {
+                Budget::UNLIMITED
             };
             let shared = self.shared(lim, history, full_key(pos));
             fn go<P: SearchGame>(
@@ -1164,19 +1159,14 @@ impl Engine {
         &self,
         pos: &Position,
         prove: Duration,
-        limits: Limits,
+        budget: impl Into<Budget>,
         history: &[Position],
     ) -> Option<SearchResult> {
+        let budget = budget.into();
+        let proof_budget = Budget::time(prove);
         let mut solver = Engine::new(tt_mb_for(prove).min(64), self.threads);
         solver.oracle = self.oracle.clone();
-        let proof = solver.solve(
-            pos,
-            Limits {
-                time: Some(prove),
-                ..Limits::default()
-            },
-            history,
-        );
+        let proof = solver.solve(pos, proof_budget, history);
         match proof {
             Some(p) => Some(SearchResult {
                 best: p.best,
@@ -1186,7 +1176,7 @@ impl Engine {
                 pv: p.pv,
                 elapsed: p.elapsed,
             }),
-            None => self.search(pos, limits, history),
+            None => self.search(pos, budget, history),
         }
     }
 }
@@ -1205,10 +1195,15 @@ pub fn tt_mb_for(time: Duration) -> usize {
         .min(64)
 }
 
-/// Searches `pos` within `limits` with a fresh 16 MiB table and one thread; `history` holds
+/// Searches `pos` within `budget` with a fresh 16 MiB table and one thread; `history` holds
 /// the game's positions before it (repetition rule). `None` when the game is over.
-pub fn search(pos: &Position, limits: Limits, history: &[Position]) -> Option<SearchResult> {
-    Engine::new(16, 1).search(pos, limits, history)
+pub fn search(
+    pos: &Position,
+    budget: impl Into<Budget>,
+    history: &[Position],
+) -> Option<SearchResult> {
+    let budget = budget.into();
+    Engine::new(16, 1).search(pos, budget, history)
 }
 
 /// A playing level: how deep and how long the computer thinks, and how much it errs.

@@ -4,7 +4,6 @@
 //! and MTD(f) to the end of the game (the solver). Several threads share the table (lazy SMP).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::time::Instant;
 
 use mancala_core::MAX_MOVES;
 
@@ -24,12 +23,10 @@ pub struct Shared<'t> {
     pub stop: AtomicBool,
     /// Positions searched, all threads (each adds its own at each flush).
     pub nodes: AtomicU64,
-    /// When the search must stop (`None`: no time limit).
-    pub deadline: Option<Instant>,
+    /// What the search may spend: its deadline, depth and node limits (all threads).
+    pub budget: crate::Budget,
     /// Raised from outside to stop the search (see [`crate::Engine::abort`]).
     pub abort: Option<&'t AtomicBool>,
-    /// Node limit, all threads (`u64::MAX`: none).
-    pub max_nodes: u64,
     /// The leaf evaluation's weights.
     pub weights: Weights,
     /// Full keys of the game's positions before the root (repetition rule).
@@ -77,9 +74,9 @@ impl Shared<'_> {
 
     /// Raises the stop flag once the node or time limit is reached.
     pub fn check_limits(&self) {
-        if self.nodes.load(Ordering::Relaxed) >= self.max_nodes
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.abort.is_some_and(|a| a.load(Ordering::Relaxed))
+        if self
+            .budget
+            .spent(self.nodes.load(Ordering::Relaxed), self.abort)
         {
             self.stop.store(true, Ordering::Relaxed);
         }

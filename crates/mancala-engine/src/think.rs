@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use mancala_core::Position;
 
-use crate::{Engine, Judgement, Limits, MoveValue, Quality, SearchResult};
+use crate::{Budget, Engine, Judgement, MoveValue, Quality, SearchResult};
 
 /// Proofs are tried first for a move against the clock where at most this many seeds are on
 /// the board beyond what the endgame tables hold: there they usually finish in milliseconds,
@@ -52,30 +52,27 @@ pub fn decidable(engine: &Engine, pos: &Position) -> bool {
     !pos.rules().can_repeat() && k.board_seeds() as u32 <= engine.tabled_seeds(pos) + PROOF_SEEDS
 }
 
-/// A move against the clock: where `limits` has a time and no depth or node limit and a proof
-/// is likely to finish ([`decidable`]), a proof on `prover` within [`PROOF_SHARE`] of the
-/// time; else (or where the proof does not finish) a search on `engine` within what remains,
-/// calling `report` after each completed iteration. The result's time and nodes are the
-/// whole move's. `history` holds the game's positions before `pos` (repetition rule). `None`
-/// when the game is over.
+/// A move against the clock: where `budget` has a deadline and no depth or node limit and a
+/// proof is likely to finish ([`decidable`]), a proof on `prover` within [`PROOF_SHARE`] of
+/// the time left; else (or where the proof does not finish) a search on `engine` within the
+/// rest of `budget`, calling `report` after each completed iteration. The result's time and
+/// nodes are the whole move's. `history` holds the game's positions before `pos` (repetition
+/// rule). `None` when the game is over.
 pub fn engine_move(
     engine: &Engine,
     prover: &Engine,
     pos: &Position,
     history: &[Position],
-    limits: Limits,
+    budget: Budget,
     report: Option<&(dyn Fn(&SearchResult) + Sync)>,
 ) -> Option<SearchResult> {
     let start = Instant::now();
-    let prove = limits
-        .time
-        .filter(|_| limits.depth.is_none() && limits.nodes.is_none() && decidable(prover, pos));
-    if let Some(t) = prove {
-        let lim = Limits {
-            time: Some(t / PROOF_SHARE),
-            ..Limits::default()
-        };
-        if let Some(p) = prover.solve(pos, lim, history) {
+    let prove = budget.deadline.is_some()
+        && budget.depth.is_none()
+        && budget.nodes.is_none()
+        && decidable(prover, pos);
+    if prove {
+        if let Some(p) = prover.solve(pos, budget.share(1, PROOF_SHARE), history) {
             return Some(SearchResult {
                 best: p.best,
                 eval: p.eval,
@@ -86,25 +83,22 @@ pub fn engine_move(
             });
         }
     }
-    let limits = Limits {
-        time: limits.time.map(|t| t.saturating_sub(start.elapsed())),
-        ..limits
-    };
-    let mut r = engine.search_with_progress(pos, limits, history, report)?;
+    let mut r = engine.search_with_progress(pos, budget, history, report)?;
     r.elapsed = start.elapsed();
     Some(r)
 }
 
-/// A hint for the side to move: the proven best move and value where a proof finishes within
-/// `prove` (see [`Engine::hint`]), else a search within `limits`. `None` when the game is over.
+/// A hint for a person: the proven best move and value where a proof finishes within half of
+/// `budget`'s time (see [`Engine::hint`]), else a search within the rest of it (to
+/// `budget.depth` where it has one). `None` when the game is over.
 pub fn hint(
     engine: &Engine,
     pos: &Position,
     history: &[Position],
-    prove: Duration,
-    limits: Limits,
+    budget: Budget,
 ) -> Option<SearchResult> {
-    engine.hint(pos, prove, limits, history)
+    let prove = budget.share(1, 2).left().unwrap_or(Duration::ZERO);
+    engine.hint(pos, prove, budget, history)
 }
 
 /// Every legal move of a position with its value, best first, and the best line: what
@@ -132,41 +126,30 @@ impl Analysis {
     }
 }
 
-/// Every legal move of `pos` valued by [`Engine::analyze_moves`] within `limits`, three
-/// quarters of its time where it has one (proofs where they finish in half that, else every
-/// move searched to one depth), and the best line: the best move, then the engine's hint for
-/// the position it leads to, within what remains of the time (or to `limits.depth`). Give a
-/// time or a depth: without either the proofs are unbounded. `history` holds the game's
-/// positions before `pos` (repetition rule). The whole analysis stays within `limits.time`
-/// but for the first ply of the line (at least 20 ms), which every caller spends alike.
-pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], limits: Limits) -> Analysis {
+/// Every legal move of `pos` valued by [`Engine::analyze_moves`] within three quarters of
+/// `budget`'s time where it has one (proofs where they finish in half that, else every move
+/// searched to one depth), and the best line: the best move, then [`hint`] for the position
+/// it leads to, within what remains (at least 20 ms; or to `budget.depth`). Give a time or a
+/// depth: without either the proofs are unbounded. `history` holds the game's positions
+/// before `pos` (repetition rule).
+pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], budget: Budget) -> Analysis {
     let t0 = Instant::now();
-    let values = engine.analyze_moves(
-        pos,
-        Limits {
-            time: limits.time.map(|t| t * 3 / 4),
-            ..limits
-        },
-        history,
-    );
+    let values = engine.analyze_moves(pos, budget.share(3, 4), history);
     let best = MoveValue::best(&values);
     let mut line = Vec::new();
     if let Some(b) = best {
         line.push(b.pit);
         let mut child = *pos;
         if child.play(b.pit).is_ok() && !child.is_over() {
-            let left = limits.time.map(|t| {
-                t.saturating_sub(t0.elapsed())
-                    .max(Duration::from_millis(20))
-            });
+            let rest = Budget {
+                deadline: budget
+                    .left()
+                    .map(|l| Instant::now() + l.max(Duration::from_millis(20))),
+                ..budget
+            };
             let mut before = history.to_vec();
             before.push(*pos);
-            let search = Limits {
-                time: left.map(|l| l / 2),
-                ..limits
-            };
-            let prove = left.map_or(Duration::ZERO, |l| l / 2);
-            if let Some(r) = engine.hint(&child, prove, search, &before) {
+            if let Some(r) = hint(engine, &child, &before, rest) {
                 line.extend(r.pv);
             }
         }
@@ -198,7 +181,7 @@ pub fn judge(
     pos: &Position,
     played: u8,
     history: &[Position],
-    limits: Limits,
+    budget: Budget,
 ) -> Option<Judgement> {
-    engine.judge_move(pos, played, limits, history)
+    engine.judge_move(pos, played, budget, history)
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use mancala_core::Game;
-use mancala_engine::{think, Engine, Limits, SearchResult};
+use mancala_engine::{think, Budget, Engine, Limits, SearchResult};
 
 use crate::protocol::{bestmove_line, info_line, Command, Go};
 
@@ -59,17 +59,18 @@ impl State {
             return Err("the game is over in this position".into());
         }
         let history = game.history().to_vec();
-        let limits = Limits {
+        // The clock starts when the `go` is read.
+        let budget = Budget::from(Limits {
             depth: go.depth,
             time: go.budget(pos.to_move()),
             nodes: go.nodes,
-        };
+        });
         self.engine.abort().store(false, Ordering::Relaxed);
         self.prover.abort().store(false, Ordering::Relaxed);
         let (engine, prover, out) = (self.engine.clone(), self.prover.clone(), self.out.clone());
         self.search = Some(std::thread::spawn(move || {
             let report = |r: &SearchResult| say(&out, &info_line(&pos, r));
-            let r = think::engine_move(&engine, &prover, &pos, &history, limits, Some(&report));
+            let r = think::engine_move(&engine, &prover, &pos, &history, budget, Some(&report));
             if let Some(e) = engine.tables_fault().or_else(|| prover.tables_fault()) {
                 say(&out, &format!("info string error {e}"));
             }
@@ -119,7 +120,10 @@ pub fn serve(engine: Engine, prover: Engine, input: impl BufRead, out: Out) {
             Ok(_) => {}
         }
         if buf.len() as u64 == MAX_LINE && buf.last() != Some(&b'\n') {
-            say(&out, &format!("info string error a line is longer than {MAX_LINE} bytes"));
+            say(
+                &out,
+                &format!("info string error a line is longer than {MAX_LINE} bytes"),
+            );
             continue;
         }
         let Ok(line) = std::str::from_utf8(&buf) else {

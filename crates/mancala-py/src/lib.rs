@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut};
 use mancala_core::record::Players;
 use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
-use mancala_engine::{Engine, Evaluation, Limits, Quality};
-use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut};
+use mancala_engine::{Budget, Engine, Evaluation, Limits, Quality};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -823,18 +823,21 @@ pub fn analyze<'py>(
     if depth == Some(0) {
         return Err(PyValueError::new_err("depth = 0: give 1 ply or more"));
     }
-    let (pos, history) = live_position_arg(position)?;
-    let db = open_egdb(egdb)?;
-    let engine = engine(tt_mb, threads, &db)?;
-    let limits = Limits {
+    // The clock starts here: opening the tables and making the table count.
+    let budget = Budget::from(Limits {
         depth,
         time: Some(Duration::from_millis(time_ms)).filter(|_| depth.is_none()),
         nodes: None,
-    };
+    });
+    let (pos, history) = live_position_arg(position)?;
+    let db = open_egdb(egdb)?;
+    let engine = engine(tt_mb, threads, &db)?;
     if all_moves {
-        let a = py.detach(|| mancala_engine::think::analyse(&engine, &pos, &history, limits));
+        let a = py.detach(|| mancala_engine::think::analyse(&engine, &pos, &history, budget));
         check_tables(db.as_deref())?;
-        let best = a.best.ok_or_else(|| PyValueError::new_err("no legal move"))?;
+        let best = a
+            .best
+            .ok_or_else(|| PyValueError::new_err("no legal move"))?;
         let d = PyDict::new(py);
         d.set_item("position", pos.to_string())?;
         d.set_item("best", best.pit)?;
@@ -861,7 +864,7 @@ pub fn analyze<'py>(
         d.set_item("moves", moves)?;
         return Ok(d);
     }
-    let r = py.detach(|| engine.search(&pos, limits, &history));
+    let r = py.detach(|| engine.search(&pos, budget, &history));
     check_tables(db.as_deref())?;
     let r = r.ok_or_else(|| PyValueError::new_err("no legal move"))?;
     let d = PyDict::new(py);

@@ -11,8 +11,8 @@ use crate::response::{
 use axum::http::StatusCode;
 use mancala_core::{Game, Msg, Position, Rules, Side};
 use mancala_engine::Limits;
-use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use mancala_play::player::{computer_name, level_decision};
+use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use tokio::sync::{broadcast, Semaphore};
 
 use crate::store::{now_ms, GameRow, MoveRow, Store};
@@ -873,12 +873,10 @@ impl App {
         let engine = self.engine(32);
         let tables = self.cfg.tables.clone();
         let work = self.compute(move || {
+            // The clock starts when a worker takes the request: mapping the table counts.
+            let budget = mancala_engine::Budget::time(time);
             engine.prefault();
-            let limits = Limits {
-                time: Some(time),
-                ..Limits::default()
-            };
-            let a = view::analyse(&engine, &pos, &history, limits);
+            let a = view::analyse(&engine, &pos, &history, budget);
             (a, tables.and_then(|t| t.0.fault()))
         });
         let (a, fault) = tokio::time::timeout(time * 10, work).await.map_err(|_| {

@@ -8,11 +8,11 @@
 use std::time::{Duration, Instant};
 
 use mancala_core::i18n::{self, Lang};
+use mancala_core::notation::line_text;
 use mancala_core::notation::{self, Notation};
 use mancala_core::rules::{OptionKind, OptionValue, OPTIONS};
 use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
-use mancala_core::notation::line_text;
-use mancala_engine::{think, Engine, Evaluation, Limits};
+use mancala_engine::{think, Budget, Engine, Evaluation, Limits};
 use serde::Serialize;
 
 /// The side's word in JSON: `"south"` or `"north"`.
@@ -695,10 +695,10 @@ pub struct Analysis {
     pub ms: u64,
 }
 
-/// The analysis board's answer for `pos`: [`think::analyse`] within `limits`, shaped for
+/// The analysis board's answer for `pos`: [`think::analyse`] within `budget`, shaped for
 /// the client. `history` holds the game's positions before `pos` (repetition rule).
-pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], limits: Limits) -> Analysis {
-    let a = think::analyse(engine, pos, history, limits);
+pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], budget: Budget) -> Analysis {
+    let a = think::analyse(engine, pos, history, budget);
     let notation = Notation::for_rules(pos.rules());
     let side = pos.to_move();
     Analysis {
