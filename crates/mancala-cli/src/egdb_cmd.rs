@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use mancala_core::notation::Notation;
 use mancala_core::{KalahRules, Position};
-use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
+use mancala_egdb::{build, BuildOptions, Egdb, Oracle, TableRules};
 
 use crate::RulesArgs;
 

@@ -141,28 +141,6 @@ fn note_if_uncovered(db: &mancala_egdb::Egdb, pos: &Position) {
     }
 }
 
-/// `pv` continued to the end of the game by the tables' best moves where they cover it.
-fn extend_pv(pos: &Position, pv: &[u8], db: Option<&mancala_egdb::Egdb>) -> Vec<u8> {
-    let mut line = pv.to_vec();
-    let Some(db) = db else {
-        return line;
-    };
-    let mut p = *pos;
-    for &mv in pv {
-        if p.play(mv).is_err() {
-            return line;
-        }
-    }
-    while let Some(k) = p.as_kalah() {
-        let Some((mv, _)) = (!p.is_over()).then(|| db.best_move(k)).flatten() else {
-            break;
-        };
-        line.push(mv);
-        p.play(mv).expect("legal");
-    }
-    line
-}
-
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     // Machine output (`--json`) stays English.
     let lang = if a.json { Lang::En } else { a.lang.get() };
@@ -672,9 +650,8 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     };
     let r = engine.solve_with_progress(&pos, limits, &[], Some(&show));
     progress.finish();
-    let mut r = r.with_context(|| unfinished(&pos))?;
+    let r = r.with_context(|| unfinished(&pos))?;
     check_tables(db.as_deref())?;
-    r.pv = extend_pv(&pos, &r.pv, db.as_deref());
     let opening_values = if a.openings {
         let o = openings(&engine, &pos, limits)?;
         check_tables(db.as_deref())?;

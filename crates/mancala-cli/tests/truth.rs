@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mancala_core::{Game, Position, Rules, Side};
+use mancala_egdb::Oracle as _;
 use mancala_engine::{Engine, Evaluation, Level, Limits, MoveValue, Quality};
 
 /// The proof of a position: its value for the side to move and every move's.

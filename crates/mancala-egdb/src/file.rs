@@ -433,43 +433,6 @@ impl Egdb {
         Some(entry::net(r.counted(), s, code))
     }
 
-    /// A best move by the tables and its future net gain for the side to move, if every
-    /// move's outcome is tabled (or ends the game).
-    pub fn best_move(&self, pos: &KalahPos) -> Option<(u8, i32)> {
-        let mut best: Option<(u8, i32)> = None;
-        for (mv, v) in self.move_values(pos)? {
-            if best.is_none() || best.is_some_and(|b| v > b.1) {
-                best = Some((mv, v));
-            }
-        }
-        best
-    }
-
-    /// Every legal move with its future net gain for the side to move, if every move's
-    /// outcome is tabled (or ends the game): the move's own gain (store growth against the
-    /// opponent's) plus the value of the position it leads to, added when the mover moves
-    /// again (an extra turn) and subtracted when the opponent does. The best moves are those
-    /// whose value is the position's [`Egdb::net`].
-    pub fn move_values(&self, pos: &KalahPos) -> Option<Vec<(u8, i32)>> {
-        let me = pos.to_move();
-        let mut values = Vec::new();
-        for &mv in pos.legal_moves().as_slice() {
-            let mut q = *pos;
-            q.play(mv).ok()?;
-            let d = (q.store(me) as i32 - pos.store(me) as i32)
-                - (q.store(me.other()) as i32 - pos.store(me.other()) as i32);
-            let v = if q.is_over() {
-                d
-            } else if q.to_move() == me {
-                d + self.net(&q)?
-            } else {
-                d - self.net(&q)?
-            };
-            values.push((mv, v));
-        }
-        Some(values)
-    }
-
     /// The seeds of the board the side to move ends with (leftovers counted only).
     pub fn own(&self, pos: &KalahPos) -> Option<u8> {
         let (r, _, code) = self.lookup(pos)?;

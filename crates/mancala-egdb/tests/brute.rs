@@ -2,7 +2,7 @@
 //! `mancala_core::KalahPos::play`; bad files refused; the engine with the oracle.
 
 use mancala_core::{KalahPos, KalahRules, Rules, Side};
-use mancala_egdb::{build, BuildOptions, Egdb, TableRules};
+use mancala_egdb::{build, BuildOptions, Egdb, Oracle, TableRules};
 use std::collections::HashMap;
 
 fn kalah_rules(spec: &str) -> KalahRules {

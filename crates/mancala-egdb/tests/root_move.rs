@@ -44,6 +44,14 @@ fn a_tabled_root_gets_its_best_move() {
             assert_eq!(r.best, best, "{pos}");
             assert_eq!(r.eval.margin, 6, "{pos}");
             assert!(r.eval.is_proven(), "{pos}");
+            // The best line is read on out of the tables to the end of the game, and it
+            // reaches the proven value.
+            let mut end = pos;
+            for &mv in &r.pv {
+                end.play(mv).unwrap();
+            }
+            assert!(end.is_over(), "{pos}: line {:?} stops before the end", r.pv);
+            assert_eq!(mancala_engine::margin(&end, pos.to_move()), 6, "{pos}");
         }
         for level in 5..=8 {
             let mut lv = Level::new(level).unwrap();

@@ -361,7 +361,33 @@ impl Engine {
         progress: Option<&(dyn Fn(&SearchResult) + Sync)>,
     ) -> Option<SearchResult> {
         let budget = budget.into();
-        with_family!(pos, p => self.search_state(p, budget, history, progress))
+        let mut r = with_family!(pos, p => self.search_state(p, budget, history, progress))?;
+        self.table_line(pos, &mut r.pv);
+        Some(r)
+    }
+
+    /// Continues `line` (own pits of each mover from `pos`) to the end of the game with the
+    /// endgame tables' best moves where they cover the position it reaches: a search or a
+    /// proof stops its line where the tables value a position, mid-turn as often as not.
+    pub fn table_line(&self, pos: &Position, line: &mut Vec<u8>) {
+        let Some(oracle) = self.oracle.as_deref() else {
+            return;
+        };
+        let mut p = *pos;
+        for &mv in line.iter() {
+            if p.play(mv).is_err() {
+                return;
+            }
+        }
+        while let Some(k) = p.as_kalah().filter(|_| !p.is_over()) {
+            let Some((mv, _)) = oracle.best_move(k) else {
+                break;
+            };
+            line.push(mv);
+            if p.play(mv).is_err() {
+                break;
+            }
+        }
     }
 
     fn search_state<P: SearchGame>(
@@ -487,7 +513,10 @@ impl Engine {
         progress: Option<&(dyn Fn(&SolveProgress) + Sync)>,
     ) -> Option<SolveResult> {
         match self.prove(pos, budget.into(), history, Goal::Value(progress))? {
-            Proved::Value(r) => Some(r),
+            Proved::Value(mut r) => {
+                self.table_line(pos, &mut r.pv);
+                Some(r)
+            }
             Proved::Bound(_) => None,
         }
     }

@@ -15,6 +15,7 @@ use std::time::Duration;
 use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut};
 use mancala_core::record::Players;
 use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
+use mancala_egdb::Oracle as _;
 use mancala_engine::{Budget, Engine, Evaluation, Limits, Quality};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
