@@ -8,7 +8,7 @@ use clap::Args;
 use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{line_text, Notation};
 use mancala_core::Position;
-use mancala_engine::{Budget, Engine, Evaluation, Limits};
+use mancala_engine::{think, Budget, Engine, Evaluation, Limits, Quality};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
 use mancala_protocols::external::{play_external_match, ExternalMatch};
@@ -270,13 +270,22 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     };
     let mut rows = Vec::new();
     let mut total_loss = [0i64; 2];
-    for (k, mv) in game.moves().iter().enumerate() {
-        let pos = *game.position_at(k).expect("replayed");
-        let j = engine
-            .judge_move(&pos, mv.pit, limits, &game.history()[..k])
-            .context("the move played is not legal")?;
+    // The moves are judged from the last to the first; a spinner on a terminal meanwhile.
+    let bar = indicatif::ProgressBar::new(game.moves().len() as u64).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} moves judged, {elapsed}")
+            .expect("a valid template"),
+    );
+    let judged = think::judge_game(&engine, &game, limits, None, &|n| {
+        bar.set_position(n as u64)
+    });
+    bar.finish_and_clear();
+    for (k, (mv, j)) in game.moves().iter().zip(judged).enumerate() {
+        let j = j.context("the move played is not legal")?;
         let (played, best, loss) = (j.played, j.best, j.loss);
-        total_loss[mv.side.index()] += loss.unwrap_or(0) as i64;
+        // A loss is said as one only where both values are proven; a search's difference at
+        // one depth is said as what it is.
+        let proven = played.eval.is_proven() && best.eval.is_proven();
+        total_loss[mv.side.index()] += loss.filter(|_| proven).unwrap_or(0) as i64;
         rows.push(json!({
             "move": k + 1,
             "side": mv.side,
@@ -287,6 +296,7 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             "best_value": best.eval.margin,
             "best_eval": best.eval,
             "loss": loss,
+            "loss_proven": proven && loss.is_some(),
         }));
         if !a.json {
             let row = say(
@@ -299,10 +309,16 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
                     ("best_value", &short_value(&best.eval, lang)),
                 ],
             );
-            let loss = match loss {
-                Some(l) if l > 0 => format!("  {}", say("analyze.loses", &[("n", &l)])),
-                Some(_) => String::new(),
-                None => format!("  {}", say("analyze.not-compared", &[])),
+            let loss = match (loss, best.eval.quality) {
+                (Some(l), Quality::Searched { depth }) if l > 0 => {
+                    let best = notation.move_text(mv.side, best.pit);
+                    let args: [(&str, &dyn std::fmt::Display); 3] =
+                        [("depth", &depth), ("best", &best), ("n", &l)];
+                    format!("  ({})", say("analyze.search-prefers", &args))
+                }
+                (Some(l), _) if l > 0 => format!("  {}", say("analyze.loses", &[("n", &l)])),
+                (Some(_), _) => String::new(),
+                (None, _) => format!("  {}", say("analyze.not-compared", &[])),
             };
             println!("{:>3}. {row}{loss}", k + 1);
         }

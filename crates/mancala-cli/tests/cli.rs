@@ -1443,3 +1443,33 @@ fn the_language_comes_from_lang_or_the_locale() {
         "{err}"
     );
 }
+
+/// A record of a small game is proven whole, so no exactly best move is called a mistake: in
+/// the Vaccean game A is the only best first move (+2 for South, `solve --variant vaccean`),
+/// and a search-valued difference is never said as a loss.
+#[test]
+fn a_small_games_record_is_judged_by_proofs() {
+    let rec = temp_file(
+        "vaccean-short.txt",
+        b"[Variant \"vaccean\"]\n1. A  c\n2. B  b\n",
+    );
+    let o = mancala(&["analyze", rec.to_str().unwrap(), "--json", "--time", "50ms"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let moves = v["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 4);
+    for m in moves {
+        assert_eq!(m["eval"]["proven"], true, "{m}");
+        assert_eq!(m["best_eval"]["proven"], true, "{m}");
+    }
+    assert_eq!(
+        (moves[0]["value"].as_i64(), moves[0]["best"].as_str()),
+        (Some(2), Some("A"))
+    );
+    assert_eq!(moves[0]["loss"], 0);
+    // North's b gives away 4 against d, proven.
+    assert_eq!(
+        (moves[3]["loss"].as_i64(), moves[3]["loss_proven"].as_bool()),
+        (Some(4), Some(true))
+    );
+}

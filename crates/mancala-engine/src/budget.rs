@@ -30,8 +30,13 @@ impl Budget {
 
     /// `time` from now.
     pub fn time(time: Duration) -> Budget {
+        Budget::time_from(Instant::now(), time)
+    }
+
+    /// `time` from `start` (a time too far to represent is no limit in practice).
+    pub fn time_from(start: Instant, time: Duration) -> Budget {
         Budget {
-            deadline: Some(deadline_in(time)),
+            deadline: Some(deadline_after(start, time)),
             ..Budget::UNLIMITED
         }
     }
@@ -67,7 +72,9 @@ impl Budget {
     /// and node limits kept): a share for one part of a policy.
     pub fn share(&self, num: u32, den: u32) -> Budget {
         Budget {
-            deadline: self.left().map(|l| deadline_in(l * num / den.max(1))),
+            deadline: self
+                .left()
+                .map(|l| deadline_after(Instant::now(), l * num / den.max(1))),
             ..*self
         }
     }
@@ -95,11 +102,12 @@ impl Budget {
     }
 }
 
-/// The instant `time` from now, or far in the future where that does not fit.
-fn deadline_in(time: Duration) -> Instant {
-    let now = Instant::now();
-    now.checked_add(time)
-        .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 86_400))
+/// The instant `time` after `start`, or far in the future where that does not fit.
+fn deadline_after(start: Instant, time: Duration) -> Instant {
+    start
+        .checked_add(time)
+        .or_else(|| start.checked_add(Duration::from_secs(100 * 365 * 86_400)))
+        .unwrap_or(start)
 }
 
 #[cfg(test)]

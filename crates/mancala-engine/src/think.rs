@@ -8,11 +8,12 @@
 //! - [`hint`]: a hint for a person: a proof where one finishes within the time, else a search.
 //! - [`analyse`]: every legal move's value and the best line (`analyze --all-moves`, the
 //!   server's analysis board, Python's `analyze(all_moves=True)`).
-//! - [`judge`]: a move of a record against the best move (record analysis).
+//! - [`judge`]: a move against the best move; [`judge_game`]: every move of a record (record
+//!   analysis: `analyze RECORD`, the server's replays).
 
 use std::time::{Duration, Instant};
 
-use mancala_core::Position;
+use mancala_core::{Game, Position};
 
 use crate::{Budget, Engine, Judgement, MoveValue, Quality, SearchResult};
 
@@ -144,7 +145,7 @@ pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], budget: Bu
             let rest = Budget {
                 deadline: budget
                     .left()
-                    .map(|l| Instant::now() + l.max(Duration::from_millis(20))),
+                    .and_then(|l| Budget::time(l.max(Duration::from_millis(20))).deadline),
                 ..budget
             };
             let mut before = history.to_vec();
@@ -184,4 +185,64 @@ pub fn judge(
     budget: Budget,
 ) -> Option<Judgement> {
     engine.judge_move(pos, played, budget, history)
+}
+
+/// Seeds on the board, beyond what the endgame tables cover, up to which a record's positions
+/// on boards of at most [`SMALL_GAME_PITS`] pits are proven whatever the time ([`judge_game`]):
+/// such a game (the Vaccean game, Kalah(6,3), the classroom Kalah) is proven whole in about a
+/// second, and a search's guess there would be a needless untruth risk.
+pub const SMALL_GAME_SEEDS: u32 = 40;
+
+/// See [`SMALL_GAME_SEEDS`].
+pub const SMALL_GAME_PITS: usize = 6;
+
+/// Whether [`judge_game`] proves every position of `pos`'s game whatever the time: no
+/// repetition, at most [`SMALL_GAME_PITS`] pits a row and [`SMALL_GAME_SEEDS`] seeds on the
+/// board beyond the tables.
+pub fn small_game(engine: &Engine, pos: &Position) -> bool {
+    !pos.rules().can_repeat()
+        && pos.as_kalah().is_some()
+        && pos.pits() <= SMALL_GAME_PITS
+        && pos.board_seeds() <= engine.tabled_seeds(pos) + SMALL_GAME_SEEDS
+}
+
+/// Every move of `game` judged against the best move ([`Engine::judge_move`]), in the order
+/// of the game; `None` for a move left unjudged when `total` ran out. The moves are judged from
+/// the last to the first, so that the proofs near the end fill the table the earlier ones
+/// read, and each gets `per_move` (a time, or a depth that every move is searched to) plus
+/// what the moves judged before it left unspent. A small game ([`small_game`]) is proven
+/// whole instead, whatever `per_move`'s time. `total` caps the whole analysis (the server's
+/// replays); `done` is called after each move is judged, with how many are.
+pub fn judge_game(
+    engine: &Engine,
+    game: &Game,
+    per_move: crate::Limits,
+    total: Option<Duration>,
+    done: &dyn Fn(usize),
+) -> Vec<Option<Judgement>> {
+    let start = Instant::now();
+    let cap = total.and_then(|t| Budget::time_from(start, t).deadline);
+    let n = game.moves().len();
+    let small = per_move.depth.is_none() && small_game(engine, game.start());
+    let mut out = vec![None; n];
+    for (i, k) in (0..n).rev().enumerate() {
+        let mut budget = match (per_move.depth, per_move.time) {
+            _ if small => Budget::UNLIMITED,
+            (Some(d), _) => Budget::depth(d),
+            // Unspent time carries over: the i-th move judged ends i + 1 moves' time in.
+            (None, Some(t)) => Budget::time_from(start, t.saturating_mul(i as u32 + 1)),
+            (None, None) => Budget::UNLIMITED,
+        };
+        if let Some(c) = cap {
+            if Instant::now() >= c {
+                break;
+            }
+            budget.deadline = Some(budget.deadline.map_or(c, |d| d.min(c)));
+        }
+        let pos = game.position_at(k).expect("a ply of the game");
+        let played = game.moves()[k].pit;
+        out[k] = engine.judge_move(pos, played, budget, &game.history()[..k]);
+        done(i + 1);
+    }
+    out
 }

@@ -5,7 +5,7 @@
 //! store, `m+1..=2m` North's pits from North's left, `2m+1` North's store (Kauri too, whose
 //! stores are never sown into).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::line_text;
@@ -603,9 +603,10 @@ pub struct MoveJudgement {
 /// of the best move, both from the mover's view with their quality (see
 /// [`mancala_engine::Evaluation`]'s JSON), the best move, and the seeds the move played gave
 /// away (`loss`: null where the best move's value is of lower quality than the played one's,
-/// so that no comparison can be made). Each move is judged by [`Engine::judge_move`] within
-/// `per_search`: proofs where they finish, else a search of every move to one depth. After
-/// `budget` the remaining plies get nulls.
+/// so that no comparison can be made). The moves are judged by [`think::judge_game`], the
+/// record analysis of `mancala analyze` too: `per_search` a move (unspent time carrying
+/// over; a small game proven whole), within `budget` in all, after which the plies not yet
+/// judged (the earliest: they are judged last) get nulls.
 pub fn analysis(game: &Game, per_search: Duration, budget: Duration) -> Vec<MoveJudgement> {
     analysis_with(&Engine::new(64, 1), game, per_search, budget)
 }
@@ -617,40 +618,33 @@ pub fn analysis_with(
     per_search: Duration,
     budget: Duration,
 ) -> Vec<MoveJudgement> {
-    let t0 = Instant::now();
     let notation = Notation::for_rules(game.rules());
+    let per_move = Limits {
+        time: Some(per_search),
+        ..Limits::default()
+    };
+    let judged = think::judge_game(engine, game, per_move, Some(budget), &|_| {});
     game.moves()
         .iter()
+        .zip(judged)
         .enumerate()
-        .map(|(k, mv)| {
-            let none = MoveJudgement {
-                ply: k,
-                played: None,
-                best: None,
-                best_pit: None,
-                best_text: None,
-                loss: None,
-            };
-            if t0.elapsed() > budget {
-                return none;
-            }
-            let before = game.position_at(k).expect("ply in range");
-            let history = &game.history()[..k];
-            let limits = Limits {
-                time: Some(per_search),
-                ..Limits::default()
-            };
-            let Some(j) = engine.judge_move(before, mv.pit, limits, history) else {
-                return none;
-            };
-            MoveJudgement {
+        .map(|(k, (mv, j))| match j {
+            Some(j) => MoveJudgement {
                 ply: k,
                 played: Some(j.played.eval),
                 best: Some(j.best.eval),
                 best_pit: Some(mancala_core::pit_number(j.best.pit)),
                 best_text: Some(notation.move_text(mv.side, j.best.pit).to_string()),
                 loss: j.loss,
-            }
+            },
+            None => MoveJudgement {
+                ply: k,
+                played: None,
+                best: None,
+                best_pit: None,
+                best_text: None,
+                loss: None,
+            },
         })
         .collect()
 }
