@@ -119,7 +119,10 @@ pub fn serve(engine: Engine, prover: Engine, input: impl BufRead, out: Out) {
             Ok(_) => {}
         }
         if buf.len() as u64 == MAX_LINE && buf.last() != Some(&b'\n') {
-            say(&out, &format!("info string error a line is longer than {MAX_LINE} bytes"));
+            say(
+                &out,
+                &format!("info string error a line is longer than {MAX_LINE} bytes"),
+            );
             // The rest of it is dropped unread into memory: none of it is a command.
             match lines.skip_until(b'\n') {
                 Ok(_) => continue,
@@ -192,7 +195,10 @@ mod tests {
         let long = 3 * MAX_LINE as usize / 2;
         let go = b" go depth 1\n";
         input.extend(std::iter::repeat_n(b'x', MAX_LINE as usize));
-        input.extend(std::iter::repeat_n(b' ', long - MAX_LINE as usize - go.len()));
+        input.extend(std::iter::repeat_n(
+            b' ',
+            long - MAX_LINE as usize - go.len(),
+        ));
         input.extend(go);
         input.extend(b"isready\n");
         let got = answers(&input);
