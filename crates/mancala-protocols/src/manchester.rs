@@ -10,8 +10,9 @@
 //! the agent that did not swap); `END`. The 16 numbers are North's pits 1-7, North's store,
 //! South's pits 1-7, South's store, by the seats as they stand (after a swap the swapper is
 //! South). Agent to referee: `MOVE;<1-7>` (a pit counted from the mover's left, the number
-//! read as the course's Java referee reads it) or `SWAP` (North's first action only). Each agent has one hour in all for a game; a timeout, an
-//! illegal move, a malformed message or a closed pipe loses.
+//! read as the course's Java referee reads it) or `SWAP` (North's first action only). Each
+//! agent has one hour in all for a game; a timeout, an illegal move, a malformed message, a
+//! message out of turn (more than [`MAX_QUEUED`] of them at once) or a closed pipe loses.
 //!
 //! # Seats
 //! The core keeps the seat names through a swap and mirrors the board instead
