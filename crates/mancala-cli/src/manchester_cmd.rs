@@ -144,12 +144,19 @@ pub fn agent(a: AgentArgs) -> Result<()> {
     if a.time_per_move.is_some() {
         level.depth = None;
     }
+    // Start-up costs are paid before the first message, off every move's clock: the engine
+    // made and its table faulted in, the endgame tables opened.
+    let ready = std::time::Instant::now();
     let mut computer = a.simple.computer(level)?;
+    if !computer.is_simple() {
+        computer.engine.prefault();
+    }
     if let Some(dir) = &a.egdb {
         let db = mancala_egdb::Egdb::open(dir)?;
         let _ = writeln!(log, "endgame tables from {}", dir.display());
         computer.engine.oracle = Some(std::sync::Arc::new(db));
     }
+    let _ = writeln!(log, "ready in {} ms", ready.elapsed().as_millis());
     let budget = Budget {
         game_time: Duration::from_secs(a.game_time),
         per_move: a.time_per_move.map(Duration::from_millis),
@@ -184,28 +191,28 @@ pub fn agent(a: AgentArgs) -> Result<()> {
 pub fn referee(a: RefereeArgs) -> Result<()> {
     let RefereeCmd::Manchester(a) = a.cmd;
     let cmds = [a.cmd1.as_str(), a.cmd2.as_str()];
-    let mut reports: Vec<(bool, GameReport)> = Vec::new();
+    let mut reports: Vec<GameReport> = Vec::new();
     let mut points = [0.0f64; 2];
     for g in 0..a.games {
         let flipped = a.swap_seats && g % 2 == 1;
-        let order = if flipped { [cmds[1], cmds[0]] } else { cmds };
+        // Commands and agent numbers by seat, South's first; the report is by agent number.
+        let (order, numbers) = if flipped {
+            ([cmds[1], cmds[0]], [2, 1])
+        } else {
+            (cmds, [1, 2])
+        };
         if !a.json {
-            println!(
-                "Game {}: agent {} is South",
-                g + 1,
-                if flipped { 2 } else { 1 }
-            );
+            println!("Game {}: agent {} is South", g + 1, numbers[0]);
         }
         let json = a.json;
-        let r = manchester::referee_game(order, Duration::from_secs(a.game_time), |line| {
-            if !json {
-                println!("  {line}");
-            }
-        })?;
-        // Back to the command's numbers.
-        let by_cmd = |k: usize| if flipped { 1 - k } else { k };
+        let r =
+            manchester::referee_game(order, numbers, Duration::from_secs(a.game_time), |line| {
+                if !json {
+                    println!("  {line}");
+                }
+            })?;
         match r.winner {
-            Some(w) => points[by_cmd(w as usize - 1)] += 1.0,
+            Some(w) => points[usize::from(w) - 1] += 1.0,
             None => {
                 points[0] += 0.5;
                 points[1] += 0.5;
@@ -213,48 +220,38 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
         }
         if !a.json {
             let who = match r.winner {
-                Some(w) => format!("agent {} wins", by_cmd(w as usize - 1) + 1),
+                Some(w) => format!("agent {w} wins"),
                 None => "draw".into(),
             };
-            // Stores by agent: after a swap the seats no longer name them.
             println!(
                 "  {who}, agent 1 {} : agent 2 {}{}",
-                r.scores[by_cmd(0)],
-                r.scores[by_cmd(1)],
+                r.scores[0],
+                r.scores[1],
                 r.fault.as_ref().map_or(String::new(), |f| format!("; {f}"))
             );
             for k in 0..2 {
                 println!(
                     "  agent {}: {} moves, {:.1} ms a move",
-                    by_cmd(k) + 1,
+                    k + 1,
                     r.moves[k],
                     r.avg_ms[k]
                 );
             }
         }
-        reports.push((flipped, r));
+        reports.push(r);
     }
-    let fault = reports.iter().find_map(|(_, r)| r.fault.clone());
+    let fault = reports.iter().find_map(|r| r.fault.clone());
     if a.json {
         let games: Vec<_> = reports
             .iter()
-            .map(|(flipped, r)| {
-                let south = if *flipped { 2 } else { 1 };
-                // Stores, moves and times by agent (agent 1 first), as `winner` is.
-                fn by_agent<T: Copy>(x: [T; 2], flipped: bool) -> [T; 2] {
-                    if flipped {
-                        [x[1], x[0]]
-                    } else {
-                        x
-                    }
-                }
+            .map(|r| {
                 json!({
-                    "south": south,
-                    "winner": r.winner.map(|w| if *flipped { 3 - w } else { w }),
-                    "scores": by_agent(r.scores, *flipped),
+                    "south": r.south,
+                    "winner": r.winner,
+                    "scores": r.scores,
                     "fault": r.fault,
-                    "moves": by_agent(r.moves, *flipped),
-                    "avg_ms": by_agent(r.avg_ms, *flipped),
+                    "moves": r.moves,
+                    "avg_ms": r.avg_ms,
                     "swapped": r.swapped,
                     "position": r.position,
                 })

@@ -218,3 +218,161 @@ fn a_seeded_random_agent_repeats_its_game() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// With `--swap-seats` every line numbers the agents by the command line, as the header
+/// does: in the second game agent 2 is South, and its moves, its fault and the result say
+/// agent 2; the JSON's winner and fault agree.
+#[test]
+fn swapped_seats_keep_the_agents_numbers() {
+    let ours = agent(1, "numbers.log");
+    // South: plays pit 1, then sends a line out of turn. North: answers before any move.
+    let rude = "read a; echo 'MOVE;1'; echo garbage; cat >/dev/null";
+    let args = [
+        "referee",
+        "manchester",
+        &ours,
+        rude,
+        "--games",
+        "2",
+        "--swap-seats",
+    ];
+    let out = mancala(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    let game2 = &text[text.find("Game 2: agent 2 is South").expect("game 2")..];
+    let rude_name = format!("agent 2 (`{rude}`)");
+    assert!(
+        game2.contains(&format!("  {rude_name} plays MOVE;1: ")),
+        "{game2}"
+    );
+    let fault = format!("{rude_name} loses: sent `garbage` when it was not its turn");
+    assert!(game2.contains("  agent 1 wins, agent 1 "), "{game2}");
+    assert!(game2.contains(&format!("; {fault}\n")), "{game2}");
+    assert!(game2.contains("  agent 2: 1 moves, "), "{game2}");
+
+    let (s, code, _) = referee(&ours, rude, &["--games", "2", "--swap-seats"]);
+    assert_eq!(code, Some(2));
+    let g = &s["games"][1];
+    assert_eq!(
+        (g["south"].as_u64(), g["winner"].as_u64()),
+        (Some(2), Some(1)),
+        "{g}"
+    );
+    assert_eq!(g["fault"].as_str(), Some(fault.as_str()), "{g}");
+    assert_eq!(g["moves"][1].as_u64(), Some(1), "{g}");
+    let first = s["games"][0]["fault"].as_str().unwrap();
+    assert_eq!(
+        first,
+        format!("{rude_name} loses: sent `MOVE;1` when it was not its turn")
+    );
+    assert_eq!(s["points"], serde_json::json!([2.0, 0.0]));
+}
+
+/// The moves the course's Java referee takes (`Integer.parseInt`): a sign, leading zeros.
+#[test]
+fn moves_with_a_sign_or_leading_zeros_are_played() {
+    let ours = agent(1, "java-moves.log");
+    for (sent, pit) in [("MOVE;+3", 3), ("MOVE;03", 3), ("MOVE;+007", 7)] {
+        let south = format!("read a; echo '{sent}'; cat >/dev/null");
+        let out = mancala(&["referee", "manchester", &south, &ours, "--game-time", "1"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("agent 1 (`{south}`) plays MOVE;{pit}: ")),
+            "{sent}: {text}"
+        );
+        assert!(text.contains("  agent 1: 1 moves, "), "{sent}: {text}");
+    }
+    for (sent, why) in [
+        ("MOVE;-3", "`MOVE;-3`: a move is MOVE;1 to MOVE;7"),
+        ("MOVE;+0", "`MOVE;+0`: a move is MOVE;1 to MOVE;7"),
+        ("MOVE; 3", "`MOVE; 3`: a move is MOVE; and a number, 1 to 7"),
+        ("MOVE;99999999999", "a move is MOVE; and a number, 1 to 7"),
+    ] {
+        let south = format!("read a; echo '{sent}'; cat >/dev/null");
+        let (s, code, _) = referee(&south, &ours, &[]);
+        let fault = s["games"][0]["fault"].as_str().unwrap_or_default();
+        assert!(fault.ends_with(why), "{sent}: {fault}");
+        assert_eq!(code, Some(2));
+    }
+}
+
+/// An agent that floods its output while the other thinks loses at once, its lines read
+/// ahead bounded, instead of being buffered while the other agent thinks.
+#[test]
+fn an_agent_that_floods_its_output_loses_at_once() {
+    let thinker = "read a; sleep 4; echo 'MOVE;1'; cat >/dev/null";
+    let start = std::time::Instant::now();
+    let (s, code, err) = referee(thinker, "yes", &["--game-time", "30"]);
+    let took = start.elapsed();
+    let g = &s["games"][0];
+    assert_eq!(
+        g["fault"].as_str(),
+        Some("agent 2 (`yes`) loses: it sent more than 64 lines while it was not its turn"),
+        "{g}"
+    );
+    assert_eq!(g["winner"].as_u64(), Some(1), "{g}");
+    assert_eq!(code, Some(2), "{err}");
+    // Well before the thinking agent's move (4 s): the flood ended the game.
+    assert!(took < std::time::Duration::from_millis(3000), "{took:?}");
+}
+
+/// A command that does not exist is named as one that cannot start, on either seat.
+#[test]
+fn a_command_that_does_not_exist_cannot_start() {
+    let ours = agent(1, "missing.log");
+    let missing = "no-such-command-xyz";
+    let why = "cannot start `no-such-command-xyz`: not found (`sh -c` exited with status 127)";
+    let (s, code, err) = referee(missing, &ours, &[]);
+    let fault = format!("agent 1 (`{missing}`) loses: {why}");
+    assert_eq!(s["games"][0]["fault"].as_str(), Some(fault.as_str()), "{s}");
+    assert_eq!(code, Some(2));
+    assert!(err.contains(&fault), "{err}");
+    let (s, _, _) = referee(&ours, missing, &["--games", "2", "--swap-seats"]);
+    for g in s["games"].as_array().unwrap() {
+        let fault = format!("agent 2 (`{missing}`) loses: {why}");
+        assert_eq!(g["fault"].as_str(), Some(fault.as_str()), "{g}");
+        assert_eq!(g["winner"].as_u64(), Some(1), "{g}");
+    }
+}
+
+/// `--time-per-move` holds from the first move on: the engine is made and its table mapped
+/// in before the first message is read, and each move counts from the moment its message
+/// was read. Every move of both agents, over two games, stays within ten times a 10 ms
+/// budget (a margin for a loaded machine; a first move that paid for the table took 136 ms
+/// to more than a second).
+#[test]
+fn time_per_move_holds_from_the_first_move() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let logs = ["timed1.log", "timed2.log"].map(|l| format!("{dir}/{l}"));
+    for log in &logs {
+        let _ = std::fs::remove_file(log);
+    }
+    let timed = |log: &str| format!("{BIN} agent manchester --time-per-move 10 --log {log}");
+    let (s, code, err) = referee(
+        &timed(&logs[0]),
+        &timed(&logs[1]),
+        &["--games", "2", "--swap-seats"],
+    );
+    assert_eq!(code, Some(0), "{s} {err}");
+    for log in &logs {
+        let text = std::fs::read_to_string(log).unwrap();
+        // Ready before the first message of each game (the log is appended to).
+        let mut ready = 0;
+        let mut times = Vec::new();
+        for line in text.lines() {
+            if line.starts_with("ready in ") {
+                ready += 1;
+            }
+            if line.starts_with("<- START") {
+                assert_eq!(ready, 1, "{text}");
+                ready = 0;
+            }
+            if let Some(rest) = line.strip_prefix("-> ") {
+                let ms = rest.split('(').nth(1).and_then(|t| t.split(' ').next());
+                times.push(ms.and_then(|t| t.parse::<u64>().ok()).expect(line));
+            }
+        }
+        assert!(times.len() > 10, "{text}");
+        assert!(times.iter().all(|&t| t <= 100), "{times:?}\n{text}");
+    }
+}

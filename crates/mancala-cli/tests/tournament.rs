@@ -591,3 +591,50 @@ fn a_game_both_bots_broke_is_lost_by_both() {
         assert_eq!(s["points"].as_f64(), Some(0.0), "{s}");
     }
 }
+
+/// An entrant whose command does not exist is named as one that cannot start, and a
+/// tournament in which no game could be played for that exits 2 saying so.
+#[test]
+fn an_entrant_that_cannot_start_is_named_and_no_games_exit_2() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let ours = format!("ours={BIN} agent manchester --level 1 --log {dir}/t-missing.log");
+    let why = "cannot start `no-such-command-xyz`: not found (`sh -c` exited with status 127)";
+    let (out, err, code) = tournament(&[
+        "--protocol",
+        "manchester",
+        &ours,
+        "missing=no-such-command-xyz",
+    ]);
+    assert_eq!(code, Some(2), "{out} {err}");
+    for game in ["game 1: ours (South) ", "game 2: missing (South) "] {
+        let line = out.lines().find(|l| l.starts_with(game)).expect(game);
+        assert!(
+            line.ends_with(&format!("ours wins; missing: {why}")),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        err.trim(),
+        format!("error: no game could be played: missing: {why}")
+    );
+    // Between agents that start, one missing entrant leaves the others' games played.
+    let (out, err, code) = tournament(&[
+        "--protocol",
+        "manchester",
+        "--games",
+        "1",
+        "--json",
+        &ours,
+        &format!("greedy={BIN} agent manchester --player greedy --log {dir}/t-missing2.log"),
+        "missing=no-such-command-xyz",
+    ]);
+    assert_eq!(code, Some(0), "{out} {err}");
+    let r: Value = serde_json::from_str(&out).unwrap();
+    let faults: Vec<&str> = r["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["fault"].as_str())
+        .collect();
+    assert_eq!(faults, [why, why], "{out}");
+}

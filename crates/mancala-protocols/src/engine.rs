@@ -14,7 +14,7 @@ use mancala_engine::{think, Budget, Engine, Limits, SearchResult};
 
 use crate::protocol::{bestmove_line, info_line, Command, Go};
 
-/// The longest line read (a longer one is refused, in pieces).
+/// The longest line read: a longer one is refused whole, up to its newline, with one error.
 const MAX_LINE: u64 = 1 << 20;
 
 /// The engine's state: its searcher, its prover, and the search under way.
@@ -124,7 +124,11 @@ pub fn serve(engine: Engine, prover: Engine, input: impl BufRead, out: Out) {
                 &out,
                 &format!("info string error a line is longer than {MAX_LINE} bytes"),
             );
-            continue;
+            // The rest of it is dropped unread into memory: none of it is a command.
+            match lines.skip_until(b'\n') {
+                Ok(_) => continue,
+                Err(_) => break,
+            }
         }
         let Ok(line) = std::str::from_utf8(&buf) else {
             say(&out, "info string error the line is not UTF-8");
@@ -166,4 +170,48 @@ pub fn serve(engine: Engine, prover: Engine, input: impl BufRead, out: Out) {
         }
     }
     st.stop();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's answers to `input`, as lines.
+    fn answers(input: &[u8]) -> Vec<String> {
+        let out = Arc::new(Mutex::new(Vec::<u8>::new()));
+        serve(Engine::new(1, 1), Engine::new(1, 1), input, out.clone());
+        let text = out.lock().unwrap().clone();
+        String::from_utf8(text)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    /// A line past the limit is refused whole: what follows its first MiB (here a `go`, the
+    /// filler between read as spaces) is not run, and the next line is.
+    #[test]
+    fn an_over_long_line_is_dropped_up_to_its_newline() {
+        let mut input = b"position kalah,seeds=4\n".to_vec();
+        let long = 3 * MAX_LINE as usize / 2;
+        let go = b" go depth 1\n";
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE as usize));
+        input.extend(std::iter::repeat_n(
+            b' ',
+            long - MAX_LINE as usize - go.len(),
+        ));
+        input.extend(go);
+        input.extend(b"isready\n");
+        let got = answers(&input);
+        assert_eq!(
+            got,
+            [
+                format!("info string error a line is longer than {MAX_LINE} bytes"),
+                "readyok".to_string()
+            ]
+        );
+        // Without a newline at the end, the same one error.
+        input.truncate(input.len() - b"isready\n".len() - 1);
+        assert_eq!(got[..1], answers(&input));
+    }
 }

@@ -168,6 +168,21 @@ pub(crate) fn spawn_shell(cmd: &str, stderr: Stdio) -> std::io::Result<Child> {
     command.spawn()
 }
 
+/// What the exit status of a command run by `sh -c` that has done nothing yet says, where it
+/// is the shell's own: 127, the command was not found; 126, it could not be executed.
+pub(crate) fn cannot_start(cmd: &str, status: std::process::ExitStatus) -> Option<String> {
+    let why = match status.code() {
+        Some(127) => "not found",
+        Some(126) => "not executable",
+        _ => return None,
+    };
+    Some(format!(
+        "cannot start `{}`: {why} (`sh -c` exited with status {})",
+        crate::shown(cmd),
+        status.code().unwrap_or_default()
+    ))
+}
+
 /// Waits up to `grace` for `child` to exit (after it was told to), then kills it and, on
 /// Unix, every process left in its group (an agent's own children, which `sh -c` leaves
 /// behind); either way it is reaped.

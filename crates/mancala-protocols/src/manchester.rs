@@ -9,9 +9,10 @@
 //! `CHANGE;<1-7|SWAP>;<16 numbers>;<YOU|OPP|END>` after every move (a swap is reported only to
 //! the agent that did not swap); `END`. The 16 numbers are North's pits 1-7, North's store,
 //! South's pits 1-7, South's store, by the seats as they stand (after a swap the swapper is
-//! South). Agent to referee: `MOVE;<1-7>` (a pit counted from the mover's left) or `SWAP`
-//! (North's first action only). Each agent has one hour in all for a game; a timeout, an
-//! illegal move, a malformed message or a closed pipe loses.
+//! South). Agent to referee: `MOVE;<1-7>` (a pit counted from the mover's left, the number
+//! read as the course's Java referee reads it) or `SWAP` (North's first action only). Each
+//! agent has one hour in all for a game; a timeout, an illegal move, a malformed message, a
+//! message out of turn (more than [`MAX_QUEUED`] of them at once) or a closed pipe loses.
 //!
 //! # Seats
 //! The core keeps the seat names through a swap and mirrors the board instead
@@ -19,9 +20,11 @@
 //! the core is therefore the one its `START` names, for the whole game, and the protocol's
 //! board is the core's, mirrored once a swap has been played.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TrySendError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -71,16 +74,26 @@ impl Action {
         }
     }
 
-    /// Reads an agent's message: `MOVE;k` (k 1 to 7) or `SWAP`.
+    /// Reads an agent's message: `MOVE;k` (k 1 to 7) or `SWAP`. The number is read as the
+    /// course's Java referee reads it (`Integer.parseInt`): an optional `+` or `-`, then ASCII
+    /// digits, no spaces, within a 32-bit integer, so `MOVE;03` and `MOVE;+3` are pit 3;
+    /// a number that reads but is not a pit (`MOVE;-0`, `MOVE;8`) is out of range.
     pub fn parse(line: &str) -> Result<Action, String> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line == "SWAP" {
             return Ok(Action::Swap);
         }
-        match line.strip_prefix("MOVE;").map(str::as_bytes) {
-            Some(&[d @ b'1'..=b'7']) => Ok(Action::Move(d - b'0')),
-            Some(_) => Err(format!("`{}`: a move is MOVE;1 to MOVE;7", shown(line))),
-            None => Err(format!("`{}` is not MOVE;k or SWAP", shown(line))),
+        let Some(number) = line.strip_prefix("MOVE;") else {
+            return Err(format!("`{}` is not MOVE;k or SWAP", shown(line)));
+        };
+        // Rust's `i32` reading takes exactly what `Integer.parseInt` takes in ASCII.
+        match number.parse::<i32>() {
+            Ok(k @ 1..=7) => Ok(Action::Move(k as u8)),
+            Ok(_) => Err(format!("`{}`: a move is MOVE;1 to MOVE;7", shown(line))),
+            Err(_) => Err(format!(
+                "`{}`: a move is MOVE; and a number, 1 to 7",
+                shown(line)
+            )),
         }
     }
 }
@@ -161,10 +174,11 @@ impl ToAgent {
             ["START", "North"] => Ok(ToAgent::Start(Side::North)),
             ["END"] => Ok(ToAgent::End),
             ["CHANGE", mv, state, turn] => {
-                let action = match *mv {
-                    "SWAP" => Action::Swap,
-                    k => Action::parse(&format!("MOVE;{k}"))
-                        .map_err(|_| format!("`{}`: the move is 1 to 7 or SWAP", shown(line)))?,
+                // The referee writes its moves one way only: a digit 1 to 7, or SWAP.
+                let action = match mv.as_bytes() {
+                    b"SWAP" => Action::Swap,
+                    &[d @ b'1'..=b'7'] => Action::Move(d - b'0'),
+                    _ => return Err(format!("`{}`: the move is 1 to 7 or SWAP", shown(line))),
                 };
                 let numbers: Vec<&str> = state.split(',').collect();
                 if numbers.len() != 16 {
@@ -269,9 +283,12 @@ pub struct AgentReport {
 }
 
 /// Plays one game as an agent: reads the referee's messages from `input`, answers on
-/// `output`, chooses with `computer` within `budget`, and writes what it does to `log`
-/// (never to standard error: a referee may not read it). Returns at `END` or when the input
-/// ends; a message that does not fit the game is an error.
+/// `output`, chooses with `computer` within `budget` (each move's time counted from the
+/// moment its message was read), and writes what it does to `log` (never to standard error:
+/// a referee may not read it). Returns at `END` or when the input ends; a message that does
+/// not fit the game is an error. The computer's start-up costs are the caller's to pay
+/// before: its table faulted in ([`mancala_engine::Engine::prefault`]), its endgame tables
+/// opened.
 pub fn run_agent(
     input: impl BufRead,
     mut output: impl Write,
@@ -290,6 +307,8 @@ pub fn run_agent(
     let mut rng = Rng::lcg(0x6d61_6e63);
     let base_time = computer.level.time;
     for line in input.lines() {
+        // A move's time counts from the moment its message was read.
+        let start = Instant::now();
         let line = line.context("reading the referee's messages")?;
         let _ = writeln!(log, "<- {line}");
         let msg = ToAgent::parse(&line).map_err(|e| anyhow::anyhow!("from the referee: {e}"))?;
@@ -332,11 +351,14 @@ pub fn run_agent(
         if !my_turn {
             continue;
         }
-        let start = Instant::now();
         let limit = budget.move_limit(report.thinking);
-        computer.level.time = Some(base_time.map_or(limit, |t| t.min(limit)));
+        // The search stops a little before the limit: what was spent since the message was
+        // read, and a tenth (at most 50 ms) for stopping it and answering.
+        let reserve = (limit / 10).min(Duration::from_millis(50));
+        let search = limit.saturating_sub(start.elapsed() + reserve);
+        computer.level.time = Some(base_time.map_or(search, |t| t.min(search)));
         if budget.per_move.is_some() {
-            computer.level.time = Some(limit);
+            computer.level.time = Some(search);
             computer.level.depth = None;
         }
         let mv = computer
@@ -369,56 +391,80 @@ fn join(state: &[u8; 16]) -> String {
         .join(",")
 }
 
-/// One agent process under the referee: its input, its lines (read on a thread of their
-/// own) and its clock.
+/// Most lines an agent's output may run ahead of the referee's reading: lines sent while it
+/// is not its turn wait here (the next check loses it the game for them), and one more than
+/// this loses it the game at once, so a flood of output holds at most this many lines of
+/// [`MAX_LINE`] bytes.
+pub const MAX_QUEUED: usize = 64;
+
+/// How often the referee, waiting for the mover, looks whether the other agent has flooded
+/// its output.
+const FLOOD_CHECK: Duration = Duration::from_millis(20);
+
+/// One agent process under the referee: its number and command, its input, its lines (read
+/// on a thread of their own, at most [`MAX_QUEUED`] ahead) and its clock.
 struct Agent {
     name: String,
+    cmd: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<std::io::Result<String>>,
+    lines: Receiver<Result<String, String>>,
+    /// Raised (and the output no longer read) when more than [`MAX_QUEUED`] lines waited.
+    flooded: Arc<AtomicBool>,
+    /// Its command could not be run (found by its exit status).
+    not_started: bool,
     used: Duration,
     moves: u32,
 }
 
 impl Agent {
-    fn start(cmd: &str, name: String) -> Result<Agent> {
+    fn start(cmd: &str, number: u8) -> Result<Agent> {
+        let name = format!("agent {number} (`{}`)", shown(cmd));
         let mut child = crate::external::spawn_shell(cmd, Stdio::null())
             .with_context(|| format!("{name}: cannot start `{cmd}`"))?;
         let stdin = child.stdin.take();
-        let mut stdout = child.stdout.take().context("the agent's output")?;
-        let (tx, rx) = mpsc::channel();
+        let stdout = child.stdout.take().context("the agent's output")?;
+        let (tx, rx) = mpsc::sync_channel(MAX_QUEUED);
+        let flooded = Arc::new(AtomicBool::new(false));
+        let flag = flooded.clone();
         std::thread::spawn(move || {
+            let mut stdout = BufReader::new(stdout);
             let mut buf = Vec::new();
-            let mut byte = [0u8; 1];
             loop {
-                match stdout.read(&mut byte) {
-                    Ok(0) => return,
-                    Ok(_) if byte[0] == b'\n' => {
-                        let line = String::from_utf8_lossy(&buf).into_owned();
-                        buf.clear();
-                        if tx.send(Ok(line)).is_err() {
-                            return;
-                        }
+                buf.clear();
+                let line = match (&mut stdout)
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut buf)
+                {
+                    // The end, or a last line without its newline (never a message).
+                    Ok(_) if buf.last() != Some(&b'\n') && buf.len() <= MAX_LINE => return,
+                    Ok(_) if buf.last() == Some(&b'\n') => {
+                        buf.pop();
+                        Ok(String::from_utf8_lossy(&buf).into_owned())
                     }
-                    Ok(_) if buf.len() >= MAX_LINE => {
-                        let _ = tx.send(Err(std::io::Error::other(format!(
-                            "a line longer than {MAX_LINE} bytes"
-                        ))));
+                    Ok(_) => Err(format!("a line longer than {MAX_LINE} bytes")),
+                    Err(e) => Err(e.to_string()),
+                };
+                let last = line.is_err();
+                match tx.try_send(line) {
+                    Ok(()) if !last => {}
+                    Err(TrySendError::Full(_)) => {
+                        // Its output is left unread from here: a pipe it can no longer fill.
+                        flag.store(true, Ordering::Relaxed);
                         return;
                     }
-                    Ok(_) => buf.push(byte[0]),
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
+                    _ => return,
                 }
             }
         });
         Ok(Agent {
             name,
+            cmd: cmd.to_string(),
             child,
             stdin,
             lines: rx,
+            flooded,
+            not_started: false,
             used: Duration::ZERO,
             moves: 0,
         })
@@ -429,28 +475,40 @@ impl Agent {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err("its input is closed".into());
         };
-        writeln!(stdin, "{msg}")
-            .and_then(|()| stdin.flush())
-            .map_err(|e| format!("broken pipe: it no longer reads its input ({e})"))
+        let sent = writeln!(stdin, "{msg}").and_then(|()| stdin.flush());
+        sent.map_err(|e| {
+            self.not_started()
+                .unwrap_or_else(|| format!("broken pipe: it no longer reads its input ({e})"))
+        })
     }
 
-    /// Its next line within what is left of its clock.
-    fn receive(&mut self, game_time: Duration) -> Result<String, String> {
-        let left = game_time.saturating_sub(self.used);
-        let start = Instant::now();
-        let got = self.lines.recv_timeout(left);
-        self.used += start.elapsed();
-        match got {
-            Ok(Ok(line)) => Ok(line),
-            Ok(Err(e)) => Err(format!("unreadable output: {e}")),
-            Err(RecvTimeoutError::Timeout) => Err(format!(
-                "timeout: its {} s for the game ran out",
-                game_time.as_secs_f64()
-            )),
-            Err(RecvTimeoutError::Disconnected) => {
-                Err("it closed its output (exited) without moving".into())
-            }
+    /// Whether it sent more lines ahead of the referee than are kept.
+    fn flooded(&self) -> bool {
+        self.flooded.load(Ordering::Relaxed)
+    }
+
+    /// The fault of an agent that flooded its output.
+    fn flood_fault() -> String {
+        format!("it sent more than {MAX_QUEUED} lines while it was not its turn")
+    }
+
+    /// Where an agent that has not moved has exited as `sh -c` does when it cannot run the
+    /// command (127: not found; 126: not executable), the fault that says so.
+    fn not_started(&mut self) -> Option<String> {
+        if self.moves > 0 {
+            return None;
         }
+        let until = Instant::now() + Duration::from_millis(500);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return None,
+            }
+        };
+        let why = crate::external::cannot_start(&self.cmd, status)?;
+        self.not_started = true;
+        Some(why)
     }
 
     fn stop(&mut self) {
@@ -460,15 +518,20 @@ impl Agent {
     }
 }
 
-/// How a refereed game ended, by agent (agent 1 first).
+/// How a refereed game ended, by agent number (agent 1 first).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct GameReport {
+    /// The agent that sat South at the start (1 or 2).
+    pub south: u8,
     /// The winning agent (1 or 2); `None` for a draw.
     pub winner: Option<u8>,
     /// Each agent's final store (at a loss by fault: as it stood).
     pub scores: [u16; 2],
     /// Why the game ended when not by the rules: the faulty agent and its fault.
     pub fault: Option<String>,
+    /// An agent's command could not be run (not found, or not executable): no game was
+    /// played.
+    pub not_started: bool,
     /// Moves each agent played (the swap included).
     pub moves: [u32; 2],
     /// Each agent's average time a move, in milliseconds.
@@ -479,17 +542,23 @@ pub struct GameReport {
     pub position: String,
 }
 
-/// Referees one game between two agent commands (run by `sh -c`): agent 1 is South. Each
-/// has `game_time` in all; `event` receives a line to show after every move (the move and
-/// the board). A misbehaving agent loses, and the reason says which and why.
+/// Referees one game between two agent commands (run by `sh -c`), South's first; messages
+/// name each agent by its number in `numbers` (South's first) and its command, and the
+/// report is by those numbers. Each has `game_time` in all; `event` receives a line to show
+/// after every move (the move and the board). A misbehaving agent loses, and the reason says
+/// which and why.
 pub fn referee_game(
     cmds: [&str; 2],
+    numbers: [u8; 2],
     game_time: Duration,
     mut event: impl FnMut(&str),
 ) -> Result<GameReport> {
+    if numbers != [1, 2] && numbers != [2, 1] {
+        bail!("the agents are numbered 1 and 2, not {numbers:?}");
+    }
     let mut agents = [
-        Agent::start(cmds[0], format!("agent 1 (`{}`)", shown(cmds[0])))?,
-        Agent::start(cmds[1], format!("agent 2 (`{}`)", shown(cmds[1])))?,
+        Agent::start(cmds[0], numbers[0])?,
+        Agent::start(cmds[1], numbers[1])?,
     ];
     let mut game = Game::from_rules(&rules())?;
     let result = play_refereed(&mut agents, &mut game, game_time, &mut event);
@@ -505,29 +574,81 @@ pub fn referee_game(
             a.used.as_secs_f64() * 1000.0 / a.moves as f64
         }
     };
-    let (winner, fault) = match result {
+    let (winner, fault, not_started) = match result {
         Ok(()) => (
             match scores[0].cmp(&scores[1]) {
-                core::cmp::Ordering::Greater => Some(1),
-                core::cmp::Ordering::Less => Some(2),
+                core::cmp::Ordering::Greater => Some(numbers[0]),
+                core::cmp::Ordering::Less => Some(numbers[1]),
                 core::cmp::Ordering::Equal => None,
             },
             None,
+            false,
         ),
         Err((k, why)) => (
-            Some(2 - k as u8),
+            Some(numbers[1 - k]),
             Some(format!("{} loses: {why}", agents[k].name)),
+            agents[k].not_started,
         ),
     };
+    // By seat, South's first, to by agent number, agent 1's first.
+    fn by_number<T>(numbers: [u8; 2], mut x: [T; 2]) -> [T; 2] {
+        if numbers[0] == 2 {
+            x.swap(0, 1);
+        }
+        x
+    }
     Ok(GameReport {
+        south: numbers[0],
         winner,
-        scores,
+        scores: by_number(numbers, scores),
         fault,
-        moves: [agents[0].moves, agents[1].moves],
-        avg_ms: [avg(&agents[0]), avg(&agents[1])],
+        not_started,
+        moves: by_number(numbers, [agents[0].moves, agents[1].moves]),
+        avg_ms: by_number(numbers, [avg(&agents[0]), avg(&agents[1])]),
         swapped,
         position: game.position().to_string(),
     })
+}
+
+/// An agent's fault: the agent (its seat's index, South 0) and what it did.
+type Fault = (usize, String);
+
+/// The mover `k`'s next line within what is left of its clock; the other agent flooding its
+/// output meanwhile is that agent's fault.
+fn next_line(agents: &mut [Agent; 2], k: usize, game_time: Duration) -> Result<String, Fault> {
+    let left = game_time.saturating_sub(agents[k].used);
+    let start = Instant::now();
+    let got = loop {
+        if agents[1 - k].flooded() {
+            agents[k].used += start.elapsed();
+            return Err((1 - k, Agent::flood_fault()));
+        }
+        let waited = start.elapsed();
+        if waited >= left {
+            break Err(RecvTimeoutError::Timeout);
+        }
+        match agents[k]
+            .lines
+            .recv_timeout((left - waited).min(FLOOD_CHECK))
+        {
+            Err(RecvTimeoutError::Timeout) => {}
+            got => break got,
+        }
+    };
+    agents[k].used += start.elapsed();
+    let why = match got {
+        Ok(Ok(line)) => return Ok(line),
+        Ok(Err(e)) => format!("unreadable output: {e}"),
+        Err(RecvTimeoutError::Timeout) => format!(
+            "timeout: its {} s for the game ran out",
+            game_time.as_secs_f64()
+        ),
+        Err(RecvTimeoutError::Disconnected) if agents[k].flooded() => Agent::flood_fault(),
+        Err(RecvTimeoutError::Disconnected) => agents[k]
+            .not_started()
+            .unwrap_or_else(|| "it closed its output (exited) without moving".into()),
+    };
+    Err((k, why))
 }
 
 /// The game's loop; an error names the faulty agent (0 or 1) and its fault.
@@ -536,8 +657,8 @@ fn play_refereed(
     game: &mut Game,
     game_time: Duration,
     event: &mut impl FnMut(&str),
-) -> Result<(), (usize, String)> {
-    // Agent 1 keeps the core's South seat for the whole game, agent 2 North.
+) -> Result<(), Fault> {
+    // The first agent keeps the core's South seat for the whole game, the second North.
     agents[0]
         .send(&ToAgent::Start(Side::South))
         .map_err(|e| (0, e))?;
@@ -546,14 +667,20 @@ fn play_refereed(
         .map_err(|e| (1, e))?;
     while !game.is_over() {
         let k = game.to_move().index();
-        let line = agents[k].receive(game_time).map_err(|e| (k, e))?;
+        let line = next_line(agents, k, game_time)?;
         let action = Action::parse(&line).map_err(|e| (k, format!("malformed message: {e}")))?;
         game.play(action.to_core())
             .map_err(|e| (k, format!("illegal move {action}: {e}")))?;
         agents[k].moves += 1;
         // A message from the other agent while it was not its turn.
+        if agents[1 - k].flooded() {
+            return Err((1 - k, Agent::flood_fault()));
+        }
         if let Ok(extra) = agents[1 - k].lines.try_recv() {
-            let what = extra.map_or_else(|e| e.to_string(), |l| format!("`{}`", shown(&l)));
+            let what = match extra {
+                Ok(l) => format!("`{}`", shown(&l)),
+                Err(e) => e,
+            };
             return Err((1 - k, format!("sent {what} when it was not its turn")));
         }
         let swapped = swapped(game);
@@ -644,6 +771,15 @@ mod tests {
             assert_eq!(Action::parse(&a.to_string()), Ok(a));
             assert_eq!(Action::from_core(a.to_core()), a);
         }
+        // What the course's Java referee takes (`Integer.parseInt`): a sign, leading zeros.
+        for (line, k) in [
+            ("MOVE;+3", 3),
+            ("MOVE;03", 3),
+            ("MOVE;0007", 7),
+            ("MOVE;+01", 1),
+        ] {
+            assert_eq!(Action::parse(line), Ok(Action::Move(k)), "{line}");
+        }
     }
 
     #[test]
@@ -651,8 +787,15 @@ mod tests {
         for (line, needle) in [
             ("MOVE;0", "MOVE;1 to MOVE;7"),
             ("MOVE;8", "MOVE;1 to MOVE;7"),
-            ("MOVE;+3", "MOVE;1 to MOVE;7"),
-            ("MOVE; 3", "MOVE;1 to MOVE;7"),
+            ("MOVE;-0", "MOVE;1 to MOVE;7"),
+            ("MOVE;2147483647", "MOVE;1 to MOVE;7"),
+            ("MOVE;2147483648", "a number, 1 to 7"),
+            ("MOVE; 3", "a number, 1 to 7"),
+            ("MOVE;3 ", "a number, 1 to 7"),
+            ("MOVE;", "a number, 1 to 7"),
+            ("MOVE;+", "a number, 1 to 7"),
+            ("MOVE;+-3", "a number, 1 to 7"),
+            ("MOVE;\u{663}", "a number, 1 to 7"),
             ("move;3", "is not MOVE;k or SWAP"),
             ("", "is not MOVE;k or SWAP"),
             ("SWAP;", "is not MOVE;k or SWAP"),

@@ -205,11 +205,15 @@ struct Played {
     fault: Option<(usize, String)>,
     /// The fault was both seats'.
     both_faulty: bool,
+    /// A seat's command could not be run (not found, or not executable).
+    not_started: bool,
 }
 
 /// Plays the round robin of `entrants` under `cfg`, handing each finished game to `done`.
-/// Errors only before the first game (fewer than two entrants, a name given twice, no
-/// games, KGP rules with no start, no port to listen on) or where `sh` itself cannot be run.
+/// Errors before the first game (fewer than two entrants, a name given twice, no games, KGP
+/// rules with no start, no port to listen on), where `sh` itself cannot be run, and at the
+/// end where no game could be played because an entrant's command could not be run (its
+/// fault names it).
 pub fn run(
     cfg: &Config,
     entrants: &[Entrant],
@@ -239,6 +243,7 @@ pub fn run(
         Some(l) => l.local_addr()?.to_string(),
         None => String::new(),
     };
+    let mut played = false;
     let games = round_robin(cfg, entrants.len(), &mut done, |seats, seed| {
         let cmds = seats.map(|k| {
             entrants[k]
@@ -246,11 +251,23 @@ pub fn run(
                 .replace("{seed}", &seed.to_string())
                 .replace("{addr}", &addr)
         });
-        match &listener {
-            None => manchester_game(&cmds, cfg),
-            Some(l) => Ok(kgp_game(l, &cmds, cfg)),
-        }
+        let p = match &listener {
+            None => manchester_game(&cmds, cfg)?,
+            Some(l) => kgp_game(l, &cmds, cfg),
+        };
+        played |= !p.not_started;
+        Ok(p)
     })?;
+    if !played {
+        let why = games.iter().find_map(|g| {
+            let k = g.faulty?;
+            Some(format!("{}: {}", entrants[k].name, g.fault.as_deref()?))
+        });
+        bail!(
+            "no game could be played: {}",
+            why.unwrap_or_else(|| "an entrant could not be started".into())
+        );
+    }
     Ok(summarise(cfg, entrants, games))
 }
 
@@ -650,10 +667,10 @@ fn summarise(cfg: &Config, entrants: &[Entrant], games: Vec<GameRecord>) -> Repo
     }
 }
 
-/// One Manchester game: the referee's report by seat, its fault without the referee's
-/// prefix (the agent's number and command), which the tournament names by entrant.
+/// One Manchester game: the referee's report by seat (South agent 1), its fault without the
+/// referee's prefix (the agent's number and command), which the tournament names by entrant.
 fn manchester_game(cmds: &[String; 2], cfg: &Config) -> Result<Played> {
-    let r = manchester::referee_game([&cmds[0], &cmds[1]], cfg.game_time, |_| {})?;
+    let r = manchester::referee_game([&cmds[0], &cmds[1]], [1, 2], cfg.game_time, |_| {})?;
     let winner = r.winner.map(|w| usize::from(w) - 1);
     let fault = r.fault.map(|f| {
         let k = match winner {
@@ -669,6 +686,7 @@ fn manchester_game(cmds: &[String; 2], cfg: &Config) -> Result<Played> {
         moves: r.moves,
         time: [0, 1].map(|k| Duration::from_secs_f64(r.avg_ms[k] * f64::from(r.moves[k]) / 1000.0)),
         fault,
+        not_started: r.not_started,
         ..Played::default()
     })
 }
@@ -722,7 +740,14 @@ fn kgp_play(
             std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
         }
         children.push(child);
-        let stream = accept(listener, &mut children[k], cfg.connect_time).map_err(|e| (k, e))?;
+        let stream = match accept(listener, &mut children[k], cfg.connect_time) {
+            Ok(stream) => stream,
+            Err((why, status)) => {
+                let not_run = status.and_then(|s| crate::external::cannot_start(cmd, s));
+                p.not_started |= not_run.is_some();
+                return Err((k, not_run.unwrap_or(why)));
+            }
+        };
         let mut conn = Conn::new(
             kgp::tcp_link(stream).map_err(|e| (k, format!("the connection failed: {e}")))?,
         );
@@ -760,14 +785,14 @@ fn drain(listener: &TcpListener) {
     }
 }
 
-/// The connection of the command just started as `child`, within `within`; its exit first,
-/// or no connection in time, is its fault.
+/// The connection of the command just started as `child`, within `within`; its exit first
+/// (its status given), or no connection in time, is its fault.
 fn accept(
     listener: &TcpListener,
     child: &mut Child,
     within: Duration,
-) -> Result<TcpStream, String> {
-    let fail = |e: std::io::Error| format!("its connection failed: {e}");
+) -> Result<TcpStream, (String, Option<std::process::ExitStatus>)> {
+    let fail = |e: std::io::Error| (format!("its connection failed: {e}"), None);
     listener.set_nonblocking(true).map_err(fail)?;
     let until = Instant::now() + within;
     let mut exited = None;
@@ -782,13 +807,16 @@ fn accept(
         }
         // One more look for a connection made just before it exited.
         if let Some(status) = exited {
-            return Err(format!("it exited ({status}) without connecting"));
+            return Err((
+                format!("it exited ({status}) without connecting"),
+                Some(status),
+            ));
         }
         exited = child.try_wait().ok().flatten();
         if exited.is_none() && Instant::now() >= until {
-            return Err(format!(
-                "it did not connect within {} s",
-                within.as_secs_f64()
+            return Err((
+                format!("it did not connect within {} s", within.as_secs_f64()),
+                None,
             ));
         }
         std::thread::sleep(Duration::from_millis(5));
