@@ -4,8 +4,8 @@
 mod bench;
 mod board;
 mod egdb_cmd;
-mod engine_cmds;
 mod engine_cmd;
+mod engine_cmds;
 mod input;
 mod kgp_cmd;
 mod manchester_cmd;

@@ -8,8 +8,8 @@ use mancala_core::{Position, Side};
 use serde_json::json;
 
 use super::files::{files_under, question, write_atomic, write_json};
-use super::tree::{check_rules, guesses, Merge};
 pub use super::tree::Status;
+use super::tree::{check_rules, guesses, Merge};
 use super::{
     job_name, result_path, Job, JobOptions, JobResult, Manifest, Progress, SplitError, Tables,
     Threshold, GUESS_DEPTH, JOB_FORMAT, MANIFEST, MANIFEST_FORMAT, RESULT_FORMAT,
@@ -265,7 +265,10 @@ fn load(dir: &Path) -> Result<Loaded, SplitError> {
         jobs.insert(job.id, (job, p.clone()));
     }
     let mut results: BTreeMap<u32, (JobResult, PathBuf)> = BTreeMap::new();
-    for p in names.iter().filter(|p| name_of(p).ends_with(".result.json")) {
+    for p in names
+        .iter()
+        .filter(|p| name_of(p).ends_with(".result.json"))
+    {
         let r = JobResult::read(p)?;
         let Some((job, _)) = jobs.get(&r.id) else {
             return Err(mismatch(

@@ -174,10 +174,7 @@ impl JobResult {
         if r.bound.unsigned_abs() > total.unsigned_abs() {
             return Err(corrupt(
                 path,
-                format!(
-                    "a bound of {:+}, beyond the game's {total} seeds",
-                    r.bound
-                ),
+                format!("a bound of {:+}, beyond the game's {total} seeds", r.bound),
             ));
         }
         // Times of a proof that ran, within about 30 years.

@@ -218,7 +218,12 @@ pub trait Progress: Sync {
     fn proving(&self, _job: &Job, _progress: &SolveProgress) {}
     /// The job in `job_file` was split with tables `split_with`; its proof has only `used`
     /// (fewer levels, or none): it will be slower, with the same answer.
-    fn fewer_tables(&self, _job_file: &std::path::Path, _split_with: &Tables, _used: Option<&Tables>) {
+    fn fewer_tables(
+        &self,
+        _job_file: &std::path::Path,
+        _split_with: &Tables,
+        _used: Option<&Tables>,
+    ) {
     }
 }
 

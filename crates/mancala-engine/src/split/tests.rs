@@ -91,7 +91,11 @@ fn a_job_with_a_result_is_not_proven_again() {
     let job = d.join(job_name(r.new_jobs[0]));
     let first = prove_job(&job, &options(), false, &()).unwrap();
     assert_eq!(first.holds, first.bound >= 0);
-    let want = if first.holds { "proven >= +0" } else { "proven < +0" };
+    let want = if first.holds {
+        "proven >= +0"
+    } else {
+        "proven < +0"
+    };
     assert!(first.proven.starts_with(want), "{}", first.proven);
     let again = prove_job(&job, &options(), false, &()).unwrap();
     assert_eq!(again, first);
@@ -127,13 +131,27 @@ fn malformed_job_and_result_files_are_refused_naming_them() {
     // An unknown field, another format, a position that does not parse.
     let e = Job::parse(&job, job_text.replacen('{', "{\"extra\": 1,", 1).as_bytes()).unwrap_err();
     assert!(matches!(e, SplitError::Json { .. }), "{e}");
-    let e = Job::parse(&job, job_text.replace("mancala-job/1", "mancala-job/9").as_bytes())
-        .unwrap_err();
+    let e = Job::parse(
+        &job,
+        job_text
+            .replace("mancala-job/1", "mancala-job/9")
+            .as_bytes(),
+    )
+    .unwrap_err();
     assert!(name(&e).contains("format `mancala-job/9`"), "{e}");
     let mut v: serde_json::Value = serde_json::from_str(&job_text).unwrap();
     v["position"] = "kalah,pits=4/3-x/0/3-3/0/s".into();
     let e = Job::parse(&job, v.to_string().as_bytes()).unwrap_err();
-    assert!(matches!(e, SplitError::Parse { what: "position", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            SplitError::Parse {
+                what: "position",
+                ..
+            }
+        ),
+        "{e}"
+    );
 
     std::fs::write(&result, "{\"format\": ").unwrap();
     let e = merge(job.parent().unwrap()).unwrap_err();
