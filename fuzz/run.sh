@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every target, or the ones named, for SECONDS each (default 20):
 #
-#     fuzz/run.sh [SECONDS] [TARGET...]        targets: position rules movetext record kgp
+#     fuzz/run.sh [SECONDS] [TARGET...]        targets: position rules movetext record kgp split_files
 #
 # Needs only the stable toolchain: RUSTC_BOOTSTRAP=1 lets it take the nightly flags
 # cargo-fuzz passes (-Zsanitizer=address and the coverage options). Installs cargo-fuzz if
@@ -19,7 +19,7 @@ if [[ $# -gt 0 ]]; then shift; fi
 if [[ $# -gt 0 ]]; then
     targets=("$@")
 else
-    targets=(position rules movetext record kgp)
+    targets=(position rules movetext record kgp split_files)
 fi
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
