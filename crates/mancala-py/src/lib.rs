@@ -945,9 +945,7 @@ pub fn split<'py>(
     let (pos, _) = live_position_arg(position)?;
     let threshold = match (at_least, at_most) {
         (Some(_), Some(_)) => {
-            return Err(PyValueError::new_err(
-                "give at_least or at_most, not both",
-            ))
+            return Err(PyValueError::new_err("give at_least or at_most, not both"))
         }
         (Some(k), None) => Some(Threshold::at_least(k)),
         (None, Some(k)) => Some(Threshold::at_most(k)),
