@@ -2,7 +2,7 @@
 # Fuzzes every target, or the ones named, for SECONDS each (default 20):
 #
 #     fuzz/run.sh [SECONDS] [TARGET...]        targets: position rules movetext record kgp
-#                                              manchester engine_protocol
+#                                              manchester engine_protocol split_files
 #
 # Needs only the stable toolchain: RUSTC_BOOTSTRAP=1 lets it take the nightly flags
 # cargo-fuzz passes (-Zsanitizer=address and the coverage options). Installs cargo-fuzz if
@@ -20,7 +20,7 @@ if [[ $# -gt 0 ]]; then shift; fi
 if [[ $# -gt 0 ]]; then
     targets=("$@")
 else
-    targets=(position rules movetext record kgp manchester engine_protocol)
+    targets=(position rules movetext record kgp manchester engine_protocol split_files)
 fi
 
 if ! cargo fuzz --version >/dev/null 2>&1; then

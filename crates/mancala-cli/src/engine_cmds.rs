@@ -516,25 +516,6 @@ pub struct SolveArgs {
     json: bool,
 }
 
-/// Every complete turn of the side to move from `pos`: the moves and the position after.
-pub(crate) fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
-    let mut out = Vec::new();
-    let me = pos.to_move();
-    for &mv in pos.legal_moves().as_slice() {
-        let mut q = *pos;
-        q.play(mv).expect("legal");
-        if !q.is_over() && q.to_move() == me {
-            for (mut line, r) in turns(&q) {
-                line.insert(0, mv);
-                out.push((line, r));
-            }
-        } else {
-            out.push((vec![mv], q));
-        }
-    }
-    out
-}
-
 /// Why a proof of `pos` gave no result.
 fn unfinished(pos: &Position) -> String {
     let r = pos.rules();
@@ -559,7 +540,7 @@ fn unfinished(pos: &Position) -> String {
 fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(String, i32, u64)>> {
     let me = pos.to_move();
     let mut v = Vec::new();
-    for (line, q) in turns(pos) {
+    for (line, q) in mancala_engine::turns(pos) {
         let (value, nodes) = if q.is_over() {
             let s = q.scores();
             (s[me.index()] as i32 - s[me.other().index()] as i32, 0)
@@ -577,20 +558,9 @@ fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(Stri
     Ok(v)
 }
 
-/// The proof's table size when none is asked for ([`Engine::proof_table_mb`]), with the
-/// levels the endgame tables of `db` hold for the rules of `pos`.
-fn auto_tt_mb(pos: &Position, db: Option<&mancala_egdb::Egdb>) -> u32 {
-    let tabled = pos
-        .as_kalah()
-        .and_then(|k| db.zip(mancala_egdb::TableRules::new(k.rules()).ok()))
-        .and_then(|(db, r)| db.complete_to(&r))
-        .map_or(0, |top| top + 1);
-    Engine::proof_table_mb(pos, tabled) as u32
-}
-
-/// A proof's engine for `pos`: `threads`, a table of `tt_mb` MiB (default
-/// [`auto_tt_mb`], no larger than `time` can use), and the endgame tables of `egdb`, opened
-/// once (opening checks every table's checksum).
+/// A proof's engine for `pos` ([`Engine::for_proof`]): `threads`, a table of `tt_mb` MiB
+/// (by default as the position, its endgame tables and `time` ask), and the endgame tables
+/// of `egdb`, opened once (opening checks every table's checksum).
 pub fn proof_engine(
     pos: &Position,
     egdb: Option<&std::path::Path>,
@@ -598,27 +568,9 @@ pub fn proof_engine(
     threads: u16,
     time: Option<Duration>,
 ) -> Result<(Engine, Option<std::sync::Arc<mancala_egdb::Egdb>>)> {
-    let db = match egdb {
-        Some(dir) => {
-            let db = mancala_egdb::Egdb::open(dir)?;
-            note_if_uncovered(&db, pos);
-            Some(std::sync::Arc::new(db))
-        }
-        None => None,
-    };
-    // Against the clock, a table no larger than the time can use: its mapping is not timed,
-    // but it is waited for (a quarter of a MiB a millisecond, at least 64 MiB).
-    let tt_mb = tt_mb.unwrap_or_else(|| {
-        let cap = time.map_or(u32::MAX, |t| {
-            ((t.as_millis() / 4).min(1 << 16) as u32)
-                .next_power_of_two()
-                .max(64)
-        });
-        auto_tt_mb(pos, db.as_deref()).min(cap)
-    });
-    let mut engine =
-        Engine::try_new(tt_mb as usize, usize::from(threads)).map_err(anyhow::Error::msg)?;
-    engine.oracle = oracle(&db);
+    let db = open_egdb(egdb, pos)?;
+    let engine =
+        Engine::for_proof(pos, oracle(&db), tt_mb, threads, time).map_err(anyhow::Error::msg)?;
     Ok((engine, db))
 }
 
@@ -787,40 +739,13 @@ impl SolveArgs {
         self.parallel
     }
 
-    /// The bound asked for a split proof, as "at least K" (`--at-most K` is "at least K +
-    /// 1", read the other way round), and whether it was asked as "at most".
-    pub fn threshold(&self) -> Option<(i32, bool)> {
+    /// The bound asked for a split proof (`--at-most K` is "at least K + 1", read the other
+    /// way round).
+    pub fn threshold(&self) -> Option<mancala_engine::split::Threshold> {
+        use mancala_engine::split::Threshold;
         self.at_least
-            .map(|k| (k, false))
-            .or(self.at_most.map(|k| (k + 1, true)))
-    }
-}
-
-/// `proven >= +8` or `proven < +10 (at most +8)`: the answer of a threshold proof asked as
-/// "at least" (`at_most`: as "at most `at_least - 1`"), in `r.side`'s final margin.
-pub fn bound_text(r: &mancala_engine::BoundResult, at_most: bool) -> String {
-    let k = r.at_least;
-    let sharper = |b: i32, than: i32, word: &str| {
-        if b != than {
-            format!(" (the proof showed {word} {b:+})")
-        } else {
-            String::new()
-        }
-    };
-    match (r.holds, at_most) {
-        (true, false) => format!("proven >= {k:+}{}", sharper(r.bound, k, "at least")),
-        (false, false) => format!("proven < {k:+}, at most {:+}", r.bound),
-        (true, true) => format!(
-            "proven > {:+} (not at most {:+}), at least {:+}",
-            k - 1,
-            k - 1,
-            r.bound
-        ),
-        (false, true) => format!(
-            "proven <= {:+}{}",
-            k - 1,
-            sharper(r.bound, k - 1, "at most")
-        ),
+            .map(Threshold::at_least)
+            .or(self.at_most.map(Threshold::at_most))
     }
 }
 
@@ -851,7 +776,7 @@ fn print_bound(
             "question": question,
             "threshold": threshold,
             "holds": answer,
-            "proven": bound_text(r, at_most),
+            "proven": r.text(at_most),
             // What the pass showed, whichever way it went.
             "at_least": r.holds.then_some(r.bound),
             "at_most": (!r.holds).then_some(r.bound),
@@ -873,7 +798,7 @@ fn print_bound(
     println!(
         "{}: value for {side} (to move): {}",
         pos.rules(),
-        bound_text(r, at_most)
+        r.text(at_most)
     );
     println!("value: {value_is}");
     if a.egdb.is_some() {

@@ -129,15 +129,69 @@ fn split_jobs_prove_both_bounds_of_the_exact_value() {
         "8",
         "--json",
     ]);
+    // The split's own question (at least +3) is refuted: the one asked (at most +2) holds.
     assert_eq!(
         (&r["status"], &r["holds"]),
-        (&Value::from("refuted"), &Value::from(false))
+        (&Value::from("refuted"), &Value::from(true))
     );
     assert_eq!(r["at_least"], 3);
     assert!(
         r["answer"].as_str().unwrap().contains("proven <= +2"),
         "{r}"
     );
+}
+
+/// `holds` answers the question as asked, `--at-least K` or `--at-most K`, the same through
+/// a split proof's merge as in the direct proof, on either side of the value of Kalah(4,3).
+#[test]
+fn merged_and_direct_bounds_answer_the_same_question() {
+    let rules = ["solve", "--variant", "kalah", "--pits", "4", "--seeds", "3"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        rules.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let run = |args: Vec<String>| ok_json(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let v = run(with(&["--json", "--tt-mb", "8"]))["value"]
+        .as_i64()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut answers = Vec::new();
+    for (flag, k) in [
+        ("--at-least", v),
+        ("--at-least", v + 1),
+        ("--at-most", v),
+        ("--at-most", v - 1),
+    ] {
+        let k = k.to_string();
+        let direct = run(with(&[flag, &k, "--json", "--tt-mb", "8"]));
+        let d = dir.path().join(format!("{flag}{k}"));
+        let split = run(with(&[
+            "--split",
+            "2",
+            "--jobs",
+            path(&d),
+            flag,
+            &k,
+            "--json",
+        ]));
+        assert_eq!(split["status"], "open", "{split}");
+        let o = mancala(&["run-jobs", path(&d), "--tt-mb", "8"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let merged = run(vec![
+            "solve".into(),
+            "--merge".into(),
+            path(&d).into(),
+            "--json".into(),
+            "--parallel".into(),
+            "2".into(),
+        ]);
+        assert_eq!(
+            merged["holds"], direct["holds"],
+            "{flag} {k}: {merged} {direct}"
+        );
+        answers.push(direct["holds"].as_bool().unwrap());
+    }
+    // The value itself is within both bounds, one past it in neither.
+    assert_eq!(answers, [true, false, true, false]);
 }
 
 /// Splits "South wins the default game by at least 2" two turns deep into `DIR/jobs`, the round

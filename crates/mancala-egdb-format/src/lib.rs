@@ -68,6 +68,11 @@ pub trait Oracle: Sync {
     fn tabled_seeds(&self, _rules: &mancala_core::KalahRules) -> u32 {
         0
     }
+    /// The name of the databases' tables of `rules` (as `egdb info` lists them), where they
+    /// hold any; `None` (the default) otherwise.
+    fn tables_name(&self, _rules: &mancala_core::KalahRules) -> Option<String> {
+        None
+    }
     /// The first damage found in the databases' files while probing (an entry out of range),
     /// said for people; a result computed with damaged tables must not be shown.
     fn fault(&self) -> Option<String> {

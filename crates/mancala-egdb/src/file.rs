@@ -453,6 +453,10 @@ impl Oracle for Egdb {
     fn fault(&self) -> Option<String> {
         Egdb::fault(self).map(|e| e.to_string())
     }
+    fn tables_name(&self, rules: &mancala_core::KalahRules) -> Option<String> {
+        let r = TableRules::new(rules).ok()?;
+        self.complete_to(&r).map(|_| r.name())
+    }
     fn packed(&self, rules: &mancala_core::KalahRules) -> Option<PackedTables<'_>> {
         let r = TableRules::new(rules).ok()?;
         let levels = self.levels(&r).unwrap_or(&[]);

@@ -24,6 +24,7 @@ pub mod fast;
 pub mod game;
 pub mod mcts;
 pub mod search;
+pub mod split;
 pub mod think;
 pub mod tt;
 pub mod value;
@@ -132,6 +133,35 @@ pub struct BoundResult {
 }
 
 impl BoundResult {
+    /// `proven >= +8` or `proven < +10, at most +8`: the answer in `side`'s final margin, in
+    /// the words of the question asked: "at least [`BoundResult::at_least`]" or, with
+    /// `at_most`, "at most `at_least - 1`" (the same proof read the other way round).
+    pub fn text(&self, at_most: bool) -> String {
+        let k = self.at_least;
+        let sharper = |b: i32, than: i32, word: &str| {
+            if b != than {
+                format!(" (the proof showed {word} {b:+})")
+            } else {
+                String::new()
+            }
+        };
+        match (self.holds, at_most) {
+            (true, false) => format!("proven >= {k:+}{}", sharper(self.bound, k, "at least")),
+            (false, false) => format!("proven < {k:+}, at most {:+}", self.bound),
+            (true, true) => format!(
+                "proven > {:+} (not at most {:+}), at least {:+}",
+                k - 1,
+                k - 1,
+                self.bound
+            ),
+            (false, true) => format!(
+                "proven <= {:+}{}",
+                k - 1,
+                sharper(self.bound, k - 1, "at most")
+            ),
+        }
+    }
+
     /// The answer to "is `side`'s margin at least `at_least`" read off a proven exact value.
     fn of_value(r: &SolveResult, side: Side, at_least: i32) -> BoundResult {
         let m = r.eval.seen_by(side).margin;
@@ -1412,6 +1442,28 @@ pub struct Decision {
 pub fn margin(pos: &Position, side: Side) -> i32 {
     let s = pos.scores();
     s[side.index()] as i32 - s[side.other().index()] as i32
+}
+
+/// Every complete turn of the side to move from `pos`: the moves (own pits, 0-based from the
+/// mover's left) up to the opponent's move or the end of the game, and the position after.
+pub fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
+    let mut out = Vec::new();
+    let me = pos.to_move();
+    for &mv in pos.legal_moves().as_slice() {
+        let mut q = *pos;
+        if q.play(mv).is_err() {
+            continue;
+        }
+        if !q.is_over() && q.to_move() == me {
+            for (mut line, r) in turns(&q) {
+                line.insert(0, mv);
+                out.push((line, r));
+            }
+        } else {
+            out.push((vec![mv], q));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -42,6 +42,35 @@ impl Engine {
     pub fn tables_fault(&self) -> Option<String> {
         self.oracle.as_deref().and_then(|o| o.fault())
     }
+
+    /// A proof's engine for `pos`: `threads`, the endgame tables of `oracle`, and a table of
+    /// `tt_mb` MiB; by default [`Engine::proof_table_mb`] with the levels the tables hold,
+    /// and against the clock (`time`) no larger than the time can use: the table's mapping is
+    /// not timed but it is waited for (a quarter of a MiB a millisecond, at least 64 MiB).
+    /// The error says why the table cannot be had.
+    pub fn for_proof(
+        pos: &Position,
+        oracle: Option<std::sync::Arc<dyn crate::Oracle + Send>>,
+        tt_mb: Option<u32>,
+        threads: u16,
+        time: Option<Duration>,
+    ) -> Result<Engine, String> {
+        let tabled = match (pos.as_kalah(), oracle.as_deref()) {
+            (Some(k), Some(o)) => o.tabled_seeds(k.rules()),
+            _ => 0,
+        };
+        let tt_mb = tt_mb.unwrap_or_else(|| {
+            let cap = time.map_or(u32::MAX, |t| {
+                ((t.as_millis() / 4).min(1 << 16) as u32)
+                    .next_power_of_two()
+                    .max(64)
+            });
+            (Engine::proof_table_mb(pos, tabled) as u32).min(cap)
+        });
+        let mut engine = Engine::try_new(tt_mb as usize, usize::from(threads))?;
+        engine.oracle = oracle;
+        Ok(engine)
+    }
 }
 
 /// Whether a proof of `pos` is likely to finish at once: a game without repetition, with

@@ -927,6 +927,101 @@ pub fn solve<'py>(
     Ok(d)
 }
 
+/// A split proof's error as Python's: `RuntimeError` for a proof that did not finish or
+/// an engine that cannot start, `ValueError` (a file named first) otherwise; the message
+/// holds the causes too.
+fn split_error(e: mancala_engine::split::SplitError) -> PyErr {
+    use mancala_engine::split::SplitError;
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(&e);
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    match e {
+        SplitError::Unfinished { .. } | SplitError::Engine(_) => PyRuntimeError::new_err(text),
+        _ => PyValueError::new_err(text),
+    }
+}
+
+/// Splits the proof of a bound on a position's value (the final seed margin of its side to
+/// move) `turns` turns deep into job files in `jobs_dir`, as `mancala solve --split TURNS
+/// --jobs DIR`: `at_least=K` or `at_most=K` (neither: at least a short search's value).
+/// Returns the first merge's dict, as `mancala solve --merge DIR --json` prints it:
+/// `status` (of "at least `at_least`"), `holds` (the question as asked; `None` while open),
+/// `answer`, `unproven` (job files, relative to `jobs_dir`), `new_jobs`, `round`, ...
+#[pyfunction]
+#[pyo3(signature = (position, turns, jobs_dir, at_least=None, at_most=None, egdb=None))]
+pub fn split<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    turns: u32,
+    jobs_dir: PathBuf,
+    at_least: Option<i32>,
+    at_most: Option<i32>,
+    egdb: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use mancala_engine::split::Threshold;
+    let (pos, _) = live_position_arg(position)?;
+    let threshold = match (at_least, at_most) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err("give at_least or at_most, not both"))
+        }
+        (Some(k), None) => Some(Threshold::at_least(k)),
+        (None, Some(k)) => Some(Threshold::at_most(k)),
+        (None, None) => None,
+    };
+    let oracle = open_egdb(egdb)?.map(|d| d as Arc<dyn mancala_engine::Oracle + Send>);
+    let r = py
+        .detach(|| mancala_engine::split::split(&pos, turns, &jobs_dir, threshold, oracle, &()))
+        .map_err(split_error)?;
+    to_python(py, &r.to_json(&jobs_dir))
+}
+
+/// Proves the job file `path` of a split proof and writes its result next to it, as `mancala
+/// prove-job FILE`; a result already there is returned (unless `force`). Returns the result
+/// file's dict: `holds`, `bound`, `proven`, `nodes`, `seconds`, ... `RuntimeError` when
+/// `time_ms` runs out (the job stays without a result).
+#[pyfunction]
+#[pyo3(signature = (path, tt_mb=None, threads=1, time_ms=None, egdb=None, force=false))]
+pub fn prove_job<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    tt_mb: Option<u32>,
+    threads: u16,
+    time_ms: Option<u64>,
+    egdb: Option<PathBuf>,
+    force: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !(1..=256).contains(&threads) {
+        return Err(PyValueError::new_err(format!(
+            "threads = {threads}: give 1 to 256"
+        )));
+    }
+    let opts = mancala_engine::split::JobOptions {
+        oracle: open_egdb(egdb)?.map(|d| d as Arc<dyn mancala_engine::Oracle + Send>),
+        tt_mb,
+        threads,
+        time: time_ms.map(Duration::from_millis),
+    };
+    let r = py
+        .detach(|| mancala_engine::split::prove_job(&path, &opts, force, &()))
+        .map_err(split_error)?;
+    to_python(py, &serde_json::to_value(&r).map_err(value_error)?)
+}
+
+/// Reads the job and result files of the split proof in `jobs_dir`, as `mancala solve
+/// --merge DIR --json`: what is proven of the root, and the next round of jobs where a
+/// hypothesis failed (written there). Returns the same dict as [`split`].
+#[pyfunction]
+pub fn merge<'py>(py: Python<'py>, jobs_dir: PathBuf) -> PyResult<Bound<'py, PyAny>> {
+    let r = py
+        .detach(|| mancala_engine::split::merge(&jobs_dir))
+        .map_err(split_error)?;
+    to_python(py, &r.to_json(&jobs_dir))
+}
+
 /// Endgame tables (`mancala egdb build --dir DIR`), read in place.
 #[pyclass(module = "mancala")]
 pub struct Egdb {
@@ -1047,6 +1142,9 @@ fn _mancala(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Level>()?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(split, m)?)?;
+    m.add_function(wrap_pyfunction!(prove_job, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SWAP", mancala_core::SWAP)?;

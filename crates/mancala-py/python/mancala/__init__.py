@@ -8,7 +8,9 @@ position strings:
 - :class:`VecGame`: many games stepped together in Rust, as numpy arrays;
 - :func:`analyze`, :func:`solve`, :class:`Egdb`, :class:`Level`: the engine's values (each a
   dict with ``side``, ``margin``, ``score``, ``lower_is_better``, ``proven``, ``depth``,
-  ``text``), proofs, endgame tables and the computer's playing levels.
+  ``text``), proofs, endgame tables and the computer's playing levels;
+- :func:`split`, :func:`prove_job`, :func:`merge`: a bound's proof split into job files that
+  any number of processes or machines prove (as ``mancala solve --split``).
 
 Adapters (pure Python): :mod:`mancala.gym_env` (Gymnasium; importing it registers
 ``mancala/Mancala-v0``), :mod:`mancala.pettingzoo_env` (PettingZoo AEC), and
@@ -21,7 +23,20 @@ store (``2m``), the opponent's store (``2m+1``); in games with cowries (Kauri) t
 cowries of the mover's pits and of the opponent's, in the same order (``2m+2..4m+2``).
 """
 
-from ._mancala import SWAP, Egdb, Game, Level, VecGame, __version__, analyze, presets, solve
+from ._mancala import (
+    SWAP,
+    Egdb,
+    Game,
+    Level,
+    VecGame,
+    __version__,
+    analyze,
+    merge,
+    presets,
+    prove_job,
+    solve,
+    split,
+)
 
 import importlib.util as _util
 
@@ -31,4 +46,17 @@ if _util.find_spec("pyspiel") is not None:
     except ImportError:  # an OpenSpiel that does not load leaves the rest of the package usable
         pass
 
-__all__ = ["Game", "VecGame", "Egdb", "Level", "analyze", "solve", "presets", "SWAP", "__version__"]
+__all__ = [
+    "Game",
+    "VecGame",
+    "Egdb",
+    "Level",
+    "analyze",
+    "solve",
+    "split",
+    "prove_job",
+    "merge",
+    "presets",
+    "SWAP",
+    "__version__",
+]

@@ -217,6 +217,32 @@ def solve(
     """Proves a position's exact value: ``best``, ``value`` (a proven Value), ``pv``,
     ``nodes``, ``seconds``; ``RuntimeError`` when no proof finishes."""
 
+def split(
+    position: _PositionLike,
+    turns: int,
+    jobs_dir: Union[str, os.PathLike[str]],
+    at_least: Optional[int] = None,
+    at_most: Optional[int] = None,
+    egdb: Optional[Union[str, os.PathLike[str]]] = None,
+) -> Dict[str, Any]:
+    """Splits the proof of a bound into job files in ``jobs_dir`` (``mancala solve --split``);
+    returns the first merge, as ``merge``."""
+
+def prove_job(
+    path: Union[str, os.PathLike[str]],
+    tt_mb: Optional[int] = None,
+    threads: int = 1,
+    time_ms: Optional[int] = None,
+    egdb: Optional[Union[str, os.PathLike[str]]] = None,
+    force: bool = False,
+) -> Dict[str, Any]:
+    """Proves one job file and writes its result beside it (``mancala prove-job``); returns the
+    result: ``holds``, ``bound``, ``proven``, ``nodes``, ``seconds``, ..."""
+
+def merge(jobs_dir: Union[str, os.PathLike[str]]) -> Dict[str, Any]:
+    """What the results in ``jobs_dir`` prove (``mancala solve --merge --json``): ``status``,
+    ``holds`` (the question as asked; ``None`` while open), ``answer``, ``unproven``, ..."""
+
 @final
 class Egdb:
     """Endgame tables built by ``mancala egdb build --dir DIR``."""
