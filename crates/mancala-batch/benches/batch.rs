@@ -7,9 +7,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mancala_core::Position;
 use mancala_batch::batch::{observation_len, Actions, Batch, Reward, StepOut};
 use mancala_batch::team::Team;
+use mancala_core::Position;
 
 /// Games a batch holds, as in the Python benchmark.
 const N: usize = 1024;

@@ -9,8 +9,8 @@
 
 use std::time::Instant;
 
-use mancala_core::Position;
 use mancala_batch::batch::{observation_len, Actions, Batch, Reward, StepOut};
+use mancala_core::Position;
 
 const N: usize = 1024;
 const STEPS: usize = 400;

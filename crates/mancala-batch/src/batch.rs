@@ -34,8 +34,8 @@ use mancala_engine::fast::{FastGame, FastRules};
 use mancala_engine::{Evaluation, Quality};
 use std::sync::Mutex;
 
-use mancala_core::rng::Rng;
 use crate::team::Team;
+use mancala_core::rng::Rng;
 
 /// Entries of an observation of a game of `rules` (see the module docs).
 pub fn observation_len(rules: &Rules) -> usize {

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::Position;
-use mancala_protocols::external::EngineProcess;
 use mancala_play::Rng;
+use mancala_protocols::external::EngineProcess;
 use serde_json::json;
 
 use crate::RulesArgs;

@@ -9,9 +9,9 @@ use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::Notation;
 use mancala_core::Position;
 use mancala_engine::{Engine, Evaluation, Limits};
-use mancala_protocols::external::{play_external_match, ExternalMatch};
 use mancala_play::matches::{play_match, MatchConfig, MatchResult};
 use mancala_play::{Besides, Player};
+use mancala_protocols::external::{play_external_match, ExternalMatch};
 use serde_json::json;
 
 use crate::RulesArgs;

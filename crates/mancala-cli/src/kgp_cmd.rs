@@ -22,7 +22,7 @@ enum ModeArg {
 pub struct KgpAgent {
     /// The server: HOST:PORT (TCP), or ws://HOST:PORT/PATH (WebSocket; wss:// is not
     /// supported).
-    #[arg(long)]
+    #[arg(long, value_parser = server_addr)]
     server: String,
     /// `auth:token`, which lets the server know this bot across connections.
     #[arg(long)]
@@ -50,6 +50,15 @@ pub struct KgpAgent {
     /// Write every message to this file (`-`: standard error).
     #[arg(long)]
     log: Option<PathBuf>,
+}
+
+/// `--server`: a WebSocket URL as it is (checked where it is connected to), else HOST:PORT.
+fn server_addr(s: &str) -> Result<String, String> {
+    if s.contains("://") {
+        Ok(s.into())
+    } else {
+        mancala_protocols::host_port(s)
+    }
 }
 
 pub fn agent(a: KgpAgent) -> Result<()> {
@@ -121,10 +130,10 @@ pub fn agent(a: KgpAgent) -> Result<()> {
 #[derive(Args)]
 pub struct KgpServerArgs {
     /// Address to listen on (port 0: any free port; the address is printed).
-    #[arg(long, default_value = "127.0.0.1:2671")]
+    #[arg(long, default_value = "127.0.0.1:2671", value_parser = mancala_protocols::host_port)]
     addr: String,
     /// Also accept bots over WebSocket (ws://, any path) on this address.
-    #[arg(long)]
+    #[arg(long, value_parser = mancala_protocols::host_port)]
     ws_addr: Option<String>,
     /// Our playing level (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]

@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use mancala_engine::Level;
-use mancala_protocols::manchester::{self, Budget, GameReport};
 use mancala_play::{Computer, Player};
+use mancala_protocols::manchester::{self, Budget, GameReport};
 use serde_json::json;
 
 #[derive(Args)]

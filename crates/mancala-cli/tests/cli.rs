@@ -363,7 +363,7 @@ fn command_line_errors_are_one_line() {
         ),
         (
             vec!["perft", "-d", "0"],
-            "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=40",
+            "error: --depth 0: give a number from 1 to 40",
         ),
         (
             vec!["pertf"],
@@ -1195,7 +1195,10 @@ fn numeric_flags_have_ranges() {
         );
     }
     for (args, needle) in [
-        (vec!["analyze", pos, "--depth", "0"], "0 is not in 1..=254"),
+        (
+            vec!["analyze", pos, "--depth", "0"],
+            "--depth 0: give a number from 1 to 254",
+        ),
         (
             vec!["analyze", pos, "--time", "0"],
             "`0` is out of range: from 1 ms to 86400 s",
@@ -1208,10 +1211,19 @@ fn numeric_flags_have_ranges() {
             vec!["analyze", pos, "--time", "3 weeks"],
             "unknown time unit `weeks` (use ms, s, m or h)",
         ),
-        (vec!["analyze", pos, "--threads", "99999"], "not in 1..=256"),
-        (vec!["analyze", pos, "--tt-mb", "0"], "not in 1..=65536"),
-        (vec!["perft", "--depth", "0"], "0 is not in 1..=40"),
-        (vec!["perft", "--depth", "41"], "41 is not in 1..=40"),
+        (
+            vec!["analyze", pos, "--threads", "99999"],
+            "--threads 99999: give a number from 1 to 256",
+        ),
+        (
+            vec!["analyze", pos, "--tt-mb", "0"],
+            "--tt-mb 0: give a number from 1 to 65536",
+        ),
+        (vec!["perft", "--depth", "0"], "from 1 to 40"),
+        (
+            vec!["perft", "--depth", "41"],
+            "--depth 41: give a number from 1 to 40",
+        ),
         (
             vec!["solve", "--time", "99999999999999999"],
             "out of range: from 1 ms to 31536000 s",
@@ -1219,30 +1231,30 @@ fn numeric_flags_have_ranges() {
         (vec!["solve", "--time", "fast"], "`fast` is not a time"),
         (
             vec!["match", "--a", "1", "--b", "2", "--games", "9999999999"],
-            "not in 1..=1000000",
+            "--games 9999999999: give a number from 1 to 1000000",
         ),
         (
             vec!["stats", "--games", "99999999999999999999"],
-            "number too large",
+            "--games 99999999999999999999: give a number from 1 to 10000000",
         ),
         (
             vec!["stats", "--games", "18446744073709551615"],
-            "not in 1..=10000000",
+            "give a number from 1 to 10000000",
         ),
         (
             vec!["match", "--a", "1", "--b", "2", "--openings", "5000"],
-            "not in 0..=1000",
+            "--openings 5000: give a number from 0 to 1000",
         ),
         (
             vec!["play", "--level", "300"],
             "level 300 does not exist (levels 1-8)",
         ),
-        (vec!["tui", "--speed", "999999"], "not in 0..=5000"),
-        (vec!["stats", "--max-plies", "0"], "0 is not in 1..=1000000"),
-        (vec!["stats", "--opening", "99999999999"], "not in 0..=1000"),
+        (vec!["tui", "--speed", "999999"], "from 0 to 5000"),
+        (vec!["stats", "--max-plies", "0"], "from 1 to 1000000"),
+        (vec!["stats", "--opening", "99999999999"], "from 0 to 1000"),
         (
             vec!["egdb", "build", "--max-seeds", "100", "--dir", "x"],
-            "100 is not in 1..=64",
+            "--max-seeds 100: give a number from 1 to 64",
         ),
         (
             vec![
@@ -1255,7 +1267,7 @@ fn numeric_flags_have_ranges() {
                 "--dir",
                 "x",
             ],
-            "not in 1..=256",
+            "--threads 100000: give a number from 1 to 256",
         ),
     ] {
         assert_out_of_range(&args, needle);
@@ -1280,6 +1292,83 @@ fn numeric_flags_have_ranges() {
         ),
     ] {
         assert_bad_input(&mancala(&args), needle);
+    }
+}
+
+/// A negative number given to a numeric option is said as the option's range, as any
+/// number out of it is, not as an unknown flag.
+#[test]
+fn negative_numbers_are_given_the_range() {
+    let pos = "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s";
+    for (args, line) in [
+        (
+            vec!["stats", "--games", "-1"],
+            "--games -1: give a number from 1 to 10000000",
+        ),
+        (
+            vec!["perft", "--depth", "-1"],
+            "--depth -1: give a number from 1 to 40",
+        ),
+        (
+            vec!["analyze", pos, "--threads", "-5"],
+            "--threads -5: give a number from 1 to 256",
+        ),
+        // A parser of unsigned numbers refuses `-3` as no number: its range is still said.
+        (
+            vec!["serve", "--ai-time-ms", "-3"],
+            "--ai-time-ms -3: give a number from 1 to 600000",
+        ),
+        (
+            vec!["kgp-server", "--games", "-2"],
+            "--games -2: give a number from 1 to 1000",
+        ),
+        (
+            vec!["tui", "--speed", "-1"],
+            "--speed -1: give a number from 0 to 5000",
+        ),
+    ] {
+        let o = mancala(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o), format!("error: {line}\n"), "{args:?}");
+    }
+}
+
+/// Every address a command listens on or connects to is HOST:PORT, and a wrong one says
+/// so before anything is bound.
+#[test]
+fn addresses_are_host_and_port() {
+    let how = "write HOST:PORT, e.g. 127.0.0.1:8080";
+    for (args, needle) in [
+        (
+            vec!["serve", "--addr", "localhost"],
+            format!("--addr <ADDR>': `localhost` has no port: {how}"),
+        ),
+        (
+            vec!["serve", "--kgp-addr", "2671"],
+            format!("`2671` has no port: {how}"),
+        ),
+        (
+            vec!["serve", "--kgp-ws-addr", ":2672"],
+            format!("`:2672` has no host: {how}"),
+        ),
+        (
+            vec!["kgp-server", "--addr", "localhost"],
+            format!("`localhost` has no port: {how}"),
+        ),
+        (
+            vec!["kgp-server", "--ws-addr", "localhost:ws"],
+            format!("`ws` is not a port (0 to 65535): {how}"),
+        ),
+        (
+            vec!["tournament", "--bots", "2", "--listen", "0.0.0.0"],
+            format!("`0.0.0.0` has no port: {how}"),
+        ),
+        (
+            vec!["agent", "kgp", "--server", "localhost"],
+            format!("`localhost` has no port: {how}"),
+        ),
+    ] {
+        assert_bad_input(&mancala(&args), &needle);
     }
 }
 

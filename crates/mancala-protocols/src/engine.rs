@@ -119,7 +119,10 @@ pub fn serve(engine: Engine, prover: Engine, input: impl BufRead, out: Out) {
             Ok(_) => {}
         }
         if buf.len() as u64 == MAX_LINE && buf.last() != Some(&b'\n') {
-            say(&out, &format!("info string error a line is longer than {MAX_LINE} bytes"));
+            say(
+                &out,
+                &format!("info string error a line is longer than {MAX_LINE} bytes"),
+            );
             continue;
         }
         let Ok(line) = std::str::from_utf8(&buf) else {

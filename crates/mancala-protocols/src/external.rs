@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use mancala_core::{Game, Rules, Side};
 
+use crate::protocol::{moves_text, read_move};
 use mancala_play::game::{play_out, MoveSource};
 use mancala_play::matches::{openings, MatchResult, MAX_PLIES};
-use crate::protocol::{moves_text, read_move};
 use mancala_play::Rng;
 
 /// A running engine process.

@@ -8,10 +8,10 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use mancala_engine::Level;
+use mancala_play::Computer;
 use mancala_protocols::kgp::{
     self, run_client, ClientConfig, ClientReport, Link, Message, Mode, ServerConfig, SessionReport,
 };
-use mancala_play::Computer;
 
 mod kgp_common;
 use kgp_common::{config, report};

@@ -11,8 +11,8 @@ use crate::response::{
 use axum::http::StatusCode;
 use mancala_core::{Game, Msg, Position, Rules, Side};
 use mancala_engine::Limits;
-use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use mancala_play::player::{computer_name, level_decision};
+use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use tokio::sync::{broadcast, Semaphore};
 
 use crate::store::{now_ms, GameRow, MoveRow, Store};

@@ -11,8 +11,8 @@ use common::{test_config, Client, Server};
 use futures_util::StreamExt;
 use mancala_core::{Game, Side};
 use mancala_engine::Level;
-use mancala_protocols::kgp::{self, run_client, ClientConfig, LineWrite, Link, Mode};
 use mancala_play::Computer;
+use mancala_protocols::kgp::{self, run_client, ClientConfig, LineWrite, Link, Mode};
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 

@@ -5,10 +5,10 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use mancala_engine::Level;
+use mancala_play::Computer;
 use mancala_protocols::kgp::{
     run_client, ClientConfig, ClientReport, Link, Mode, ServerConfig, SessionReport,
 };
-use mancala_play::Computer;
 
 /// The server at `level`, 2 s a position.
 pub fn config(level: u8) -> ServerConfig {
