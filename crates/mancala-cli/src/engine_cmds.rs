@@ -408,7 +408,8 @@ impl ProofProgress {
     }
 }
 
-/// `+4 (proven)` or `+4 (search to depth 12)`: a move's value in a record's analysis.
+/// `+4 for South (proven)` or `+4 for South (search to depth 12)`: a move's value in a
+/// record's analysis, with the side whose margin it is.
 fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
     let how = match e.quality {
         mancala_engine::Quality::Proven => i18n::format(lang, "value.proven", &[]),
@@ -416,7 +417,16 @@ fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
             i18n::format(lang, "value.depth", &[("depth", &depth)])
         }
     };
-    format!("{:+} ({how})", e.margin)
+    let margin = format!("{:+}", e.margin);
+    i18n::format(
+        lang,
+        "analyze.value",
+        &[
+            ("margin", &margin),
+            ("side", &i18n::side_name(lang, e.side)),
+            ("how", &how),
+        ],
+    )
 }
 
 /// Every legal move of `pos` with its value, best first, and the best line (`analyze

@@ -974,6 +974,31 @@ fn analyze_speaks_the_language_asked_and_its_json_stays_english() {
     );
 }
 
+/// A record's analysis names the side whose value each one is, in every language.
+#[test]
+fn a_records_values_name_their_side() {
+    let record = "examples/records/dracala-tavares-gering.txt";
+    for (lang, first, third) in [
+        (
+            "en",
+            "  1. South 1  value +1 for South (search to depth 4)  best 3 +0 for South (search to depth 4)  loses 1",
+            "  3. North 5  value -2 for North (search to depth 4)  best 5 -2 for North (search to depth 4)",
+        ),
+        (
+            "pt",
+            "  1. Sul 1  valor +1 para Sul (busca à profundidade 4)  melhor 3 +0 para Sul (busca à profundidade 4)  perde 1",
+            "  3. Norte 5  valor -2 para Norte (busca à profundidade 4)  melhor 5 -2 para Norte (busca à profundidade 4)",
+        ),
+    ] {
+        let o = mancala(&["analyze", record, "--depth", "4", "--threads", "1", "--lang", lang]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], first, "{lang}");
+        assert_eq!(lines[2], third, "{lang}");
+    }
+}
+
 #[test]
 fn analyze_all_moves_values_every_move_as_the_analysis_board() {
     // A Kalah endgame, North to move: every move proven, best first, with the best line.
