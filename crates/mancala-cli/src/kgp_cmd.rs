@@ -98,6 +98,10 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         per_move: a.time_per_move.map(Duration::from_millis),
     };
     let r = kgp::run_client(link.reader, link.writer, &mut computer, &cfg, log)?;
+    for (n, g) in r.games.iter().enumerate() {
+        let id = g.id.clone().unwrap_or_else(|| (n + 1).to_string());
+        eprintln!("game {}: {}", mancala_core::printable(&id), game_result(g));
+    }
     println!(
         "{} positions, {} moves, {} evals, {} solutions sent; {}{}",
         r.states,
@@ -125,6 +129,35 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         bail!("the server closed the connection before sending any position");
     }
     Ok(())
+}
+
+/// A freeplay game's result from the agent's side: `won 40:32 as South` (its seeds first),
+/// `lost`, `drawn`. KGP sends no final board: where the server's move ended the game, the
+/// result is what every end of that move agrees on, with the range of the stores.
+fn game_result(g: &kgp::GameSeen) -> String {
+    let seat = match g.seat {
+        Some(s) => format!(" as {}", s.name()),
+        None => String::new(),
+    };
+    let ends = g.possible_ends();
+    let how = |[ours, theirs]: [u16; 2]| match ours.cmp(&theirs) {
+        std::cmp::Ordering::Greater => "won",
+        std::cmp::Ordering::Less => "lost",
+        std::cmp::Ordering::Equal => "drawn",
+    };
+    match ends.as_slice() {
+        [] => format!("not known{seat}: the agent sent no move in its last position"),
+        [[ours, theirs]] => format!("{} {ours}:{theirs}{seat}", how([*ours, *theirs])),
+        [first, .., last] => {
+            let range = format!("{}:{} to {}:{}", first[0], first[1], last[0], last[1]);
+            let why = "the server's last move, which KGP does not send, ended the game";
+            if ends.iter().all(|&e| how(e) == how(*first)) {
+                format!("{}{seat} ({range}: {why})", how(*first))
+            } else {
+                format!("not known{seat} ({range}: {why})")
+            }
+        }
+    }
 }
 
 #[derive(Args)]
