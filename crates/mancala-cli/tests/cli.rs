@@ -508,6 +508,37 @@ fn play_refuses_an_unwritable_save_path_before_the_game() {
     std::fs::remove_file(&path).ok();
 }
 
+/// A directory is no place to save a record: `save DIR` says so without asking to replace
+/// it, and `--save DIR` is refused before the game, with `--force` too.
+#[test]
+fn play_refuses_to_save_to_a_directory() {
+    let dir = std::env::temp_dir();
+    let d = dir.to_str().unwrap();
+    let o = with_stdin(&["play"], format!("save /\nsave {d}\nquit\n"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("/ is a directory: give a file name (save FILE)\nNot saved."),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{d} is a directory: give a file name (save FILE)\nNot saved."
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("Replace it?"), "{out}");
+    for force in [false, true] {
+        let mut args = vec!["play", "--save", "/"];
+        if force {
+            args.push("--force");
+        }
+        let o = with_stdin(&args, "quit\n");
+        assert_bad_input(&o, "--save /: / is a directory: give a file name");
+        assert!(!stdout(&o).contains("South"), "no game: {}", stdout(&o));
+    }
+}
+
 /// `--save` refuses a file that exists unless `--force` is given, and at the end does not
 /// replace a file that appeared there during the game without asking.
 #[test]
