@@ -270,11 +270,12 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     }
     // Notes and errors go to stderr, for people: in the language asked even with `--json`.
     let human = a.lang.get();
-    let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, human)
-        .map_err(|e| match human {
-            Lang::En => e,
-            _ => anyhow::anyhow!(crate::error_in(&e, human)),
-        })?;
+    let (_, game) =
+        crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, human, "analyze")
+            .map_err(|e| match human {
+                Lang::En => e,
+                _ => anyhow::anyhow!(crate::error_in(&e, human)),
+            })?;
     if game.moves().is_empty() {
         let (file, start) = (mancala_core::printable(&a.input), game.start().to_string());
         bail!(

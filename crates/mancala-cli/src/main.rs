@@ -505,11 +505,13 @@ fn replay(a: ReplayArgs) -> Result<()> {
     // Machine output (`--json`) stays English.
     let lang = if a.json { Lang::En } else { a.lang.get() };
     // The record's fault (an illegal move, a wrong annotation) in the reader's language.
-    let (record, game) = input::load_record(&a.file, a.rules.rules_opt()?, a.lenient, lang)
-        .map_err(|e| match lang {
-            Lang::En => e,
-            _ => anyhow::anyhow!(error_in(&e, lang)),
-        })?;
+    let (record, game) =
+        input::load_record(&a.file, a.rules.rules_opt()?, a.lenient, lang, "replay").map_err(
+            |e| match lang {
+                Lang::En => e,
+                _ => anyhow::anyhow!(error_in(&e, lang)),
+            },
+        )?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&record)?);
         return Ok(());

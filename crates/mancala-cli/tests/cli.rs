@@ -198,7 +198,10 @@ fn replay_json_round_trips() {
     // --lenient.
     let bad = json.replacen("\"south\": 38", "\"south\": 39", 1);
     assert_ne!(bad, json);
-    assert_bad_input(&with_stdin(&["replay", "-"], &bad), "use --lenient");
+    assert_bad_input(
+        &with_stdin(&["replay", "-"], &bad),
+        "(`mancala replay --lenient -` replays the moves anyway)",
+    );
     let o = with_stdin(&["replay", "-", "--lenient"], &bad);
     assert!(stdout(&o).contains("South 38 : North 26"), "{}", stderr(&o));
     assert!(stderr(&o).contains("note:"), "{}", stderr(&o));
@@ -1002,6 +1005,41 @@ fn analyze_speaks_the_language_asked_and_its_json_stays_english() {
     assert_eq!(
         v["values_are"],
         "final seed margin for the mover (misère: lower is better); proven, or a search's value at the depth given"
+    );
+}
+
+/// A record whose annotation disagrees with its moves (the Kauri source's slip) fails its
+/// check in `replay` and `analyze` alike, the error naming the file and giving the command
+/// that replays it anyway; that command replays it.
+#[test]
+fn a_failed_record_check_names_the_file_and_the_lenient_command() {
+    let file = "examples/records/kauri-sandler-gering-1.txt";
+    let fault = "record: turn 10 (North) `C`: the record gives direct capture (+n) = 1, the \
+                 replay gives 0 [line 5, column 43 (at `C (+1); 6. a`)]";
+    for command in ["replay", "analyze"] {
+        let o = mancala(&[command, file]);
+        assert_eq!(o.status.code(), Some(2), "{command}");
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "error: {file}: {fault} (`mancala {command} --lenient {file}` replays the moves anyway)\n"
+            )
+        );
+    }
+    let o = mancala(&["replay", "--lenient", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(&format!("note: {file}: {fault}")),
+        "{}",
+        stderr(&o)
+    );
+    let o = mancala(&["replay", file, "--lang", "es"]);
+    assert!(
+        stderr(&o).ends_with(&format!(
+            "(`mancala replay --lenient {file}` reproduce los movimientos de todos modos)\n"
+        )),
+        "{}",
+        stderr(&o)
     );
 }
 
