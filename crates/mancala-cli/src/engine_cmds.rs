@@ -554,22 +554,7 @@ pub(crate) fn turns(pos: &Position) -> Vec<(Vec<u8>, Position)> {
 
 /// Why a proof of `pos` gave no result.
 fn unfinished(pos: &Position) -> String {
-    let r = pos.rules();
-    if r.repeat_ends_at() == Some(2) && r.repetition == mancala_core::Repetition::OwnRow {
-        "no proof under repetition=own-row: a repetition's value there depends on the position \
-         it happens in, which the retrograde solver cannot share; repetition=split is proven"
-            .to_string()
-    } else if r.can_repeat() {
-        format!(
-            "the proof did not finish within the time limit or the retrograde solver's {} GiB \
-             (games whose positions repeat are proven on small boards only; where a \
-             second occurrence ends the game, only positions whose stores did not occur earlier \
-             in the game)",
-            Engine::CYCLIC_MAX_BYTES >> 30
-        )
-    } else {
-        "the proof did not finish within the time limit".to_string()
-    }
+    Engine::unproven_reason(pos)
 }
 
 /// The value of every first turn for the side to move, best first.
