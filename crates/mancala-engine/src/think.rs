@@ -49,7 +49,7 @@ pub fn decidable(engine: &Engine, pos: &Position) -> bool {
     let Some(k) = pos.as_kalah() else {
         return false;
     };
-    !pos.rules().can_repeat() && k.board_seeds() as u32 <= engine.tabled_seeds(pos) + PROOF_SEEDS
+    !pos.rules().can_repeat() && k.board_seeds() <= engine.tabled_seeds(pos) + PROOF_SEEDS
 }
 
 /// A move against the clock: where `limits` has a time and no depth or node limit and a proof
