@@ -163,6 +163,9 @@ fn check(a: CheckArgs) -> Result<()> {
         let count = bin.count(s, 2 * m);
         rules.seeds = rules.seeds.max(s.div_ceil(2 * m as u32) as u8);
         let rest = rules.total_seeds() - s;
+        // The sample, less the positions with no entry to check: those whose game is over
+        // (no move is left to value) and, against tables that cover the level, none else.
+        let (mut over, mut untabled) = (0, 0);
         let positions: Vec<Position> = (0..a.samples)
             .filter_map(|_| {
                 let mut c = [0u8; 16];
@@ -177,9 +180,19 @@ fn check(a: CheckArgs) -> Result<()> {
                     ..Default::default()
                 };
                 // A position whose game is already over is no entry.
-                Position::from_setup(&rules, &setup).ok()
+                match Position::from_setup(&rules, &setup) {
+                    Ok(p) if !p.is_over() => Some(p),
+                    _ => {
+                        over += 1;
+                        None
+                    }
+                }
             })
-            .filter(|p| p.as_kalah().is_some_and(|k| db.net(k).is_some()))
+            .filter(|p| {
+                let tabled = p.as_kalah().is_some_and(|k| db.net(k).is_some());
+                untabled += u32::from(!tabled);
+                tabled
+            })
             .collect();
         let level_t0 = std::time::Instant::now();
         let results: Vec<Result<(i32, i32, u64)>> = positions
@@ -217,13 +230,31 @@ fn check(a: CheckArgs) -> Result<()> {
         }
         let secs = level_t0.elapsed().as_secs_f64();
         if !a.json {
+            let mut left_out = String::new();
+            if over > 0 {
+                left_out += &format!(
+                    ", {over} {} already over and not checked",
+                    if over == 1 { "was" } else { "were" }
+                );
+            }
+            if untabled > 0 {
+                left_out += &format!(", {untabled} not in the tables");
+            }
             println!(
-                "level {s:>3}: {:>3} positions agree ({} drawn; {nodes} nodes, {secs:.2} s)",
+                "level {s:>3}: {:>3} positions agree ({} sampled{left_out}; {nodes} nodes, {secs:.2} s)",
                 positions.len(),
                 a.samples
             );
         }
-        levels.push(serde_json::json!({"seeds": s, "positions": positions.len(), "nodes": nodes, "seconds": secs}));
+        levels.push(serde_json::json!({
+            "seeds": s,
+            "sampled": a.samples,
+            "over": over,
+            "not_tabled": untabled,
+            "positions": positions.len(),
+            "nodes": nodes,
+            "seconds": secs,
+        }));
     }
     if a.json {
         let v = serde_json::json!({

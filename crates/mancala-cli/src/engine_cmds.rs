@@ -244,11 +244,12 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     }
     // Notes and errors go to stderr, for people: in the language asked even with `--json`.
     let human = a.lang.get();
-    let (_, game) = crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, human)
-        .map_err(|e| match human {
-            Lang::En => e,
-            _ => anyhow::anyhow!(crate::error_in(&e, human)),
-        })?;
+    let (_, game) =
+        crate::input::load_record(&a.input, a.rules.rules_opt()?, a.lenient, human, "analyze")
+            .map_err(|e| match human {
+                Lang::En => e,
+                _ => anyhow::anyhow!(crate::error_in(&e, human)),
+            })?;
     if game.moves().is_empty() {
         let (file, start) = (mancala_core::printable(&a.input), game.start().to_string());
         bail!(
@@ -398,7 +399,8 @@ impl ProofProgress {
     }
 }
 
-/// `+4 (proven)` or `+4 (search to depth 12)`: a move's value in a record's analysis.
+/// `+4 for South (proven)` or `+4 for South (search to depth 12)`: a move's value in a
+/// record's analysis, with the side whose margin it is.
 fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
     let how = match e.quality {
         mancala_engine::Quality::Proven => i18n::format(lang, "value.proven", &[]),
@@ -406,7 +408,16 @@ fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
             i18n::format(lang, "value.depth", &[("depth", &depth)])
         }
     };
-    format!("{:+} ({how})", e.margin)
+    let margin = format!("{:+}", e.margin);
+    i18n::format(
+        lang,
+        "analyze.value",
+        &[
+            ("margin", &margin),
+            ("side", &i18n::side_name(lang, e.side)),
+            ("how", &how),
+        ],
+    )
 }
 
 /// Every legal move of `pos` with its value, best first, and the best line (`analyze
@@ -518,22 +529,7 @@ pub struct SolveArgs {
 
 /// Why a proof of `pos` gave no result.
 fn unfinished(pos: &Position) -> String {
-    let r = pos.rules();
-    if r.repeat_ends_at() == Some(2) && r.repetition == mancala_core::Repetition::OwnRow {
-        "no proof under repetition=own-row: a repetition's value there depends on the position \
-         it happens in, which the retrograde solver cannot share; repetition=split is proven"
-            .to_string()
-    } else if r.can_repeat() {
-        format!(
-            "the proof did not finish within the time limit or the retrograde solver's {} GiB \
-             (games whose positions repeat are proven on small boards only; where a \
-             second occurrence ends the game, only positions whose stores did not occur earlier \
-             in the game)",
-            Engine::CYCLIC_MAX_BYTES >> 30
-        )
-    } else {
-        "the proof did not finish within the time limit".to_string()
-    }
+    Engine::unproven_reason(pos)
 }
 
 /// The value of every first turn for the side to move, best first.

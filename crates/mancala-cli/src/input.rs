@@ -50,29 +50,42 @@ pub fn read_input(file: &str) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{name}: not UTF-8 text"))
 }
 
-/// Reads and replays a record file checked whole, as `replay` and `analyze` do. Where only a
-/// record's annotations or claimed score (result) disagree, the error says `--lenient`
-/// replays the moves anyway; with `lenient` they are replayed and the disagreement is a note
-/// on stderr.
-/// The note is said in `lang`.
+/// Reads and replays a record file checked whole, as `replay` and `analyze` (the
+/// `command` reading it) do. Where only a record's annotations or claimed score (result)
+/// disagree, the error names the file and gives the command line that replays the moves
+/// anyway (`mancala replay --lenient FILE`); with `lenient` they are replayed and the
+/// disagreement is a note on stderr. The note is said in `lang`.
 pub fn load_record(
     file: &str,
     rules: Option<Rules>,
     lenient: bool,
     lang: Lang,
+    command: &str,
 ) -> Result<(Record, Game)> {
     let (rec, game, note) = load_record_noting(file, rules)?;
     if let Some(e) = note {
         if !lenient {
+            let again = format!("mancala {command} --lenient {}", shell_word(file));
             bail!(
                 "{} {}",
                 crate::error_in(&e, lang),
-                mancala_core::i18n::text(lang, "replay.use-lenient")
+                mancala_core::i18n::format(lang, "replay.use-lenient", &[("command", &again)])
             );
         }
         eprintln!("note: {}", crate::error_in(&e, lang));
     }
     Ok((rec, game))
+}
+
+/// `word` as a shell reads it back: as it is where it holds only letters, digits and
+/// `_./-+,:=@%`, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:=@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 /// As [`load_record`] with `lenient`, handing back the disagreement (if any) instead of

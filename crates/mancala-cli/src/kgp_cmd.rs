@@ -22,7 +22,7 @@ enum ModeArg {
 pub struct KgpAgent {
     /// The server: HOST:PORT (TCP), or ws://HOST:PORT/PATH (WebSocket; wss:// is not
     /// supported).
-    #[arg(long)]
+    #[arg(long, value_parser = server_addr)]
     server: String,
     /// `auth:token`, which lets the server know this bot across connections.
     #[arg(long)]
@@ -50,6 +50,15 @@ pub struct KgpAgent {
     /// Write every message to this file (`-`: standard error).
     #[arg(long)]
     log: Option<PathBuf>,
+}
+
+/// `--server`: a WebSocket URL as it is (checked where it is connected to), else HOST:PORT.
+fn server_addr(s: &str) -> Result<String, String> {
+    if s.contains("://") {
+        Ok(s.into())
+    } else {
+        mancala_protocols::host_port(s)
+    }
 }
 
 pub fn agent(a: KgpAgent) -> Result<()> {
@@ -89,6 +98,10 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         per_move: a.time_per_move.map(Duration::from_millis),
     };
     let r = kgp::run_client(link.reader, link.writer, &mut computer, &cfg, log)?;
+    for (n, g) in r.games.iter().enumerate() {
+        let id = g.id.clone().unwrap_or_else(|| (n + 1).to_string());
+        eprintln!("game {}: {}", mancala_core::printable(&id), game_result(g));
+    }
     println!(
         "{} positions, {} moves, {} evals, {} solutions sent; {}{}",
         r.states,
@@ -118,13 +131,42 @@ pub fn agent(a: KgpAgent) -> Result<()> {
     Ok(())
 }
 
+/// A freeplay game's result from the agent's side: `won 40:32 as South` (its seeds first),
+/// `lost`, `drawn`. KGP sends no final board: where the server's move ended the game, the
+/// result is what every end of that move agrees on, with the range of the stores.
+fn game_result(g: &kgp::GameSeen) -> String {
+    let seat = match g.seat {
+        Some(s) => format!(" as {}", s.name()),
+        None => String::new(),
+    };
+    let ends = g.possible_ends();
+    let how = |[ours, theirs]: [u16; 2]| match ours.cmp(&theirs) {
+        std::cmp::Ordering::Greater => "won",
+        std::cmp::Ordering::Less => "lost",
+        std::cmp::Ordering::Equal => "drawn",
+    };
+    match ends.as_slice() {
+        [] => format!("not known{seat}: the agent sent no move in its last position"),
+        [[ours, theirs]] => format!("{} {ours}:{theirs}{seat}", how([*ours, *theirs])),
+        [first, .., last] => {
+            let range = format!("{}:{} to {}:{}", first[0], first[1], last[0], last[1]);
+            let why = "the server's last move, which KGP does not send, ended the game";
+            if ends.iter().all(|&e| how(e) == how(*first)) {
+                format!("{}{seat} ({range}: {why})", how(*first))
+            } else {
+                format!("not known{seat} ({range}: {why})")
+            }
+        }
+    }
+}
+
 #[derive(Args)]
 pub struct KgpServerArgs {
     /// Address to listen on (port 0: any free port; the address is printed).
-    #[arg(long, default_value = "127.0.0.1:2671")]
+    #[arg(long, default_value = "127.0.0.1:2671", value_parser = mancala_protocols::host_port)]
     addr: String,
     /// Also accept bots over WebSocket (ws://, any path) on this address.
-    #[arg(long)]
+    #[arg(long, value_parser = mancala_protocols::host_port)]
     ws_addr: Option<String>,
     /// Our playing level (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]

@@ -19,8 +19,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use clap::error::ErrorKind;
-use clap::{Args, Parser, Subcommand};
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use mancala_core::i18n::Lang;
 use mancala_core::notation::{self, Notation};
 use mancala_core::perft::{perft, perft_full_depth, perft_turns};
@@ -313,8 +313,35 @@ fn lang_from_env(var: impl Fn(&str) -> Option<String>) -> Lang {
         .unwrap_or_default()
 }
 
+/// The command line's parser: [`Cli`], where every option that takes a value takes a
+/// negative number as its value too (`--games -1`), so that the option's own parser says
+/// what it takes instead of the number being read as an unknown flag.
+fn command() -> clap::Command {
+    fn negatives(cmd: clap::Command) -> clap::Command {
+        let subs: Vec<String> = cmd
+            .get_subcommands()
+            .map(|s| s.get_name().to_string())
+            .collect();
+        let cmd = cmd.mut_args(|a| {
+            if a.get_action().takes_values() {
+                a.allow_negative_numbers(true)
+            } else {
+                a
+            }
+        });
+        subs.iter()
+            .fold(cmd, |cmd, name| cmd.mut_subcommand(name, negatives))
+    }
+    negatives(Cli::command())
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let mut cmd = command();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let parsed = cmd
+        .try_get_matches_from_mut(&args)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         // --help, --version (stdout, exit 0), and the help shown for a bare `mancala`.
         Err(e)
@@ -324,7 +351,8 @@ fn main() -> ExitCode {
             e.exit()
         }
         Err(e) => {
-            eprintln!("error: {}", clap_error_line(&e));
+            let line = range_error(&e, &cmd, &args).unwrap_or_else(|| clap_error_line(&e));
+            eprintln!("error: {line}");
             return ExitCode::from(2);
         }
     };
@@ -405,15 +433,85 @@ fn clap_error_line(e: &clap::Error) -> String {
     mancala_core::printable(line.trim())
 }
 
+/// A whole number out of an option's range (`--games -1`, `--depth 0`), said as
+/// `--games -1: give a number from 1 to 10000000`. The range is the option's parser's own:
+/// from its error for this value, else from its errors for values that are out of every
+/// range it could have (a parser of unsigned numbers refuses `-1` as no number at all).
+fn range_error(
+    e: &clap::Error,
+    cmd: &clap::Command,
+    args: &[std::ffi::OsString],
+) -> Option<String> {
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let text = |k| match e.get(k) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let (shown, value) = (
+        text(ContextKind::InvalidArg)?,
+        text(ContextKind::InvalidValue)?,
+    );
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // The subcommand the option belongs to: the leading subcommand names of the line.
+    let mut sub = cmd;
+    for a in args.iter().skip(1) {
+        match a.to_str().and_then(|a| sub.find_subcommand(a)) {
+            Some(s) => sub = s,
+            None => break,
+        }
+    }
+    let parser = sub
+        .get_arguments()
+        .find(|a| a.to_string() == shown)?
+        .get_value_parser()
+        .clone();
+    let probing = clap::Command::new("probe").arg(
+        clap::Arg::new("n")
+            .long("n")
+            .allow_negative_numbers(true)
+            .value_parser(parser),
+    );
+    let bounds = [value, "0", &i64::MAX.to_string(), &u64::MAX.to_string()]
+        .into_iter()
+        .find_map(|probe| {
+            let err = probing
+                .clone()
+                .try_get_matches_from(["probe", "--n", probe])
+                .err()?;
+            let why = std::error::Error::source(&err)?.to_string();
+            let (_, range) = why.split_once(" is not in ")?;
+            let (low, high) = range.split_once("..")?;
+            let high = match high.strip_prefix('=') {
+                Some(h) => h.parse::<u64>().ok()?,
+                None => high.parse::<u64>().ok()?.checked_sub(1)?,
+            };
+            Some((low.parse::<i64>().ok()?, high))
+        })?;
+    let flag = shown.split(' ').next().unwrap_or(shown);
+    Some(match bounds {
+        (low, high) if high >= i64::MAX as u64 => {
+            format!("{flag} {value}: give a whole number of {low} or more")
+        }
+        (low, high) => format!("{flag} {value}: give a number from {low} to {high}"),
+    })
+}
+
 fn replay(a: ReplayArgs) -> Result<()> {
     // Machine output (`--json`) stays English.
     let lang = if a.json { Lang::En } else { a.lang.get() };
     // The record's fault (an illegal move, a wrong annotation) in the reader's language.
-    let (record, game) = input::load_record(&a.file, a.rules.rules_opt()?, a.lenient, lang)
-        .map_err(|e| match lang {
-            Lang::En => e,
-            _ => anyhow::anyhow!(error_in(&e, lang)),
-        })?;
+    let (record, game) =
+        input::load_record(&a.file, a.rules.rules_opt()?, a.lenient, lang, "replay").map_err(
+            |e| match lang {
+                Lang::En => e,
+                _ => anyhow::anyhow!(error_in(&e, lang)),
+            },
+        )?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&record)?);
         return Ok(());

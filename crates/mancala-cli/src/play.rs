@@ -354,13 +354,20 @@ pub fn run(a: PlayArgs) -> Result<()> {
 }
 
 /// Whether `save` may write `path`: a new file, one this game saved (`saved`), or another
-/// that the player agrees to replace (asked on `lines`).
+/// that the player agrees to replace (asked on `lines`); never a directory (said, not asked).
 fn may_write(
     path: &str,
     saved: &[String],
     lines: &mut impl Iterator<Item = std::io::Result<Result<String, ()>>>,
     lang: Lang,
 ) -> bool {
+    if std::path::Path::new(path).is_dir() {
+        println!(
+            "{}",
+            i18n::format(lang, "play.is-directory", &[("path", &path)])
+        );
+        return false;
+    }
     if path.is_empty() || saved.iter().any(|p| p == path) || !std::path::Path::new(path).exists() {
         return true;
     }
@@ -370,10 +377,14 @@ fn may_write(
 }
 
 /// Fails now, before any move, if `path` cannot be written at the end of the game (a file
-/// made for the check is removed again), or holds a file already and `force` is not given.
+/// made for the check is removed again), is a directory, or holds a file already and
+/// `force` is not given.
 fn check_writable(path: &str, force: bool) -> Result<()> {
     if path.is_empty() {
         bail!("--save: give a file name");
+    }
+    if std::path::Path::new(path).is_dir() {
+        bail!("--save {path}: {path} is a directory: give a file name");
     }
     let existed = std::path::Path::new(path).exists();
     if existed && !force {

@@ -25,7 +25,7 @@ pub struct TournamentArgs {
           value_parser = clap::value_parser!(u32).range(2..=64))]
     bots: Option<u32>,
     /// KGP with --bots: where the bots connect (TCP), HOST:PORT [default: 127.0.0.1:2671].
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", value_parser = mancala_protocols::host_port)]
     listen: Option<String>,
     /// KGP with --bots: seconds to wait for all N bots before giving up [default: 600].
     #[arg(long, value_name = "SECS",

@@ -198,7 +198,10 @@ fn replay_json_round_trips() {
     // --lenient.
     let bad = json.replacen("\"south\": 38", "\"south\": 39", 1);
     assert_ne!(bad, json);
-    assert_bad_input(&with_stdin(&["replay", "-"], &bad), "use --lenient");
+    assert_bad_input(
+        &with_stdin(&["replay", "-"], &bad),
+        "(`mancala replay --lenient -` replays the moves anyway)",
+    );
     let o = with_stdin(&["replay", "-", "--lenient"], &bad);
     assert!(stdout(&o).contains("South 38 : North 26"), "{}", stderr(&o));
     assert!(stderr(&o).contains("note:"), "{}", stderr(&o));
@@ -363,7 +366,7 @@ fn command_line_errors_are_one_line() {
         ),
         (
             vec!["perft", "-d", "0"],
-            "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=40",
+            "error: --depth 0: give a number from 1 to 40",
         ),
         (
             vec!["pertf"],
@@ -506,6 +509,37 @@ fn play_refuses_an_unwritable_save_path_before_the_game() {
     let o = with_stdin(&["play", "--save", path.to_str().unwrap()], "quit\n");
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_file(&path).ok();
+}
+
+/// A directory is no place to save a record: `save DIR` says so without asking to replace
+/// it, and `--save DIR` is refused before the game, with `--force` too.
+#[test]
+fn play_refuses_to_save_to_a_directory() {
+    let dir = std::env::temp_dir();
+    let d = dir.to_str().unwrap();
+    let o = with_stdin(&["play"], format!("save /\nsave {d}\nquit\n"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("/ is a directory: give a file name (save FILE)\nNot saved."),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{d} is a directory: give a file name (save FILE)\nNot saved."
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("Replace it?"), "{out}");
+    for force in [false, true] {
+        let mut args = vec!["play", "--save", "/"];
+        if force {
+            args.push("--force");
+        }
+        let o = with_stdin(&args, "quit\n");
+        assert_bad_input(&o, "--save /: / is a directory: give a file name");
+        assert!(!stdout(&o).contains("South"), "no game: {}", stdout(&o));
+    }
 }
 
 /// `--save` refuses a file that exists unless `--force` is given, and at the end does not
@@ -974,6 +1008,66 @@ fn analyze_speaks_the_language_asked_and_its_json_stays_english() {
     );
 }
 
+/// A record whose annotation disagrees with its moves (the Kauri source's slip) fails its
+/// check in `replay` and `analyze` alike, the error naming the file and giving the command
+/// that replays it anyway; that command replays it.
+#[test]
+fn a_failed_record_check_names_the_file_and_the_lenient_command() {
+    let file = "examples/records/kauri-sandler-gering-1.txt";
+    let fault = "record: turn 10 (North) `C`: the record gives direct capture (+n) = 1, the \
+                 replay gives 0 [line 5, column 43 (at `C (+1); 6. a`)]";
+    for command in ["replay", "analyze"] {
+        let o = mancala(&[command, file]);
+        assert_eq!(o.status.code(), Some(2), "{command}");
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "error: {file}: {fault} (`mancala {command} --lenient {file}` replays the moves anyway)\n"
+            )
+        );
+    }
+    let o = mancala(&["replay", "--lenient", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(&format!("note: {file}: {fault}")),
+        "{}",
+        stderr(&o)
+    );
+    let o = mancala(&["replay", file, "--lang", "es"]);
+    assert!(
+        stderr(&o).ends_with(&format!(
+            "(`mancala replay --lenient {file}` reproduce los movimientos de todos modos)\n"
+        )),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A record's analysis names the side whose value each one is, in every language.
+#[test]
+fn a_records_values_name_their_side() {
+    let record = "examples/records/dracala-tavares-gering.txt";
+    for (lang, first, third) in [
+        (
+            "en",
+            "  1. South 1  value +1 for South (search to depth 4)  best 3 +0 for South (search to depth 4)  loses 1",
+            "  3. North 5  value -2 for North (search to depth 4)  best 5 -2 for North (search to depth 4)",
+        ),
+        (
+            "pt",
+            "  1. Sul 1  valor +1 para Sul (busca à profundidade 4)  melhor 3 +0 para Sul (busca à profundidade 4)  perde 1",
+            "  3. Norte 5  valor -2 para Norte (busca à profundidade 4)  melhor 5 -2 para Norte (busca à profundidade 4)",
+        ),
+    ] {
+        let o = mancala(&["analyze", record, "--depth", "4", "--threads", "1", "--lang", lang]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], first, "{lang}");
+        assert_eq!(lines[2], third, "{lang}");
+    }
+}
+
 #[test]
 fn analyze_all_moves_values_every_move_as_the_analysis_board() {
     // A Kalah endgame, North to move: every move proven, best first, with the best line.
@@ -1195,7 +1289,10 @@ fn numeric_flags_have_ranges() {
         );
     }
     for (args, needle) in [
-        (vec!["analyze", pos, "--depth", "0"], "0 is not in 1..=254"),
+        (
+            vec!["analyze", pos, "--depth", "0"],
+            "--depth 0: give a number from 1 to 254",
+        ),
         (
             vec!["analyze", pos, "--time", "0"],
             "`0` is out of range: from 1 ms to 86400 s",
@@ -1208,10 +1305,19 @@ fn numeric_flags_have_ranges() {
             vec!["analyze", pos, "--time", "3 weeks"],
             "unknown time unit `weeks` (use ms, s, m or h)",
         ),
-        (vec!["analyze", pos, "--threads", "99999"], "not in 1..=256"),
-        (vec!["analyze", pos, "--tt-mb", "0"], "not in 1..=65536"),
-        (vec!["perft", "--depth", "0"], "0 is not in 1..=40"),
-        (vec!["perft", "--depth", "41"], "41 is not in 1..=40"),
+        (
+            vec!["analyze", pos, "--threads", "99999"],
+            "--threads 99999: give a number from 1 to 256",
+        ),
+        (
+            vec!["analyze", pos, "--tt-mb", "0"],
+            "--tt-mb 0: give a number from 1 to 65536",
+        ),
+        (vec!["perft", "--depth", "0"], "from 1 to 40"),
+        (
+            vec!["perft", "--depth", "41"],
+            "--depth 41: give a number from 1 to 40",
+        ),
         (
             vec!["solve", "--time", "99999999999999999"],
             "out of range: from 1 ms to 31536000 s",
@@ -1219,30 +1325,30 @@ fn numeric_flags_have_ranges() {
         (vec!["solve", "--time", "fast"], "`fast` is not a time"),
         (
             vec!["match", "--a", "1", "--b", "2", "--games", "9999999999"],
-            "not in 1..=1000000",
+            "--games 9999999999: give a number from 1 to 1000000",
         ),
         (
             vec!["stats", "--games", "99999999999999999999"],
-            "number too large",
+            "--games 99999999999999999999: give a number from 1 to 10000000",
         ),
         (
             vec!["stats", "--games", "18446744073709551615"],
-            "not in 1..=10000000",
+            "give a number from 1 to 10000000",
         ),
         (
             vec!["match", "--a", "1", "--b", "2", "--openings", "5000"],
-            "not in 0..=1000",
+            "--openings 5000: give a number from 0 to 1000",
         ),
         (
             vec!["play", "--level", "300"],
             "level 300 does not exist (levels 1-8)",
         ),
-        (vec!["tui", "--speed", "999999"], "not in 0..=5000"),
-        (vec!["stats", "--max-plies", "0"], "0 is not in 1..=1000000"),
-        (vec!["stats", "--opening", "99999999999"], "not in 0..=1000"),
+        (vec!["tui", "--speed", "999999"], "from 0 to 5000"),
+        (vec!["stats", "--max-plies", "0"], "from 1 to 1000000"),
+        (vec!["stats", "--opening", "99999999999"], "from 0 to 1000"),
         (
             vec!["egdb", "build", "--max-seeds", "100", "--dir", "x"],
-            "100 is not in 1..=64",
+            "--max-seeds 100: give a number from 1 to 64",
         ),
         (
             vec![
@@ -1255,7 +1361,7 @@ fn numeric_flags_have_ranges() {
                 "--dir",
                 "x",
             ],
-            "not in 1..=256",
+            "--threads 100000: give a number from 1 to 256",
         ),
     ] {
         assert_out_of_range(&args, needle);
@@ -1280,6 +1386,83 @@ fn numeric_flags_have_ranges() {
         ),
     ] {
         assert_bad_input(&mancala(&args), needle);
+    }
+}
+
+/// A negative number given to a numeric option is said as the option's range, as any
+/// number out of it is, not as an unknown flag.
+#[test]
+fn negative_numbers_are_given_the_range() {
+    let pos = "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s";
+    for (args, line) in [
+        (
+            vec!["stats", "--games", "-1"],
+            "--games -1: give a number from 1 to 10000000",
+        ),
+        (
+            vec!["perft", "--depth", "-1"],
+            "--depth -1: give a number from 1 to 40",
+        ),
+        (
+            vec!["analyze", pos, "--threads", "-5"],
+            "--threads -5: give a number from 1 to 256",
+        ),
+        // A parser of unsigned numbers refuses `-3` as no number: its range is still said.
+        (
+            vec!["serve", "--ai-time-ms", "-3"],
+            "--ai-time-ms -3: give a number from 1 to 600000",
+        ),
+        (
+            vec!["kgp-server", "--games", "-2"],
+            "--games -2: give a number from 1 to 1000",
+        ),
+        (
+            vec!["tui", "--speed", "-1"],
+            "--speed -1: give a number from 0 to 5000",
+        ),
+    ] {
+        let o = mancala(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o), format!("error: {line}\n"), "{args:?}");
+    }
+}
+
+/// Every address a command listens on or connects to is HOST:PORT, and a wrong one says
+/// so before anything is bound.
+#[test]
+fn addresses_are_host_and_port() {
+    let how = "write HOST:PORT, e.g. 127.0.0.1:8080";
+    for (args, needle) in [
+        (
+            vec!["serve", "--addr", "localhost"],
+            format!("--addr <ADDR>': `localhost` has no port: {how}"),
+        ),
+        (
+            vec!["serve", "--kgp-addr", "2671"],
+            format!("`2671` has no port: {how}"),
+        ),
+        (
+            vec!["serve", "--kgp-ws-addr", ":2672"],
+            format!("`:2672` has no host: {how}"),
+        ),
+        (
+            vec!["kgp-server", "--addr", "localhost"],
+            format!("`localhost` has no port: {how}"),
+        ),
+        (
+            vec!["kgp-server", "--ws-addr", "localhost:ws"],
+            format!("`ws` is not a port (0 to 65535): {how}"),
+        ),
+        (
+            vec!["tournament", "--bots", "2", "--listen", "0.0.0.0"],
+            format!("`0.0.0.0` has no port: {how}"),
+        ),
+        (
+            vec!["agent", "kgp", "--server", "localhost"],
+            format!("`localhost` has no port: {how}"),
+        ),
+    ] {
+        assert_bad_input(&mancala(&args), &needle);
     }
 }
 

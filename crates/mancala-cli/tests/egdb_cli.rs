@@ -297,3 +297,54 @@ fn scratch_built_tables_pass_the_solver_check() {
     assert!(text(&o).contains("--memory-gib"), "{}", text(&o));
     let _ = std::fs::remove_dir_all(&path);
 }
+
+/// The check says how many sampled positions it left out and why: a game already over has
+/// no move to value, so no entry to check against the solver.
+#[test]
+fn the_check_says_why_sampled_positions_were_left_out() {
+    let path = std::env::temp_dir().join(format!("mancala-egdb-left-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let d = path.to_str().unwrap();
+    let o = mancala(&["egdb", "build", "--max-seeds", "3", "--dir", d, "--quiet"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = mancala(&["egdb", "check", "--dir", d]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    // One seed left on the board: a row is always empty, every game over.
+    assert!(
+        lines[0].starts_with(
+            "level   1:   0 positions agree (20 sampled, 20 were already over and not checked; 0 nodes"
+        ),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "level   2:  11 positions agree (20 sampled, 9 were already over and not checked;"
+        ),
+        "{out}"
+    );
+    let o = mancala(&["egdb", "check", "--dir", d, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let level2 = &v["levels"][1];
+    assert_eq!(
+        [
+            &level2["sampled"],
+            &level2["over"],
+            &level2["not_tabled"],
+            &level2["positions"]
+        ],
+        [20, 9, 0, 11]
+    );
+    for l in v["levels"].as_array().unwrap() {
+        assert_eq!(
+            l["over"].as_u64().unwrap()
+                + l["not_tabled"].as_u64().unwrap()
+                + l["positions"].as_u64().unwrap(),
+            20,
+            "{l}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&path);
+}

@@ -42,6 +42,29 @@ fn our_agent_plays_our_server_over_tcp() {
         assert_eq!(g["bot_seat"], seat);
         assert_eq!(g["winner"], seat, "{g}");
     }
+    // The agent says each game's result from its side, as the server scored it (the second
+    // game ended on the server's move: its one possible end is the result).
+    let said: Vec<String> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let scored: Vec<String> = games
+        .iter()
+        .enumerate()
+        .map(|(n, g)| {
+            let s = [
+                g["scores"][0].as_u64().unwrap(),
+                g["scores"][1].as_u64().unwrap(),
+            ];
+            let (ours, theirs, seat) = if g["bot_seat"] == "south" {
+                (s[0], s[1], "South")
+            } else {
+                (s[1], s[0], "North")
+            };
+            format!("game {}: won {ours}:{theirs} as {seat}", n + 1)
+        })
+        .collect();
+    assert_eq!(said, scored);
 }
 
 /// KGP's Kalah(10,10) and Kalah(12,12), played to the end on both seats.

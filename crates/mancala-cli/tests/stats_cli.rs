@@ -120,11 +120,20 @@ fn a_plot_write_error_is_one_line() {
 #[test]
 fn games_and_threads_are_bounded() {
     for (args, needle) in [
-        (["--games", "0"], "0 is not in 1..=10000000"),
+        (
+            ["--games", "0"],
+            "--games 0: give a number from 1 to 10000000",
+        ),
         // Once a capacity overflow: refused before anything is allocated.
-        (["--games", "18446744073709551615"], "not in 1..=10000000"),
-        (["--threads", "0"], "0 is not in 1..=256"),
-        (["--threads", "300"], "300 is not in 1..=256"),
+        (["--games", "18446744073709551615"], "from 1 to 10000000"),
+        (
+            ["--threads", "0"],
+            "--threads 0: give a number from 1 to 256",
+        ),
+        (
+            ["--threads", "300"],
+            "--threads 300: give a number from 1 to 256",
+        ),
     ] {
         let o = mancala(&[&["stats"], &args[..]].concat());
         assert_eq!(o.status.code(), Some(2), "{args:?}");

@@ -283,6 +283,28 @@ impl Engine {
     /// and the levels under way).
     pub const CYCLIC_MAX_BYTES: usize = cyclic::MAX_BYTES;
 
+    /// Why a proof of `pos` ([`Engine::solve`]) gave no value, and what makes it provable
+    /// where the rules are the cause: said alike by every front end.
+    pub fn unproven_reason(pos: &Position) -> String {
+        let r = pos.rules();
+        if r.repeat_ends_at() == Some(2) && r.repetition == mancala_core::Repetition::OwnRow {
+            "no proof under repetition=own-row: a repetition's value there depends on the \
+             position it happens in, which the retrograde solver cannot share; repetition=split \
+             is proven"
+                .to_string()
+        } else if r.can_repeat() {
+            format!(
+                "the proof did not finish within the time limit or the retrograde solver's {} GiB \
+                 (games whose positions repeat are proven on small boards only; where a \
+                 second occurrence ends the game, only positions whose stores did not occur \
+                 earlier in the game)",
+                Self::CYCLIC_MAX_BYTES >> 30
+            )
+        } else {
+            "the proof did not finish within the time limit".to_string()
+        }
+    }
+
     /// Games whose positions repeat: the most values of earlier proofs an engine keeps for its
     /// next proof under the same rules (about 40 MiB).
     const CYCLIC_KEPT: usize = 4 << 20;

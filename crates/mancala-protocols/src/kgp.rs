@@ -38,7 +38,7 @@ mod server;
 #[cfg(feature = "ws")]
 pub mod ws;
 
-pub use client::{run_client, ClientConfig, ClientReport};
+pub use client::{run_client, ClientConfig, ClientReport, GameSeen};
 pub use lines::{LineRead, LineWrite, Link};
 pub use lobby::{Lobby, LobbyBot, LobbyError, PersonMove, Reservation, Seat};
 pub(crate) use server::{bot_move, greet, tcp_link, Conn};

@@ -97,7 +97,15 @@ fn live_position_arg(arg: &Bound<'_, PyAny>) -> PyResult<(Position, Vec<Position
     Ok((pos, history))
 }
 
+/// A rules string (`kalah,seeds=4`). A position string given as rules (its fields are
+/// separated by `/`, which no rules string holds) is said to be one, with where it goes.
 fn parse_rules(rules: &str) -> PyResult<Rules> {
+    if rules.contains('/') {
+        return Err(PyValueError::new_err(format!(
+            "rules `{rules}`: this is a position string: use Game(position=...) \
+             (VecGame(position=...) for a batch)"
+        )));
+    }
     rules.parse().map_err(value_error)
 }
 
@@ -191,9 +199,20 @@ impl Game {
     }
 
     /// Plays own pit `pit` (0-based from the mover's left), or `mancala.SWAP` where the pie
-    /// rule's swap is legal. `ValueError` for an illegal move or a finished game; the game is
-    /// then unchanged.
-    fn play(&mut self, pit: i64) -> PyResult<()> {
+    /// rule's swap is legal. `ValueError` for an illegal move or a finished game, `TypeError`
+    /// for a bool or a float; the game is then unchanged.
+    fn play(&mut self, pit: &Bound<'_, PyAny>) -> PyResult<()> {
+        // A bool is an int to Python: refuse it rather than play pit 1 for `True`.
+        if pit.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(PyTypeError::new_err(
+                "pit: give a pit number (0-based from the mover's left) or mancala.SWAP, not a bool",
+            ));
+        }
+        let pit: i64 = pit.extract().map_err(|_| {
+            PyTypeError::new_err(
+                "pit: give a whole pit number (0-based from the mover's left) or mancala.SWAP",
+            )
+        })?;
         let legal = self.game.legal_moves();
         match u8::try_from(pit) {
             Ok(p) if legal.contains(p) => self.game.play(p).map(|_| ()).map_err(value_error),
@@ -549,8 +568,12 @@ impl VecGame {
 
 #[pymethods]
 impl VecGame {
+    /// `n` is 1 where it is not given (the signature says so); `None` is taken alike.
     #[new]
     #[pyo3(signature = (rules=None, n=None, seed=0, reward="win", opening=0, position=None, parallel=true))]
+    #[pyo3(
+        text_signature = "(rules=None, n=1, seed=0, reward=\"win\", opening=0, position=None, parallel=True)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&str>,
@@ -769,14 +792,23 @@ impl VecGame {
     }
 }
 
-/// The endgame tables of `dir` (built by `mancala egdb build`), or `None`.
+/// The endgame tables of `dir` (built by `mancala egdb build`), or `None` where no folder
+/// is given. A folder without a table is refused: every probe of it would answer `None`.
 fn open_egdb(dir: Option<PathBuf>) -> PyResult<Option<Arc<mancala_egdb::Egdb>>> {
-    dir.map(|d| {
-        mancala_egdb::Egdb::open(&d)
-            .map(Arc::new)
-            .map_err(value_error)
-    })
-    .transpose()
+    dir.map(|d| open_tables(&d).map(Arc::new)).transpose()
+}
+
+/// The tables of `dir`; `ValueError` for a folder that holds none.
+fn open_tables(dir: &std::path::Path) -> PyResult<mancala_egdb::Egdb> {
+    let db = mancala_egdb::Egdb::open(dir).map_err(value_error)?;
+    if db.tables().next().is_none() {
+        return Err(PyValueError::new_err(format!(
+            "no endgame tables in {}: build them with `mancala egdb build --dir {}`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    Ok(db)
 }
 
 /// Refuses a result computed with a table whose probes read out-of-range entries.
@@ -914,7 +946,8 @@ pub fn solve<'py>(
     check_tables(db.as_deref())?;
     let r = r.ok_or_else(|| {
         PyRuntimeError::new_err(format!(
-            "no proof of {pos}: the time ran out, or the position is beyond the solver"
+            "no proof of {pos}: {}",
+            Engine::unproven_reason(&pos)
         ))
     })?;
     let d = PyDict::new(py);
@@ -1022,7 +1055,8 @@ pub fn merge<'py>(py: Python<'py>, jobs_dir: PathBuf) -> PyResult<Bound<'py, PyA
     to_python(py, &r.to_json(&jobs_dir))
 }
 
-/// Endgame tables (`mancala egdb build --dir DIR`), read in place.
+/// Endgame tables (`mancala egdb build --dir DIR`), read in place; a folder without a
+/// table is refused.
 #[pyclass(module = "mancala")]
 pub struct Egdb {
     db: Arc<mancala_egdb::Egdb>,
@@ -1033,7 +1067,7 @@ impl Egdb {
     #[new]
     fn new(dir: PathBuf) -> PyResult<Egdb> {
         Ok(Egdb {
-            db: Arc::new(mancala_egdb::Egdb::open(&dir).map_err(value_error)?),
+            db: Arc::new(open_tables(&dir)?),
         })
     }
 

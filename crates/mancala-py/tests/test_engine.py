@@ -107,3 +107,23 @@ def test_egdb_values_are_the_proofs(cli, tmp_path):
         db.value(mancala.Game("kauri"))
     with pytest.raises(ValueError):
         mancala.Egdb(tmp_path / "missing")
+
+
+def test_egdb_refuses_a_folder_without_tables(tmp_path):
+    # Every probe of an empty folder would answer None: refused, saying how to build tables.
+    with pytest.raises(ValueError) as e:
+        mancala.Egdb(tmp_path)
+    assert str(e.value) == (
+        f"no endgame tables in {tmp_path}: build them with `mancala egdb build --dir {tmp_path}`"
+    )
+    with pytest.raises(ValueError, match="no endgame tables in"):
+        mancala.solve("kalah/1-0-0-0-0-0/17/1-0-0-0-0-0/17/s", egdb=tmp_path)
+
+
+def test_solve_says_which_repetition_rule_is_proven():
+    # Oware's default repetition rule (own-row) is beyond the retrograde solver: the error
+    # says so and names the rule that is proven, as `mancala solve` does.
+    with pytest.raises(RuntimeError) as e:
+        mancala.solve(mancala.Game("oware"))
+    assert "no proof under repetition=own-row" in str(e.value)
+    assert str(e.value).endswith("repetition=split is proven")

@@ -325,3 +325,36 @@ def test_the_readme_training_loop_runs():
     scope: dict = {}
     exec(compile(code, "README.md", "exec"), scope)
     assert scope["W"].shape == (14, 6) and np.abs(scope["W"]).sum() > 0
+
+
+def test_a_pit_is_never_a_bool():
+    # A bool is an int to Python: True is refused, not played as pit 1.
+    g = mancala.Game()
+    for pit in (True, False):
+        with pytest.raises(TypeError, match="not a bool"):
+            g.play(pit)
+    with pytest.raises(TypeError, match="whole pit number"):
+        g.play(1.0)
+    assert g.position == mancala.Game().position
+    g.play(1)
+    assert g.undo() == 1
+
+
+def test_vecgame_signature_says_one_game_by_default():
+    import inspect
+
+    assert inspect.signature(mancala.VecGame).parameters["n"].default == 1
+    assert mancala.VecGame().n == 1
+
+
+def test_a_position_string_given_as_rules_is_said_to_be_one():
+    p = "kalah,capture=empty/0-0-1-2-0-0/10/0-0-0-1-0-0/22/s"
+    with pytest.raises(ValueError) as e:
+        mancala.Game(p)
+    assert str(e.value) == (
+        f"rules `{p}`: this is a position string: use Game(position=...) "
+        "(VecGame(position=...) for a batch)"
+    )
+    with pytest.raises(ValueError, match="this is a position string"):
+        mancala.VecGame(p, n=2)
+    assert mancala.Game(position=p).position == p

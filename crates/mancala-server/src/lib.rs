@@ -31,7 +31,7 @@ pub use store::Store;
 #[derive(clap::Args, Clone, Debug)]
 pub struct ServeArgs {
     /// Address to listen on (port 0: any free port; the address is printed).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = mancala_protocols::host_port)]
     pub addr: String,
     /// SQLite database file; its folder must exist (default: mancala/games.db in the user's
     /// data directory, created when missing).
@@ -59,10 +59,10 @@ pub struct ServeArgs {
     pub egdb: Option<PathBuf>,
     /// Also serve the Kalah Game Protocol (KGP 1.x, TCP) here: connected bots play
     /// `--kgp-level` at Kalah(6,6), their games stored and watchable as any game.
-    #[arg(long)]
+    #[arg(long, value_parser = mancala_protocols::host_port)]
     pub kgp_addr: Option<String>,
     /// Also accept KGP bots over WebSocket (ws://, any path) here.
-    #[arg(long)]
+    #[arg(long, value_parser = mancala_protocols::host_port)]
     pub kgp_ws_addr: Option<String>,
     /// The level KGP bots play (1-8).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]

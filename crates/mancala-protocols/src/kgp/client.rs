@@ -41,6 +41,66 @@ pub struct ClientReport {
     pub errors: Vec<String>,
     /// Whether the server ended with `goodbye` (else the connection closed).
     pub goodbye: bool,
+    /// The freeplay games played, in order: a game begins with `set game:id` (or with the
+    /// first `state` where the server sends none).
+    pub games: Vec<GameSeen>,
+}
+
+/// What the client saw of one freeplay game. KGP sends no final board: where the client's
+/// own move ended the game its result is known; where the server's move did, the client
+/// knows the ends that move could reach ([`GameSeen::possible_ends`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSeen {
+    /// The server's `game:id`, where it sent one.
+    pub id: Option<String>,
+    /// The client's seat in the server's game: South where its first position was the
+    /// start (it moved first), else North.
+    pub seat: Option<Side>,
+    /// The last position sent (the client's side South, to move), and the move last sent
+    /// for it (1-based), if any.
+    pub last: Option<(Position, Option<u8>)>,
+}
+
+impl GameSeen {
+    /// The position after the client's last move (its side South), where one was sent.
+    pub fn after_last_move(&self) -> Option<Position> {
+        let (pos, Some(pit)) = self.last? else {
+            return None;
+        };
+        let mut after = pos;
+        after.play(pit.checked_sub(1)?).ok()?;
+        Some(after)
+    }
+
+    /// The final stores the game can have had, the client's first, each once: the one
+    /// where the client's last move ended it, else those of every turn of the server from
+    /// there that ends it (a turn that gave the move back would have sent a position).
+    /// Empty where the client sent no move in its last position.
+    pub fn possible_ends(&self) -> Vec<[u16; 2]> {
+        fn ends(p: &Position, out: &mut Vec<[u16; 2]>) {
+            if p.is_over() {
+                if !out.contains(&p.scores()) {
+                    out.push(p.scores());
+                }
+                return;
+            }
+            if p.to_move() == Side::South {
+                return;
+            }
+            for pit in &p.legal_moves() {
+                let mut q = *p;
+                if q.play(pit).is_ok() {
+                    ends(&q, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        if let Some(p) = self.after_last_move() {
+            ends(&p, &mut out);
+        }
+        out.sort_unstable();
+        out
+    }
 }
 
 /// The client's side of the `stop` race: which position is being searched and which the
@@ -186,6 +246,14 @@ pub fn run_client(
                 report.goodbye = true;
                 return Ok(report);
             }
+            "set" if m.text(0) == Some("game:id") => report.games.push(GameSeen {
+                id: m.args.get(1).map(|a| match a {
+                    Arg::Text(t) => t.clone(),
+                    a => a.to_string(),
+                }),
+                seat: None,
+                last: None,
+            }),
             "set" if m.text(0) == Some("time:clock") => {
                 clock = m
                     .int(1)
@@ -218,6 +286,21 @@ pub fn run_client(
                         continue;
                     }
                 };
+                if cfg.mode == Mode::Freeplay {
+                    if report.games.is_empty() {
+                        report.games.push(GameSeen {
+                            id: None,
+                            seat: None,
+                            last: None,
+                        });
+                    }
+                    let game = report.games.last_mut().expect("pushed");
+                    if game.seat.is_none() {
+                        let first = Position::start(pos.rules()).is_ok_and(|s| s == pos);
+                        game.seat = Some(if first { Side::South } else { Side::North });
+                    }
+                    game.last = Some((pos, None));
+                }
                 {
                     let mut c = control.lock().map_err(|_| anyhow::anyhow!("lock"))?;
                     if c.stopped.contains(&id) {
@@ -227,10 +310,21 @@ pub fn run_client(
                     abort.store(false, Ordering::Relaxed);
                 }
                 let eval = cfg.mode == Mode::Eval;
+                let last_move = Mutex::new(None);
                 let sent = think(computer, &pos, cfg, clock, eval, rng.next_u64(), &|a| {
                     let name = if eval { "eval" } else { "move" };
+                    if let (false, Arg::Int(pit)) = (eval, &a) {
+                        if let Ok(mut m) = last_move.lock() {
+                            *m = u8::try_from(*pit).ok();
+                        }
+                    }
                     send(&out, &Message::new(name, vec![a]).answering(id), &log).is_ok()
                 });
+                if let (Some(game), Ok(pit)) = (report.games.last_mut(), last_move.into_inner()) {
+                    if let Some((_, last)) = &mut game.last {
+                        *last = pit;
+                    }
+                }
                 let stopped = {
                     let mut c = control.lock().map_err(|_| anyhow::anyhow!("lock"))?;
                     c.current = None;

@@ -67,7 +67,7 @@ class Game:
         pie rule's swap is legal (no pit shows it: use ``legal_moves()``)."""
     def play(self, pit: int) -> None:
         """Plays own pit ``pit`` (or ``SWAP`` where legal); ``ValueError`` (game unchanged) for
-        an illegal move."""
+        an illegal move, ``TypeError`` for a bool or a float."""
     def undo(self) -> Optional[int]:
         """Takes back the last move and returns its pit (``SWAP`` for a swap); ``None`` at the
         start."""
@@ -245,7 +245,8 @@ def merge(jobs_dir: Union[str, os.PathLike[str]]) -> Dict[str, Any]:
 
 @final
 class Egdb:
-    """Endgame tables built by ``mancala egdb build --dir DIR``."""
+    """Endgame tables built by ``mancala egdb build --dir DIR``; ``ValueError`` for a folder
+    that holds none."""
 
     def __new__(cls, dir: Union[str, os.PathLike[str]]) -> "Egdb": ...
     def value(self, position: _PositionLike) -> Optional[_Value]:
