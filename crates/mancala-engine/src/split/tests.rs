@@ -64,7 +64,13 @@ fn a_split_bound_merges_to_the_direct_proof() {
         let d = dir.path().join(format!("t{i}"));
         let r = split_and_prove(&pos, 2, &d, t);
         let direct = engine
-            .prove_at_least(&pos, pos.to_move(), t.at_least, crate::Budget::UNLIMITED, &[])
+            .prove_at_least(
+                &pos,
+                pos.to_move(),
+                t.at_least,
+                crate::Budget::UNLIMITED,
+                &[],
+            )
             .unwrap();
         let want = if t.asked_at_most {
             !direct.holds
