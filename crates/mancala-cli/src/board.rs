@@ -2,7 +2,7 @@
 
 use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::Notation;
-use mancala_core::{Game, Outcome, Position, Side};
+use mancala_core::{Ending, Game, Outcome, Position, Side};
 
 /// The board with `bottom`'s row at the bottom (his pits 1..m left to right, his store on the
 /// right) and the other row above it, as that player sees the board. Pit labels are the
@@ -101,10 +101,10 @@ pub fn result_line_in(game: &Game, lang: Lang) -> String {
     };
     let (key, who, why) = match game.outcome() {
         None => ("result.line.live", side(game.to_move()), ""),
-        Some(Outcome::Draw) if game.repetition_reason() == Some("third repetition") => {
+        Some(Outcome::Draw) if game.ending() == Some(Ending::ThirdRepetition) => {
             ("result.line.third", "", "")
         }
-        Some(Outcome::Draw) if game.ended_by_repetition() => {
+        Some(Outcome::Draw) if game.ending() == Some(Ending::Repetition) => {
             ("result.line.draw-why", "", repeated())
         }
         Some(Outcome::Draw) => ("result.line.draw", "", ""),

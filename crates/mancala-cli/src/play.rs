@@ -8,8 +8,9 @@ use clap::{Args, ValueEnum};
 use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
-use mancala_core::{Game, Msg, PlayedMove, Position, Record, Side};
-use mancala_engine::{Level, Limits};
+use mancala_core::{Game, Msg, PlayedMove, Side};
+use mancala_engine::{Budget, Level};
+use mancala_play::session::{Seat, Session};
 use mancala_play::Computer;
 
 use crate::board;
@@ -54,14 +55,15 @@ pub struct PlayArgs {
 /// The commands, in the words of `play.help` in the translation files.
 const HELP: &str = "play.help";
 
-struct Session {
-    game: Game,
+/// A hint's time: a proof within half of it, else a 20-ply search within the rest.
+const HINT_TIME: Duration = Duration::from_secs(2);
+
+/// The game session and what `play` keeps beside it.
+struct Play {
+    session: Session,
     human: Side,
-    /// Keeps its engine across moves: its transposition table carries over.
-    computer: Computer,
-    /// The endgame tables the engine probes (`--egdb`).
+    /// The endgame tables the computer's engine probes (`--egdb`).
     egdb: Option<std::sync::Arc<mancala_egdb::Egdb>>,
-    players: Players,
 }
 
 pub fn run(a: PlayArgs) -> Result<()> {
@@ -101,15 +103,17 @@ pub fn run(a: PlayArgs) -> Result<()> {
         },
     };
     let seed = mancala_play::rng::seed_or_clock(a.seed);
-    let mut s = Session {
-        game: Game::new(start),
+    let mut computer = Computer::new(level, seed);
+    let egdb = crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?;
+    computer.engine.oracle = crate::engine_cmds::oracle(&egdb);
+    let mut seats = [Seat::Person, Seat::Person];
+    seats[human.other().index()] = Seat::Computer(Box::new(computer));
+    let mut s = Play {
+        session: Session::new(start, seats, players),
         human,
-        computer: Computer::new(level, seed),
-        players,
-        egdb: crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?,
+        egdb,
     };
-    s.computer.engine.oracle = crate::engine_cmds::oracle(&s.egdb);
-    let rules = *s.game.rules();
+    let rules = *s.game().rules();
     println!("{}: {}", rules, rules.preset.summary_in(lang));
     println!(
         "{}\n",
@@ -143,15 +147,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
     // Files the `save` command wrote during this game.
     let mut saved: Vec<String> = Vec::new();
     loop {
-        if s.game.is_over() {
+        if s.game().is_over() {
             println!(
                 "{}",
-                board::diagram_in(s.game.position(), s.human, last, lang)
+                board::diagram_in(s.game().position(), s.human, last, lang)
             );
-            println!("{}", board::result_line_in(&s.game, lang));
+            println!("{}", board::result_line_in(s.game(), lang));
             break;
         }
-        if s.game.to_move() != s.human {
+        if s.game().to_move() != s.human {
             let moves = s.computer_turn()?;
             last = moves.last().map(|m| (m.side, m.pit));
             println!(
@@ -178,12 +182,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
         if show {
             print!(
                 "{}",
-                board::diagram_in(s.game.position(), s.human, last, lang)
+                board::diagram_in(s.game().position(), s.human, last, lang)
             );
             show = false;
         }
         let legal: String = s
-            .game
+            .game()
             .legal_moves()
             .as_slice()
             .iter()
@@ -223,8 +227,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
             "board" => show = true,
             "rules" => println!("{}", rules.describe_in(lang)),
-            "moves" if s.game.moves().is_empty() => println!("{}", t("play.no-moves")),
-            "moves" => print!("{}", notation::game_text(&s.game)),
+            "moves" if s.game().moves().is_empty() => println!("{}", t("play.no-moves")),
+            "moves" => print!("{}", notation::game_text(s.game())),
             "save" => {
                 let path = arg.trim();
                 if !may_write(path, &saved, &mut lines, lang) {
@@ -246,8 +250,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 }
             }
             "undo" => {
-                if s.undo() {
-                    last = s.game.moves().last().map(|m| (m.side, m.pit));
+                if s.session.undo(s.human).is_ok() {
+                    last = s.game().moves().last().map(|m| (m.side, m.pit));
                     println!("{}", t("play.undone"));
                     show = true;
                 } else {
@@ -255,18 +259,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 }
             }
             "hint" => {
-                // A proof first (the default game proves in well under a second), else a
-                // search.
-                let r = s.computer.engine.hint(
-                    s.game.position(),
-                    Duration::from_millis(1000),
-                    Limits {
-                        depth: Some(20),
-                        time: Some(Duration::from_millis(1500)),
-                        nodes: None,
-                    },
-                    &s.history(),
-                );
+                // A proof within a second first (the default game proves in well under
+                // one), else a 20-ply search within the rest.
+                let r = s.session.computer(s.human.other()).and_then(|c| {
+                    s.session
+                        .hint(&c.engine, Budget::time(HINT_TIME).with_depth(Some(20)))
+                });
                 s.drop_bad_tables();
                 if let Some(r) = r {
                     let best = Notation::for_rules(&rules).move_text(s.human, r.best);
@@ -279,8 +277,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     );
                 }
             }
-            _ => match parse_pit(input, s.game.position().pits()) {
-                Ok(pit) => match s.game.play(pit) {
+            _ => match parse_pit(input, s.game().position().pits()) {
+                Ok(pit) => match s.session.play(pit) {
                     Ok(e) => {
                         last = Some((s.human, pit));
                         let mut msg = f(
@@ -326,12 +324,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
         };
         if let Err(e) = result {
             // Checked at the start, but the disk may have changed since: the game is not lost.
-            let rec = Record::from_game(&s.game, s.players.clone());
+            let rec = s.session.record();
             println!("{}", rec.to_text().unwrap_or_default());
             return Err(e.context("the record is printed above"));
         }
         println!("{}", f("play.record-saved", &[("path", &path)]));
-    } else if interactive && s.game.is_over() {
+    } else if interactive && s.game().is_over() {
         print!("{}", t("play.ask-save"));
         std::io::stdout().flush().ok();
         if let Some(Ok(Ok(name))) = lines.next() {
@@ -457,55 +455,30 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, Msg> {
     Ok(pit as u8)
 }
 
-impl Session {
+impl Play {
+    fn game(&self) -> &Game {
+        self.session.game()
+    }
+
     /// Plays the computer's whole turn and returns its moves.
     fn computer_turn(&mut self) -> Result<Vec<PlayedMove>> {
         let egdb = &mut self.egdb;
-        self.computer
-            .play_turn(&mut self.game, |c| drop_bad_tables(egdb, c))
+        self.session.computer_turn(|c| drop_bad_tables(egdb, c))
     }
 
     /// Stops probing the endgame tables once one has shown a forged entry: the game goes
     /// on (nothing is lost) with the engine's own search.
     fn drop_bad_tables(&mut self) {
-        drop_bad_tables(&mut self.egdb, &mut self.computer);
-    }
-
-    /// The positions before the current one (for the repetition rule).
-    fn history(&self) -> Vec<Position> {
-        self.game.history().to_vec()
-    }
-
-    /// Takes back the human's last turn and the computer's turns after it.
-    fn undo(&mut self) -> bool {
-        let human_moved = self.game.moves().iter().any(|m| m.side == self.human);
-        if !human_moved {
-            return false;
+        if let Some(c) = self.session.computer_mut(self.human.other()) {
+            drop_bad_tables(&mut self.egdb, c);
         }
-        while self
-            .game
-            .moves()
-            .last()
-            .is_some_and(|m| m.side != self.human)
-        {
-            self.game.undo();
-        }
-        while self
-            .game
-            .moves()
-            .last()
-            .is_some_and(|m| m.side == self.human)
-        {
-            self.game.undo();
-        }
-        true
     }
 
     fn save(&self, path: &str) -> Result<()> {
         if path.is_empty() {
             bail!("give a file name: save FILE");
         }
-        let rec = Record::from_game(&self.game, self.players.clone());
+        let rec = self.session.record();
         let text = if path.ends_with(".json") {
             serde_json::to_string_pretty(&rec)? + "\n"
         } else {

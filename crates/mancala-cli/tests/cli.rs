@@ -1656,3 +1656,22 @@ fn a_small_games_record_is_judged_by_proofs() {
         (Some(4), Some(true))
     );
 }
+
+/// Undo after an extra turn takes back one sowing, as in the TUI and on the server: South
+/// sows D (an extra turn) and A, the computer answers, and undo leaves South after D, to
+/// move again (the record saved then holds D alone).
+#[test]
+fn play_undo_after_an_extra_turn_takes_back_one_sowing() {
+    let path = std::env::temp_dir().join(format!("mancala-undo-{}.json", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let input = format!("D\nA\nundo\nsave {}\nquit\n", path.display());
+    let o = with_stdin(&["play", "--level", "1", "--seed", "1"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(
+        rec["turns"],
+        serde_json::json!([{"side": "south", "moves": [{"pit": 4}]}])
+    );
+}

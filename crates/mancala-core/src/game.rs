@@ -4,6 +4,33 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Error, MoveEffect, Moves, Outcome, Position, Rules, Side};
 
+/// How a game ended by its rules ([`Game::ending`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// By the end rule: a row (or the mover's) is empty, the seeds left counted as the rules
+    /// say.
+    Rule,
+    /// A store holds more than half of the seeds (`stop-when-decided`): this side's.
+    Decided(Side),
+    /// The third occurrence of a position with the same player to move: a draw.
+    ThirdRepetition,
+    /// A repeated position, the seeds left shared by the repetition rule.
+    Repetition,
+}
+
+impl Ending {
+    /// The end in a record's words (`third repetition`, `repeated position`) where the end
+    /// rule did not end the game; `None` for the end rule and a decided game.
+    pub fn record_reason(self) -> Option<&'static str> {
+        match self {
+            Ending::ThirdRepetition => Some("third repetition"),
+            Ending::Repetition => Some("repeated position"),
+            Ending::Rule | Ending::Decided(_) => None,
+        }
+    }
+}
+
 /// One move of a game: who sowed which own pit (0-based from his left) and what it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayedMove {
@@ -79,11 +106,35 @@ impl Game {
     /// How a repetition ended the game, in a record's words (`third repetition`); `None`
     /// unless it did.
     pub fn repetition_reason(&self) -> Option<&'static str> {
-        match self.rules().repeat_ends_at() {
-            _ if !self.repetition => None,
-            Some(3) => Some("third repetition"),
-            _ => Some("repeated position"),
+        self.ending().and_then(Ending::record_reason)
+    }
+    /// How the game ended by its rules; `None` while it is live. Every front end says the
+    /// end from this.
+    pub fn ending(&self) -> Option<Ending> {
+        if self.repetition {
+            return Some(match self.rules().repeat_ends_at() {
+                Some(3) => Ending::ThirdRepetition,
+                _ => Ending::Repetition,
+            });
         }
+        if !self.position().is_over() {
+            return None;
+        }
+        let rules = self.rules();
+        let s = self.scores();
+        let total = rules.total_seeds();
+        let leader = if s[0] >= s[1] {
+            Side::South
+        } else {
+            Side::North
+        };
+        Some(
+            if rules.stop_when_decided && u32::from(s[leader.index()]) * 2 > total {
+                Ending::Decided(leader)
+            } else {
+                Ending::Rule
+            },
+        )
     }
     /// The stores, with the seeds a repetition shares once it ended the game.
     pub fn scores(&self) -> [u16; 2] {

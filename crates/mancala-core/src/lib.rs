@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use i18n::Lang;
 pub use i18n::Msg;
 
-pub use game::{Game, PlayedMove};
+pub use game::{Ending, Game, PlayedMove};
 pub use kalah::{KalahPos, KalahRules};
 pub use kauri::KauriPos;
 pub use oware::OwarePos;

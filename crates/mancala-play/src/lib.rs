@@ -8,6 +8,8 @@
 //! - [`game`]: the game loop ([`game::play_out`]) between two sources of moves
 //!   ([`game::MoveSource`]): a person's input ([`game::HumanInput`]) or a computer player
 //!   ([`game::Seat`]).
+//! - [`session`]: one game session as every front end drives it: seats, the one undo rule,
+//!   hints, the computer's turn, how the game ended, its record.
 //! - [`matches`](mod@matches): games between two players from seeded random openings, both
 //!   colours, in parallel, scored with an Elo difference and its 95 % interval.
 //! - [`stats`]: many seeded games and their statistics (length, branching factor, game-tree
@@ -24,6 +26,7 @@ pub mod game;
 pub mod matches;
 pub mod player;
 pub mod rng;
+pub mod session;
 pub mod stats;
 
 pub use player::{Besides, Computer, Player};

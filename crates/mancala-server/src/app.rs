@@ -739,8 +739,8 @@ impl App {
                 Msg::new("server.resigned"),
             ));
         }
-        let moves = live.game.moves();
-        let Some(k) = moves.iter().rposition(|m| m.side == side) else {
+        // The session's one undo rule: back before the asker's last move.
+        let Some(k) = mancala_play::session::undo_point(&live.game, side) else {
             return Err(ApiError::said(
                 StatusCode::CONFLICT,
                 Msg::new("server.nothing-to-undo"),

@@ -11,7 +11,7 @@ use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::line_text;
 use mancala_core::notation::{self, Notation};
 use mancala_core::rules::{OptionKind, OptionValue, OPTIONS};
-use mancala_core::{Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
+use mancala_core::{Ending, Game, Outcome, PlayedMove, Position, Preset, Rules, Side};
 use mancala_engine::{think, Budget, Engine, Evaluation, Limits};
 use serde::Serialize;
 
@@ -365,33 +365,21 @@ pub fn result(game: &Game, stop: Option<Stop>) -> Option<GameResult> {
     let o = game.outcome()?;
     let rules = game.rules();
     let total = rules.total_seeds();
-    let leader = if s[0] >= s[1] {
-        Side::South
-    } else {
-        Side::North
-    };
-    let why = if let Some(r) = game.repetition_reason() {
-        Message::new(
-            if r == "third repetition" {
-                "result.third-repetition"
-            } else {
-                "result.repeated"
-            },
-            &[],
-        )
-    } else if rules.stop_when_decided && u32::from(s[leader.index()]) * 2 > total {
-        Message::new(
+    let why = match game.ending() {
+        Some(Ending::ThirdRepetition) => Message::new("result.third-repetition", &[]),
+        Some(Ending::Repetition) => Message::new("result.repeated", &[]),
+        Some(Ending::Decided(leader)) => Message::new(
             "result.decided",
             &[
                 ("side", json!(side_str(leader))),
                 ("seeds", json!(s[leader.index()])),
                 ("total", json!(total)),
             ],
-        )
-    } else if rules.has_cowries() && s[0] == s[1] {
-        Message::new("result.cowrie-tie", &[])
-    } else {
-        Message::new(
+        ),
+        Some(Ending::Rule) | None if rules.has_cowries() && s[0] == s[1] => {
+            Message::new("result.cowrie-tie", &[])
+        }
+        Some(Ending::Rule) | None => Message::new(
             match rules.leftovers {
                 _ if rules.preset == Preset::Oware => "result.no-moves.own-row",
                 _ if rules.has_cowries() => "result.no-moves.no-seeds",
@@ -401,7 +389,7 @@ pub fn result(game: &Game, stop: Option<Stop>) -> Option<GameResult> {
                 mancala_core::rules::Leftovers::LastCapturer => "result.no-moves.last-capturer",
             },
             &[],
-        )
+        ),
     };
     let reason = why.text(Lang::En);
     let mut outcome = Evaluation {

@@ -169,6 +169,32 @@ fn said(m: &Value, lang: Lang) -> String {
     i18n::format(lang, key, &shown)
 }
 
+/// Undo after an extra turn takes back one sowing, as `play` and the TUI do: South sows D (an
+/// extra turn) and A, the computer answers, and undo leaves South after D, to move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_after_an_extra_turn_takes_back_one_sowing() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let (id, token, _) = c
+        .create(json!({"rules": "kalah", "level": 1, "side": "south"}))
+        .await;
+    c.play(&id, &token, 4).await.ok();
+    c.play(&id, &token, 1).await.ok();
+    c.wait_for(&id, "the answer", |g| {
+        g["to_move"] == "south" || g["over"] == true
+    })
+    .await;
+    let u = c
+        .post(&format!("/api/games/{id}/undo"), json!({}), Some(&token))
+        .await
+        .ok();
+    assert_eq!(
+        u["board"]["position"],
+        "kalah/3-3-3-0-4-4/1/3-3-3-3-3-3/0/s"
+    );
+    assert_eq!(u["to_move"], "south");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undo_hint_and_resign_against_the_computer() {
     let s = Server::start(test_config()).await;

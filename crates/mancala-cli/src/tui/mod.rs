@@ -436,29 +436,33 @@ impl App {
         self.job = None;
     }
 
-    /// Takes back to the last human decision (one ply between two people).
+    /// Takes back the last person's last move and every move after it (the session's one
+    /// undo rule, [`mancala_play::session::undo_point`]); between two computers, one ply.
     fn undo(&mut self) {
         self.skip_anim();
         self.cancel_job();
         let any_human = self.players.iter().any(|p| p.is_human());
-        let human_moved = self
+        let asker = self
             .game
             .moves()
             .iter()
-            .any(|m| self.players[m.side.index()].is_human());
-        if self.game.moves().is_empty() || (any_human && !human_moved) {
+            .rev()
+            .find(|m| self.players[m.side.index()].is_human())
+            .map(|m| m.side);
+        let k = match asker {
+            Some(side) => mancala_play::session::undo_point(&self.game, side),
+            None if !any_human => self.game.moves().len().checked_sub(1),
+            None => None,
+        };
+        let Some(k) = k else {
             self.message = self.tr("tui.msg.no-undo").into();
             return;
-        }
+        };
         let mut n = 0;
-        while let Some(m) = self.game.undo() {
+        while self.game.moves().len() > k {
+            let Some(m) = self.game.undo() else { break };
             self.redo.push(m.pit);
             n += 1;
-            let human_popped = self.players[m.side.index()].is_human();
-            if !any_human || (human_popped && self.players[self.game.to_move().index()].is_human())
-            {
-                break;
-            }
         }
         self.hint = None;
         self.engine_line = None;

@@ -182,6 +182,21 @@ fn undo_and_redo_against_the_computer() {
     assert!(a.message.contains("Nothing to undo"));
 }
 
+/// Undo after an extra turn takes back one sowing, as `play` and the server do: South sows D
+/// (an extra turn) and A, the computer answers, and undo leaves South after D, to move.
+#[test]
+fn undo_after_an_extra_turn_takes_back_one_sowing() {
+    let mut a = app("kalah", [Player::Human, computer(1)]);
+    keys(&mut a, "41");
+    assert!(a.game.moves().len() > 2, "the computer replied");
+    keys(&mut a, "u");
+    assert_eq!(
+        a.game.position().to_string(),
+        "kalah/3-3-3-0-4-4/1/3-3-3-3-3-3/0/s"
+    );
+    assert_eq!(a.game.to_move(), Side::South);
+}
+
 #[test]
 fn undo_between_two_people_takes_back_one_move() {
     let mut a = app("kalah", HUMANS);
