@@ -16,33 +16,6 @@ use serde_json::json;
 
 use crate::RulesArgs;
 
-/// A line of own pits from `pos` written in the game's notation, turns separated by spaces.
-/// A time limit: a number in `bare` units, or a number with a unit (`ms`, `s`, `m`, `h`),
-/// at least a millisecond and at most `max_secs` seconds.
-pub(crate) fn duration_arg(s: &str, bare: Duration, max_secs: u64) -> Result<Duration, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a time (write e.g. `500ms`, `30s`, `10m`)"))?;
-    let unit = match unit.trim() {
-        "" => bare,
-        "ms" => Duration::from_millis(1),
-        "s" => Duration::from_secs(1),
-        "m" | "min" => Duration::from_secs(60),
-        "h" => Duration::from_secs(3600),
-        u => return Err(format!("unknown time unit `{u}` (use ms, s, m or h)")),
-    };
-    let secs = n * unit.as_secs_f64();
-    if !(0.001..=max_secs as f64).contains(&secs) {
-        return Err(format!("`{s}` is out of range: from 1 ms to {max_secs} s"));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
 /// is a tie decided by the cowrie rule (Kauri), equal seeds with the tie counted as one seed.
 fn value_is(e: &Evaluation, how: &str, misere: &str) -> String {
@@ -66,9 +39,10 @@ pub struct AnalyzeArgs {
     /// Search depth in plies, 1-254.
     #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=254))]
     depth: Option<u32>,
-    /// Search time: milliseconds, or with a unit (`500ms`, `2s`, `1.5m`, `1h`), up to a day;
-    /// default 1000 ms for a position, 200 ms a move for a record.
-    #[arg(long, value_parser = |s: &str| duration_arg(s, Duration::from_millis(1), 86_400))]
+    /// Search time with its unit (`500ms`, `2s`, `1.5m`, `1h`), up to a day, counted from the
+    /// start (making the table included); default 1s for a position, 200ms a move for a
+    /// record.
+    #[arg(long, value_parser = crate::time_arg::within(1, 86_400))]
     time: Option<Duration>,
     /// Search threads.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -484,9 +458,9 @@ pub struct SolveArgs {
     /// path takes (8-byte entries) and 1024 for the others (16-byte entries)].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65536))]
     tt_mb: Option<u32>,
-    /// Give up after this time: seconds, or with a unit (`500ms`, `90s`, `10m`, `2h`), up to
-    /// a year.
-    #[arg(long, value_parser = |s: &str| duration_arg(s, Duration::from_secs(1), 31_536_000))]
+    /// Give up after this time, with its unit (`500ms`, `90s`, `10m`, `2h`), up to a year,
+    /// counted from the start (making the table included).
+    #[arg(long, value_parser = crate::time_arg::within(1, 31_536_000))]
     time: Option<Duration>,
     /// Print time, nodes, nodes a second, endgame-table hits and peak memory (VmHWM).
     #[arg(long)]
@@ -533,7 +507,7 @@ fn unfinished(pos: &Position) -> String {
 }
 
 /// The value of every first turn for the side to move, best first.
-fn openings(engine: &Engine, pos: &Position, limits: Limits) -> Result<Vec<(String, i32, u64)>> {
+fn openings(engine: &Engine, pos: &Position, limits: Budget) -> Result<Vec<(String, i32, u64)>> {
     let me = pos.to_move();
     let mut v = Vec::new();
     for (line, q) in mancala_engine::turns(pos) {
@@ -571,6 +545,8 @@ pub fn proof_engine(
 }
 
 pub fn solve(a: SolveArgs) -> Result<()> {
+    // The clock starts here: opening the tables and making the table count.
+    let limits = Budget::time_opt(a.time);
     if let Some(dir) = &a.merge {
         return crate::split::merge_cmd(dir, &a);
     }
@@ -586,10 +562,6 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         bail!("--jobs and --parallel go with --split (or --parallel with --merge)");
     }
     let (engine, db) = proof_engine(&pos, a.egdb.as_deref(), a.tt_mb, a.threads, a.time)?;
-    let limits = Limits {
-        time: a.time,
-        ..Limits::default()
-    };
     if let Some(k) = a.at_least.or(a.at_most.map(|k| k + 1)) {
         let progress = ProofProgress::new();
         let show = |p: &mancala_engine::SolveProgress| {
@@ -840,9 +812,9 @@ pub struct MatchArgs {
     #[arg(long, requires = "a_cmd")]
     b_cmd: Option<String>,
     /// Engines: time a move, in milliseconds or with a unit (`100ms`, `0.5s`), sent as
-    /// `go movetime MS` [default: 100ms].
+    /// Each move's `go movetime`, with its unit (`100ms`, `1s`) [default: 100ms].
     #[arg(long, requires = "a_cmd", conflicts_with = "go",
-          value_parser = |s: &str| duration_arg(s, Duration::from_millis(1), 3600))]
+          value_parser = crate::time_arg::within(1, 3600))]
     movetime: Option<Duration>,
     /// Engines: the arguments of every `go` instead (`depth 12`, `nodes 100000`).
     #[arg(long, requires = "a_cmd")]

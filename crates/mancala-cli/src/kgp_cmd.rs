@@ -39,9 +39,9 @@ pub struct KgpAgent {
     /// Playing level (1-8); its depth or time a position, unless the server stops it first.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
     level: u8,
-    /// Time a position in milliseconds instead of the level's depth.
-    #[arg(long, conflicts_with = "level", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    time_per_move: Option<u64>,
+    /// Time a position, with its unit (`200ms`, `2s`), instead of the level's depth.
+    #[arg(long, conflicts_with = "level", value_parser = crate::time_arg::within(1, 3600))]
+    time_per_move: Option<Duration>,
     #[command(flatten)]
     simple: crate::manchester_cmd::SimpleArgs,
     /// Endgame tables (built by `mancala egdb build`) for the boards the server sends.
@@ -95,7 +95,7 @@ pub fn agent(a: KgpAgent) -> Result<()> {
         name: a.name,
         authors: a.author,
         token: a.token,
-        per_move: a.time_per_move.map(Duration::from_millis),
+        per_move: a.time_per_move,
     };
     let r = kgp::run_client(link.reader, link.writer, &mut computer, &cfg, log)?;
     for (n, g) in r.games.iter().enumerate() {
@@ -183,9 +183,9 @@ pub struct KgpServerArgs {
     /// Positions sent in eval and verify modes.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     positions: u32,
-    /// Milliseconds a bot has for a position before `stop`.
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
-    move_time: u64,
+    /// The time a bot has for a position before `stop`, with its unit (`500ms`, `5s`).
+    #[arg(long, default_value = "5s", value_parser = crate::time_arg::within(10, 600))]
+    move_time: Duration,
     /// Connections served at once.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1024))]
     max_connections: u16,
@@ -198,7 +198,7 @@ pub fn server(a: KgpServerArgs) -> Result<()> {
         .map_err(anyhow::Error::msg)?;
     cfg.games = a.games;
     cfg.positions = a.positions;
-    cfg.move_time = Duration::from_millis(a.move_time);
+    cfg.move_time = a.move_time;
     cfg.max_connections = a.max_connections.into();
     // Both addresses are bound before anything is printed: a bad one is refused alone.
     let listener = TcpListener::bind(&a.addr).with_context(|| format!("--addr {}", a.addr))?;

@@ -12,6 +12,7 @@ mod manchester_cmd;
 mod play;
 mod split;
 mod stats;
+mod time_arg;
 mod tournament_cmd;
 mod tui;
 

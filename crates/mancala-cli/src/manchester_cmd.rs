@@ -79,9 +79,10 @@ struct ManchesterAgent {
     /// Playing level (1-8); its depth or time a move, within the game's clock.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
     level: u8,
-    /// Time a move in milliseconds instead of the level's depth (still within the clock).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    time_per_move: Option<u64>,
+    /// Time a move, with its unit (`200ms`, `2s`), instead of the level's depth (still within
+    /// the clock).
+    #[arg(long, value_parser = crate::time_arg::within(1, 3600))]
+    time_per_move: Option<Duration>,
     #[command(flatten)]
     simple: SimpleArgs,
     /// Endgame tables for `kalah,pits=7,seeds=7` (built by `mancala egdb build`).
@@ -90,9 +91,9 @@ struct ManchesterAgent {
     /// The log file (default: mancala-agent-PID.log in the temporary directory).
     #[arg(long)]
     log: Option<PathBuf>,
-    /// Seconds for the whole game (the protocol gives an hour).
-    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    game_time: u64,
+    /// The time for the whole game, with its unit (`90s`, `1h`; the protocol gives an hour).
+    #[arg(long, default_value = "1h", value_parser = crate::time_arg::within(1000, 86_400))]
+    game_time: Duration,
 }
 
 #[derive(Args)]
@@ -119,9 +120,9 @@ struct ManchesterReferee {
     /// Alternate the seats: agent 2 is South in every second game.
     #[arg(long)]
     swap_seats: bool,
-    /// Seconds each agent has for a whole game.
-    #[arg(long, default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    game_time: u64,
+    /// The time each agent has for a whole game, with its unit (`90s`, `1h`).
+    #[arg(long, default_value = "1h", value_parser = crate::time_arg::within(1000, 86_400))]
+    game_time: Duration,
     /// Print a JSON summary instead of the boards.
     #[arg(long)]
     json: bool,
@@ -158,8 +159,8 @@ pub fn agent(a: AgentArgs) -> Result<()> {
     }
     let _ = writeln!(log, "ready in {} ms", ready.elapsed().as_millis());
     let budget = Budget {
-        game_time: Duration::from_secs(a.game_time),
-        per_move: a.time_per_move.map(Duration::from_millis),
+        game_time: a.game_time,
+        per_move: a.time_per_move,
     };
     let stdin = std::io::stdin();
     let result = manchester::run_agent(
@@ -205,12 +206,11 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
             println!("Game {}: agent {} is South", g + 1, numbers[0]);
         }
         let json = a.json;
-        let r =
-            manchester::referee_game(order, numbers, Duration::from_secs(a.game_time), |line| {
-                if !json {
-                    println!("  {line}");
-                }
-            })?;
+        let r = manchester::referee_game(order, numbers, a.game_time, |line| {
+            if !json {
+                println!("  {line}");
+            }
+        })?;
         match r.winner {
             Some(w) => points[usize::from(w) - 1] += 1.0,
             None => {

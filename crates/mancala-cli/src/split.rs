@@ -26,9 +26,9 @@ pub struct JobOptions {
     /// Search threads of each job.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
-    /// Give up on a job after this time (seconds, or with a unit: `90s`, `10m`, `2h`); it
+    /// Give up on a job after this time, with its unit (`90s`, `10m`, `2h`); it
     /// stays without a result, so it can be run again.
-    #[arg(long, value_parser = |s: &str| crate::engine_cmds::duration_arg(s, Duration::from_secs(1), 31_536_000))]
+    #[arg(long, value_parser = crate::time_arg::within(1, 31_536_000))]
     pub time: Option<Duration>,
 }
 

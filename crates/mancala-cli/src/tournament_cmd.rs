@@ -27,10 +27,10 @@ pub struct TournamentArgs {
     /// KGP with --bots: where the bots connect (TCP), HOST:PORT [default: 127.0.0.1:2671].
     #[arg(long, value_name = "ADDR", value_parser = mancala_protocols::host_port)]
     listen: Option<String>,
-    /// KGP with --bots: seconds to wait for all N bots before giving up [default: 600].
-    #[arg(long, value_name = "SECS",
-          value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    wait: Option<u64>,
+    /// KGP with --bots: how long to wait for all N bots before giving up, with its unit
+    /// (`90s`, `10m`) [default: 10m].
+    #[arg(long, value_parser = crate::time_arg::within(1000, 86_400))]
+    wait: Option<Duration>,
     /// The protocol the entrants speak.
     #[arg(long, value_enum)]
     protocol: ProtocolArg,
@@ -40,12 +40,12 @@ pub struct TournamentArgs {
     /// Seed of the games' seeds (`{seed}`).
     #[arg(long, default_value_t = 1, conflicts_with = "bots")]
     seed: u64,
-    /// Manchester: seconds each agent has for a whole game [default: 3600].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400))]
-    game_time: Option<u64>,
-    /// KGP: milliseconds a bot has for a position before `stop` [default: 5000].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(10..=600_000))]
-    move_time: Option<u64>,
+    /// Manchester: the time each agent has for a whole game, with its unit [default: 1h].
+    #[arg(long, value_parser = crate::time_arg::within(1000, 86_400))]
+    game_time: Option<Duration>,
+    /// KGP: the time a bot has for a position before `stop`, with its unit [default: 5s].
+    #[arg(long, value_parser = crate::time_arg::within(10, 600))]
+    move_time: Option<Duration>,
     /// KGP: pits a row [default: 6].
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=12))]
     pits: Option<u8>,
@@ -98,10 +98,10 @@ pub fn run(a: TournamentArgs) -> Result<()> {
     cfg.games = a.games;
     cfg.seed = a.seed;
     if let Some(t) = a.game_time {
-        cfg.game_time = Duration::from_secs(t);
+        cfg.game_time = t;
     }
     if let Some(t) = a.move_time {
-        cfg.move_time = Duration::from_millis(t);
+        cfg.move_time = t;
     }
     cfg.rules = kgp::rules_for(pits.into(), 2 * u32::from(pits) * u32::from(seeds))
         .map_err(anyhow::Error::msg)
@@ -120,7 +120,7 @@ pub fn run(a: TournamentArgs) -> Result<()> {
             &cfg,
             a.listen.as_deref().unwrap_or("127.0.0.1:2671"),
             n as usize,
-            Duration::from_secs(a.wait.unwrap_or(600)),
+            a.wait.unwrap_or(Duration::from_secs(600)),
             json,
         )?,
     };

@@ -13,7 +13,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_mancala");
 fn our_agent_plays_our_server_over_tcp() {
     let mut server = Command::new(BIN)
         .args(["kgp-server", "--addr", "127.0.0.1:0", "--level", "1"])
-        .args(["--pits", "4", "--seeds", "4", "--move-time", "2000"])
+        .args(["--pits", "4", "--seeds", "4", "--move-time", "2s"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -76,7 +76,7 @@ fn our_agent_plays_ten_and_twelve_pit_boards() {
         let mut server = Command::new(BIN)
             .args(["kgp-server", "--addr", "127.0.0.1:0", "--level", "1"])
             .args(["--pits", &pits.to_string(), "--seeds", &seeds.to_string()])
-            .args(["--move-time", "100"])
+            .args(["--move-time", "100ms"])
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
@@ -299,5 +299,92 @@ fn an_agent_sent_away_unplayed_exits_with_an_error() {
     assert!(
         err.contains("error: the server speaks KGP 2.0.0, not 1.x"),
         "{err}"
+    );
+}
+
+/// `analyze --all-moves --time 1s` and the server's analysis board (one second) run the one
+/// analysis policy and spend the same time on a position no proof settles in it: within 10 %
+/// (the Python package's `analyze(all_moves=True)` is held to the CLI's in its own tests).
+#[test]
+fn the_analysis_board_spends_the_time_analyze_all_moves_spends() {
+    use std::io::{Read, Write};
+    let pos = "kalah,seeds=6/6-6-6-6-6-6/0/6-6-6-6-6-6/0/s";
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let mut server = Command::new(BIN)
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let web = lines.next().unwrap().unwrap();
+    let web = web
+        .split(' ')
+        .nth(2)
+        .unwrap()
+        .trim_start_matches("http://")
+        .to_string();
+    let board_ms = |_: ()| {
+        let body = format!("{{\"position\":\"{pos}\"}}");
+        let mut http = std::net::TcpStream::connect(&web).unwrap();
+        write!(
+            http,
+            "POST /api/analysis HTTP/1.0\r\nHost: x\r\nOrigin: http://{web}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        http.read_to_string(&mut answer).unwrap();
+        let body = answer.split("\r\n\r\n").nth(1).unwrap().to_string();
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{answer}"));
+        v["ms"].as_u64().unwrap_or_else(|| panic!("{v}"))
+    };
+    let cli_ms = |_: ()| {
+        let out = Command::new(BIN)
+            .args([
+                "analyze",
+                pos,
+                "--all-moves",
+                "--time",
+                "1s",
+                "--threads",
+                "1",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["ms"].as_u64().unwrap()
+    };
+    // Alternated, so that a burst of load on this shared machine falls on both.
+    let (mut board, mut cli) = (Vec::new(), Vec::new());
+    for _ in 0..2 {
+        board.push(board_ms(()));
+        cli.push(cli_ms(()));
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let (b, c) = (
+        board.iter().sum::<u64>() as f64,
+        cli.iter().sum::<u64>() as f64,
+    );
+    assert!(
+        (b - c).abs() <= 0.1 * c,
+        "board {board:?} ms, analyze {cli:?} ms"
+    );
+    assert!(
+        c >= 1800.0,
+        "no proof settles this position in a second: {cli:?} ms"
     );
 }

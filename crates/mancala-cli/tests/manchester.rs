@@ -120,7 +120,7 @@ fn misbehaving_agents_lose_for_the_right_reason() {
         ("read a; echo 'MOVE;9'; cat >/dev/null", &ours, &[], 2, "malformed message: `MOVE;9`: a move is MOVE;1 to MOVE;7"),
         (opens, empties, &[], 1, "cat >/...`) loses: illegal move MOVE;1: illegal move: pit 1 of North is empty"),
         ("read a; echo SWAP; cat >/dev/null", &ours, &[], 2, "loses: illegal move SWAP: illegal move: a swap is only North's first action"),
-        ("read a; sleep 5", &ours, &["--game-time", "1"], 2, "agent 1 (`read a; sleep 5`) loses: timeout: its 1 s for the game ran out"),
+        ("read a; sleep 5", &ours, &["--game-time", "1s"], 2, "agent 1 (`read a; sleep 5`) loses: timeout: its 1 s for the game ran out"),
         ("read a; sleep 0.3; echo 'MOVE;1'; cat >/dev/null", "echo 'MOVE;1'; cat >/dev/null", &[], 1, "agent 2 (`echo 'MOVE;1'; cat >/dev/null`) loses: sent `MOVE;1` when it was not its turn"),
     ];
     for (cmd1, cmd2, extra, winner, reason) in cases {
@@ -155,7 +155,7 @@ fn a_timed_out_agent_leaves_no_process_behind() {
         "sleep 60 & echo $! > {}; read a; sleep 60",
         pid_file.display()
     );
-    let (s, _, _) = referee(&cmd1, &ours, &["--game-time", "1"]);
+    let (s, _, _) = referee(&cmd1, &ours, &["--game-time", "1s"]);
     assert!(
         s["games"][0]["fault"].as_str().unwrap().contains("timeout"),
         "{s}"
@@ -274,7 +274,7 @@ fn moves_with_a_sign_or_leading_zeros_are_played() {
     let ours = agent(1, "java-moves.log");
     for (sent, pit) in [("MOVE;+3", 3), ("MOVE;03", 3), ("MOVE;+007", 7)] {
         let south = format!("read a; echo '{sent}'; cat >/dev/null");
-        let out = mancala(&["referee", "manchester", &south, &ours, "--game-time", "1"]);
+        let out = mancala(&["referee", "manchester", &south, &ours, "--game-time", "1s"]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains(&format!("agent 1 (`{south}`) plays MOVE;{pit}: ")),
@@ -302,7 +302,7 @@ fn moves_with_a_sign_or_leading_zeros_are_played() {
 fn an_agent_that_floods_its_output_loses_at_once() {
     let thinker = "read a; sleep 4; echo 'MOVE;1'; cat >/dev/null";
     let start = std::time::Instant::now();
-    let (s, code, err) = referee(thinker, "yes", &["--game-time", "30"]);
+    let (s, code, err) = referee(thinker, "yes", &["--game-time", "30s"]);
     let took = start.elapsed();
     let g = &s["games"][0];
     assert_eq!(
@@ -347,7 +347,7 @@ fn time_per_move_holds_from_the_first_move() {
     for log in &logs {
         let _ = std::fs::remove_file(log);
     }
-    let timed = |log: &str| format!("{BIN} agent manchester --time-per-move 10 --log {log}");
+    let timed = |log: &str| format!("{BIN} agent manchester --time-per-move 10ms --log {log}");
     let (s, code, err) = referee(
         &timed(&logs[0]),
         &timed(&logs[1]),

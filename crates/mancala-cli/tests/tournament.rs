@@ -257,7 +257,7 @@ fn the_other_protocols_options_are_refused() {
         err.contains("--move-time, --pits and --seeds are KGP's"),
         "{err}"
     );
-    let (_, err, code) = tournament(&["--protocol", "kgp", "--game-time", "60", "a=x", "b=y"]);
+    let (_, err, code) = tournament(&["--protocol", "kgp", "--game-time", "60s", "a=x", "b=y"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--game-time is Manchester Kalah's"), "{err}");
 }
@@ -296,7 +296,14 @@ impl Connected {
         let (bots, games) = (n.to_string(), games.to_string());
         let mut t = Command::new(BIN)
             .args(["tournament", "--protocol", "kgp", "--bots", &bots])
-            .args(["--listen", "127.0.0.1:0", "--wait", "60", "--games", &games])
+            .args([
+                "--listen",
+                "127.0.0.1:0",
+                "--wait",
+                "60s",
+                "--games",
+                &games,
+            ])
             .args(["--pits", "4", "--seeds", "3", "--json"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -439,7 +446,7 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
         "--listen",
         "127.0.0.1:0",
         "--wait",
-        "1",
+        "1s",
     ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
@@ -451,7 +458,7 @@ fn a_kgp_tournament_between_bots_that_connect_to_it() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--bots is KGP's"), "{err}");
     // Options of --bots are refused without it, and --seed with it.
-    for args in [["--listen", "127.0.0.1:0"], ["--wait", "5"]] {
+    for args in [["--listen", "127.0.0.1:0"], ["--wait", "5s"]] {
         let (_, err, code) =
             tournament(&[&["--protocol", "kgp", "a=x", "b=y"][..], &args].concat());
         assert_eq!(code, Some(2), "{err}");

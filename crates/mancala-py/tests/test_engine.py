@@ -127,3 +127,23 @@ def test_solve_says_which_repetition_rule_is_proven():
         mancala.solve(mancala.Game("oware"))
     assert "no proof under repetition=own-row" in str(e.value)
     assert str(e.value).endswith("repetition=split is proven")
+
+
+def test_analyze_all_moves_spends_what_the_cli_spends():
+    """``analyze(all_moves=True)`` and ``mancala analyze --all-moves`` run one policy and
+    spend the same time (within 10 %) on a position no proof settles in a second."""
+    import json
+    import os
+
+    pos = "kalah,seeds=6/6-6-6-6-6-6/0/6-6-6-6-6-6/0/s"
+    py, cli = [], []
+    for _ in range(2):  # alternated, so that a burst of load falls on both
+        py.append(mancala.analyze(pos, time_ms=1000, all_moves=True)["seconds"] * 1000)
+        out = subprocess.run(
+            [os.environ.get("MANCALA_BIN", "mancala"), "analyze", pos, "--all-moves",
+             "--time", "1s", "--threads", "1", "--json"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        cli.append(json.loads(out)["ms"])
+    assert abs(sum(py) - sum(cli)) <= 0.1 * sum(cli), (py, cli)
+    assert sum(cli) >= 1800, cli
