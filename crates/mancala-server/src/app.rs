@@ -10,7 +10,6 @@ use crate::response::{
 };
 use axum::http::StatusCode;
 use mancala_core::{Game, Msg, Position, Rules, Side};
-use mancala_engine::Limits;
 use mancala_play::player::{computer_name, level_decision};
 use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use tokio::sync::{broadcast, Semaphore};
@@ -822,21 +821,15 @@ impl App {
         };
         let (pos, history) = pos;
         let engine = self.engine(16);
-        // A proof where one finishes in that time (the default game's does), else a search.
-        let time = self.cfg.ai_time.min(Duration::from_millis(500));
+        // The one hint policy: a proof within half the time where one finishes (the default
+        // game's does), else a 16-ply search within the rest; the clock starts when a worker
+        // takes the request, mapping the table included.
+        let time = self.cfg.ai_time.min(Duration::from_millis(1000));
         let r = self
             .compute(move || {
+                let budget = mancala_engine::Budget::time(time).with_depth(Some(16));
                 engine.prefault();
-                engine.hint(
-                    &pos,
-                    time,
-                    Limits {
-                        depth: Some(16),
-                        time: Some(time),
-                        nodes: None,
-                    },
-                    &history,
-                )
+                mancala_engine::think::hint(&engine, &pos, &history, budget)
             })
             .await?
             .ok_or_else(|| ApiError::conflict("no legal move"))?;
