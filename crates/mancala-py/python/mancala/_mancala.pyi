@@ -120,12 +120,15 @@ class VecGame:
     the player who made the game's last move. ``opening``: up to that many random plies start
     each game. ``seed`` drives openings, ``sample_actions`` and ``step_random`` (each game
     has its own generator, so a seed gives the same games whatever the threads).
-    ``parallel``: steps of 256 games or more are shared, in chunks of 128 games or more, by
+    ``parallel``: steps of 256 games or more can be shared, in chunks of 128 games or more, by
     the calling thread and the process's helper threads, one a core besides the caller
     (``RAYON_NUM_THREADS`` sets the threads in all); the helpers spin for a quarter of a
-    millisecond after a step, so that the next finds them awake, then sleep. ``False`` steps
-    every game on the calling thread: pass it where several processes or threads step batches
-    at once, whose helpers would spin on cores the others need. One ``VecGame`` is stepped by
+    millisecond after a step, so that the next finds them awake, then sleep. ``None`` (the
+    default) times the steps and shares them only while that is faster: it tries the other way
+    for a few steps now and then (every 32 steps after a change, doubling to every 4096), so it
+    leaves the helpers when other processes keep their cores busy and takes them again when the
+    cores are idle. ``True`` always shares; ``False`` steps every game on the calling thread.
+    One ``VecGame`` is stepped by
     one thread at a time; a call from another thread meanwhile raises ``RuntimeError``. Rules
     with the pie rule are refused (``ValueError``): actions and masks are pits, and the swap
     is not one. Actions are integers; floats and booleans are refused, not cast.
@@ -139,13 +142,17 @@ class VecGame:
         reward: str = "win",
         opening: int = 0,
         position: Optional[str] = None,
-        parallel: bool = True,
+        parallel: Optional[bool] = None,
     ) -> "VecGame": ...
     @property
-    def parallel(self) -> bool:
-        """Whether large steps are shared with helper threads (``False`` on one core)."""
+    def parallel(self) -> Optional[bool]:
+        """``None`` (chosen step by step), or whether large steps are always shared with
+        helper threads (``False`` on one core)."""
     @parallel.setter
-    def parallel(self, value: bool) -> None: ...
+    def parallel(self, value: Optional[bool]) -> None: ...
+    @property
+    def sharing(self) -> bool:
+        """Whether the next step of 256 games or more is shared with helper threads."""
     @property
     def n(self) -> int: ...
     @property
