@@ -162,8 +162,27 @@ class VecGame:
         """Pits a side: actions are ``0..pits``."""
     @property
     def observation_size(self) -> int: ...
-    def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Starts every game again; returns ``(observations, masks)``."""
+    def reset(
+        self, seed: Optional[int] = None, positions: Optional[List[str]] = None
+    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Starts every game again (game ``i`` from ``positions[i]`` where given: a position
+        string of the batch's rules, not over); returns ``(observations, masks)``.
+        ``ValueError`` for a bad position, naming its game; then no game changes."""
+    def reset_at(self, indices: List[int], positions: List[str]) -> None:
+        """Sets game ``indices[j]`` to ``positions[j]``, the other games and the generators
+        unchanged; ``ValueError`` for a bad index or position, and then no game changes."""
+    def get_state(self) -> Dict[str, Any]:
+        """The batch as plain values: ``start``, ``opening``, ``reward``, ``parallel``,
+        ``games`` (each ``(start, moves)``: the game's start and the pits played since where
+        the repetition rule needs them, else the position now and no move), ``rngs`` (the
+        generators' states) and ``final_scores``."""
+    @staticmethod
+    def from_state(state: Dict[str, Any]) -> "VecGame":
+        """The batch of a ``get_state()`` dict, which continues as the original does."""
+    def set_state(self, state: Dict[str, Any]) -> None:
+        """Makes this batch the one of ``state`` (unchanged on an error)."""
+    def clone(self) -> "VecGame":
+        """A copy that continues as this batch does given the same actions."""
     def observations(self) -> npt.NDArray[np.float32]:
         """Shape ``(n, observation_size)``, from each game's mover."""
     def masks(self) -> npt.NDArray[np.bool_]:
