@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut};
+use mancala_core::notation::{line_text, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
 use mancala_egdb::Oracle as _;
@@ -1111,8 +1112,10 @@ pub fn analyze<'py>(
 }
 
 /// Proves the exact value of a position (a position string or a `Game`) with perfect play.
-/// Returns a dict: `best` (pit), `value` (the Evaluation's fields: final seed margin for the
-/// side to move, proven), `pv` (the perfect line), `nodes`, `seconds`. `RuntimeError` when
+/// Returns the dict of `mancala solve --json`: `variant`, `position`, `value` (the final seed
+/// margin for the side to move), `value_is` (what the value means), `eval` (the Evaluation's
+/// fields), `best` and `pv` (the move and the perfect line in the game's notation), `nodes`;
+/// and, for Python, `best_pit` and `pv_pits` (own pits, 0-based) and `seconds`. `RuntimeError` when
 /// `time_ms` runs out or the proof is beyond the solver (positions that repeat: see
 /// `mancala solve`). The table is `tt_mb` MiB (default: 64 within 24 seeds of the tables,
 /// else 512 for the Kalah fast path, else 1024).
@@ -1150,11 +1153,35 @@ pub fn solve<'py>(
         ))
     })?;
     let d = PyDict::new(py);
+    let side = r.eval.side;
+    let value_is = if r.eval.is_tie_break() {
+        format!(
+            "equal seeds with perfect play: a tie the cowrie rule decides ({}), counted as one seed for its winner, from {}'s view (the side to move)",
+            r.eval.outcome_text(),
+            side.name()
+        )
+    } else {
+        let misere = if pos.rules().misere() {
+            "; misère: lower is better"
+        } else {
+            ""
+        };
+        format!(
+            "final seed margin for {} (the side to move) with perfect play{misere}",
+            side.name()
+        )
+    };
+    let notation = Notation::for_rules(pos.rules());
+    d.set_item("variant", pos.rules().to_string())?;
     d.set_item("position", pos.to_string())?;
-    d.set_item("best", r.best)?;
-    d.set_item("value", eval_dict(py, &r.eval)?)?;
-    d.set_item("pv", pits(&r.pv))?;
+    d.set_item("value", r.eval.margin)?;
+    d.set_item("value_is", value_is)?;
+    d.set_item("eval", eval_dict(py, &r.eval)?)?;
+    d.set_item("best", notation.move_text(pos.to_move(), r.best))?;
+    d.set_item("pv", line_text(&pos, &r.pv))?;
     d.set_item("nodes", r.nodes)?;
+    d.set_item("best_pit", r.best)?;
+    d.set_item("pv_pits", pits(&r.pv))?;
     d.set_item("seconds", r.elapsed.as_secs_f64())?;
     Ok(d)
 }

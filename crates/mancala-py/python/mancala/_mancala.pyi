@@ -240,8 +240,11 @@ def solve(
     tt_mb: Optional[int] = None,
     egdb: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> Dict[str, Any]:
-    """Proves a position's exact value: ``best``, ``value`` (a proven Value), ``pv``,
-    ``nodes``, ``seconds``; ``RuntimeError`` when no proof finishes."""
+    """Proves a position's exact value; returns the dict of ``mancala solve --json``:
+    ``variant``, ``position``, ``value`` (final seed margin for the side to move),
+    ``value_is``, ``eval`` (a proven Value), ``best`` and ``pv`` (in the game's notation),
+    ``nodes``; and ``best_pit``, ``pv_pits`` (own pits, 0-based), ``seconds``.
+    ``RuntimeError`` when no proof finishes."""
 
 def split(
     position: _PositionLike,
