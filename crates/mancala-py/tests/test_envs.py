@@ -135,3 +135,21 @@ def test_adapters_refuse_the_pie_rule_and_non_integer_actions():
             e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
     with pytest.raises(RuntimeError, match="every agent is done"):
         e.step(0)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None,
+    reason="open_spiel is not installed (pip install open-spiel==2.0.2): OpenSpiel adapter not tested",
+)
+def test_openspiel_default_is_stated_kalah_6_4_and_kalah_means_6_3():
+    import pyspiel
+
+    # `kalah` alone is Kalah(6,3) in this package, the adapter's included; the adapter's
+    # default is written out as Kalah(6,4), OpenSpiel's own `mancala`.
+    assert mancala.Game("kalah").total_seeds == 36
+    default = pyspiel.load_game("python_mancala")
+    assert default.get_parameters() == {"rules": "kalah;seeds:4"}
+    assert default.new_initial_state().game.total_seeds == 48
+    assert pyspiel.load_game("python_mancala", {"rules": "kalah"}).new_initial_state().game.total_seeds == 36
+    theirs = str(pyspiel.load_game("mancala").new_initial_state()).splitlines()
+    assert sum(int(x) for row in theirs[:3] for x in row.split("-") if x.isdigit()) == 48
