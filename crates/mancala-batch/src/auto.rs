@@ -119,7 +119,7 @@ impl Chooser {
                     let k = (self.steps - WARM) as usize;
                     self.recent[k % GROUP] = us;
                     if self.shared
-                        && (k + 1) % GROUP == 0
+                        && (k + 1).is_multiple_of(GROUP)
                         && self.median > 0.0
                         && median(&self.recent) > self.median * (1.0 + SLOWER) as f32
                     {
