@@ -767,13 +767,10 @@ impl Batch {
         }
     }
 
-    /// Whether the next large step is shared with helper threads: always, never, or as the
-    /// chooser has it now.
+    /// Whether the next step is shared with helper threads: never for a batch too small to
+    /// share (fewer than two chunks), else always, never, or as the chooser has it now.
     pub fn shares_now(&self) -> bool {
-        match &self.auto {
-            Some(c) if !c.share_next() => false,
-            _ => self.team.unwrap_or_else(Team::global).threads() > 1,
-        }
+        chunk(self.slots.len(), self.team_now()).is_some()
     }
 
     /// The team that shares a step now: `team`, or the caller alone where the chooser says

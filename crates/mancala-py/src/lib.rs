@@ -653,8 +653,8 @@ impl VecGame {
         self.batch.set_parallel(parallel)
     }
 
-    /// Whether the next large step is shared with helper threads (with `parallel=None`, as
-    /// the timing of the steps has it now).
+    /// Whether the next step is shared with helper threads (never for fewer than 256 games;
+    /// with `parallel=None`, as the timing of the steps has it now).
     #[getter]
     fn sharing(&self) -> bool {
         self.batch.shares_now()

@@ -177,6 +177,7 @@ def test_vecgame_plays_the_same_games_on_one_thread_or_shared():
     assert (shared.observations() == alone.observations()).all()
     if mancala.VecGame("kalah", 1000, parallel=True).parallel:  # a machine of several cores
         assert tried, "the default never tried the helper threads"
+    assert not mancala.VecGame("kalah", 255, parallel=True).sharing  # one chunk: never shared
 
 
 def test_vecgame_resets_games_to_given_positions():

@@ -152,7 +152,8 @@ class VecGame:
     def parallel(self, value: Optional[bool]) -> None: ...
     @property
     def sharing(self) -> bool:
-        """Whether the next step of 256 games or more is shared with helper threads."""
+        """Whether the next step is shared with helper threads (never for fewer than 256
+        games)."""
     @property
     def n(self) -> int: ...
     @property
