@@ -1,7 +1,7 @@
 //! Nanoseconds a game-step of `Batch::step` with random actions drawn in the step, 1024 games,
 //! on the engine's fast board and on the generic path (`Batch::new_generic`), in interleaved
 //! rounds so that a change of the machine's load reaches both alike, on the calling thread
-//! alone (`Batch::set_parallel(false)`). Not a test.
+//! alone (`Batch::set_parallel(Some(false))`). Not a test.
 //!
 //! `cargo run --release -p mancala-play --example batch_speed [RULES] [ROUNDS] [fast|generic]`
 //!
@@ -63,8 +63,8 @@ fn main() {
     let mut fast = Batch::new(start, N, 1, 0, Reward::Win);
     let mut generic = Batch::new_generic(start, N, 1, 0, Reward::Win);
     assert!(fast.is_fast(), "{rules}: not on the fast path");
-    fast.set_parallel(false);
-    generic.set_parallel(false);
+    fast.set_parallel(Some(false));
+    generic.set_parallel(Some(false));
     let mut bufs = (
         vec![0.0; N],
         vec![false; N],

@@ -34,6 +34,7 @@ use mancala_engine::fast::{FastGame, FastRules};
 use mancala_engine::{Evaluation, Quality};
 use std::sync::Mutex;
 
+use crate::auto::{Chooser, Clock};
 use crate::team::Team;
 use mancala_core::rng::Rng;
 
@@ -694,6 +695,9 @@ pub struct Batch {
     /// started by the first step that needs it), [`Team::alone`] when not parallel, or a
     /// test's.
     team: Option<&'static Team>,
+    /// Where the batch chooses for itself whether to share each step with `team` (the
+    /// default): the chooser, which times the steps ([`crate::auto`]).
+    auto: Option<Chooser>,
 }
 
 impl Batch {
@@ -736,28 +740,55 @@ impl Batch {
             legal: vec![0; n],
             fast,
             team: None,
+            auto: Some(Chooser::new()),
         };
         b.reset(Some(seed));
         b
     }
 
-    /// Whether large steps are shared with the process's helper threads ([`Team::global`], the
-    /// default) or run on the caller's thread alone. The games are the same either way.
-    pub fn set_parallel(&mut self, parallel: bool) {
-        self.team = if parallel { None } else { Some(Team::alone()) };
+    /// Whether large steps are shared with the process's helper threads ([`Team::global`]:
+    /// `Some(true)`) or run on the caller's thread alone (`Some(false)`), or chosen step
+    /// by step from the steps' times (`None`, the default: see [`crate::auto`]). The games
+    /// are the same either way.
+    pub fn set_parallel(&mut self, parallel: Option<bool>) {
+        self.team = match parallel {
+            Some(false) => Some(Team::alone()),
+            _ => None,
+        };
+        self.auto = parallel.is_none().then(Chooser::new);
     }
 
-    /// Whether large steps are shared with helper threads.
-    pub fn is_parallel(&self) -> bool {
-        self.team.unwrap_or_else(Team::global).threads() > 1
+    /// Whether large steps are shared with helper threads (`Some(true)`), run alone
+    /// (`Some(false)`), or chosen step by step (`None`).
+    pub fn parallel(&self) -> Option<bool> {
+        match self.auto {
+            Some(_) => None,
+            None => Some(self.team.unwrap_or_else(Team::global).threads() > 1),
+        }
     }
 
-    /// The batch, its large steps shared by `team` instead of the process's (for tests of
-    /// other thread counts).
+    /// Whether the next step is shared with helper threads: never for a batch too small to
+    /// share (fewer than two chunks), else always, never, or as the chooser has it now.
+    pub fn shares_now(&self) -> bool {
+        chunk(self.slots.len(), self.team_now()).is_some()
+    }
+
+    /// The team that shares a step now: `team`, or the caller alone where the chooser says
+    /// so.
+    fn team_now(&self) -> Option<&'static Team> {
+        match &self.auto {
+            Some(c) if !c.share_next() => Some(Team::alone()),
+            _ => self.team,
+        }
+    }
+
+    /// The batch, its large steps always shared by `team` instead of the process's (for
+    /// tests of other thread counts).
     #[doc(hidden)]
     pub fn with_team(self, team: &'static Team) -> Batch {
         Batch {
             team: Some(team),
+            auto: None,
             ..self
         }
     }
@@ -805,6 +836,128 @@ impl Batch {
                 _ => 0,
             };
         }
+    }
+
+    /// Game `i` as its start and the pits played since (oldest first): for games that keep
+    /// their positions for the repetition rule, the start of the game and its moves; for the
+    /// others, the position now and no move. [`Batch::set_game`] takes it back.
+    pub fn game_state(&self, i: usize) -> (Position, Vec<u8>) {
+        match &self.slots[i].play {
+            Play::Kept(g) => (*g.start(), g.moves().iter().map(|m| m.pit).collect()),
+            _ => (self.position(i), Vec::new()),
+        }
+    }
+
+    /// Makes game `i` the game from `start` with `moves` played (as [`Batch::game_state`]
+    /// gives it), clearing its final scores. Refused, and the game left as it was: an index
+    /// out of range, other rules than the batch's, an illegal move, a game that is over, or
+    /// a position the batch's board cannot hold (more seeds than its games have).
+    pub fn set_game(&mut self, i: usize, start: Position, moves: &[u8]) -> Result<(), String> {
+        let n = self.slots.len();
+        if i >= n {
+            return Err(format!("game {i}: the batch has {n} games"));
+        }
+        if start.rules() != self.rules() {
+            return Err(format!(
+                "game {i}: the position plays `{}`, not the batch's `{}`",
+                start.rules(),
+                self.rules()
+            ));
+        }
+        let mut g = Game::new(start);
+        for (k, &pit) in moves.iter().enumerate() {
+            if g.is_over() || !g.legal_moves().contains(pit) {
+                return Err(format!("game {i}: move {k} (pit {pit}) is not legal"));
+            }
+            g.play(pit)
+                .map_err(|e| format!("game {i}: move {k}: {e}"))?;
+        }
+        if g.is_over() {
+            return Err(format!(
+                "game {i}: the game is over (a batch's games are never over)"
+            ));
+        }
+        let slot = match (&self.fast, start.rules().can_repeat()) {
+            (Some(f), _) => {
+                let p = *g.position();
+                let total: u32 = [Side::South, Side::North]
+                    .iter()
+                    .map(|&s| (0..p.pits()).map(|j| p.seeds(s, j) as u32).sum::<u32>())
+                    .sum::<u32>()
+                    + p.scores().iter().map(|&s| s as u32).sum::<u32>();
+                let game = p
+                    .as_kalah()
+                    .filter(|_| total <= 255)
+                    .and_then(|k| f.rules.game(k))
+                    .ok_or_else(|| {
+                        format!("game {i}: {total} seeds do not fit the batch's board")
+                    })?;
+                Slot {
+                    play: Play::Fast(game),
+                    legal: Moves::default(),
+                }
+            }
+            (None, true) => {
+                let mut s = Slot {
+                    play: Play::Kept(g),
+                    legal: Moves::default(),
+                };
+                s.legal = s.read_legal();
+                s
+            }
+            (None, false) => Slot::new(*g.position(), None),
+        };
+        self.legal[i] = match &slot.play {
+            Play::Fast(g) => g.legal_bits(),
+            _ => 0,
+        };
+        self.slots[i] = slot;
+        self.final_scores[i] = [0; 2];
+        Ok(())
+    }
+
+    /// The state of every game's generator (from which [`Batch::set_rng_states`] continues).
+    pub fn rng_states(&self) -> Vec<u64> {
+        self.rngs
+            .iter()
+            .map(|r| {
+                r.splitmix_state()
+                    .expect("a batch's generators are SplitMix64")
+            })
+            .collect()
+    }
+
+    /// Sets every game's generator to a state of [`Batch::rng_states`]; refused for another
+    /// number of states than games.
+    pub fn set_rng_states(&mut self, states: &[u64]) -> Result<(), String> {
+        if states.len() != self.rngs.len() {
+            return Err(format!(
+                "{} generator states for {} games",
+                states.len(),
+                self.rngs.len()
+            ));
+        }
+        self.rngs = states.iter().map(|&s| Rng::new(s)).collect();
+        Ok(())
+    }
+
+    /// Sets the final scores [`Batch::final_scores`] reports (as a copy's), one pair a game;
+    /// refused for another number of pairs than games.
+    pub fn set_final_scores(&mut self, scores: &[[u16; 2]]) -> Result<(), String> {
+        if scores.len() != self.final_scores.len() {
+            return Err(format!(
+                "{} final scores for {} games",
+                scores.len(),
+                self.final_scores.len()
+            ));
+        }
+        self.final_scores.copy_from_slice(scores);
+        Ok(())
+    }
+
+    /// The batch's start, the bound of its openings and its reward.
+    pub fn config(&self) -> (Position, u32, Reward) {
+        (self.start, self.opening, self.reward)
     }
 
     /// Games in the batch.
@@ -887,7 +1040,11 @@ impl Batch {
             Actions::Given(a) => PartActions::Given(a),
             Actions::Random(a) => PartActions::Random(a),
         };
-        let Some((c, team)) = chunk(n, self.team) else {
+        // The chooser times the large steps of either way (a step that stays on the caller's
+        // thread in any case is left out).
+        let timing = self.auto.is_some() && chunk(n, None).is_some();
+        let began = Clock::now();
+        let Some((c, team)) = chunk(n, self.team_now()) else {
             work(Part {
                 slots: &mut self.slots,
                 rngs: &mut self.rngs,
@@ -896,6 +1053,9 @@ impl Batch {
                 acts,
                 out,
             });
+            if let Some(a) = self.auto.as_mut().filter(|_| timing) {
+                a.record(began.elapsed());
+            }
             return Ok(());
         };
         let acts: Vec<PartActions<'_>> = match acts {
@@ -938,6 +1098,10 @@ impl Batch {
             let part = parts[i].lock().map(|mut p| p.take());
             work(part.ok().flatten().expect("each part is stepped once"))
         });
+        drop(parts);
+        if let Some(a) = self.auto.as_mut().filter(|_| timing) {
+            a.record(began.elapsed());
+        }
         Ok(())
     }
 
@@ -990,7 +1154,7 @@ impl Batch {
                 g.write_observation(m, row);
             }
         };
-        match chunk(self.slots.len(), self.team) {
+        match chunk(self.slots.len(), self.team_now()) {
             Some((c, team)) => {
                 let rows: Vec<Mutex<&mut [f32]>> = out.chunks_mut(c * k).map(Mutex::new).collect();
                 team.run(rows.len(), &|i| {
@@ -1127,6 +1291,45 @@ mod tests {
     fn batch(rules: &str, n: usize, seed: u64) -> Batch {
         let start = Position::start(&rules.parse().unwrap()).unwrap();
         Batch::new(start, n, seed, 0, Reward::Win)
+    }
+
+    /// A batch rebuilt from its games' states, generators and final scores continues as
+    /// the original does, on each kind of game; bad states are refused, the game unchanged.
+    #[test]
+    fn a_batch_rebuilt_from_its_state_continues_alike() {
+        for rules in ["kalah,seeds=4", "oware", "kauri", "kalah,pits=8"] {
+            let mut a = batch(rules, 9, 3);
+            let mut acts = vec![0i64; 9];
+            let mut out = Bufs::new(&a);
+            for _ in 0..57 {
+                a.step(Actions::Random(&mut acts), out.out()).unwrap();
+            }
+            let (start, opening, reward) = a.config();
+            let mut b = Batch::new(start, 9, 99, opening, reward);
+            for i in 0..9 {
+                let (p, moves) = a.game_state(i);
+                b.set_game(i, p, &moves).unwrap();
+            }
+            b.set_rng_states(&a.rng_states()).unwrap();
+            b.set_final_scores(a.final_scores()).unwrap();
+            assert_eq!(a.final_scores(), b.final_scores());
+            let mut out_b = Bufs::new(&b);
+            let mut acts_b = vec![0i64; 9];
+            for t in 0..300 {
+                a.step(Actions::Random(&mut acts), out.out()).unwrap();
+                b.step(Actions::Random(&mut acts_b), out_b.out()).unwrap();
+                assert_eq!(acts, acts_b, "{rules} step {t}");
+                assert_eq!((&out.o, &out.r, &out.d), (&out_b.o, &out_b.r, &out_b.d));
+                assert_eq!(a.final_scores(), b.final_scores());
+            }
+            let before = b.position(0);
+            let other = Position::start(&"kalah,seeds=3".parse().unwrap()).unwrap();
+            assert!(b.set_game(0, other, &[]).is_err());
+            assert!(b.set_game(9, before, &[]).is_err());
+            assert!(b.set_game(0, start, &[200]).is_err());
+            assert!(b.set_rng_states(&[1, 2]).is_err());
+            assert_eq!(b.position(0), before);
+        }
     }
 
     #[test]

@@ -63,6 +63,12 @@ impl Rng {
         }
     }
 
+    /// The state of a SplitMix64 generator ([`Rng::new`]), from which `Rng::new(state)`
+    /// continues its sequence; `None` for the other steppings.
+    pub fn splitmix_state(&self) -> Option<u64> {
+        (self.step == Step::SplitMix64).then_some(self.state)
+    }
+
     /// The seed of item `index` of a run seeded with `seed` (a game of a statistics run):
     /// the same whatever order the items are played in.
     pub fn derive(seed: u64, index: u64) -> u64 {

@@ -1,23 +1,29 @@
 """Random-play steps a second (one step = one move of one game), not a test.
 
-    python crates/mancala-py/bench/random_play.py [--rules kalah,seeds=4] [--seconds 2] [--rounds 3]
+    python crates/mancala-py/bench/random_play.py [--rules kalah,seeds=4] [--seconds 1] [--rounds 5] [--busy 1]
 
-Measures, on the same machine in the same run, each row ``--rounds`` times in turn (rows
-interleaved, so that a change of the machine's load reaches every row alike), and prints each
-row's best round and its ratio to OpenSpiel's ``mancala`` in a Python loop (higher is faster):
+Measures, on the same machine in the same run, each row once a round for ``--rounds`` rounds
+(the rows interleaved, so that a change of the machine's load reaches every row alike), and
+prints each row's median steps a second over the rounds with its spread (lowest-highest), and
+its ratio to OpenSpiel's ``mancala`` in a Python loop measured in the same round (median and
+spread of the rounds' ratios; higher is faster):
 
 - ``Game`` in a Python loop (legal_moves, a random choice, play; a new game when one ends);
-- ``VecGame`` with ``--n`` games (1024) and the actions chosen in numpy from the masks, as a
-  learner's policy chooses them: with new arrays each step, and with ``out=`` arrays on both
-  sides (numpy's and ``step``'s);
-- ``VecGame`` with the random actions drawn in Rust: ``step_random(out=)`` (drawn in the
-  step's own pass), and ``sample_actions()`` then ``step()``;
-- OpenSpiel's own ``mancala`` (Kalah 6x4) in a Python loop, when ``open_spiel`` is installed,
-  and this package's ``python_mancala`` OpenSpiel game.
+- ``VecGame`` with ``--n`` games (1024): ``step_random(out=)`` (Rust draws the actions in the
+  step's own pass), ``sample_actions()`` then ``step()``, and a numpy policy (actions chosen
+  in numpy from the masks, as a learner's policy chooses them, ``out=`` arrays on both sides),
+  each with ``parallel=None`` (the default: the batch times its steps and shares them with its
+  helper threads only while that is faster), ``parallel=True`` (always shared) and
+  ``parallel=False`` (the calling thread alone);
+- OpenSpiel's own ``mancala`` (Kalah 6x4) in a Python loop, when ``open_spiel`` is installed.
+
+The load average (``/proc/loadavg``) is printed before and after. ``--busy K`` starts K
+processes that spin (a Python busy loop each) for the run and stops them after it: with K = 1
+on a machine of two cores, the helper thread's core is busy, the case where sharing a step
+costs more than it gives.
 
 Build the package with ``maturin develop --release`` first: a debug build measures the
-bindings unoptimised. ``VecGame`` shares its steps with its helper threads (one a core besides
-the caller's); the rows marked "one thread" step with ``parallel=False``.
+bindings unoptimised.
 """
 
 import argparse
@@ -54,23 +60,7 @@ def game_loop(rules, seconds):
     return timed(chunk, seconds)
 
 
-def vec_numpy(rules, n, seconds):
-    v = mancala.VecGame(rules, n, seed=1)
-    rng = np.random.default_rng(1)
-    _, masks = v.reset()
-
-    def chunk():
-        nonlocal masks
-        for _ in range(10):
-            # A uniform legal move of every game: the largest random key among the legal pits.
-            keys = rng.random(masks.shape) * masks
-            _, _, _, masks = v.step(keys.argmax(axis=1))
-        return 10 * n
-
-    return timed(chunk, seconds)
-
-
-def vec_numpy_out(rules, n, seconds, parallel=True):
+def vec_numpy_out(rules, n, seconds, parallel=None):
     v = mancala.VecGame(rules, n, seed=1, parallel=parallel)
     rng = np.random.default_rng(1)
     _, masks = v.reset()
@@ -88,7 +78,7 @@ def vec_numpy_out(rules, n, seconds, parallel=True):
     return timed(chunk, seconds)
 
 
-def vec_step_random(rules, n, seconds, parallel=True):
+def vec_step_random(rules, n, seconds, parallel=None):
     v = mancala.VecGame(rules, n, seed=1, parallel=parallel)
     out = v.step_random()
 
@@ -100,8 +90,8 @@ def vec_step_random(rules, n, seconds, parallel=True):
     return timed(chunk, seconds)
 
 
-def vec_sampled(rules, n, seconds):
-    v = mancala.VecGame(rules, n, seed=1)
+def vec_sampled(rules, n, seconds, parallel=None):
+    v = mancala.VecGame(rules, n, seed=1, parallel=parallel)
 
     def chunk():
         for _ in range(10):
@@ -129,58 +119,79 @@ def openspiel_loop(name, params, seconds):
     return timed(chunk, seconds)
 
 
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def spin():
+    while True:
+        pass
+
+
+def median(xs):
+    xs = sorted(xs)
+    k = len(xs) // 2
+    return xs[k] if len(xs) % 2 else (xs[k - 1] + xs[k]) / 2
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="kalah,seeds=4")
-    ap.add_argument("--seconds", type=float, default=2.0, help="seconds a row a round")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=1.0, help="seconds a row a round")
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--n", type=int, default=1024, help="games of each VecGame")
+    ap.add_argument("--busy", type=int, default=0, help="busy-loop processes for the run")
     a = ap.parse_args()
-    rows = [
-        ("Game, Python loop", lambda s: game_loop(a.rules, s)),
-        (f"VecGame({a.n}), numpy policy from masks, step()", lambda s: vec_numpy(a.rules, a.n, s)),
-        (f"VecGame({a.n}), numpy policy from masks, step(out=)", lambda s: vec_numpy_out(a.rules, a.n, s)),
-        (
-            f"VecGame({a.n}), numpy policy, step(out=), one thread",
-            lambda s: vec_numpy_out(a.rules, a.n, s, parallel=False),
-        ),
-        (f"VecGame({a.n}), step_random(out=) (Rust actions)", lambda s: vec_step_random(a.rules, a.n, s)),
-        (
-            f"VecGame({a.n}), step_random(out=), one thread",
-            lambda s: vec_step_random(a.rules, a.n, s, parallel=False),
-        ),
-        (f"VecGame({a.n}), sample_actions(), step()", lambda s: vec_sampled(a.rules, a.n, s)),
-    ]
+    ways = [("parallel=None", None), ("parallel=True", True), ("parallel=False", False)]
+    rows = [("Game, Python loop", lambda s: game_loop(a.rules, s))]
+    for what, fn in [
+        ("step_random(out=)", vec_step_random),
+        ("sample_actions(), step()", vec_sampled),
+        ("numpy policy, step(out=)", vec_numpy_out),
+    ]:
+        for way, p in ways:
+            rows.append((f"VecGame({a.n}) {what}, {way}", lambda s, fn=fn, p=p: fn(a.rules, a.n, s, p)))
+    base = "OpenSpiel mancala (C++ Kalah 6x4), Python loop"
     try:
         import pyspiel  # noqa: F401
 
-        import mancala.openspiel_game  # noqa: F401
-
-        rows.append(("OpenSpiel mancala (C++ Kalah 6x4), Python loop", lambda s: openspiel_loop("mancala", {}, s)))
-        rows.append(
-            (
-                "OpenSpiel python_mancala, Python loop",
-                lambda s: openspiel_loop("python_mancala", {"rules": a.rules}, s),
-            )
-        )
-        base = "OpenSpiel mancala (C++ Kalah 6x4), Python loop"
+        rows.append((base, lambda s: openspiel_loop("mancala", {}, s)))
     except ImportError:
         base = None
         print("open_spiel is not installed: no OpenSpiel figures (pip install open-spiel==2.0.2)")
-    best = {name: 0.0 for name, _ in rows}
-    for _ in range(a.rounds):
-        for name, fn in rows:
-            best[name] = max(best[name], fn(a.seconds))
+    import multiprocessing
+
+    spinners = [multiprocessing.Process(target=spin, daemon=True) for _ in range(a.busy)]
+    for p in spinners:
+        p.start()
+    try:
+        before = loadavg()
+        got = {name: [] for name, _ in rows}
+        for _ in range(a.rounds):
+            for name, fn in rows:
+                got[name].append(fn(a.seconds))
+        after = loadavg()
+    finally:
+        for p in spinners:
+            p.terminate()
+            p.join()
     print(
-        f"rules {a.rules}, random legal moves, steps a second (higher is faster), "
-        f"best of {a.rounds} rounds of {a.seconds:g} s"
+        f"rules {a.rules}, random legal moves, steps a second (higher is faster): median "
+        f"(lowest-highest) of {a.rounds} rounds of {a.seconds:g} s, rows interleaved; "
+        f"{a.busy} busy-loop processes; load average {before} before, {after} after"
     )
-    print(f"  {'what':<54} {'steps/s':>14}  {'/ OpenSpiel' if base else ''}")
+    print(f"  {'what':<56} {'M steps/s':>20}  {'/ OpenSpiel (same round)' if base else ''}")
     for name, _ in rows:
-        ratio = f"{best[name] / best[base]:>9.1f}x" if base else ""
-        print(f"  {name:<54} {best[name]:>14,.0f}  {ratio}")
-    if base:
-        print("  target: VecGame(1024) >= 50x OpenSpiel mancala's Python loop")
+        xs = got[name]
+        line = f"  {name:<56} {median(xs) / 1e6:>7.2f} ({min(xs) / 1e6:.2f}-{max(xs) / 1e6:.2f})"
+        if base:
+            r = [x / b for x, b in zip(xs, got[base])]
+            line += f"  {median(r):>6.1f}x ({min(r):.1f}-{max(r):.1f})"
+        print(line)
 
 
 if __name__ == "__main__":

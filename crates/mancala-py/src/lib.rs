@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut};
+use mancala_core::notation::{line_text, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
 use mancala_egdb::Oracle as _;
@@ -377,8 +378,10 @@ impl Game {
 /// `n` games of one set of rules stepped together in Rust (the GIL released), each started
 /// again when it ends, the openings, `sample_actions` and `step_random` drawn from `seed`.
 /// `step` and `step_random` write into arrays of an earlier result when given them (`out=`),
-/// so that a loop of steps allocates nothing. Steps of 256 games or more are shared with the
-/// process's helper threads (`mancala_batch::team`) unless `parallel=False`.
+/// so that a loop of steps allocates nothing. Steps of 256 games or more may be shared with
+/// the process's helper threads (`mancala_batch::team`): by default (`parallel=None`) where
+/// timing the steps shows that sharing is faster (`mancala_batch::auto`), always with
+/// `parallel=True`, never with `parallel=False`.
 #[pyclass(module = "mancala")]
 pub struct VecGame {
     batch: Batch,
@@ -566,13 +569,27 @@ impl VecGame {
     }
 }
 
+/// Sets game `indices[j]` of `batch` to `positions[j]` (no earlier position), or a
+/// `ValueError` naming the first bad one.
+fn set_games(batch: &mut Batch, indices: &[usize], positions: &[String]) -> PyResult<()> {
+    for (&i, p) in indices.iter().zip(positions) {
+        let pos: Position = p
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("positions: game {i}: {e}")))?;
+        batch
+            .set_game(i, pos, &[])
+            .map_err(|e| PyValueError::new_err(format!("positions: {e}")))?;
+    }
+    Ok(())
+}
+
 #[pymethods]
 impl VecGame {
     /// `n` is 1 where it is not given (the signature says so); `None` is taken alike.
     #[new]
-    #[pyo3(signature = (rules=None, n=None, seed=0, reward="win", opening=0, position=None, parallel=true))]
+    #[pyo3(signature = (rules=None, n=None, seed=0, reward="win", opening=0, position=None, parallel=None))]
     #[pyo3(
-        text_signature = "(rules=None, n=1, seed=0, reward=\"win\", opening=0, position=None, parallel=True)"
+        text_signature = "(rules=None, n=1, seed=0, reward=\"win\", opening=0, position=None, parallel=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -582,7 +599,7 @@ impl VecGame {
         reward: &str,
         opening: u32,
         position: Option<&str>,
-        parallel: bool,
+        parallel: Option<bool>,
     ) -> PyResult<VecGame> {
         // A bool is an int to Python: refuse it rather than take `True` for one game.
         let n: i64 = match n {
@@ -622,17 +639,25 @@ impl VecGame {
         })
     }
 
-    /// Whether steps of 256 games or more are shared with helper threads (one a core, less
-    /// one); `False` steps every game on the calling thread. The games are the same either
-    /// way.
+    /// How steps of 256 games or more are shared with helper threads (one a core, less one):
+    /// `None` (the default) chooses step by step, timing the steps, and shares where that is
+    /// faster; `True` always shares; `False` steps every game on the calling thread. The
+    /// games are the same either way.
     #[getter]
-    fn parallel(&self) -> bool {
-        self.batch.is_parallel()
+    fn parallel(&self) -> Option<bool> {
+        self.batch.parallel()
     }
 
     #[setter]
-    fn set_parallel(&mut self, parallel: bool) {
+    fn set_parallel(&mut self, parallel: Option<bool>) {
         self.batch.set_parallel(parallel)
+    }
+
+    /// Whether the next step is shared with helper threads (never for fewer than 256 games;
+    /// with `parallel=None`, as the timing of the steps has it now).
+    #[getter]
+    fn sharing(&self) -> bool {
+        self.batch.shares_now()
     }
 
     /// Games stepped together.
@@ -659,16 +684,191 @@ impl VecGame {
         batch::observation_len(&self.rules)
     }
 
-    /// Starts every game again (the generator seeded anew when `seed` is given); returns
-    /// `(observations, masks)`.
-    #[pyo3(signature = (seed=None))]
+    /// Starts every game again (the generator seeded anew when `seed` is given), from the
+    /// start (after its random opening) or, where `positions` is given, game `i` from
+    /// `positions[i]` (a position string of the batch's rules, not over; no opening is
+    /// played and no earlier position counts for the repetition rule); returns
+    /// `(observations, masks)`. `ValueError` for a bad position, naming its game; then no
+    /// game is changed.
+    #[pyo3(signature = (seed=None, positions=None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<u64>,
+        positions: Option<Vec<String>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        py.detach(|| self.batch.reset(seed));
+        if let Some(ps) = &positions {
+            if ps.len() != self.n() {
+                return Err(PyValueError::new_err(format!(
+                    "positions: {} positions for {} games (give one a game)",
+                    ps.len(),
+                    self.n()
+                )));
+            }
+            let indices: Vec<usize> = (0..ps.len()).collect();
+            let mut copy = self.batch.clone();
+            py.detach(|| copy.reset(seed));
+            set_games(&mut copy, &indices, ps)?;
+            self.batch = copy;
+        } else {
+            py.detach(|| self.batch.reset(seed));
+        }
         Ok((self.obs(py)?, self.mask(py)?))
+    }
+
+    /// Sets game `indices[j]` to `positions[j]` (a position string of the batch's rules,
+    /// not over; no earlier position counts for the repetition rule), the other games and
+    /// every generator unchanged. `ValueError` for a bad index or position, naming it; then
+    /// no game is changed.
+    fn reset_at(&mut self, indices: Vec<i64>, positions: Vec<String>) -> PyResult<()> {
+        if indices.len() != positions.len() {
+            return Err(PyValueError::new_err(format!(
+                "reset_at: {} indices and {} positions (give one position an index)",
+                indices.len(),
+                positions.len()
+            )));
+        }
+        let n = self.n();
+        let indices = indices
+            .iter()
+            .map(|&i| {
+                usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                    PyValueError::new_err(format!("reset_at: index {i}: give 0 to {}", n - 1))
+                })
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        let mut copy = self.batch.clone();
+        set_games(&mut copy, &indices, &positions)?;
+        self.batch = copy;
+        Ok(())
+    }
+
+    /// The state of the batch as a dict of plain values (lists, strings, numbers): its
+    /// rules' start, `opening`, `reward` and `parallel`, each game as `[start, moves]` (the
+    /// game's start and the pits played since, where the repetition rule needs the earlier
+    /// positions; else the position now and no move), every game's generator state and
+    /// final scores. `VecGame.from_state` (and `set_state`) rebuild a batch that continues
+    /// identically; pickling and `copy` go through it.
+    fn get_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (start, opening, reward) = self.batch.config();
+        let d = PyDict::new(py);
+        d.set_item("start", start.to_string())?;
+        d.set_item("opening", opening)?;
+        d.set_item(
+            "reward",
+            match reward {
+                Reward::Win => "win",
+                Reward::Margin => "margin",
+            },
+        )?;
+        d.set_item("parallel", self.batch.parallel())?;
+        let games: Vec<(String, Vec<u8>)> = (0..self.n())
+            .map(|i| {
+                let (p, moves) = self.batch.game_state(i);
+                (p.to_string(), moves)
+            })
+            .collect();
+        d.set_item("games", games)?;
+        d.set_item("rngs", self.batch.rng_states())?;
+        let fin: Vec<(u16, u16)> = self
+            .batch
+            .final_scores()
+            .iter()
+            .map(|s| (s[0], s[1]))
+            .collect();
+        d.set_item("final_scores", fin)?;
+        Ok(d)
+    }
+
+    /// A batch from a state of `get_state` (`ValueError` or `TypeError`, saying what is
+    /// wrong, for another dict).
+    #[staticmethod]
+    fn from_state(state: &Bound<'_, PyAny>) -> PyResult<VecGame> {
+        let item = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+            state.get_item(k).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "state: no `{k}` (give a dict of VecGame.get_state())"
+                ))
+            })
+        };
+        fn bad(k: &'static str) -> impl Fn(PyErr) -> PyErr {
+            move |_| PyTypeError::new_err(format!("state: `{k}` is not as get_state() gives it"))
+        }
+        let start: String = item("start")?.extract().map_err(bad("start"))?;
+        let opening: u32 = item("opening")?.extract().map_err(bad("opening"))?;
+        let reward: String = item("reward")?.extract().map_err(bad("reward"))?;
+        let parallel: Option<bool> = item("parallel")?.extract().map_err(bad("parallel"))?;
+        let games: Vec<(String, Vec<u8>)> = item("games")?.extract().map_err(bad("games"))?;
+        let rngs: Vec<u64> = item("rngs")?.extract().map_err(bad("rngs"))?;
+        let fin: Vec<(u16, u16)> = item("final_scores")?
+            .extract()
+            .map_err(bad("final_scores"))?;
+        let n = games.len();
+        if n == 0 {
+            return Err(PyValueError::new_err("state: no game"));
+        }
+        let pos = |s: &str| -> PyResult<Position> {
+            s.parse::<Position>()
+                .map_err(|e| PyValueError::new_err(format!("state: {e}")))
+        };
+        let start = pos(&start)?;
+        let reward = Reward::parse(&reward).map_err(PyValueError::new_err)?;
+        if start.rules().pie || start.is_over() {
+            return Err(PyValueError::new_err(
+                "state: the start is over or plays the pie rule",
+            ));
+        }
+        let mut batch = Batch::new(start, n, 0, opening, reward);
+        batch.set_parallel(parallel);
+        let mut v = VecGame {
+            batch,
+            rules: *start.rules(),
+        };
+        for (i, (p, moves)) in games.iter().enumerate() {
+            v.batch
+                .set_game(i, pos(p)?, moves)
+                .map_err(|e| PyValueError::new_err(format!("state: {e}")))?;
+        }
+        v.batch
+            .set_rng_states(&rngs)
+            .map_err(|e| PyValueError::new_err(format!("state: {e}")))?;
+        let fin: Vec<[u16; 2]> = fin.iter().map(|&(a, b)| [a, b]).collect();
+        v.batch
+            .set_final_scores(&fin)
+            .map_err(|e| PyValueError::new_err(format!("state: {e}")))?;
+        Ok(v)
+    }
+
+    /// Makes this batch the one of `state` (as `VecGame.from_state`; unchanged on an error).
+    fn set_state(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        *self = VecGame::from_state(state)?;
+        Ok(())
+    }
+
+    /// A copy of the batch: its games, generators and final scores, which continues as the
+    /// batch does given the same actions.
+    fn clone(&self) -> VecGame {
+        VecGame {
+            batch: self.batch.clone(),
+            rules: self.rules,
+        }
+    }
+
+    fn __copy__(&self) -> VecGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> VecGame {
+        self.clone()
+    }
+
+    /// Pickling: the batch is rebuilt from `get_state()` by `VecGame.from_state`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
+        let from_state = py.get_type::<VecGame>().getattr("from_state")?;
+        Ok((from_state, (self.get_state(py)?,)))
     }
 
     /// Every game's observation from its mover's view: float32, shape `(n, observation_size)`.
@@ -912,8 +1112,10 @@ pub fn analyze<'py>(
 }
 
 /// Proves the exact value of a position (a position string or a `Game`) with perfect play.
-/// Returns a dict: `best` (pit), `value` (the Evaluation's fields: final seed margin for the
-/// side to move, proven), `pv` (the perfect line), `nodes`, `seconds`. `RuntimeError` when
+/// Returns the dict of `mancala solve --json`: `variant`, `position`, `value` (the final seed
+/// margin for the side to move), `value_is` (what the value means), `eval` (the Evaluation's
+/// fields), `best` and `pv` (the move and the perfect line in the game's notation), `nodes`;
+/// and, for Python, `best_pit` and `pv_pits` (own pits, 0-based) and `seconds`. `RuntimeError` when
 /// `time_ms` runs out or the proof is beyond the solver (positions that repeat: see
 /// `mancala solve`). The table is `tt_mb` MiB (default: 64 within 24 seeds of the tables,
 /// else 512 for the Kalah fast path, else 1024).
@@ -951,11 +1153,35 @@ pub fn solve<'py>(
         ))
     })?;
     let d = PyDict::new(py);
+    let side = r.eval.side;
+    let value_is = if r.eval.is_tie_break() {
+        format!(
+            "equal seeds with perfect play: a tie the cowrie rule decides ({}), counted as one seed for its winner, from {}'s view (the side to move)",
+            r.eval.outcome_text(),
+            side.name()
+        )
+    } else {
+        let misere = if pos.rules().misere() {
+            "; misère: lower is better"
+        } else {
+            ""
+        };
+        format!(
+            "final seed margin for {} (the side to move) with perfect play{misere}",
+            side.name()
+        )
+    };
+    let notation = Notation::for_rules(pos.rules());
+    d.set_item("variant", pos.rules().to_string())?;
     d.set_item("position", pos.to_string())?;
-    d.set_item("best", r.best)?;
-    d.set_item("value", eval_dict(py, &r.eval)?)?;
-    d.set_item("pv", pits(&r.pv))?;
+    d.set_item("value", r.eval.margin)?;
+    d.set_item("value_is", value_is)?;
+    d.set_item("eval", eval_dict(py, &r.eval)?)?;
+    d.set_item("best", notation.move_text(pos.to_move(), r.best))?;
+    d.set_item("pv", line_text(&pos, &r.pv))?;
     d.set_item("nodes", r.nodes)?;
+    d.set_item("best_pit", r.best)?;
+    d.set_item("pv_pits", pits(&r.pv))?;
     d.set_item("seconds", r.elapsed.as_secs_f64())?;
     Ok(d)
 }
@@ -1154,6 +1380,11 @@ impl Level {
         let level = self.level;
         py.detach(|| level.choose(&pos, &history, seed))
             .ok_or_else(|| PyValueError::new_err("no legal move"))
+    }
+
+    /// Pickling and copies: the level is rebuilt from its number.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (u8,))> {
+        Ok((py.get_type::<Level>().into_any(), (self.level.level,)))
     }
 
     fn __repr__(&self) -> String {

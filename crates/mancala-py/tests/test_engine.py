@@ -1,6 +1,7 @@
 """Values from the engine and the endgame tables, with the fields of the engine's
 Evaluation."""
 
+import json
 import random
 import subprocess
 
@@ -13,20 +14,32 @@ FIELDS = {"side", "margin", "score", "lower_is_better", "tie_break", "proven", "
 
 def test_solve_kalah_6_3_is_plus_2():
     r = mancala.solve("kalah,seeds=3/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s", threads=2)
-    v = r["value"]
+    v = r["eval"]
     assert set(v) == FIELDS
     assert (v["side"], v["margin"], v["proven"], v["depth"]) == ("south", 2, True, None)
-    assert v["lower_is_better"] is False
+    assert v["lower_is_better"] is False and r["value"] == 2
     g = mancala.Game("kalah")
-    assert r["best"] in g.legal_moves() and r["pv"][0] == r["best"]
-    for pit in r["pv"]:  # the perfect line is playable
+    assert r["best_pit"] in g.legal_moves() and r["pv_pits"][0] == r["best_pit"]
+    for pit in r["pv_pits"]:  # the perfect line is playable
         g.play(pit)
+
+
+def test_solve_gives_the_dict_of_the_cli(cli):
+    pos = "kalah,pits=3,seeds=2/2-2-2/0/2-2-2/0/s"
+    r = mancala.solve(pos)
+    out = subprocess.run([cli, "solve", "--position", pos, "--json"], capture_output=True, text=True, check=True)
+    want = json.loads(out.stdout)
+    python_only = {"best_pit", "pv_pits", "seconds"}
+    assert set(r) - python_only == set(want)
+    for k in want:
+        if k != "nodes":  # the search's node count varies with its threads
+            assert r[k] == want[k], k
 
 
 @pytest.mark.slow
 def test_solve_kalah_6_4_is_plus_8():
     r = mancala.solve(mancala.Game("kalah,seeds=4"), threads=2)
-    assert r["value"]["margin"] == 8 and r["value"]["proven"]
+    assert r["value"] == 8 and r["eval"]["proven"]
 
 
 def test_solve_a_misere_endgame_and_refusals():
@@ -35,7 +48,7 @@ def test_solve_a_misere_endgame_and_refusals():
     while g.total_seeds - sum(g.scores) > 14 and not g.is_over:
         g.play(rng.choice(g.legal_moves()))
     assert not g.is_over
-    v = mancala.solve(g)["value"]
+    v = mancala.solve(g)["eval"]
     assert v["lower_is_better"] is True and v["proven"] and v["side"] == g.to_move
     assert v["score"] == -v["margin"]
     with pytest.raises(ValueError, match="over"):
@@ -60,7 +73,7 @@ def test_analyze_gives_values_of_every_move():
     assert r["value"]["score"] == best
     # Close to the end a search proves its value.
     end = mancala.analyze("kalah,seeds=4/0-0-0-0-1-1/20/0-0-0-0-2-0/24/s", time_ms=200)
-    assert end["value"]["proven"] and end["value"]["margin"] == mancala.solve(end["position"])["value"]["margin"]
+    assert end["value"]["proven"] and end["value"]["margin"] == mancala.solve(end["position"])["value"]
 
 
 def test_levels_choose_legal_moves():
@@ -98,7 +111,7 @@ def test_egdb_values_are_the_proofs(cli, tmp_path):
             continue
         v = db.value(g)
         assert v is not None and set(v) == FIELDS and v["proven"] and v["side"] == g.to_move
-        assert v["margin"] == mancala.solve(g)["value"]["margin"]
+        assert v["margin"] == mancala.solve(g)["value"]
         best = db.best_moves(g)
         assert best and set(best) <= set(g.legal_moves())
         checked += 1

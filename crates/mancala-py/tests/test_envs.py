@@ -2,6 +2,7 @@
 test, OpenSpiel's random simulation test (when OpenSpiel is installed)."""
 
 import importlib.util
+import random
 
 import numpy as np
 import pytest
@@ -135,3 +136,57 @@ def test_adapters_refuse_the_pie_rule_and_non_integer_actions():
             e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
     with pytest.raises(RuntimeError, match="every agent is done"):
         e.step(0)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None,
+    reason="open_spiel is not installed (pip install open-spiel==2.0.2): OpenSpiel adapter not tested",
+)
+def test_openspiel_default_is_stated_kalah_6_4_and_kalah_means_6_3():
+    import pyspiel
+
+    # `kalah` alone is Kalah(6,3) in this package, the adapter's included; the adapter's
+    # default is written out as Kalah(6,4), OpenSpiel's own `mancala`.
+    assert mancala.Game("kalah").total_seeds == 36
+    default = pyspiel.load_game("python_mancala")
+    assert default.get_parameters() == {"rules": "kalah;seeds:4"}
+    assert default.new_initial_state().game.total_seeds == 48
+    assert pyspiel.load_game("python_mancala", {"rules": "kalah"}).new_initial_state().game.total_seeds == 36
+    theirs = str(pyspiel.load_game("mancala").new_initial_state()).splitlines()
+    assert sum(int(x) for row in theirs[:3] for x in row.split("-") if x.isdigit()) == 48
+
+
+def _rows_and_stores(text):
+    """South's and North's seeds (store plus own row) in OpenSpiel's `mancala` state string."""
+    lines = text.splitlines()
+    north_row = [int(x) for x in lines[0].split("-") if x]
+    south_row = [int(x) for x in lines[2].split("-") if x]
+    stores = lines[1].split("-")
+    return int(stores[-1]) + sum(south_row), int(stores[0]) + sum(north_row)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None,
+    reason="open_spiel is not installed (pip install open-spiel==2.0.2): no lockstep test against it",
+)
+def test_kalah_6_4_plays_in_lockstep_with_openspiel_mancala():
+    import pyspiel
+
+    # OpenSpiel's `mancala` is `kalah,seeds=4`: the same legal moves at every ply of 300
+    # random games, the same ends, and the same final margin (OpenSpiel leaves the last seeds
+    # in their rows and counts them for their owners; the game here sweeps them to the stores).
+    game = pyspiel.load_game("mancala")
+    rng = random.Random(1)
+    for i in range(300):
+        g, s = mancala.Game("kalah,seeds=4"), game.new_initial_state()
+        while not g.is_over:
+            offset = 1 if g.to_move == "south" else 8
+            assert s.current_player() == ("south", "north").index(g.to_move)
+            assert s.legal_actions() == [p + offset for p in g.legal_moves()], (i, g.position)
+            pit = rng.choice(g.legal_moves())
+            g.play(pit)
+            s.apply_action(pit + offset)
+        assert s.is_terminal(), (i, g.position)
+        south, north = _rows_and_stores(str(s))
+        assert (south, north) == g.scores, (i, g.position, str(s))
+        assert s.returns() == [g.reward("south"), g.reward("north")]

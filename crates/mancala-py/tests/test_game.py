@@ -157,16 +157,112 @@ def test_vecgame_plays_the_same_games_on_one_thread_or_shared():
     # 1000 games: steps of eight chunks, shared with the helper threads where the machine
     # has them; parallel=False steps them all on this thread.
     n = 1000
-    shared = mancala.VecGame("kalah,seeds=4", n, seed=9, opening=3)
+    shared = mancala.VecGame("kalah,seeds=4", n, seed=9, opening=3, parallel=True)
     alone = mancala.VecGame("kalah,seeds=4", n, seed=9, opening=3, parallel=False)
-    assert not alone.parallel
-    for t in range(120):
+    chosen = mancala.VecGame("kalah,seeds=4", n, seed=9, opening=3)
+    assert not alone.parallel and not alone.sharing
+    # The default chooses step by step: it starts alone and tries the helpers after its first
+    # steps, whichever it then keeps.
+    assert chosen.parallel is None and not chosen.sharing
+    tried = False
+    for t in range(180):
         if t == 60:
             shared.parallel, alone.parallel = False, True
-        x, y = shared.step_random(), alone.step_random()
-        assert all((a == b).all() for a, b in zip(x, y))
-    assert shared.positions() == alone.positions()
+        if t == 120:
+            shared.parallel = None
+        tried |= chosen.sharing
+        x, y, z = shared.step_random(), alone.step_random(), chosen.step_random()
+        assert all((a == b).all() and (a == c).all() for a, b, c in zip(x, y, z))
+    assert shared.positions() == alone.positions() == chosen.positions()
     assert (shared.observations() == alone.observations()).all()
+    if mancala.VecGame("kalah", 1000, parallel=True).parallel:  # a machine of several cores
+        assert tried, "the default never tried the helper threads"
+    assert not mancala.VecGame("kalah", 255, parallel=True).sharing  # one chunk: never shared
+
+
+def test_vecgame_resets_games_to_given_positions():
+    v = mancala.VecGame("oware", 6, seed=3)
+    for _ in range(40):
+        v.step_random()
+    start = mancala.Game("oware").position
+    mid = v.positions()[2]
+    v.reset_at([0, 5], [mid, start])
+    assert v.positions()[0] == mid and v.positions()[5] == start
+    obs, masks = v.reset(positions=[mid] * 6)
+    assert v.positions() == [mid] * 6
+    assert (obs == mancala.Game(position=mid).observation()).all()
+    assert (masks == mancala.Game(position=mid).legal_mask()).all()
+    before = v.positions()
+    with pytest.raises(ValueError, match="game 1"):
+        v.reset(positions=[mid, "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"] + [mid] * 4)
+    with pytest.raises(ValueError, match="index 6"):
+        v.reset_at([6], [mid])
+    with pytest.raises(ValueError, match="positions for 6 games"):
+        v.reset(positions=[mid])
+    with pytest.raises(ValueError):
+        v.reset_at([0], ["not a position"])
+    assert v.positions() == before
+
+
+@pytest.mark.parametrize("rules", ["kalah,seeds=4", "oware", "kauri", "kalah,pits=8"])
+def test_vecgame_state_clone_and_pickle_continue_identically(rules):
+    v = mancala.VecGame(rules, 16, seed=5, reward="margin", opening=2)
+    for _ in range(70):
+        v.step_random()
+    copies = [
+        v.clone(),
+        copy.copy(v),
+        copy.deepcopy(v),
+        pickle.loads(pickle.dumps(v)),
+        mancala.VecGame.from_state(v.get_state()),
+    ]
+    other = mancala.VecGame(rules, 16, seed=77)
+    other.set_state(v.get_state())
+    copies.append(other)
+    for c in copies:
+        assert c.positions() == v.positions() and c.get_state() == v.get_state()
+        assert (c.final_scores() == v.final_scores()).all()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(150):
+        masks = v.masks()
+        acts = (rng.random(masks.shape) * masks).argmax(axis=1)
+        ref = v.step(acts)
+        ended += int(ref[2].sum())
+        for c in copies:
+            got = c.step(acts)
+            assert all((a == b).all() for a, b in zip(ref, got))
+            assert (c.final_scores() == v.final_scores()).all()
+    assert ended > 0
+    # The generators continue too: random steps of a copy are the original's.
+    last = pickle.loads(pickle.dumps(v))
+    assert all((a == b).all() for a, b in zip(v.step_random(), last.step_random()))
+    with pytest.raises(ValueError, match="no `opening`"):
+        mancala.VecGame.from_state({"start": "kalah"})
+    bad = v.get_state()
+    bad["games"] = bad["games"][:-1] + [(bad["games"][0][0], [200])]
+    with pytest.raises(ValueError, match="not legal"):
+        mancala.VecGame.from_state(bad)
+
+
+def test_level_and_gym_env_pickle():
+    assert pickle.loads(pickle.dumps(mancala.Level(2))).level == 2
+    assert copy.deepcopy(mancala.Level(5)).level == 5
+    gym_env = pytest.importorskip("mancala.gym_env", reason="gymnasium is not installed")
+    env = gym_env.MancalaEnv("kalah,seeds=3", opponent=2)
+    env.reset(seed=4)
+    env.step(int(np.flatnonzero(env.unwrapped.game.legal_mask())[0]))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for _ in range(40):
+        a = int(np.flatnonzero(env.game.legal_mask())[-1])
+        obs, reward, done, _, _ = env.step(a)
+        for c in copies:
+            o, r, d, _, _ = c.step(a)
+            assert (o == obs).all() and (r, d) == (reward, done)
+            assert c.game.position == env.game.position
+        if done:
+            break
+    assert done
 
 
 def test_vecgame_refuses_bad_out_arrays():

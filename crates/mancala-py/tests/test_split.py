@@ -30,7 +30,7 @@ def prove_all(jobs_dir, report):
 )
 def test_split_bounds_agree_with_solve(tmp_path, kind, offset, holds):
     start = mancala.Game(RULES)
-    value = mancala.solve(start, tt_mb=8)["value"]["margin"]
+    value = mancala.solve(start, tt_mb=8)["value"]
     k = value + offset
     jobs = tmp_path / "jobs"
     first = mancala.split(start, 2, jobs, **{kind: k})

@@ -120,12 +120,15 @@ class VecGame:
     the player who made the game's last move. ``opening``: up to that many random plies start
     each game. ``seed`` drives openings, ``sample_actions`` and ``step_random`` (each game
     has its own generator, so a seed gives the same games whatever the threads).
-    ``parallel``: steps of 256 games or more are shared, in chunks of 128 games or more, by
+    ``parallel``: steps of 256 games or more can be shared, in chunks of 128 games or more, by
     the calling thread and the process's helper threads, one a core besides the caller
     (``RAYON_NUM_THREADS`` sets the threads in all); the helpers spin for a quarter of a
-    millisecond after a step, so that the next finds them awake, then sleep. ``False`` steps
-    every game on the calling thread: pass it where several processes or threads step batches
-    at once, whose helpers would spin on cores the others need. One ``VecGame`` is stepped by
+    millisecond after a step, so that the next finds them awake, then sleep. ``None`` (the
+    default) times the steps and shares them only while that is faster: it tries the other way
+    for a few steps now and then (every 32 steps after a change, doubling to every 4096), so it
+    leaves the helpers when other processes keep their cores busy and takes them again when the
+    cores are idle. ``True`` always shares; ``False`` steps every game on the calling thread.
+    One ``VecGame`` is stepped by
     one thread at a time; a call from another thread meanwhile raises ``RuntimeError``. Rules
     with the pie rule are refused (``ValueError``): actions and masks are pits, and the swap
     is not one. Actions are integers; floats and booleans are refused, not cast.
@@ -139,13 +142,18 @@ class VecGame:
         reward: str = "win",
         opening: int = 0,
         position: Optional[str] = None,
-        parallel: bool = True,
+        parallel: Optional[bool] = None,
     ) -> "VecGame": ...
     @property
-    def parallel(self) -> bool:
-        """Whether large steps are shared with helper threads (``False`` on one core)."""
+    def parallel(self) -> Optional[bool]:
+        """``None`` (chosen step by step), or whether large steps are always shared with
+        helper threads (``False`` on one core)."""
     @parallel.setter
-    def parallel(self, value: bool) -> None: ...
+    def parallel(self, value: Optional[bool]) -> None: ...
+    @property
+    def sharing(self) -> bool:
+        """Whether the next step is shared with helper threads (never for fewer than 256
+        games)."""
     @property
     def n(self) -> int: ...
     @property
@@ -155,8 +163,27 @@ class VecGame:
         """Pits a side: actions are ``0..pits``."""
     @property
     def observation_size(self) -> int: ...
-    def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Starts every game again; returns ``(observations, masks)``."""
+    def reset(
+        self, seed: Optional[int] = None, positions: Optional[List[str]] = None
+    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Starts every game again (game ``i`` from ``positions[i]`` where given: a position
+        string of the batch's rules, not over); returns ``(observations, masks)``.
+        ``ValueError`` for a bad position, naming its game; then no game changes."""
+    def reset_at(self, indices: List[int], positions: List[str]) -> None:
+        """Sets game ``indices[j]`` to ``positions[j]``, the other games and the generators
+        unchanged; ``ValueError`` for a bad index or position, and then no game changes."""
+    def get_state(self) -> Dict[str, Any]:
+        """The batch as plain values: ``start``, ``opening``, ``reward``, ``parallel``,
+        ``games`` (each ``(start, moves)``: the game's start and the pits played since where
+        the repetition rule needs them, else the position now and no move), ``rngs`` (the
+        generators' states) and ``final_scores``."""
+    @staticmethod
+    def from_state(state: Dict[str, Any]) -> "VecGame":
+        """The batch of a ``get_state()`` dict, which continues as the original does."""
+    def set_state(self, state: Dict[str, Any]) -> None:
+        """Makes this batch the one of ``state`` (unchanged on an error)."""
+    def clone(self) -> "VecGame":
+        """A copy that continues as this batch does given the same actions."""
     def observations(self) -> npt.NDArray[np.float32]:
         """Shape ``(n, observation_size)``, from each game's mover."""
     def masks(self) -> npt.NDArray[np.bool_]:
@@ -214,8 +241,11 @@ def solve(
     tt_mb: Optional[int] = None,
     egdb: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> Dict[str, Any]:
-    """Proves a position's exact value: ``best``, ``value`` (a proven Value), ``pv``,
-    ``nodes``, ``seconds``; ``RuntimeError`` when no proof finishes."""
+    """Proves a position's exact value; returns the dict of ``mancala solve --json``:
+    ``variant``, ``position``, ``value`` (final seed margin for the side to move),
+    ``value_is``, ``eval`` (a proven Value), ``best`` and ``pv`` (in the game's notation),
+    ``nodes``; and ``best_pit``, ``pv_pits`` (own pits, 0-based), ``seconds``.
+    ``RuntimeError`` when no proof finishes."""
 
 def split(
     position: _PositionLike,

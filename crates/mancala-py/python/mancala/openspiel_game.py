@@ -4,7 +4,9 @@ Importing this module registers the game with ``pyspiel.register_game`` (OpenSpi
 installed): ``pyspiel.load_game("python_mancala", {"rules": "kauri"})``. OpenSpiel's game
 strings cannot hold ``,`` or ``=`` in a value, so the parameter writes a rules string with
 ``;`` and ``:`` instead (``python_mancala(rules=kalah;seeds:4)``); a rules string with ``,``
-and ``=`` is taken too. Actions are own pits,
+and ``=`` is taken too. Without ``rules`` the game is ``kalah,seeds=4`` (Kalah(6,4), the game
+of OpenSpiel's own ``mancala``), stated in the game string; ``rules=kalah`` means what
+``kalah`` means everywhere in this package, Kalah(6,3). Actions are own pits,
 0-based from the mover's left; players 0 (South, moves first) and 1 (North); returns +1/-1/0
 (misère and Kauri's cowrie rule decide, as the game's outcome does). The observation tensor is
 :meth:`mancala.Game.observation` from the observing player's seat.
@@ -18,6 +20,8 @@ import pyspiel
 from ._mancala import Game
 from ._adapters import refuse_pie
 
+# The default rules, written out: Kalah(6,4), the game of OpenSpiel's own `mancala`. `kalah`
+# alone is Kalah(6,3) here as everywhere in this package.
 DEFAULT_RULES = "kalah;seeds:4"
 # Games whose positions repeat end by the repetition rule; random games of every preset stay
 # far below this bound.
