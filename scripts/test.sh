@@ -3,7 +3,8 @@
 # (warnings denied), builds, unit and integration tests, the long cases (perft to depth 12),
 # the documentation's runnable examples (scripts/docs-check.sh, against a release build), a
 # WASM build of mancala-core where the target can be installed, the browser tests, the Python
-# package's tests, and (with FUZZ_SECONDS set) a short run of every fuzz target.
+# package's tests, and (with FUZZ_SECONDS set) a short run of the fuzz targets (FUZZ_TARGETS,
+# default all; .ci/run runs the protocol-line and split-file targets for 10 s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +46,8 @@ bash scripts/browser-tests.sh
 bash scripts/python-tests.sh --slow
 
 if [ -n "${FUZZ_SECONDS:-}" ]; then
+  # FUZZ_TARGETS (space-separated) picks targets; default every one.
   echo "== fuzz targets, ${FUZZ_SECONDS}s each"
-  bash fuzz/run.sh "$FUZZ_SECONDS"
+  # shellcheck disable=SC2086
+  bash fuzz/run.sh "$FUZZ_SECONDS" ${FUZZ_TARGETS:-}
 fi
