@@ -278,7 +278,7 @@ fn with_game(id: &str, f: impl FnOnce(&mut Local, usize) -> Result<Value, String
 /// "random"), and answers as the server does (`game`, `seat`, `token`, `invite`). The
 /// computer moves at once where it is to move; `seed` drives its choices and a random seat.
 #[wasm_bindgen]
-pub fn new_game(request: &str, seed: u64) -> String {
+pub fn new_game(request: &str, seed: u32) -> String {
     answer((|| {
         let req: Value = serde_json::from_str(request).map_err(|e| e.to_string())?;
         let start = match (
@@ -333,7 +333,7 @@ pub fn new_game(request: &str, seed: u64) -> String {
             version: 0,
             evals: Vec::new(),
         };
-        local.reply(seed);
+        local.reply(u64::from(seed));
         GAMES.with(|g| {
             let mut g = g.borrow_mut();
             g.push(local);
@@ -357,7 +357,7 @@ pub fn state(id: &str) -> String {
 /// Plays `pit` (1-based, or "swap", as JSON) at ply `ply`, then the computer's reply; answers
 /// the state as `POST /api/games/{id}/moves`.
 #[wasm_bindgen]
-pub fn play(id: &str, pit: &str, ply: u32, seed: u64) -> String {
+pub fn play(id: &str, pit: &str, ply: u32, seed: u32) -> String {
     with_game(id, |g, k| {
         if g.over() {
             return Err("the game is over".into());
@@ -372,7 +372,7 @@ pub fn play(id: &str, pit: &str, ply: u32, seed: u64) -> String {
         g.game.play(pit_index(&pit)?).map_err(|e| e.to_string())?;
         g.evals.truncate(g.game.moves().len() - 1);
         g.evals.push(None);
-        g.reply(seed);
+        g.reply(u64::from(seed));
         g.version += 1;
         Ok(g.view(k))
     })
