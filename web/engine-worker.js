@@ -25,4 +25,3 @@ self.onmessage = async (ev) => {
     self.postMessage({ id, error: String(e && e.message || e) });
   }
 };
-self.postMessage({ id: 0, result: 'loading' });

@@ -456,7 +456,7 @@ pub fn analyse(pos: &str, history_json: &str, depth: u32, ms: u32) -> String {
 pub fn search(pos: &str, depth: u32, tt_mb: u32) -> String {
     answer((|| {
         let p = position(pos)?;
-        let engine = Engine::new((tt_mb as usize).clamp(1, 1024), 1);
+        let engine = Engine::try_new((tt_mb as usize).clamp(1, 1024), 1)?;
         let limits = Limits {
             depth: Some(depth.clamp(1, 64)),
             ..Limits::default()
