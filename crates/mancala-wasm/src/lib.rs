@@ -31,6 +31,9 @@ mod view;
 const TABLE_MB: usize = 16;
 
 struct Local {
+    /// `local-SEED-K`: the creating request's seed tells games of earlier workers (earlier
+    /// visits, whose games are gone) from this one's.
+    id: String,
     game: Game,
     /// The computer's level; `None` for two people at one screen.
     level: Option<u8>,
@@ -193,7 +196,7 @@ impl Local {
         }
     }
 
-    fn view(&self, id: usize) -> Value {
+    fn view(&self) -> Value {
         let g = &self.game;
         let n = g.moves().len();
         let recent: Vec<_> = (n.saturating_sub(12)..n)
@@ -231,7 +234,7 @@ impl Local {
         };
         let stop = self.resigned.map(view::Stop::Resigned);
         json!({
-            "id": format!("local-{id}"),
+            "id": self.id,
             "version": self.version,
             "ply": n,
             "rules": view::rules_view(g),
@@ -255,21 +258,16 @@ impl Local {
     }
 }
 
-fn local_id(id: &str) -> Result<usize, String> {
-    id.strip_prefix("local-")
-        .and_then(|k| k.parse().ok())
-        .ok_or_else(|| format!("no game {id} in this browser"))
-}
-
-fn with_game(id: &str, f: impl FnOnce(&mut Local, usize) -> Result<Value, String>) -> String {
-    answer(local_id(id).and_then(|k| {
-        GAMES.with(|g| {
-            let mut g = g.borrow_mut();
-            let game = g
-                .get_mut(k)
-                .ok_or_else(|| format!("no game {id} in this browser"))?;
-            f(game, k)
-        })
+fn with_game(id: &str, f: impl FnOnce(&mut Local) -> Result<Value, String>) -> String {
+    answer(GAMES.with(|g| {
+        let mut g = g.borrow_mut();
+        let k: Option<usize> = id.rsplit('-').next().and_then(|k| k.parse().ok());
+        match k.and_then(|k| g.get_mut(k)).filter(|game| game.id == id) {
+            Some(game) => f(game),
+            None => Err(format!(
+                "no game {id} in this browser: games here end when the page is closed"
+            )),
+        }
     }))
 }
 
@@ -326,6 +324,7 @@ pub fn new_game(request: &str, seed: u32) -> String {
             }
         };
         let mut local = Local {
+            id: String::new(),
             game: Game::new(start),
             level,
             you,
@@ -336,10 +335,10 @@ pub fn new_game(request: &str, seed: u32) -> String {
         local.reply(u64::from(seed));
         GAMES.with(|g| {
             let mut g = g.borrow_mut();
+            local.id = format!("local-{seed:08x}-{}", g.len());
             g.push(local);
-            let k = g.len() - 1;
             Ok(json!({
-                "game": g[k].view(k),
+                "game": g[g.len() - 1].view(),
                 "seat": view::side_str(you),
                 "token": "local",
                 "invite": null,
@@ -351,14 +350,14 @@ pub fn new_game(request: &str, seed: u32) -> String {
 /// A game's state, as `GET /api/games/{id}`.
 #[wasm_bindgen]
 pub fn state(id: &str) -> String {
-    with_game(id, |g, k| Ok(g.view(k)))
+    with_game(id, |g| Ok(g.view()))
 }
 
 /// Plays `pit` (1-based, or "swap", as JSON) at ply `ply`, then the computer's reply; answers
 /// the state as `POST /api/games/{id}/moves`.
 #[wasm_bindgen]
 pub fn play(id: &str, pit: &str, ply: u32, seed: u32) -> String {
-    with_game(id, |g, k| {
+    with_game(id, |g| {
         if g.over() {
             return Err("the game is over".into());
         }
@@ -374,14 +373,14 @@ pub fn play(id: &str, pit: &str, ply: u32, seed: u32) -> String {
         g.evals.push(None);
         g.reply(u64::from(seed));
         g.version += 1;
-        Ok(g.view(k))
+        Ok(g.view())
     })
 }
 
 /// Takes back the person's last move and the computer's replies after it.
 #[wasm_bindgen]
 pub fn undo(id: &str) -> String {
-    with_game(id, |g, k| {
+    with_game(id, |g| {
         if g.level.is_none() || g.resigned.is_some() {
             return Err("undo is for games against the computer".into());
         }
@@ -394,14 +393,14 @@ pub fn undo(id: &str) -> String {
         }
         g.evals.truncate(at);
         g.version += 1;
-        Ok(g.view(k))
+        Ok(g.view())
     })
 }
 
 /// Resigns for the person (for the side to move between two people at one screen).
 #[wasm_bindgen]
 pub fn resign(id: &str) -> String {
-    with_game(id, |g, k| {
+    with_game(id, |g| {
         if g.over() {
             return Err("the game is already over".into());
         }
@@ -411,7 +410,7 @@ pub fn resign(id: &str) -> String {
             g.game.to_move()
         });
         g.version += 1;
-        Ok(g.view(k))
+        Ok(g.view())
     })
 }
 
@@ -419,7 +418,7 @@ pub fn resign(id: &str) -> String {
 /// proof where one finishes, else a search), as `GET /api/games/{id}/hint`.
 #[wasm_bindgen]
 pub fn hint(id: &str, ms: u32) -> String {
-    with_game(id, |g, _| {
+    with_game(id, |g| {
         if g.over() {
             return Err("the game is over".into());
         }
