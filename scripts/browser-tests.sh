@@ -2,7 +2,8 @@
 # Browser end-to-end tests of the web client: installs Debian's Chromium (only if missing) and
 # playwright-core (npm ci, no browser download), builds `mancala`, starts `mancala serve` on a
 # free loopback port with a temporary database and a KGP lobby, runs web/tests with node's test
-# runner and stops the server. Screenshots and downloaded records land in test-output/browser/.
+# runner and stops the server; then, where web/pkg/ is built, the static copy's offline tests
+# (offline.test.js). Screenshots and downloaded records land in test-output/browser/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -54,6 +55,15 @@ mkdir -p test-output/browser
 status=0
 (cd web/tests && MANCALA_URL="$url" MANCALA_KGP="$kgp" MANCALA_BIN="$bin" TEST_OUTPUT="$root/test-output/browser" \
   timeout 600 node --test --test-concurrency=1 e2e.test.js) || status=$?
+# The static copy with the engine in the browser (`mancala web-export`), where
+# scripts/wasm-build.sh has built web/pkg/.
+if [ -f web/pkg/mancala_wasm_bg.wasm ]; then
+  echo "== browser tests of the static copy (offline)"
+  (cd web/tests && MANCALA_BIN="$bin" TEST_OUTPUT="$root/test-output/browser" \
+    timeout 900 node --test --test-concurrency=1 offline.test.js) || status=$?
+else
+  echo "skipped: the offline tests (no web/pkg/: run scripts/wasm-build.sh)"
+fi
 if [ "$status" -ne 0 ]; then
   echo "== server log"; tail -50 "$tmp/server.log"
 fi

@@ -2,9 +2,10 @@
 # Runs every test of the project on a fresh machine: formatting, lints and documentation
 # (warnings denied), builds, unit and integration tests, the long cases (perft to depth 12),
 # the documentation's runnable examples (scripts/docs-check.sh, against a release build), a
-# WASM build of mancala-core where the target can be installed, the browser tests, the Python
-# package's tests, and (with FUZZ_SECONDS set) a short run of the fuzz targets (FUZZ_TARGETS,
-# default all; .ci/run runs the protocol-line and split-file targets for 10 s each).
+# WASM build of the rules, the engine and the browser's engine (scripts/wasm-build.sh)
+# where the target can be installed, the browser tests, the Python package's tests, and (with
+# FUZZ_SECONDS set) a short run of the fuzz targets (FUZZ_TARGETS, default all; .ci/run runs
+# the protocol-line and split-file targets for 10 s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,10 +33,12 @@ cargo test --locked -p mancala-engine --lib brute_force_on_4_pits -- --ignored
 echo "== docs examples"
 bash scripts/docs-check.sh
 
-echo "== mancala-core for wasm32-unknown-unknown"
+echo "== mancala-core, mancala-engine and mancala-wasm for wasm32-unknown-unknown"
 if rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
    || timeout 300 rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
-  cargo build --locked -p mancala-core --target wasm32-unknown-unknown
+  cargo build --locked -p mancala-core -p mancala-engine -p mancala-wasm --target wasm32-unknown-unknown
+  # The browser's engine (web/pkg/), which the browser tests' static copy needs.
+  bash scripts/wasm-build.sh
 else
   echo "skipped: the wasm32-unknown-unknown target could not be installed here"
 fi

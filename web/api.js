@@ -25,7 +25,76 @@ async function call(method, path, body, token) {
   return data;
 }
 
-export const api = {
+// A static copy of the client (`mancala web-export`) marks its page with
+// <meta name="mancala-engine" content="browser">: there is no server, and the engine runs in
+// a Web Worker in this browser (engine-worker.js). Games then live in that worker.
+export const local = typeof document !== 'undefined'
+  && document.querySelector('meta[name="mancala-engine"][content="browser"]') !== null;
+
+let worker = null;
+let nextId = 1;
+const pending = new Map();
+function startWorker() {
+  worker = new Worker('/engine-worker.js', { type: 'module' });
+  worker.onmessage = (ev) => {
+    const { id, result, error } = ev.data || {};
+    const p = pending.get(id);
+    if (!p) return;
+    pending.delete(id);
+    if (error !== undefined) p.reject(new ApiError(400, error));
+    else p.resolve(result);
+  };
+  worker.onerror = (ev) => {
+    for (const p of pending.values()) p.reject(new ApiError(500, ev.message || 'the engine failed'));
+    pending.clear();
+  };
+}
+// Asks the engine in this browser: op is one of mancala-wasm's functions.
+export function engine(op, ...args) {
+  if (!worker) startWorker();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, op, args });
+  });
+}
+// Stops whatever the engine in this browser is thinking: its worker is ended and a new one
+// starts on the next request (the games it held are gone).
+export function stopEngine() {
+  if (!worker) return;
+  worker.terminate();
+  worker = null;
+  for (const p of pending.values()) p.reject(new ApiError(0, 'stopped'));
+  pending.clear();
+}
+
+const seed = () => Math.floor(Math.random() * 0x100000000);
+const serverOnly = () => Promise.reject(new ApiError(501, t('web.local.server-only')));
+// The analysis board's fixed depth, where the page's address asks for one (?depth=D).
+const analysisDepth = () => Number(new URLSearchParams(location.search).get('depth')) || 0;
+
+const localApi = {
+  variants: (lang) => engine('variants', lang),
+  rules: (variant, lang) => engine('rules', variant, lang),
+  create: (req) => engine('new_game', JSON.stringify(req), seed()),
+  state: (id) => engine('state', id),
+  move: (id, token, pit, ply) => engine('play', id, JSON.stringify(pit), ply, seed()),
+  undo: (id) => engine('undo', id),
+  resign: (id) => engine('resign', id),
+  hint: (id) => engine('hint', id, 500),
+  join: serverOnly,
+  replayGame: serverOnly,
+  botGames: async () => ({ games: [] }),
+  lobbyBots: async () => ({ lobby: false, bots: [] }),
+  challenge: serverOnly,
+  analyse: (position, history = []) => {
+    const depth = analysisDepth();
+    return engine('analyse', position, JSON.stringify(history), depth, depth ? 60000 : 2000);
+  },
+  replayRecord: (text) => engine('replay_record', text, 200, 5000),
+};
+
+const serverApi = {
   variants: (lang) => call('GET', `/api/variants?lang=${encodeURIComponent(lang)}`),
   rules: (variant, lang) => call('GET', `/api/rules?variant=${encodeURIComponent(variant)}&lang=${encodeURIComponent(lang)}`),
   create: (req) => call('POST', '/api/games', req),
@@ -47,6 +116,8 @@ export const api = {
     return data;
   },
 };
+
+export const api = local ? localApi : serverApi;
 
 // Seat tokens: one per game, only in this browser.
 const KEY = 'mancala.seats';
@@ -76,6 +147,8 @@ export function recentGames() {
 // Watches a game over a WebSocket; reconnects with backoff. Calls onState(game) for each
 // state pushed. Returns a function that stops watching.
 export function watch(id, onState, onStatus) {
+  // A game in this browser changes only by our own requests.
+  if (local) { onStatus && onStatus(true); return () => {}; }
   let ws = null;
   let stopped = false;
   let delay = 500;

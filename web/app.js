@@ -6,7 +6,7 @@
 //   #/replay/ID          replay and analyse a game; #/replay: open a record file
 //   #/analysis/POSITION  the analysis board (the position string, URI-encoded)
 
-import { api, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
+import { api, local, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
 import { Board, letter, other, sleep } from './board.js';
 import { T } from './text.js';
 import { t, tn, lang, LANGS, setLang, side, message, evalText, fill } from './i18n.js';
@@ -81,6 +81,12 @@ function start() {
   sel.replaceChildren(...Object.entries(LANGS).map(([code, name]) => h('option', { value: code, text: name })));
   sel.value = lang;
   sel.addEventListener('change', () => setLang(sel.value));
+  // A static copy: say where the computer thinks.
+  if (local && !$('#engine-here')) {
+    $('header.top').append(h('p', { class: 'engine-here', id: 'engine-here', text: t('web.local.engine') }));
+  }
+  // The static copy's files are cached on the first visit: it then starts offline (sw.js).
+  if (local && 'serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
   route();
 }
 

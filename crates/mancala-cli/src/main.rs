@@ -74,6 +74,9 @@ enum Command {
     Match(engine_cmds::MatchArgs),
     /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
     Serve(mancala_server::ServeArgs),
+    /// Write a static copy of the browser client that plays with the engine in the browser
+    /// (no server) and, after the first visit, offline: serve DIR with any file server.
+    WebExport(WebExportArgs),
     /// Play many games and report length, branching factor, complexity and results.
     Stats(stats::StatsArgs),
     /// Play full-screen in the terminal: against the computer or two people at one keyboard.
@@ -393,6 +396,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => engine_cmd::run(a),
         Command::BenchEngine(a) => bench::run(a),
         Command::Serve(a) => mancala_server::run(a),
+        Command::WebExport(a) => web_export(a),
         Command::Stats(a) => stats::run(a),
         Command::Tui(a) => tui::run(a),
         Command::Egdb(a) => egdb_cmd::run(a),
@@ -803,4 +807,23 @@ mod tests {
             assert_eq!(a.rules.rules().unwrap(), preset.rules(), "{flag}");
         }
     }
+}
+
+#[derive(Args)]
+struct WebExportArgs {
+    /// The folder to write (made where missing; files of the same names are replaced).
+    dir: std::path::PathBuf,
+    /// The engine built for the browser: the folder scripts/wasm-build.sh writes.
+    #[arg(long, default_value = "web/pkg")]
+    pkg: std::path::PathBuf,
+}
+
+fn web_export(a: WebExportArgs) -> anyhow::Result<()> {
+    let files = mancala_server::web::export(&a.dir, &a.pkg)?;
+    println!(
+        "wrote {} files to {}: serve it with any static file server",
+        files.len(),
+        a.dir.display()
+    );
+    Ok(())
 }

@@ -4,7 +4,9 @@
 //! retrograde solver alike.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 /// What a search may spend; it stops at whichever limit comes first. Its clock is a deadline,
 /// so the time a caller spends before the search (making a table, a proof tried first) counts.

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 mod budget;
+pub mod clock;
 mod cyclic;
 pub mod fast;
 pub mod game;
@@ -30,7 +31,9 @@ pub mod tt;
 pub mod value;
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use clock::Instant;
 
 use mancala_core::rng::mix;
 use mancala_core::with_family;

@@ -11,7 +11,9 @@
 //! - [`judge`]: a move against the best move; [`judge_game`]: every move of a record (record
 //!   analysis: `analyze RECORD`, the server's replays).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use mancala_core::{Game, Position};
 

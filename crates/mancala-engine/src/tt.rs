@@ -316,17 +316,23 @@ impl Table {
         const PAGE: usize = ALIGN / 16;
         let pages = self.slots.len().div_ceil(PAGE);
         let threads = threads.clamp(1, pages.max(1));
+        let touch = |t: usize| {
+            for p in (t..pages).step_by(threads) {
+                // A write that changes nothing (an idempotent `fetch_or` may be
+                // compiled to a load, which would map the shared zero page).
+                let a = &self.slots[p * PAGE][1];
+                let v = a.load(Ordering::Relaxed);
+                let _ = a.compare_exchange(v, v, Ordering::Relaxed, Ordering::Relaxed);
+            }
+        };
+        // One thread touches the pages itself: no thread is spawned (there are none in wasm).
+        if threads == 1 {
+            return touch(0);
+        }
         std::thread::scope(|s| {
             for t in 0..threads {
-                s.spawn(move || {
-                    for p in (t..pages).step_by(threads) {
-                        // A write that changes nothing (an idempotent `fetch_or` may be
-                        // compiled to a load, which would map the shared zero page).
-                        let a = &self.slots[p * PAGE][1];
-                        let v = a.load(Ordering::Relaxed);
-                        let _ = a.compare_exchange(v, v, Ordering::Relaxed, Ordering::Relaxed);
-                    }
-                });
+                let touch = &touch;
+                s.spawn(move || touch(t));
             }
         });
     }

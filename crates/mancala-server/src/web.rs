@@ -52,6 +52,11 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/i18n.js"),
     ),
     (
+        "engine-worker.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/engine-worker.js"),
+    ),
+    (
         "locales/en.json",
         "application/json",
         include_str!("../../../locales/en.json"),
@@ -77,6 +82,79 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/favicon.svg"),
     ),
 ];
+
+/// The static copy's service worker, before [`export`] fills in its cache name and assets.
+const SERVICE_WORKER: &str = include_str!("../../../web/sw.js");
+
+/// Writes into `dir` a static copy of the client that any file server can serve: the
+/// client's files, the engine built for the browser (`pkg`: the folder
+/// scripts/wasm-build.sh writes, web/pkg/), a web app manifest and a service worker that
+/// caches every file on the first visit so that the site then starts and plays offline. The
+/// page is marked (`<meta name="mancala-engine" content="browser">`) so that the client asks
+/// the engine in a Web Worker instead of a server. The cache is named after a hash of every
+/// file, so that a new build is picked up on the next visit. Answers the files written.
+pub fn export(dir: &std::path::Path, pkg: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    use anyhow::Context;
+    use std::hash::{Hash, Hasher};
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for &(name, _, body) in FILES {
+        let body = if name == "index.html" {
+            body.replacen(
+                "</head>",
+                "<meta name=\"mancala-engine\" content=\"browser\">\n\
+                 <link rel=\"manifest\" href=\"/manifest.webmanifest\">\n</head>",
+                1,
+            )
+        } else {
+            body.to_string()
+        };
+        files.push((name.to_string(), body.into_bytes()));
+    }
+    for name in ["mancala_wasm.js", "mancala_wasm_bg.wasm"] {
+        let path = pkg.join(name);
+        let body = std::fs::read(&path).with_context(|| {
+            format!(
+                "{}: the engine for the browser is missing (build it with scripts/wasm-build.sh)",
+                path.display()
+            )
+        })?;
+        files.push((format!("pkg/{name}"), body));
+    }
+    let manifest = serde_json::json!({
+        "name": "Mancala",
+        "short_name": "Mancala",
+        "start_url": "/",
+        "display": "standalone",
+        "background_color": "#f5efe2",
+        "theme_color": "#7a4b1e",
+        "icons": [{ "src": "/favicon.svg", "sizes": "any", "type": "image/svg+xml" }],
+    });
+    files.push((
+        "manifest.webmanifest".into(),
+        serde_json::to_vec_pretty(&manifest)?,
+    ));
+    // The cache's name: a hash of every file (std's SipHash with its fixed keys).
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for (name, body) in &files {
+        name.hash(&mut h);
+        body.hash(&mut h);
+    }
+    let mut assets: Vec<String> = vec!["/".into()];
+    assets.extend(files.iter().map(|(n, _)| format!("/{n}")));
+    let sw = SERVICE_WORKER
+        .replace("__CACHE__", &format!("mancala-{:016x}", h.finish()))
+        .replace("__ASSETS__", &serde_json::to_string(&assets)?);
+    files.push(("sw.js".into(), sw.into_bytes()));
+    for (name, body) in &files {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&path, body).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(files.into_iter().map(|(n, _)| n).collect())
+}
 
 fn file(dir: Option<&PathBuf>, name: &str) -> Response {
     let Some(&(_, ctype, embedded)) = FILES.iter().find(|f| f.0 == name) else {

@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+
+use crate::clock::Instant;
 
 use mancala_core::{Position, Side};
 use serde_json::json;

@@ -1,0 +1,61 @@
+//! The browser engine's functions natively: a game against the computer, undo, a hint, the
+//! analysis board's shape, a proof, and errors (never panics) for bad input.
+
+use serde_json::Value;
+
+fn json(s: String) -> Value {
+    serde_json::from_str(&s).expect("JSON")
+}
+
+#[test]
+fn a_game_against_the_computer_with_undo_and_a_hint() {
+    let created = json(mancala_wasm::new_game(
+        r#"{"rules":"kalah","opponent":"computer","level":1,"side":"south"}"#,
+        7,
+    ));
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(created["seat"], "south");
+    assert_eq!(created["game"]["legal"].as_array().unwrap().len(), 6);
+    let hint = json(mancala_wasm::hint(&id, 100));
+    assert!(hint["eval"]["side"] == "south", "{hint}");
+    let pit = hint["pit"].to_string();
+    let after = json(mancala_wasm::play(&id, &pit, 0, 7));
+    assert!(after["ply"].as_u64().unwrap() >= 1, "{after}");
+    assert_eq!(after["thinking"], false);
+    let undone = json(mancala_wasm::undo(&id));
+    assert_eq!(undone["ply"], 0);
+    // The same move twice at a stale ply is refused.
+    let stale = json(mancala_wasm::play(&id, &pit, 5, 7));
+    assert!(stale["error"].is_string());
+}
+
+#[test]
+fn bad_input_answers_an_error() {
+    for answer in [
+        mancala_wasm::new_game("not json", 1),
+        mancala_wasm::new_game(r#"{"level":9}"#, 1),
+        mancala_wasm::state("local-99"),
+        mancala_wasm::play("nope", "1", 0, 1),
+        mancala_wasm::analyse("kalah/garbage", "", 3, 100),
+        mancala_wasm::analyse("kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s", "[1]", 3, 100),
+        mancala_wasm::rules("chess", "en"),
+        mancala_wasm::replay_record("", 10, 10),
+        mancala_wasm::search("kalah/0-0-0-0-0-0/18/0-0-0-0-0-0/18/s", 3, 1),
+    ] {
+        assert!(json(answer)["error"].is_string());
+    }
+}
+
+#[test]
+fn analysis_and_proof_say_whose_value_and_how_sure() {
+    let pos = "kalah/3-3-0-4-4-4/0/3-3-3-3-3-3/0/n";
+    let a = json(mancala_wasm::analyse(pos, "", 5, 10_000));
+    assert_eq!(a["moves"][0]["eval"]["side"], "north");
+    assert_eq!(a["moves"][0]["eval"]["depth"], 5);
+    assert_eq!(a["moves"][0]["eval"]["proven"], false);
+    let end = "kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n";
+    let p = json(mancala_wasm::solve(end, 10_000));
+    assert_eq!(p["proven"], true);
+    assert_eq!(p["eval"]["proven"], true);
+    assert_eq!(p["eval"]["side"], "north");
+}
