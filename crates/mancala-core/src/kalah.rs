@@ -2,7 +2,7 @@
 //! `dracala` (the rules as docs/rules.md states them). One position type, [`KalahPos`],
 //! carries a compact copy of its rules ([`KalahRules`]) so that hot loops need nothing else.
 
-use crate::rules::{Capture, EndCheck, Leftovers, Preset, Rules, MAX_PITS, MAX_TOTAL_SEEDS};
+use crate::rules::{Capture, EndCheck, Leftovers, Rules, MAX_PITS, MAX_TOTAL_SEEDS};
 use crate::{Error, MoveEffect, Moves, Msg, Opening, Outcome, Side, SowingPath, MAX_MOVES, SWAP};
 
 /// Length of the board array: `2 * MAX_PITS + 2`; a board of `m` pits uses `2m + 2` of it.
@@ -61,8 +61,8 @@ impl KalahRules {
             extra_turn: rules.extra_turns(),
             first_extra: rules.first_move_extra_turn,
             pie: rules.pie,
-            cross: rules.preset == Preset::CrossKalah,
-            dracala: rules.preset == Preset::Dracala,
+            cross: rules.preset.odd_sows_clockwise(),
+            dracala: rules.preset.compulsory_capture(),
             misere: rules.misere(),
             end: rules.end,
             leftovers: rules.leftovers,

@@ -46,11 +46,50 @@ pub enum Preset {
     Oware,
 }
 
-/// One preset: its name, its summary line and its rules with every option at its default.
+/// The rules engine that plays a preset: each family is a module implementing
+/// [`crate::Family`] and a variant of [`crate::Position`]'s state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameFamily {
+    /// Sowing into stores, extra turns and captures from an own empty pit ([`crate::kalah`]).
+    Kalah,
+    /// Seeds and cowries ([`crate::kauri`]).
+    Kauri,
+    /// No stores on the ring, captures of 2s and 3s, must-feed ([`crate::oware`]).
+    Oware,
+}
+
+/// One preset: its name, its family, what its game has and its rules with every option at
+/// its default. Every field is stated in each entry, so that a preset cannot take another
+/// family's rules by omission.
 struct PresetEntry {
     name: &'static str,
+    /// The rules engine that plays it.
+    family: GameFamily,
     /// How its records write moves.
     notation: Notation,
+    /// Its pits hold cowries besides seeds (Kauri).
+    cowries: bool,
+    /// Fewer seeds wins (Dracala).
+    misere: bool,
+    /// A last seed in the own store gives another move (in every stage that has them).
+    extra_turns: bool,
+    /// Its game is taught in stages (`stage`): extra turns and captures come in later ones.
+    stages: bool,
+    /// Each central pit starts with one seed more than the others (Brazilian classrooms).
+    central_extra_seed: bool,
+    /// A pit holding an odd number of seeds sows clockwise (Cross-Kalah).
+    odd_sows_clockwise: bool,
+    /// Only the moves with the largest capture are legal, with a first-move exception
+    /// (Dracala).
+    compulsory_capture: bool,
+    /// The occurrence of a position that ends the game; `None` where positions cannot repeat.
+    repeat_ends_at: Option<usize>,
+    /// Most seeds in all a game of it may hold.
+    max_total_seeds: u32,
+    /// It takes the opening rules `first-move-extra-turn` and `pie`.
+    opening_rules: bool,
+    /// The translation key of why a pit holding pieces may not be sown, where some may not.
+    restriction: Option<&'static str>,
     defaults: Rules,
 }
 
@@ -71,16 +110,45 @@ const BASE: Rules = Rules {
 };
 
 /// Every preset, in [`Preset`] declaration order (the default first): a preset is added by
-/// its variant, its entry here and the code that plays it.
+/// its variant, its entry here and, for a new family, the code that plays it.
+///
+/// Kalah-family games whose positions cannot repeat and that have no opening rule of their own
+/// take `first-move-extra-turn` and `pie`; Cross-Kalah does not (its retrograde solver works
+/// store level by store level, which a swap would cross), nor does Dracala (its first move
+/// has its own exception).
 const PRESETS: &[PresetEntry] = &[
     PresetEntry {
         name: "kalah",
+        family: GameFamily::Kalah,
         notation: Notation::Letters,
+        cowries: false,
+        misere: false,
+        extra_turns: true,
+        stages: false,
+        central_extra_seed: false,
+        odd_sows_clockwise: false,
+        compulsory_capture: false,
+        repeat_ends_at: None,
+        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        opening_rules: true,
+        restriction: None,
         defaults: BASE,
     },
     PresetEntry {
         name: "kalah-brazil",
+        family: GameFamily::Kalah,
         notation: Notation::Letters,
+        cowries: false,
+        misere: false,
+        extra_turns: true,
+        stages: true,
+        central_extra_seed: true,
+        odd_sows_clockwise: false,
+        compulsory_capture: false,
+        repeat_ends_at: None,
+        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        opening_rules: true,
+        restriction: None,
         defaults: Rules {
             preset: Preset::KalahBrazil,
             capture: Capture::OppositeOnly,
@@ -91,7 +159,19 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "vaccean",
+        family: GameFamily::Kalah,
         notation: Notation::Letters,
+        cowries: false,
+        misere: false,
+        extra_turns: true,
+        stages: false,
+        central_extra_seed: false,
+        odd_sows_clockwise: false,
+        compulsory_capture: false,
+        repeat_ends_at: None,
+        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        opening_rules: true,
+        restriction: None,
         defaults: Rules {
             preset: Preset::Vaccean,
             pits: 4,
@@ -102,7 +182,19 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "cross-kalah",
+        family: GameFamily::Kalah,
         notation: Notation::Letters,
+        cowries: false,
+        misere: false,
+        extra_turns: true,
+        stages: false,
+        central_extra_seed: false,
+        odd_sows_clockwise: true,
+        compulsory_capture: false,
+        repeat_ends_at: Some(3),
+        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        opening_rules: false,
+        restriction: None,
         defaults: Rules {
             preset: Preset::CrossKalah,
             seeds: 6,
@@ -111,7 +203,19 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "dracala",
+        family: GameFamily::Kalah,
         notation: Notation::Digits,
+        cowries: false,
+        misere: true,
+        extra_turns: true,
+        stages: false,
+        central_extra_seed: false,
+        odd_sows_clockwise: false,
+        compulsory_capture: true,
+        repeat_ends_at: None,
+        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        opening_rules: false,
+        restriction: Some("rules.restriction.dracala"),
         defaults: Rules {
             preset: Preset::Dracala,
             seeds: 6,
@@ -122,7 +226,19 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "kauri",
+        family: GameFamily::Kauri,
         notation: Notation::Kauri,
+        cowries: true,
+        misere: false,
+        extra_turns: false,
+        stages: false,
+        central_extra_seed: false,
+        odd_sows_clockwise: false,
+        compulsory_capture: false,
+        repeat_ends_at: Some(3),
+        max_total_seeds: MAX_TOTAL_SEEDS,
+        opening_rules: false,
+        restriction: Some("rules.restriction.kauri"),
         defaults: Rules {
             preset: Preset::Kauri,
             seeds: 5,
@@ -132,7 +248,19 @@ const PRESETS: &[PresetEntry] = &[
     },
     PresetEntry {
         name: "oware",
+        family: GameFamily::Oware,
         notation: Notation::Letters,
+        cowries: false,
+        misere: false,
+        extra_turns: false,
+        stages: false,
+        central_extra_seed: false,
+        odd_sows_clockwise: false,
+        compulsory_capture: false,
+        repeat_ends_at: Some(2),
+        max_total_seeds: MAX_TOTAL_SEEDS,
+        opening_rules: false,
+        restriction: Some("rules.restriction.oware"),
         defaults: Rules {
             preset: Preset::Oware,
             seeds: 4,
@@ -188,26 +316,46 @@ impl Preset {
         self.entry().notation
     }
 
+    /// The rules engine that plays it.
+    pub fn family(self) -> GameFamily {
+        self.entry().family
+    }
+
     /// Whether it is played by the Kalah rules engine ([`crate::kalah`]).
     pub fn is_kalah_family(self) -> bool {
-        !matches!(self, Preset::Kauri | Preset::Oware)
+        self.family() == GameFamily::Kalah
+    }
+
+    /// Whether it is Oware ([`crate::oware`]), the only family whose options include
+    /// `grand-slam` and `repetition`.
+    pub fn is_oware_family(self) -> bool {
+        self.family() == GameFamily::Oware
+    }
+
+    /// Whether its game is taught in stages (the `stage` option).
+    pub fn has_stages(self) -> bool {
+        self.entry().stages
+    }
+
+    /// Whether a pit holding an odd number of seeds sows clockwise (Cross-Kalah).
+    pub fn odd_sows_clockwise(self) -> bool {
+        self.entry().odd_sows_clockwise
+    }
+
+    /// Whether only the moves with the largest capture are legal (Dracala).
+    pub fn compulsory_capture(self) -> bool {
+        self.entry().compulsory_capture
     }
 
     /// Most seeds in all a game of this preset may hold.
     pub fn max_total_seeds(self) -> u32 {
-        if self.is_kalah_family() {
-            crate::kalah::WIDE_MAX_SEEDS
-        } else {
-            MAX_TOTAL_SEEDS
-        }
+        self.entry().max_total_seeds
     }
 
-    /// Whether it takes the opening rules `first-move-extra-turn` and `pie`: the Kalah-family
-    /// presets whose positions cannot repeat and that have no opening rule of their own (not
-    /// Cross-Kalah, whose retrograde solver works store level by store level, which a swap
-    /// would cross; not Dracala, whose first move has its own exception).
+    /// Whether it takes the opening rules `first-move-extra-turn` and `pie` (see [`PRESETS`]
+    /// for which presets do and why).
     pub fn takes_opening_rules(self) -> bool {
-        matches!(self, Preset::Kalah | Preset::KalahBrazil | Preset::Vaccean)
+        self.entry().opening_rules
     }
 
     /// The preset's rules with every option at its default.
@@ -628,21 +776,21 @@ pub const OPTIONS: &[RuleOption] = &[
     RuleOption {
         name: "stage",
         kind: OptionKind::Keyword(Stage::WORDS),
-        applies: |p| p == Preset::KalahBrazil,
+        applies: Preset::has_stages,
         get: |r| OptionValue::of(r.stage),
         set: |r, v| r.stage = v.keyword(),
     },
     RuleOption {
         name: "grand-slam",
         kind: OptionKind::Keyword(GrandSlam::WORDS),
-        applies: |p| p == Preset::Oware,
+        applies: Preset::is_oware_family,
         get: |r| OptionValue::of(r.grand_slam),
         set: |r, v| r.grand_slam = v.keyword(),
     },
     RuleOption {
         name: "repetition",
         kind: OptionKind::Keyword(Repetition::WORDS),
-        applies: |p| p == Preset::Oware,
+        applies: Preset::is_oware_family,
         get: |r| OptionValue::of(r.repetition),
         set: |r, v| r.repetition = v.keyword(),
     },
@@ -1041,7 +1189,7 @@ impl Rules {
         } else {
             i == m / 2
         };
-        self.seeds + u8::from(self.preset == Preset::KalahBrazil && central)
+        self.seeds + u8::from(self.preset.entry().central_extra_seed && central)
     }
 
     /// All seeds in play (both rows at the start). Kauri's cowries are not seeds.
@@ -1053,24 +1201,24 @@ impl Rules {
 
     /// The game has cowries besides seeds (Kauri): displays show both in each pit.
     pub fn has_cowries(&self) -> bool {
-        self.preset == Preset::Kauri
+        self.preset.entry().cowries
     }
 
     /// Fewer seeds wins (Dracala).
     pub fn misere(&self) -> bool {
-        self.preset == Preset::Dracala
+        self.preset.entry().misere
     }
 
-    /// Kalah family: a last seed in the mover's own store gives him another move; false only in
-    /// `kalah-brazil`'s basic stage.
+    /// Kalah family: a last seed in the mover's own store gives him another move; false in a
+    /// staged game's basic stage (`kalah-brazil`).
     pub fn extra_turns(&self) -> bool {
-        self.preset != Preset::KalahBrazil || self.stage != Stage::Basic
+        self.preset.entry().extra_turns && (!self.preset.has_stages() || self.stage != Stage::Basic)
     }
 
     /// Kalah family: a last seed in an own empty pit captures (see [`Rules::capture`]); false in
-    /// `kalah-brazil` before its full stage.
+    /// a staged game before its full stage (`kalah-brazil`).
     pub fn captures(&self) -> bool {
-        self.preset != Preset::KalahBrazil || self.stage == Stage::Full
+        !self.preset.has_stages() || self.stage == Stage::Full
     }
 
     /// Cross-Kalah, Kauri and Oware can repeat positions (docs/rules.md).
@@ -1082,11 +1230,7 @@ impl Rules {
     /// (a draw), the second in Oware ([`Repetition`] shares the seeds left); `None` where
     /// positions cannot repeat.
     pub fn repeat_ends_at(&self) -> Option<usize> {
-        match self.preset {
-            Preset::CrossKalah | Preset::Kauri => Some(3),
-            Preset::Oware => Some(2),
-            _ => None,
-        }
+        self.preset.entry().repeat_ends_at
     }
 
     /// The options that differ from the preset's defaults, as `(name, value)`.
@@ -1108,12 +1252,7 @@ impl Rules {
 
     /// [`Rules::move_restriction`] in `lang`.
     pub fn move_restriction_in(&self, lang: Lang) -> Option<&'static str> {
-        let key = match self.preset {
-            Preset::Dracala => "rules.restriction.dracala",
-            Preset::Kauri => "rules.restriction.kauri",
-            Preset::Oware => "rules.restriction.oware",
-            _ => return None,
-        };
+        let key = self.preset.entry().restriction?;
         Some(i18n::text(lang, key))
     }
 
@@ -1168,7 +1307,7 @@ impl Rules {
         )]];
         let mut para =
             |sentences: &[&str]| paras.push(sentences.iter().map(|x| x.to_string()).collect());
-        if self.preset == Preset::Oware {
+        if self.preset.family() == GameFamily::Oware {
             para(&[&f(
                 "rules.oware.board",
                 &[("pits", &m), ("seeds", &self.seeds), ("total", &total)],
@@ -1192,7 +1331,7 @@ impl Rules {
                 s("rules.oware.more-wins"),
             ]);
             para(&[&f("rules.oware.notation", &ranges)]);
-        } else if self.preset == Preset::Kauri {
+        } else if self.preset.family() == GameFamily::Kauri {
             para(&[&f(
                 "rules.kauri.board",
                 &[
@@ -1221,7 +1360,7 @@ impl Rules {
                 &[("pits", &m), ("start", &start.join(" ")), ("total", &total)],
             );
             para(&[&board]);
-            let sow = if self.preset == Preset::CrossKalah {
+            let sow = if self.preset.odd_sows_clockwise() {
                 "rules.move.cross"
             } else {
                 "rules.move"
@@ -1247,7 +1386,7 @@ impl Rules {
             if self.pie {
                 para(&[s("rules.pie")]);
             }
-            if self.preset == Preset::Dracala {
+            if self.preset.compulsory_capture() {
                 para(&[s("rules.dracala")]);
             }
             let decided = f(
@@ -1265,10 +1404,10 @@ impl Rules {
                 "rules.more-wins"
             }));
             para(&end);
-            if self.preset == Preset::CrossKalah {
+            if self.can_repeat() {
                 para(&[s("rules.repetition.cross")]);
             }
-            let key = if self.preset == Preset::Dracala {
+            let key = if self.preset.notation() == Notation::Digits {
                 "rules.notation.dracala"
             } else {
                 "rules.notation"
