@@ -465,7 +465,6 @@ impl Rules {
     /// The rules in `lang`, generated from the option values: one paragraph a subject (board,
     /// move, captures, end, notation), each sentence a key of the translation files.
     pub fn describe_in(&self, lang: Lang) -> String {
-        let s = |key: &str| i18n::text(lang, key);
         let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| i18n::format(lang, key, args);
         let m = self.pits;
         // The notation's pit names, as ranges for this board: `A-F`, `a-f`, `1-6`.
@@ -478,9 +477,6 @@ impl Rules {
             [("upper", &upper), ("lower", &lower), ("digits", &digits)];
         let total = self.total_seeds();
         let needed = total / 2 + 1;
-        let start: Vec<String> = (0..m as usize)
-            .map(|i| self.start_seeds(i).to_string())
-            .collect();
         // Paragraphs of sentences, joined by a space within and a blank line between.
         let mut paras: Vec<Vec<String>> = vec![vec![f(
             "rules.head",
@@ -488,112 +484,10 @@ impl Rules {
         )]];
         let mut para =
             |sentences: &[&str]| paras.push(sentences.iter().map(|x| x.to_string()).collect());
-        if self.preset.family() == GameFamily::Oware {
-            para(&[&f(
-                "rules.oware.board",
-                &[("pits", &m), ("seeds", &self.seeds), ("total", &total)],
-            )]);
-            para(&[s("rules.oware.move")]);
-            para(&[
-                s("rules.oware.capture"),
-                s(&format!("rules.oware.{}", self.grand_slam)),
-            ]);
-            let end = if self.stop_when_decided {
-                f(
-                    "rules.oware.end-decided",
-                    &[("needed", &needed), ("total", &total)],
-                )
-            } else {
-                s("rules.oware.end").to_string()
-            };
-            para(&[
-                &end,
-                s(&format!("rules.oware.{}", self.repetition)),
-                s("rules.oware.more-wins"),
-            ]);
-            para(&[&f("rules.oware.notation", &ranges)]);
-        } else if self.preset.family() == GameFamily::Kauri {
-            para(&[&f(
-                "rules.kauri.board",
-                &[
-                    ("pits", &m),
-                    ("seeds", &self.seeds),
-                    ("total", &total),
-                    ("cowries", &(2 * m)),
-                ],
-            )]);
-            para(&[s("rules.kauri.move")]);
-            para(&[s("rules.kauri.capture")]);
-            let decided = f(
-                "rules.kauri.decided",
-                &[("needed", &needed), ("total", &total)],
-            );
-            let mut end = vec![s("rules.kauri.end")];
-            if self.stop_when_decided {
-                end.push(&decided);
-            }
-            end.push(s("rules.kauri.tie"));
-            para(&end);
-            para(&[&f("rules.kauri.notation", &ranges)]);
-        } else {
-            let board = f(
-                "rules.board",
-                &[("pits", &m), ("start", &start.join(" ")), ("total", &total)],
-            );
-            para(&[&board]);
-            let sow = if self.preset.odd_sows_clockwise() {
-                "rules.move.cross"
-            } else {
-                "rules.move"
-            };
-            para(&[s(sow), s("rules.move.origin")]);
-            if self.extra_turns() {
-                if self.first_move_extra_turn {
-                    para(&[s("rules.extra")]);
-                } else {
-                    para(&[s("rules.extra"), s("rules.extra.first")]);
-                }
-            } else {
-                para(&[s("rules.extra.none")]);
-            }
-            if self.captures() {
-                para(&[
-                    s(&format!("rules.capture.{}", self.capture)),
-                    s("rules.capture.no-extra"),
-                ]);
-            } else {
-                para(&[s("rules.capture.none")]);
-            }
-            if self.pie {
-                para(&[s("rules.pie")]);
-            }
-            if self.preset.compulsory_capture() {
-                para(&[s("rules.dracala")]);
-            }
-            let decided = f(
-                "rules.end.decided",
-                &[("needed", &needed), ("total", &total)],
-            );
-            let mut end = vec![s(&format!("rules.end.{}", self.end))];
-            if self.stop_when_decided {
-                end.push(&decided);
-            }
-            end.push(s(&format!("rules.leftovers.{}", self.leftovers)));
-            end.push(s(if self.misere() {
-                "rules.misere"
-            } else {
-                "rules.more-wins"
-            }));
-            para(&end);
-            if self.can_repeat() {
-                para(&[s("rules.repetition.cross")]);
-            }
-            let key = if self.preset.notation() == Notation::Digits {
-                "rules.notation.dracala"
-            } else {
-                "rules.notation"
-            };
-            para(&[&f(key, &ranges)]);
+        match self.preset.family() {
+            GameFamily::Oware => self.describe_oware(lang, &ranges, total, needed, &mut para),
+            GameFamily::Kauri => self.describe_kauri(lang, &ranges, total, needed, &mut para),
+            GameFamily::Kalah => self.describe_kalah(lang, &ranges, total, needed, &mut para),
         }
         let mut t = paras
             .iter()
@@ -602,6 +496,154 @@ impl Rules {
             .join("\n\n");
         t.push('\n');
         t
+    }
+
+    /// [`Rules::describe_in`]'s paragraphs after the first, for Oware.
+    fn describe_oware(
+        &self,
+        lang: Lang,
+        ranges: &[(&str, &dyn fmt::Display)],
+        total: u32,
+        needed: u32,
+        para: &mut impl FnMut(&[&str]),
+    ) {
+        let s = |key: &str| i18n::text(lang, key);
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| i18n::format(lang, key, args);
+        let m = self.pits;
+        para(&[&f(
+            "rules.oware.board",
+            &[("pits", &m), ("seeds", &self.seeds), ("total", &total)],
+        )]);
+        para(&[s("rules.oware.move")]);
+        para(&[
+            s("rules.oware.capture"),
+            s(&format!("rules.oware.{}", self.grand_slam)),
+        ]);
+        let end = if self.stop_when_decided {
+            f(
+                "rules.oware.end-decided",
+                &[("needed", &needed), ("total", &total)],
+            )
+        } else {
+            s("rules.oware.end").to_string()
+        };
+        para(&[
+            &end,
+            s(&format!("rules.oware.{}", self.repetition)),
+            s("rules.oware.more-wins"),
+        ]);
+        para(&[&f("rules.oware.notation", ranges)]);
+    }
+
+    /// [`Rules::describe_in`]'s paragraphs after the first, for Kauri.
+    fn describe_kauri(
+        &self,
+        lang: Lang,
+        ranges: &[(&str, &dyn fmt::Display)],
+        total: u32,
+        needed: u32,
+        para: &mut impl FnMut(&[&str]),
+    ) {
+        let s = |key: &str| i18n::text(lang, key);
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| i18n::format(lang, key, args);
+        let m = self.pits;
+        para(&[&f(
+            "rules.kauri.board",
+            &[
+                ("pits", &m),
+                ("seeds", &self.seeds),
+                ("total", &total),
+                ("cowries", &(2 * m)),
+            ],
+        )]);
+        para(&[s("rules.kauri.move")]);
+        para(&[s("rules.kauri.capture")]);
+        let decided = f(
+            "rules.kauri.decided",
+            &[("needed", &needed), ("total", &total)],
+        );
+        let mut end = vec![s("rules.kauri.end")];
+        if self.stop_when_decided {
+            end.push(&decided);
+        }
+        end.push(s("rules.kauri.tie"));
+        para(&end);
+        para(&[&f("rules.kauri.notation", ranges)]);
+    }
+
+    /// [`Rules::describe_in`]'s paragraphs after the first, for the Kalah family.
+    fn describe_kalah(
+        &self,
+        lang: Lang,
+        ranges: &[(&str, &dyn fmt::Display)],
+        total: u32,
+        needed: u32,
+        para: &mut impl FnMut(&[&str]),
+    ) {
+        let s = |key: &str| i18n::text(lang, key);
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| i18n::format(lang, key, args);
+        let m = self.pits;
+        let start: Vec<String> = (0..m as usize)
+            .map(|i| self.start_seeds(i).to_string())
+            .collect();
+        let board = f(
+            "rules.board",
+            &[("pits", &m), ("start", &start.join(" ")), ("total", &total)],
+        );
+        para(&[&board]);
+        let sow = if self.preset.odd_sows_clockwise() {
+            "rules.move.cross"
+        } else {
+            "rules.move"
+        };
+        para(&[s(sow), s("rules.move.origin")]);
+        if self.extra_turns() {
+            if self.first_move_extra_turn {
+                para(&[s("rules.extra")]);
+            } else {
+                para(&[s("rules.extra"), s("rules.extra.first")]);
+            }
+        } else {
+            para(&[s("rules.extra.none")]);
+        }
+        if self.captures() {
+            para(&[
+                s(&format!("rules.capture.{}", self.capture)),
+                s("rules.capture.no-extra"),
+            ]);
+        } else {
+            para(&[s("rules.capture.none")]);
+        }
+        if self.pie {
+            para(&[s("rules.pie")]);
+        }
+        if self.preset.compulsory_capture() {
+            para(&[s("rules.dracala")]);
+        }
+        let decided = f(
+            "rules.end.decided",
+            &[("needed", &needed), ("total", &total)],
+        );
+        let mut end = vec![s(&format!("rules.end.{}", self.end))];
+        if self.stop_when_decided {
+            end.push(&decided);
+        }
+        end.push(s(&format!("rules.leftovers.{}", self.leftovers)));
+        end.push(s(if self.misere() {
+            "rules.misere"
+        } else {
+            "rules.more-wins"
+        }));
+        para(&end);
+        if self.can_repeat() {
+            para(&[s("rules.repetition.cross")]);
+        }
+        let key = if self.preset.notation() == Notation::Digits {
+            "rules.notation.dracala"
+        } else {
+            "rules.notation"
+        };
+        para(&[&f(key, ranges)]);
     }
 }
 
