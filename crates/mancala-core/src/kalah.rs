@@ -7,8 +7,9 @@ use crate::{Error, MoveEffect, Moves, Msg, Opening, Outcome, Side, SowingPath, M
 
 mod cell;
 
+pub use crate::rules::WIDE_MAX_SEEDS;
 use cell::nonzero_bytes;
-pub use cell::{Cell, WIDE_MAX_SEEDS};
+pub use cell::Cell;
 
 /// Length of the board array: `2 * MAX_PITS + 2`; a board of `m` pits uses `2m + 2` of it.
 pub const BOARD_LEN: usize = 2 * MAX_PITS + 2;

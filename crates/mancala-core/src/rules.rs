@@ -20,8 +20,11 @@ use crate::{Error, Msg};
 pub const MAX_PITS: usize = 12;
 /// Most seeds in all of a game whose counts are bytes: Kauri, Oware, and Kalah-family games
 /// on `u8` counts (larger Kalah-family games play on `u16` counts, up to
-/// [`crate::kalah::WIDE_MAX_SEEDS`]; see [`Preset::max_total_seeds`]).
+/// [`WIDE_MAX_SEEDS`]; see [`Preset::max_total_seeds`]).
 pub const MAX_TOTAL_SEEDS: u32 = 240;
+/// Most seeds in all of a Kalah-family game (on `u16` counts, nine bits a pit in its hash
+/// word); boards of at most [`MAX_TOTAL_SEEDS`] play on `u8` counts.
+pub const WIDE_MAX_SEEDS: u32 = 511;
 /// Most seeds a pit may start with.
 pub const MAX_SEEDS: u8 = 20;
 
@@ -122,7 +125,10 @@ impl Capture {
     /// Seeds this rule takes to the mover's store when the last seed lands alone in an own pit
     /// facing `opposite` seeds; 0 when nothing is captured.
     #[inline]
-    pub fn taken<C: crate::kalah::Cell>(self, opposite: C) -> C {
+    pub fn taken<C>(self, opposite: C) -> C
+    where
+        C: Copy + Default + Ord + From<u8> + core::ops::Add<Output = C>,
+    {
         let (none, one) = (C::default(), C::from(1));
         match self {
             Capture::Standard if opposite > none => opposite + one,

@@ -99,10 +99,6 @@ impl Cell for u16 {
     }
 }
 
-/// Most seeds in all of a Kalah-family game (on `u16` counts, nine bits a pit in its hash
-/// word); boards of at most [`MAX_TOTAL_SEEDS`] play on `u8` counts.
-pub const WIDE_MAX_SEEDS: u32 = 511;
-
 /// The high bit of each non-zero byte of `word` (no carry crosses a byte: each sum is at most
 /// `0xfe`).
 #[inline]

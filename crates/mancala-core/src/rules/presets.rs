@@ -5,7 +5,10 @@ use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Capture, EndCheck, GrandSlam, Leftovers, Repetition, Rules, Stage, MAX_TOTAL_SEEDS};
+use super::{
+    Capture, EndCheck, GrandSlam, Leftovers, Repetition, Rules, Stage, MAX_TOTAL_SEEDS,
+    WIDE_MAX_SEEDS,
+};
 use crate::i18n::{self, Lang};
 use crate::notation::Notation;
 use crate::{Error, Msg};
@@ -114,7 +117,7 @@ const PRESETS: &[PresetEntry] = &[
         odd_sows_clockwise: false,
         compulsory_capture: false,
         repeat_ends_at: None,
-        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        max_total_seeds: WIDE_MAX_SEEDS,
         opening_rules: true,
         restriction: None,
         defaults: BASE,
@@ -131,7 +134,7 @@ const PRESETS: &[PresetEntry] = &[
         odd_sows_clockwise: false,
         compulsory_capture: false,
         repeat_ends_at: None,
-        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        max_total_seeds: WIDE_MAX_SEEDS,
         opening_rules: true,
         restriction: None,
         defaults: Rules {
@@ -154,7 +157,7 @@ const PRESETS: &[PresetEntry] = &[
         odd_sows_clockwise: false,
         compulsory_capture: false,
         repeat_ends_at: None,
-        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        max_total_seeds: WIDE_MAX_SEEDS,
         opening_rules: true,
         restriction: None,
         defaults: Rules {
@@ -177,7 +180,7 @@ const PRESETS: &[PresetEntry] = &[
         odd_sows_clockwise: true,
         compulsory_capture: false,
         repeat_ends_at: Some(3),
-        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        max_total_seeds: WIDE_MAX_SEEDS,
         opening_rules: false,
         restriction: None,
         defaults: Rules {
@@ -198,7 +201,7 @@ const PRESETS: &[PresetEntry] = &[
         odd_sows_clockwise: false,
         compulsory_capture: true,
         repeat_ends_at: None,
-        max_total_seeds: crate::kalah::WIDE_MAX_SEEDS,
+        max_total_seeds: WIDE_MAX_SEEDS,
         opening_rules: false,
         restriction: Some("rules.restriction.dracala"),
         defaults: Rules {
