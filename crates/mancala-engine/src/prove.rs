@@ -367,20 +367,13 @@ impl Engine {
         if last.stopped() {
             return None;
         }
-        Some(Proved::Value(SolveResult {
-            eval: evaluation(
-                me,
-                banked + value,
-                (pos.misere(), pos.decided_ties()),
-                true,
-                0,
-            ),
-            best,
-            pv,
-            nodes: shared.nodes.load(Ordering::Relaxed),
-            oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
-            elapsed: start.elapsed(),
-        }))
+        Some(Proved::Value(solved(
+            pos,
+            &shared,
+            start,
+            value,
+            (best, pv),
+        )))
     }
 
     /// The bound `side` at least `k` of [`Engine::prove_state`]: one threshold proof on every
@@ -484,5 +477,31 @@ impl Engine {
         })?;
         let holds = (g >= beta) == (sign == 1);
         Some((holds, sign * (banked + g)))
+    }
+}
+
+/// The proven result of `pos`: its future net gain `value` (the value is `value` plus what the
+/// mover has banked), the best move and line, and the proof's nodes and time.
+fn solved<P: SearchGame>(
+    pos: &P,
+    shared: &Shared,
+    start: Instant,
+    value: i32,
+    (best, pv): (u8, Vec<u8>),
+) -> SolveResult {
+    let me = pos.to_move();
+    SolveResult {
+        eval: evaluation(
+            me,
+            pos.banked(me) + value,
+            (pos.misere(), pos.decided_ties()),
+            true,
+            0,
+        ),
+        best,
+        pv,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
+        elapsed: start.elapsed(),
     }
 }
