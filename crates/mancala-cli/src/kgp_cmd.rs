@@ -57,7 +57,7 @@ fn server_addr(s: &str) -> Result<String, String> {
     if s.contains("://") {
         Ok(s.into())
     } else {
-        mancala_protocols::host_port(s)
+        mancala_protocols::host_port(s).map_err(|e| e.to_string())
     }
 }
 

@@ -392,6 +392,9 @@ mod tests {
             include_str!("position.rs"),
             include_str!("record.rs"),
             include_str!("rules.rs"),
+            include_str!("rules/options.rs"),
+            include_str!("rules/presets.rs"),
+            include_str!("rules/spec.rs"),
         ];
         let mut named = 0;
         for src in sources {

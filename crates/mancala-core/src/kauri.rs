@@ -5,7 +5,7 @@
 //! `m..2m` North's pits 1..m, each from its owner's left; counter-clockwise is index + 1.
 //! Stores hold captured seeds only.
 
-use crate::rules::{Preset, Rules, MAX_PITS};
+use crate::rules::{GameFamily, Rules, MAX_PITS};
 use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side, SowingPath, Take};
 
 const RING: usize = 2 * MAX_PITS;
@@ -61,7 +61,7 @@ impl core::hash::Hash for KauriPos {
 impl KauriPos {
     /// Errors for rules that are not Kauri's.
     pub fn check_rules(rules: &Rules) -> Result<(), Error> {
-        if rules.preset != Preset::Kauri {
+        if rules.preset.family() != GameFamily::Kauri {
             return Err(Error::Rules(
                 Msg::new("error.rules.not-kauri").arg("preset", rules.preset),
             ));

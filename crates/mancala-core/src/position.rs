@@ -25,7 +25,7 @@ use core::str::FromStr;
 use crate::kalah::{Cell, KalahPos};
 use crate::kauri::KauriPos;
 use crate::oware::OwarePos;
-use crate::rules::{Preset, Rules};
+use crate::rules::{GameFamily, Rules};
 use crate::{
     Error, Family, GameState, MoveEffect, Moves, Msg, Opening, Outcome, Setup, Side, SowingPath,
 };
@@ -86,23 +86,13 @@ impl State {
                 Some(s) => F::from_setup(rules, s),
             }
         }
-        Ok(match rules.preset {
-            Preset::Kauri => State::Kauri(make(rules, setup)?),
-            Preset::Oware => State::Oware(make(rules, setup)?),
-            Preset::Kalah
-            | Preset::KalahBrazil
-            | Preset::Vaccean
-            | Preset::CrossKalah
-            | Preset::Dracala
-                if rules.total_seeds() <= <u8 as Cell>::MAX_TOTAL =>
-            {
+        Ok(match rules.preset.family() {
+            GameFamily::Kauri => State::Kauri(make(rules, setup)?),
+            GameFamily::Oware => State::Oware(make(rules, setup)?),
+            GameFamily::Kalah if rules.total_seeds() <= <u8 as Cell>::MAX_TOTAL => {
                 State::Kalah(make(rules, setup)?)
             }
-            Preset::Kalah
-            | Preset::KalahBrazil
-            | Preset::Vaccean
-            | Preset::CrossKalah
-            | Preset::Dracala => State::KalahWide(make(rules, setup)?),
+            GameFamily::Kalah => State::KalahWide(make(rules, setup)?),
         })
     }
 }
@@ -430,6 +420,7 @@ impl<'de> serde::Deserialize<'de> for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Preset;
 
     #[test]
     fn start_strings() {

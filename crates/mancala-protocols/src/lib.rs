@@ -30,16 +30,28 @@ pub(crate) fn shown(s: &str) -> String {
 /// A `HOST:PORT` address as a command line takes it (`127.0.0.1:8080`, `localhost:2671`,
 /// `[::1]:0`), checked for its form only: the host is looked up where it is bound or
 /// connected to. The error says what is missing and what to write instead.
-pub fn host_port(s: &str) -> Result<String, String> {
-    let example = "write HOST:PORT, e.g. 127.0.0.1:8080";
+pub fn host_port(s: &str) -> Result<String, AddressError> {
     match s.rsplit_once(':') {
-        None | Some((_, "")) => Err(format!("`{s}` has no port: {example}")),
-        Some(("", _)) => Err(format!("`{s}` has no host: {example}")),
-        Some((_, port)) if port.parse::<u16>().is_err() => {
-            Err(format!("`{port}` is not a port (0 to 65535): {example}"))
-        }
+        None | Some((_, "")) => Err(AddressError::NoPort(s.into())),
+        Some(("", _)) => Err(AddressError::NoHost(s.into())),
+        Some((_, port)) if port.parse::<u16>().is_err() => Err(AddressError::NotAPort(port.into())),
         Some(_) => Ok(s.into()),
     }
+}
+
+/// Why a command line's `HOST:PORT` address is refused ([`host_port`]); each message ends
+/// with the form to write instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AddressError {
+    /// The address (given) has no port after its last `:`.
+    #[error("`{0}` has no port: write HOST:PORT, e.g. 127.0.0.1:8080")]
+    NoPort(String),
+    /// The address (given) has nothing before its port.
+    #[error("`{0}` has no host: write HOST:PORT, e.g. 127.0.0.1:8080")]
+    NoHost(String),
+    /// The text after the last `:` (given) is not a number 0 to 65535.
+    #[error("`{0}` is not a port (0 to 65535): write HOST:PORT, e.g. 127.0.0.1:8080")]
+    NotAPort(String),
 }
 
 #[cfg(test)]
@@ -52,16 +64,19 @@ mod tests {
         }
         let form = "write HOST:PORT, e.g. 127.0.0.1:8080";
         assert_eq!(
-            host_port("localhost"),
+            host_port("localhost").map_err(|e| e.to_string()),
             Err(format!("`localhost` has no port: {form}"))
         );
         assert_eq!(
-            host_port("localhost:"),
+            host_port("localhost:").map_err(|e| e.to_string()),
             Err(format!("`localhost:` has no port: {form}"))
         );
-        assert_eq!(host_port(":80"), Err(format!("`:80` has no host: {form}")));
         assert_eq!(
-            host_port("localhost:70000"),
+            host_port(":80").map_err(|e| e.to_string()),
+            Err(format!("`:80` has no host: {form}"))
+        );
+        assert_eq!(
+            host_port("localhost:70000").map_err(|e| e.to_string()),
             Err(format!("`70000` is not a port (0 to 65535): {form}"))
         );
     }

@@ -78,24 +78,61 @@ impl Action {
     /// course's Java referee reads it (`Integer.parseInt`): an optional `+` or `-`, then ASCII
     /// digits, no spaces, within a 32-bit integer, so `MOVE;03` and `MOVE;+3` are pit 3;
     /// a number that reads but is not a pit (`MOVE;-0`, `MOVE;8`) is out of range.
-    pub fn parse(line: &str) -> Result<Action, String> {
+    pub fn parse(line: &str) -> Result<Action, MessageError> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line == "SWAP" {
             return Ok(Action::Swap);
         }
         let Some(number) = line.strip_prefix("MOVE;") else {
-            return Err(format!("`{}` is not MOVE;k or SWAP", shown(line)));
+            return Err(MessageError::NotAnAction(shown(line)));
         };
         // Rust's `i32` reading takes exactly what `Integer.parseInt` takes in ASCII.
         match number.parse::<i32>() {
             Ok(k @ 1..=7) => Ok(Action::Move(k as u8)),
-            Ok(_) => Err(format!("`{}`: a move is MOVE;1 to MOVE;7", shown(line))),
-            Err(_) => Err(format!(
-                "`{}`: a move is MOVE; and a number, 1 to 7",
-                shown(line)
-            )),
+            Ok(_) => Err(MessageError::PitOutOfRange(shown(line))),
+            Err(_) => Err(MessageError::NotANumber(shown(line))),
         }
     }
+}
+
+/// Why a line is not a message of the protocol; each names the line (cut to 60 characters
+/// and made printable) and what the protocol expects there.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    /// An agent's line that is neither `MOVE;k` nor `SWAP`.
+    #[error("`{0}` is not MOVE;k or SWAP")]
+    NotAnAction(String),
+    /// `MOVE;k` whose number reads but is not a pit 1 to 7.
+    #[error("`{0}`: a move is MOVE;1 to MOVE;7")]
+    PitOutOfRange(String),
+    /// `MOVE;` followed by something that is not a number.
+    #[error("`{0}`: a move is MOVE; and a number, 1 to 7")]
+    NotANumber(String),
+    /// A `CHANGE` whose move is not a digit 1 to 7 or `SWAP`.
+    #[error("`{0}`: the move is 1 to 7 or SWAP")]
+    NotARefereeMove(String),
+    /// A `CHANGE` whose state does not have 16 numbers.
+    #[error("`{line}`: the state has {numbers} numbers, not 16")]
+    StateLength {
+        /// The line.
+        line: String,
+        /// How many numbers its state has.
+        numbers: usize,
+    },
+    /// A `CHANGE` whose state holds a field that is not a count of seeds.
+    #[error("`{line}`: `{field}` is not a count of seeds")]
+    NotACount {
+        /// The line.
+        line: String,
+        /// The field.
+        field: String,
+    },
+    /// A `CHANGE` whose turn (given) is not `YOU`, `OPP` or `END`.
+    #[error("`{0}` is not YOU, OPP or END")]
+    NotATurn(String),
+    /// A line that is not `START`, `CHANGE` or `END`.
+    #[error("`{0}` is not a referee's message")]
+    NotAMessage(String),
 }
 
 /// The agent's message: `MOVE;k` or `SWAP`.
@@ -166,7 +203,7 @@ impl core::fmt::Display for ToAgent {
 
 impl ToAgent {
     /// Reads a referee's message; the error says what is wrong.
-    pub fn parse(line: &str) -> Result<ToAgent, String> {
+    pub fn parse(line: &str) -> Result<ToAgent, MessageError> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let fields: Vec<&str> = line.split(';').collect();
         match fields.as_slice() {
@@ -178,26 +215,24 @@ impl ToAgent {
                 let action = match mv.as_bytes() {
                     b"SWAP" => Action::Swap,
                     &[d @ b'1'..=b'7'] => Action::Move(d - b'0'),
-                    _ => return Err(format!("`{}`: the move is 1 to 7 or SWAP", shown(line))),
+                    _ => return Err(MessageError::NotARefereeMove(shown(line))),
                 };
                 let numbers: Vec<&str> = state.split(',').collect();
                 if numbers.len() != 16 {
-                    return Err(format!(
-                        "`{}`: the state has {} numbers, not 16",
-                        shown(line),
-                        numbers.len()
-                    ));
+                    return Err(MessageError::StateLength {
+                        line: shown(line),
+                        numbers: numbers.len(),
+                    });
                 }
                 let mut s = [0u8; 16];
                 for (slot, n) in s.iter_mut().zip(&numbers) {
                     *slot = match n.parse::<u8>() {
                         Ok(v) if !n.starts_with('+') => v,
                         _ => {
-                            return Err(format!(
-                                "`{}`: `{}` is not a count of seeds",
-                                shown(line),
-                                shown(n)
-                            ))
+                            return Err(MessageError::NotACount {
+                                line: shown(line),
+                                field: shown(n),
+                            })
                         }
                     };
                 }
@@ -205,7 +240,7 @@ impl ToAgent {
                     "YOU" => Turn::You,
                     "OPP" => Turn::Opp,
                     "END" => Turn::End,
-                    t => return Err(format!("`{}` is not YOU, OPP or END", shown(t))),
+                    t => return Err(MessageError::NotATurn(shown(t))),
                 };
                 Ok(ToAgent::Change {
                     action,
@@ -213,7 +248,7 @@ impl ToAgent {
                     turn,
                 })
             }
-            _ => Err(format!("`{}` is not a referee's message", shown(line))),
+            _ => Err(MessageError::NotAMessage(shown(line))),
         }
     }
 }
@@ -800,7 +835,7 @@ mod tests {
             ("", "is not MOVE;k or SWAP"),
             ("SWAP;", "is not MOVE;k or SWAP"),
         ] {
-            let e = Action::parse(line).unwrap_err();
+            let e = Action::parse(line).unwrap_err().to_string();
             assert!(e.contains(needle), "{line}: {e}");
         }
         for (line, needle) in [
@@ -819,7 +854,7 @@ mod tests {
                 "not YOU, OPP or END",
             ),
         ] {
-            let e = ToAgent::parse(line).unwrap_err();
+            let e = ToAgent::parse(line).unwrap_err().to_string();
             assert!(e.contains(needle), "{line}: {e}");
         }
     }

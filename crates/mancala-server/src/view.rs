@@ -381,7 +381,7 @@ pub fn result(game: &Game, stop: Option<Stop>) -> Option<GameResult> {
         }
         Some(Ending::Rule) | None => Message::new(
             match rules.leftovers {
-                _ if rules.preset == Preset::Oware => "result.no-moves.own-row",
+                _ if rules.preset.is_oware_family() => "result.no-moves.own-row",
                 _ if rules.has_cowries() => "result.no-moves.no-seeds",
                 mancala_core::rules::Leftovers::ToOwner => "result.no-moves.to-owner",
                 mancala_core::rules::Leftovers::NotCounted => "result.no-moves.not-counted",
