@@ -44,8 +44,8 @@ pub fn parse(s: &str, min: Duration, max: Duration) -> Result<Duration, String> 
 fn shown(d: Duration) -> String {
     let ms = d.as_millis();
     match ms {
-        _ if ms < 1000 || ms % 1000 != 0 => format!("{ms} ms"),
-        _ if ms % 3_600_000 == 0 => format!("{} h", ms / 3_600_000),
+        _ if ms < 1000 || !ms.is_multiple_of(1000) => format!("{ms} ms"),
+        _ if ms.is_multiple_of(3_600_000) => format!("{} h", ms / 3_600_000),
         _ => format!("{} s", ms / 1000),
     }
 }

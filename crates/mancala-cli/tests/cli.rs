@@ -1606,7 +1606,10 @@ fn the_language_comes_from_lang_or_the_locale() {
         &[("LANG", "it_IT.UTF-8"), ("LC_ALL", "C")],
         &["rules", "kalah"],
     );
-    assert!(en.starts_with("kalah: Kalah: the classic game of the family"), "{en}");
+    assert!(
+        en.starts_with("kalah: Kalah: the classic game of the family"),
+        "{en}"
+    );
     let json = env(&[("LANG", "es_ES.UTF-8")], &["rules", "kalah", "--json"]);
     assert!(json.contains("Board: 6 pits a side"), "{json}");
     let es = env(&[("LANG", "es_ES.UTF-8")], &["play", "--seed", "1"]);
