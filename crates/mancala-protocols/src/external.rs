@@ -1,7 +1,7 @@
 //! An engine in another process, spoken to over the line protocol of [`crate::protocol`]
 //! (`mancala engine`, or any program that speaks it), as a source of moves for
-//! [`crate::game::play_out`]; and matches between two such engines, scored as
-//! [`crate::matches`] scores matches between players.
+//! [`mancala_play::game::play_out`]; and matches between two such engines, scored as
+//! [`mancala_play::matches`] scores matches between players.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -247,7 +247,7 @@ pub struct ExternalMatch {
     pub games: u32,
     /// Pairs of processes playing at once.
     pub threads: usize,
-    /// Openings as [`crate::matches::MatchConfig::openings`].
+    /// Openings as [`mancala_play::matches::MatchConfig::openings`].
     pub openings: usize,
     /// Seed of the openings.
     pub seed: u64,
@@ -288,7 +288,7 @@ pub fn play_game(
 }
 
 /// Plays the match: `threads` pairs of processes, each playing its share of the games in
-/// turn; the results in the order of [`crate::matches::play_match`] (pair by pair, A South
+/// turn; the results in the order of [`mancala_play::matches::play_match`] (pair by pair, A South
 /// first). `progress` is called after each game with the games done.
 pub fn play_external_match(
     m: &ExternalMatch,

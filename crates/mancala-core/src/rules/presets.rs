@@ -340,7 +340,7 @@ impl Preset {
         self.entry().max_total_seeds
     }
 
-    /// Whether it takes the opening rules `first-move-extra-turn` and `pie` (see [`PRESETS`]
+    /// Whether it takes the opening rules `first-move-extra-turn` and `pie` (see `PRESETS`
     /// for which presets do and why).
     pub fn takes_opening_rules(self) -> bool {
         self.entry().opening_rules
