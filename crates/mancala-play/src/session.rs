@@ -29,7 +29,7 @@ impl Seat {
     }
 }
 
-/// How a session's game ended.
+/// How the game of a [`Session`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
     /// By the rules (the end rule, a decided game or a repetition).

@@ -738,7 +738,7 @@ impl App {
                 Msg::new("server.resigned"),
             ));
         }
-        // The session's one undo rule: back before the asker's last move.
+        // The one undo rule (`mancala_play::session`): back before the asker's last move.
         let Some(k) = mancala_play::session::undo_point(&live.game, side) else {
             return Err(ApiError::said(
                 StatusCode::CONFLICT,

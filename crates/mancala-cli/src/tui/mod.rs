@@ -436,8 +436,8 @@ impl App {
         self.job = None;
     }
 
-    /// Takes back the last person's last move and every move after it (the session's one
-    /// undo rule, [`mancala_play::session::undo_point`]); between two computers, one ply.
+    /// Takes back the last person's last move and every move after it (the one undo rule,
+    /// [`mancala_play::session::undo_point`]); between two computers, one ply.
     fn undo(&mut self) {
         self.skip_anim();
         self.cancel_job();
