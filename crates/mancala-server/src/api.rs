@@ -569,6 +569,7 @@ async fn ws(
     State(c): State<Ctx>,
     Path(id): Path<String>,
     ext: axum::http::Extensions,
+    headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     // An unknown game is refused before the upgrade.
@@ -582,9 +583,7 @@ async fn ws(
             ),
         )
     })?;
-    let ip = ext
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(a)| a.ip());
+    let ip = client_ip(&c, &ext, &headers);
     Ok(upgrade
         .max_message_size(16 * 1024)
         .on_upgrade(move |socket| ws_session(socket, c, id, ip)))
@@ -734,11 +733,15 @@ impl Limiter {
     }
 }
 
+/// The client's address of a request, for the rate limit: the peer's, or the one a trusted
+/// proxy names (`client_addr`). `None` where the server was not given peers' addresses.
+fn client_ip(c: &Ctx, ext: &axum::http::Extensions, headers: &HeaderMap) -> Option<IpAddr> {
+    ext.get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(a)| c.app.cfg.trusted_proxies.client(a.ip(), headers))
+}
+
 async fn rate_limit(State(c): State<Ctx>, req: Request, next: Next) -> Response {
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(a)| a.ip());
+    let ip = client_ip(&c, req.extensions(), req.headers());
     if let Some(ip) = ip {
         if !c.limiter.allow(ip) {
             let mut r = ApiError::said(

@@ -10,6 +10,7 @@
 
 pub mod api;
 pub mod app;
+pub mod client_addr;
 pub mod kgp;
 pub mod response;
 pub mod store;
@@ -73,6 +74,11 @@ pub struct ServeArgs {
     /// --kgp-ws-addr.
     #[arg(long)]
     pub kgp_lobby: bool,
+    /// A reverse proxy of this server (an address or a network, `10.0.0.0/8`; repeatable):
+    /// requests from it are limited by the client address it names in `X-Forwarded-For`.
+    /// From any other peer that header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", value_parser = client_addr::parse_proxy)]
+    pub trusted_proxy: Vec<ipnet::IpNet>,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -99,6 +105,7 @@ impl Default for ServeArgs {
             kgp_ws_addr: None,
             kgp_level: 4,
             kgp_lobby: false,
+            trusted_proxy: Vec::new(),
         }
     }
 }
@@ -125,6 +132,8 @@ pub struct Config {
     pub max_body: usize,
     /// Folder the browser client is served from; `None`: the copy built into the server.
     pub web_dir: Option<PathBuf>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    pub trusted_proxies: client_addr::TrustedProxies,
 }
 
 impl Default for Config {
@@ -149,6 +158,7 @@ impl Config {
             burst: (a.rate_limit * 3.0).max(10.0),
             max_body: (a.max_body as usize).max(256),
             web_dir: a.web_dir.clone(),
+            trusted_proxies: client_addr::TrustedProxies(a.trusted_proxy.clone()),
         }
     }
 }
