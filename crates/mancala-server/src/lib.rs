@@ -11,6 +11,7 @@
 pub mod api;
 pub mod app;
 pub mod client_addr;
+pub mod db;
 pub mod kgp;
 pub mod response;
 pub mod store;
@@ -35,7 +36,8 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080", value_parser = mancala_protocols::host_port)]
     pub addr: String,
     /// SQLite database file; its folder must exist (default: mancala/games.db in the user's
-    /// data directory, created when missing).
+    /// data directory, created when missing). Or a PostgreSQL database:
+    /// postgres://USER:PASSWORD@HOST/DB (one server a database).
     #[arg(long)]
     pub db: Option<PathBuf>,
     /// Searches at once, 1-256 (default: one a core).
@@ -287,16 +289,32 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("--egdb {}: opening the endgame tables", dir.display()))?;
         cfg.tables = Some(Tables(Arc::new(tables)));
     }
-    let db = database_path(&args)?;
-    let store =
-        Store::open(&db).with_context(|| format!("opening the database {}", db.display()))?;
+    let pg = args
+        .db
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .filter(|s| db::is_postgres_url(s));
+    let (store, shown) = match pg {
+        Some(url) => {
+            let shown = db::redacted(url);
+            let store = Store::open_postgres(url)
+                .with_context(|| format!("opening the database {shown}"))?;
+            (store, shown)
+        }
+        None => {
+            let db = database_path(&args)?;
+            let store = Store::open(&db)
+                .with_context(|| format!("opening the database {}", db.display()))?;
+            (store, db.display().to_string())
+        }
+    };
     let listener = TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("listening on {}", args.addr))?;
     // Every address is bound before anything is printed: a bad one is refused alone.
     let kgp_listeners = bind_kgp(&args)?;
     let addr = listener.local_addr()?;
-    println!("listening on http://{addr} (database {})", db.display());
+    println!("listening on http://{addr} (database {shown})");
     let app = Arc::new(App::new(store, cfg));
     // Before any bot connects: the bots' games a restart cut off can never go on.
     app.interrupt_bot_games()
