@@ -336,7 +336,7 @@ pub fn pg_connect(url: &str) -> anyhow::Result<postgres::Client> {
     })?;
     config
         .connect(postgres::NoTls)
-        .map_err(|e| anyhow!("cannot connect to PostgreSQL: {e}"))
+        .map_err(|e| anyhow::Error::new(e).context("cannot connect to PostgreSQL"))
 }
 
 /// Makes an empty schema (a random name) in the PostgreSQL database at `url` and answers the
