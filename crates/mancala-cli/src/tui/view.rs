@@ -144,17 +144,17 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
     let notation = app.notation();
     // The game, not the position alone, knows a draw by repetition.
     let over = match app.replay {
-        Some(k) => pos.is_over() || (k == app.game.moves().len() && app.game.is_over()),
-        None => app.game.is_over(),
+        Some(k) => pos.is_over() || (k == app.game().moves().len() && app.game().is_over()),
+        None => app.game().is_over(),
     };
     let live = !over && app.frame().is_none();
     let mover = pos.to_move();
     let legal = pos.legal_moves();
     let human = app.human_to_move() && app.frame().is_none();
-    let shown_ply = app.replay.unwrap_or(app.game.moves().len());
+    let shown_ply = app.replay.unwrap_or(app.game().moves().len());
     let last = shown_ply
         .checked_sub(1)
-        .and_then(|k| app.game.moves().get(k))
+        .and_then(|k| app.game().moves().get(k))
         .map(|mv| (mv.side, mv.pit as usize));
     let cols = |side: Side| -> Vec<usize> {
         if side == bottom {
@@ -295,8 +295,8 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
 fn render_info(app: &App, f: &mut Frame, area: Rect) {
     let pos = app.shown_position();
     let status = if let Some(k) = app.replay {
-        let len = app.game.moves().len();
-        let what = match k.checked_sub(1).and_then(|i| app.game.moves().get(i)) {
+        let len = app.game().moves().len();
+        let what = match k.checked_sub(1).and_then(|i| app.game().moves().get(i)) {
             Some(mv) => app.tf(
                 "tui.replay.after",
                 &[
@@ -316,11 +316,14 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
                 .fg(Color::Magenta)
                 .add_modifier(Modifier::BOLD),
         )
-    } else if app.game.is_over() {
+    } else if app.game().is_over() {
         Line::styled(
             app.tf(
                 "tui.over",
-                &[("result", &crate::board::result_line_in(&app.game, app.lang))],
+                &[(
+                    "result",
+                    &crate::board::result_line_in(app.game(), app.lang),
+                )],
             ),
             Style::default()
                 .fg(Color::Green)
@@ -329,7 +332,7 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
     } else {
         let side = pos.to_move();
         let who = app.player_label(side);
-        let text = match (app.thinking(), app.players[side.index()]) {
+        let text = match (app.thinking(), app.players()[side.index()]) {
             (Some("thinking"), _) => app.tf("tui.thinking", &[("who", &who)]),
             (_, Player::Human) => app.tf(
                 "tui.to-move-human",
@@ -369,7 +372,7 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
 }
 
 fn render_moves(app: &App, f: &mut Frame, area: Rect) {
-    let at = app.replay.unwrap_or(app.game.moves().len());
+    let at = app.replay.unwrap_or(app.game().moves().len());
     let (lines, current) = app.move_lines(at, area.width.saturating_sub(2) as usize);
     let height = area.height.saturating_sub(2) as usize;
     let focus = current.unwrap_or(lines.len().saturating_sub(1));
