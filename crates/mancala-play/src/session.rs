@@ -170,6 +170,11 @@ impl Session {
         &self.players
     }
 
+    /// Names the players anew (a person joined).
+    pub fn set_players(&mut self, players: Players) {
+        self.players = players;
+    }
+
     /// The game now, to think about away from the session.
     pub fn moment(&self) -> Moment {
         Moment {
