@@ -150,7 +150,7 @@ fn check(a: CheckArgs) -> Result<()> {
     let mut rules = a.rules.rules()?;
     let tr = TableRules::new(&KalahRules::new(&rules)?)?;
     let db = std::sync::Arc::new(Egdb::open(&a.dir)?);
-    crate::engine_cmds::check_tables(Some(&db))?;
+    crate::tables::check_tables(Some(&db))?;
     let Some(top) = db.complete_to(&tr) else {
         bail!("{}: no tables of {} here", a.dir.display(), tr.name());
     };
@@ -217,7 +217,7 @@ fn check(a: CheckArgs) -> Result<()> {
                 Ok((table, ev.margin, r.nodes))
             })
             .collect();
-        crate::engine_cmds::check_tables(Some(&db))?;
+        crate::tables::check_tables(Some(&db))?;
         let mut nodes = 0;
         for (p, r) in positions.iter().zip(&results) {
             let (table, solved, n) = r.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -490,7 +490,7 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let db = Egdb::open(&dir)?;
     let s = p.board_seeds();
     let net = db.net(p);
-    crate::engine_cmds::check_tables(Some(&db))?;
+    crate::tables::check_tables(Some(&db))?;
     let Some(net) = net else {
         bail!(
             "no table in {} holds this position ({s} seeds on the board, rules {})",
@@ -502,7 +502,7 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let banked = p.store(me) as i32 - p.store(me.other()) as i32;
     // The best moves: those whose own gain and resulting position reach the value.
     let values = db.move_values(p);
-    crate::engine_cmds::check_tables(Some(&db))?;
+    crate::tables::check_tables(Some(&db))?;
     let best: Option<Vec<u8>> = values
         .as_ref()
         .map(|v| v.iter().filter(|m| m.1 == net).map(|m| m.0).collect());

@@ -14,6 +14,8 @@ use mancala_play::{Besides, Player};
 use mancala_protocols::external::{play_external_match, ExternalMatch};
 use serde_json::json;
 
+use crate::progress::ProofProgress;
+use crate::tables::{check_tables, open_egdb, oracle};
 use crate::RulesArgs;
 
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
@@ -70,49 +72,6 @@ pub struct AnalyzeArgs {
     /// Machine output (always in English).
     #[arg(long)]
     json: bool,
-}
-
-/// The endgame databases of `dir` as the engine's oracle; a note on stderr when they hold
-/// no table of the rules of `pos` (when given).
-pub fn open_egdb(
-    dir: Option<&std::path::Path>,
-    pos: &Position,
-) -> Result<Option<std::sync::Arc<mancala_egdb::Egdb>>> {
-    let Some(dir) = dir else { return Ok(None) };
-    let db = mancala_egdb::Egdb::open(dir)?;
-    note_if_uncovered(&db, pos);
-    Ok(Some(std::sync::Arc::new(db)))
-}
-
-/// `db` as the engine's oracle.
-pub fn oracle(
-    db: &Option<std::sync::Arc<mancala_egdb::Egdb>>,
-) -> Option<std::sync::Arc<dyn mancala_engine::Oracle + Send>> {
-    db.clone()
-        .map(|d| d as std::sync::Arc<dyn mancala_engine::Oracle + Send>)
-}
-
-/// Refuses a result computed with a table whose probes read out-of-range entries.
-pub fn check_tables(db: Option<&mancala_egdb::Egdb>) -> Result<()> {
-    match db.and_then(mancala_egdb::Egdb::fault) {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
-}
-
-/// Says on stderr when `db` holds no table of the rules of `pos`: the search then runs
-/// without them, which a user who gave `--egdb` would want to know.
-fn note_if_uncovered(db: &mancala_egdb::Egdb, pos: &Position) {
-    let rules = pos
-        .as_kalah()
-        .and_then(|k| mancala_egdb::TableRules::new(k.rules()).ok());
-    if rules.is_none_or(|r| db.complete_to(&r).is_none()) {
-        eprintln!(
-            "note: {} holds no endgame table of {}: searching without them",
-            db.dir.display(),
-            pos.rules()
-        );
-    }
 }
 
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
@@ -328,51 +287,6 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-/// How far a proof has come, on standard error: a spinner's line on a terminal, else (a log
-/// of a proof that takes hours) a line every [`ProofProgress::EVERY`].
-pub(crate) struct ProofProgress {
-    bar: indicatif::ProgressBar,
-    terminal: bool,
-    /// When the next line is due, for a log.
-    next: std::sync::Mutex<Duration>,
-}
-
-impl ProofProgress {
-    const EVERY: Duration = Duration::from_secs(600);
-
-    pub(crate) fn new() -> ProofProgress {
-        use std::io::IsTerminal;
-        ProofProgress {
-            bar: indicatif::ProgressBar::new_spinner(),
-            terminal: std::io::stderr().is_terminal(),
-            next: std::sync::Mutex::new(Self::EVERY),
-        }
-    }
-
-    /// Shows `what` is being proven, with `p`'s nodes and time.
-    pub(crate) fn show(&self, what: &str, p: &mancala_engine::SolveProgress) {
-        let line = format!(
-            "proving: {what}; {:.1} M nodes in {:.0} s",
-            p.nodes as f64 / 1e6,
-            p.elapsed.as_secs_f64()
-        );
-        if self.terminal {
-            self.bar.set_message(line);
-            self.bar.tick();
-            return;
-        }
-        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
-        if p.elapsed >= *next {
-            eprintln!("{line}");
-            *next = p.elapsed + Self::EVERY;
-        }
-    }
-
-    pub(crate) fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
 /// `+4 for South (proven)` or `+4 for South (search to depth 12)`: a move's value in a
 /// record's analysis, with the side whose margin it is.
 fn short_value(e: &mancala_engine::Evaluation, lang: Lang) -> String {
@@ -548,7 +462,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     // The clock starts here: opening the tables and making the table count.
     let limits = Budget::time_opt(a.time);
     if let Some(dir) = &a.merge {
-        return crate::split::merge_cmd(dir, &a);
+        return crate::split::merge_cmd(dir, &a.split_ask());
     }
     let pos = a.rules.start_position(a.position.as_deref())?;
     if pos.is_over() {
@@ -556,7 +470,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     if let Some(turns) = a.split {
         let dir = a.jobs.as_deref().context("--split needs --jobs DIR")?;
-        return crate::split::split_cmd(&pos, turns, dir, &a);
+        return crate::split::split_cmd(&pos, turns, dir, &a.split_ask());
     }
     if a.jobs.is_some() || a.parallel.is_some() {
         bail!("--jobs and --parallel go with --split (or --parallel with --merge)");
@@ -689,31 +603,25 @@ pub fn solve(a: SolveArgs) -> Result<()> {
 }
 
 impl SolveArgs {
-    /// The options a split proof's jobs share: endgame tables, table size, threads, time.
-    pub fn job_options(&self) -> crate::split::JobOptions {
-        crate::split::JobOptions {
-            egdb: self.egdb.clone(),
-            tt_mb: self.tt_mb,
-            threads: self.threads,
-            time: self.time,
-        }
-    }
-
-    pub fn json(&self) -> bool {
-        self.json
-    }
-
-    pub fn parallel(&self) -> Option<u16> {
-        self.parallel
-    }
-
-    /// The bound asked for a split proof (`--at-most K` is "at least K + 1", read the other
-    /// way round).
-    pub fn threshold(&self) -> Option<mancala_engine::split::Threshold> {
+    /// What `--split` and `--merge` were asked: the jobs' options (endgame tables, table
+    /// size, threads, time), the bound (`--at-most K` is "at least K + 1", read the other
+    /// way round), `--json` and `--parallel`.
+    pub fn split_ask(&self) -> crate::split::SplitAsk {
         use mancala_engine::split::Threshold;
-        self.at_least
-            .map(Threshold::at_least)
-            .or(self.at_most.map(Threshold::at_most))
+        crate::split::SplitAsk {
+            opts: crate::split::JobOptions {
+                egdb: self.egdb.clone(),
+                tt_mb: self.tt_mb,
+                threads: self.threads,
+                time: self.time,
+            },
+            threshold: self
+                .at_least
+                .map(Threshold::at_least)
+                .or(self.at_most.map(Threshold::at_most)),
+            json: self.json,
+            parallel: self.parallel,
+        }
     }
 }
 

@@ -104,8 +104,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
     };
     let seed = mancala_play::rng::seed_or_clock(a.seed);
     let mut computer = Computer::new(level, seed);
-    let egdb = crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?;
-    computer.engine.oracle = crate::engine_cmds::oracle(&egdb);
+    let egdb = crate::tables::open_egdb(a.egdb.as_deref(), &start)?;
+    computer.engine.oracle = crate::tables::oracle(&egdb);
     let mut seats = [Seat::Person, Seat::Person];
     seats[human.other().index()] = Seat::Computer(Box::new(computer));
     let mut s = Play {
@@ -490,7 +490,7 @@ impl Play {
 
 /// Stops `computer` probing `egdb` once a table has shown a forged entry (a warning says so).
 fn drop_bad_tables(egdb: &mut Option<std::sync::Arc<mancala_egdb::Egdb>>, computer: &mut Computer) {
-    if let Err(e) = crate::engine_cmds::check_tables(egdb.as_deref()) {
+    if let Err(e) = crate::tables::check_tables(egdb.as_deref()) {
         eprintln!("warning: {e:#}; playing on without the endgame tables");
         *egdb = None;
         computer.engine.oracle = None;
