@@ -32,19 +32,22 @@ use mancala_core::{Position, Rules, Setup, Side, MAX_PITS};
 use crate::shown;
 
 mod client;
+mod conn;
 mod lines;
 mod lobby;
+mod recording;
 mod server;
 #[cfg(feature = "ws")]
 pub mod ws;
 
 pub use client::{run_client, ClientConfig, ClientReport, GameSeen};
+pub(crate) use conn::{bot_move, tcp_link, Conn};
 pub use lines::{LineRead, LineWrite, Link};
 pub use lobby::{Lobby, LobbyBot, LobbyError, PersonMove, Reservation, Seat};
-pub(crate) use server::{bot_move, greet, tcp_link, Conn};
+pub use recording::{GameResult, GameStart, Recorder, Recording};
+pub(crate) use server::greet;
 pub use server::{
-    serve, serve_all, serve_connection, serve_link, GameResult, GameStart, Recorder, Recording,
-    ServerConfig, SessionReport, Transport,
+    serve, serve_all, serve_connection, serve_link, ServerConfig, SessionReport, Transport,
 };
 
 /// Longest message, in bytes, its line break included.

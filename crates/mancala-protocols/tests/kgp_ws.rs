@@ -11,25 +11,15 @@ use mancala_protocols::kgp::{self, ClientReport, Mode, ServerConfig, SessionRepo
 use tungstenite::Message as Ws;
 
 mod kgp_common;
-use kgp_common::{config, report};
+use kgp_common::{config, report, serving};
 
 /// A server on a TCP and a WebSocket listener; returns the `ws://` address.
 fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
     let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
     let ws = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("ws://{}/kgp", ws.local_addr().unwrap());
-    let (tx, rx) = mpsc::channel();
-    let tx = std::sync::Mutex::new(tx);
-    std::thread::spawn(move || {
-        kgp::serve_all(
-            vec![(tcp, Transport::Tcp), (ws, Transport::WebSocket)],
-            cfg,
-            move |r| {
-                let _ = tx.lock().unwrap().send(r);
-            },
-        )
-    });
-    (url, rx)
+    let listeners = vec![(tcp, Transport::Tcp), (ws, Transport::WebSocket)];
+    (url, serving(listeners, cfg))
 }
 
 fn client(url: &str, mode: Mode, level: u8) -> ClientReport {
