@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub use crate::response::{ApiError, ApiResult};
 use crate::response::{
     BotGame, BotGames, Created, GameView, Hint, Joined, LobbyBots, Player, Seats, WsMessage,
 };
@@ -31,74 +32,6 @@ pub enum MoveChoice {
     /// The swap (`"pit": "swap"`).
     Swap,
 }
-
-/// An API error: an HTTP status and a message saying what is wrong, in English and as a key
-/// of the translation files with its arguments (the client says it in the reader's language).
-#[derive(Debug, Clone)]
-pub struct ApiError {
-    /// The HTTP status answered: 4xx for a client's mistake, 5xx for the server's.
-    pub status: StatusCode,
-    /// What is wrong, in English, answered as `{"error": message}`.
-    pub message: String,
-    /// The same words as a key and arguments, answered as `"key"` and `"args"`.
-    pub msg: Msg,
-}
-
-impl ApiError {
-    /// An error answered with `status` and `message`, words that stay English (the key
-    /// `error.text` only carries them).
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        let message = message.into();
-        ApiError {
-            status,
-            msg: Msg::new("error.text").arg("text", &message),
-            message,
-        }
-    }
-    /// An error answered with `status` and `msg`, said in the reader's language.
-    pub fn said(status: StatusCode, msg: Msg) -> ApiError {
-        ApiError {
-            status,
-            message: msg.to_string(),
-            msg,
-        }
-    }
-    /// A core error (bad rules, position or record; an illegal move) answered with `status`.
-    pub fn core(status: StatusCode, e: &mancala_core::Error) -> ApiError {
-        ApiError {
-            status,
-            message: e.to_string(),
-            msg: e.msg(),
-        }
-    }
-    /// A malformed or impossible request (400 Bad Request).
-    pub fn bad(message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::BAD_REQUEST, message)
-    }
-    /// A request the game's state does not allow now, such as a move in a finished game (409
-    /// Conflict).
-    pub fn conflict(message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::CONFLICT, message)
-    }
-    /// A failure of the server's own, such as storage, with its message (500 Internal Server
-    /// Error).
-    pub fn internal(e: impl std::fmt::Display) -> ApiError {
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("internal error: {e}"),
-        )
-    }
-}
-
-impl From<mancala_core::Error> for ApiError {
-    /// A core error answered as a bad request (400).
-    fn from(e: mancala_core::Error) -> ApiError {
-        ApiError::core(StatusCode::BAD_REQUEST, &e)
-    }
-}
-
-/// The value of an API operation, or the error to answer.
-pub type ApiResult<T> = Result<T, ApiError>;
 
 /// A game in memory. Its mutex serialises every change to it; the database write of a move
 /// happens under it, before the game changes and before anyone is told.
