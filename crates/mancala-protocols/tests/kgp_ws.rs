@@ -3,7 +3,7 @@
 //! garbage), each ending its connection for that reason while the server goes on serving.
 
 use std::net::{TcpListener, TcpStream};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use mancala_core::Side::{North, South};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use mancala_core::Position;
 
-use super::{board_for, Arg, LineRead, LineWrite, Link, Message};
+use super::{board_for, Arg, LineError, LineRead, LineWrite, Link, Message};
 use crate::shown;
 
 /// Time a write to a bot may block before the connection counts as failed.
@@ -17,7 +17,7 @@ pub(crate) const WRITE_TIME: Duration = Duration::from_secs(10);
 /// their own, at most [`MAX_LINE`] bytes each) and the ids used.
 pub(crate) struct Conn {
     out: Box<dyn LineWrite>,
-    lines: mpsc::Receiver<Result<String, String>>,
+    lines: mpsc::Receiver<Result<String, LineError>>,
     next_id: u64,
     /// States and problems whose answers are over (late answers are ignored).
     pub(crate) stopped: std::collections::HashSet<u64>,

@@ -19,7 +19,7 @@ use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Error, Message, WebSocket};
 
 use super::lines::{LineRead, LineWrite, Link};
-use super::MAX_LINE;
+use super::{LineError, MAX_LINE};
 
 /// At most a line and its line break a message and a frame.
 fn config() -> WebSocketConfig {
@@ -37,7 +37,7 @@ struct WsReader {
 }
 
 impl LineRead for WsReader {
-    fn read_line(&mut self) -> Result<Option<String>, String> {
+    fn read_line(&mut self) -> Result<Option<String>, LineError> {
         loop {
             if let Some(l) = self.pending.pop_front() {
                 return Ok(Some(l));
@@ -49,17 +49,12 @@ impl LineRead for WsReader {
                     for l in t.split('\n') {
                         let l = l.strip_suffix('\r').unwrap_or(l);
                         if l.len() > MAX_LINE {
-                            return Err(format!("a line longer than {MAX_LINE} bytes"));
+                            return Err(LineError::TooLong);
                         }
                         self.pending.push_back(l.to_string());
                     }
                 }
-                Ok(Message::Binary(b)) => {
-                    return Err(format!(
-                        "a binary WebSocket message ({} bytes): KGP is sent as text",
-                        b.len()
-                    ))
-                }
+                Ok(Message::Binary(b)) => return Err(LineError::Binary(b.len())),
                 Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)) => {}
                 Ok(Message::Close(_)) => {
                     // Nothing more is written; the close's answer, queued by tungstenite, goes
@@ -73,12 +68,10 @@ impl LineRead for WsReader {
                 Err(Error::Protocol(
                     tungstenite::error::ProtocolError::ResetWithoutClosingHandshake,
                 )) => return Ok(None),
-                Err(Error::Capacity(_)) => {
-                    return Err(format!("a WebSocket message longer than {MAX_LINE} bytes"))
-                }
-                Err(Error::Utf8(_)) => return Err("a line that is not UTF-8".into()),
-                Err(Error::Io(e)) => return Err(format!("the connection failed: {e}")),
-                Err(e) => return Err(format!("the WebSocket failed: {e}")),
+                Err(Error::Capacity(_)) => return Err(LineError::MessageTooLong),
+                Err(Error::Utf8(_)) => return Err(LineError::NotUtf8),
+                Err(Error::Io(e)) => return Err(LineError::Failed(e)),
+                Err(e) => return Err(LineError::WebSocket(e.to_string())),
             }
         }
     }
