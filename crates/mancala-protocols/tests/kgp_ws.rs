@@ -150,18 +150,21 @@ fn transport_faults_end_that_connection_only() {
 fn wss_and_bad_addresses_are_refused_clearly() {
     let e = kgp::ws::connect("wss://example.org/kgp", Duration::from_secs(1))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert_eq!(
         e,
         "wss://example.org/kgp: TLS (wss://) is not supported; use ws:// or HOST:PORT over TCP"
     );
     let e = kgp::ws::connect("http://x/", Duration::from_secs(1))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert_eq!(e, "http://x/: a WebSocket address starts with ws://");
     let e = kgp::ws::connect("ws:///kgp", Duration::from_secs(1))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert_eq!(e, "ws:///kgp: no HOST[:PORT] after ws://");
     // A TCP listener that does not speak HTTP: the handshake fails, it does not hang.
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -173,7 +176,8 @@ fn wss_and_bad_addresses_are_refused_clearly() {
     });
     let e = kgp::ws::connect(&format!("ws://{addr}/"), Duration::from_secs(5))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert!(e.contains("the WebSocket handshake failed"), "{e}");
 }
 

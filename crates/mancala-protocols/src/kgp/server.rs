@@ -447,7 +447,7 @@ fn accept_loop(
                         Ok(link) => serve_link(link, &cfg),
                         Err(fault) => SessionReport {
                             peer,
-                            fault: Some(fault),
+                            fault: Some(fault.to_string()),
                             ..SessionReport::default()
                         },
                     }
