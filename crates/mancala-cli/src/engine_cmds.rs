@@ -77,7 +77,6 @@ pub struct AnalyzeArgs {
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     // Machine output (`--json`) stays English.
     let lang = if a.json { Lang::En } else { a.lang.get() };
-    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
     // A position string has `/`s; a path that names no file is taken for one.
     let is_position = a.input.contains('/') && !std::path::Path::new(&a.input).exists();
     // A position's clock starts here: making and mapping the table counts.
@@ -93,76 +92,90 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         }
         _ => 64,
     };
-    let mut engine = Engine::try_new(tt_mb, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
+    let engine = Engine::try_new(tt_mb, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.prefault();
     if is_position {
-        let pos: Position = a
-            .input
-            .parse()
-            .with_context(|| format!("`{}`: no such file, and not a position string", a.input))?;
-        let pos = a.rules.check_position(pos)?;
-        if pos.is_over() {
-            bail!("the game is over in this position: nothing to analyse");
-        }
-        let db = open_egdb(a.egdb.as_deref(), &pos)?;
-        engine.oracle = oracle(&db);
-        if a.all_moves {
-            // The analysis board's values and best line, as the server gives them.
-            let analysis = mancala_engine::think::analyse(&engine, &pos, &[], budget);
-            check_tables(db.as_deref())?;
-            return print_move_values(&pos, &analysis, a.json, lang);
-        }
-        let r = engine.search(&pos, budget, &[]).context("no legal move")?;
-        check_tables(db.as_deref())?;
-        let side = pos.to_move();
-        let notation = Notation::for_rules(pos.rules());
-        let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
-        if a.json {
-            println!(
-                "{}",
-                json!({
-                    "position": pos.to_string(),
-                    "side_to_move": side,
-                    "best": notation.move_text(side, r.best).to_string(),
-                    "best_pit": mancala_core::pit_number(r.best),
-                    "value": r.eval.margin,
-                    "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misère: lower is better" } else { "" }),
-                    "exact": r.eval.is_proven(),
-                    "eval": r.eval,
-                    "pv": line_text(&pos, &r.pv),
-                    "depth": r.depth,
-                    "nodes": r.nodes,
-                    "nodes_per_second": nps,
-                    "seconds": r.elapsed.as_secs_f64(),
-                })
-            );
-        } else {
-            println!("{pos}");
-            let best = notation.move_text(side, r.best);
-            let value = r.eval.text_in(lang);
-            println!(
-                "{}",
-                say("analyze.best", &[("move", &best), ("value", &value)])
-            );
-            let line = line_text(&pos, &r.pv);
-            println!("{}", say("analyze.line", &[("line", &line)]));
-            let secs = format!("{:.2}", r.elapsed.as_secs_f64());
-            let rate = format!("{:.1}", nps / 1e6);
-            println!(
-                "{}",
-                say(
-                    "analyze.stats",
-                    &[
-                        ("depth", &r.depth),
-                        ("nodes", &r.nodes),
-                        ("secs", &secs),
-                        ("rate", &rate)
-                    ]
-                )
-            );
-        }
-        return Ok(());
+        analyze_position(&a, engine, budget, lang)
+    } else {
+        analyze_record(&a, engine, lang)
     }
+}
+
+/// `analyze POSITION`: the best move, its value and line (`--all-moves`: every move's).
+fn analyze_position(a: &AnalyzeArgs, mut engine: Engine, budget: Budget, lang: Lang) -> Result<()> {
+    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
+    let pos: Position = a
+        .input
+        .parse()
+        .with_context(|| format!("`{}`: no such file, and not a position string", a.input))?;
+    let pos = a.rules.check_position(pos)?;
+    if pos.is_over() {
+        bail!("the game is over in this position: nothing to analyse");
+    }
+    let db = open_egdb(a.egdb.as_deref(), &pos)?;
+    engine.oracle = oracle(&db);
+    if a.all_moves {
+        // The analysis board's values and best line, as the server gives them.
+        let analysis = mancala_engine::think::analyse(&engine, &pos, &[], budget);
+        check_tables(db.as_deref())?;
+        return print_move_values(&pos, &analysis, a.json, lang);
+    }
+    let r = engine.search(&pos, budget, &[]).context("no legal move")?;
+    check_tables(db.as_deref())?;
+    let side = pos.to_move();
+    let notation = Notation::for_rules(pos.rules());
+    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "position": pos.to_string(),
+                "side_to_move": side,
+                "best": notation.move_text(side, r.best).to_string(),
+                "best_pit": mancala_core::pit_number(r.best),
+                "value": r.eval.margin,
+                "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misère: lower is better" } else { "" }),
+                "exact": r.eval.is_proven(),
+                "eval": r.eval,
+                "pv": line_text(&pos, &r.pv),
+                "depth": r.depth,
+                "nodes": r.nodes,
+                "nodes_per_second": nps,
+                "seconds": r.elapsed.as_secs_f64(),
+            })
+        );
+    } else {
+        println!("{pos}");
+        let best = notation.move_text(side, r.best);
+        let value = r.eval.text_in(lang);
+        println!(
+            "{}",
+            say("analyze.best", &[("move", &best), ("value", &value)])
+        );
+        let line = line_text(&pos, &r.pv);
+        println!("{}", say("analyze.line", &[("line", &line)]));
+        let secs = format!("{:.2}", r.elapsed.as_secs_f64());
+        let rate = format!("{:.1}", nps / 1e6);
+        println!(
+            "{}",
+            say(
+                "analyze.stats",
+                &[
+                    ("depth", &r.depth),
+                    ("nodes", &r.nodes),
+                    ("secs", &secs),
+                    ("rate", &rate)
+                ]
+            )
+        );
+    }
+    Ok(())
+}
+
+/// `analyze RECORD`: every move's value against the best move's, and the seeds each side
+/// gave away.
+fn analyze_record(a: &AnalyzeArgs, mut engine: Engine, lang: Lang) -> Result<()> {
+    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
     // A record: every move's value against the best move's, each position's moves valued
     // alike (proofs where they finish in the time, else one search depth for all).
     if a.all_moves {
@@ -233,28 +246,8 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             "loss_proven": proven && loss.is_some(),
         }));
         if !a.json {
-            let row = say(
-                "analyze.move",
-                &[
-                    ("side", &i18n::side_name(lang, mv.side)),
-                    ("move", &notation.move_text(mv.side, mv.pit)),
-                    ("value", &short_value(&played.eval, lang)),
-                    ("best", &notation.move_text(mv.side, best.pit)),
-                    ("best_value", &short_value(&best.eval, lang)),
-                ],
-            );
-            let loss = match (loss, best.eval.quality) {
-                (Some(l), Quality::Searched { depth }) if l > 0 => {
-                    let best = notation.move_text(mv.side, best.pit);
-                    let args: [(&str, &dyn std::fmt::Display); 3] =
-                        [("depth", &depth), ("best", &best), ("n", &l)];
-                    format!("  ({})", say("analyze.search-prefers", &args))
-                }
-                (Some(l), _) if l > 0 => format!("  {}", say("analyze.loses", &[("n", &l)])),
-                (Some(_), _) => String::new(),
-                (None, _) => format!("  {}", say("analyze.not-compared", &[])),
-            };
-            println!("{:>3}. {row}{loss}", k + 1);
+            let row = judged_text(notation, mv, &played, &best, loss, lang);
+            println!("{:>3}. {row}", k + 1);
         }
     }
     check_tables(db.as_deref())?;
@@ -285,6 +278,41 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// A record's move judged, for people: the move and its value, the best move and its value,
+/// and what the move gave away (a search's preference said as one, not as a loss).
+fn judged_text(
+    notation: Notation,
+    mv: &mancala_core::PlayedMove,
+    played: &mancala_engine::MoveValue,
+    best: &mancala_engine::MoveValue,
+    loss: Option<i32>,
+    lang: Lang,
+) -> String {
+    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
+    let row = say(
+        "analyze.move",
+        &[
+            ("side", &i18n::side_name(lang, mv.side)),
+            ("move", &notation.move_text(mv.side, mv.pit)),
+            ("value", &short_value(&played.eval, lang)),
+            ("best", &notation.move_text(mv.side, best.pit)),
+            ("best_value", &short_value(&best.eval, lang)),
+        ],
+    );
+    let loss = match (loss, best.eval.quality) {
+        (Some(l), Quality::Searched { depth }) if l > 0 => {
+            let best = notation.move_text(mv.side, best.pit);
+            let args: [(&str, &dyn std::fmt::Display); 3] =
+                [("depth", &depth), ("best", &best), ("n", &l)];
+            format!("  ({})", say("analyze.search-prefers", &args))
+        }
+        (Some(l), _) if l > 0 => format!("  {}", say("analyze.loses", &[("n", &l)])),
+        (Some(_), _) => String::new(),
+        (None, _) => format!("  {}", say("analyze.not-compared", &[])),
+    };
+    format!("{row}{loss}")
 }
 
 /// `+4 for South (proven)` or `+4 for South (search to depth 12)`: a move's value in a
