@@ -575,6 +575,36 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         println!("{v}");
         return Ok(());
     }
+    print_solved(
+        &a,
+        &pos,
+        &r,
+        &engine,
+        db.as_deref(),
+        opening_values.as_deref(),
+    );
+    Ok(())
+}
+
+/// `solve`'s answer for people: the value and best move, the perfect line, the proof's
+/// nodes, whether the tables solve the game strongly, the first turns' values
+/// (`--openings`) and the figures (`--stats`).
+fn print_solved(
+    a: &SolveArgs,
+    pos: &Position,
+    r: &mancala_engine::SolveResult,
+    engine: &Engine,
+    db: Option<&mancala_egdb::Egdb>,
+    opening_values: Option<&[(String, i32, u64)]>,
+) {
+    let side = pos.to_move();
+    let notation = Notation::for_rules(pos.rules());
+    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    let misere = if pos.rules().misere() {
+        "; misère: lower is better"
+    } else {
+        ""
+    };
     println!(
         "{}: value {:+} for {} (to move): {}, best move {}",
         pos.rules(),
@@ -583,7 +613,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         r.eval.outcome_text(),
         notation.move_text(side, r.best)
     );
-    println!("perfect play: {}", line_text(&pos, &r.pv));
+    println!("perfect play: {}", line_text(pos, &r.pv));
     if a.egdb.is_some() {
         println!(
             "proof: {} nodes, {} valued by the endgame databases",
@@ -592,7 +622,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     } else {
         println!("proof: {} nodes", r.nodes);
     }
-    if let (Some(dir), Some(db), Some(k)) = (&a.egdb, &db, pos.as_kalah()) {
+    if let (Some(dir), Some(db), Some(k)) = (&a.egdb, db, pos.as_kalah()) {
         let total = k.rules().total as u32;
         if let Ok(tr) = mancala_egdb::TableRules::new(k.rules()) {
             if db.complete_to(&tr).is_some_and(|n| n >= total) {
@@ -604,7 +634,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             }
         }
     }
-    if let Some(o) = &opening_values {
+    if let Some(o) = opening_values {
         println!(
             "first turns of {} (final margin for {} with perfect play after it{misere}; each its own proof, its nodes not in the count above):",
             side.name(),
@@ -627,7 +657,6 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             peak_text()
         );
     }
-    Ok(())
 }
 
 impl SolveArgs {
