@@ -3,6 +3,9 @@
 //! the KGP server reported, and a browser watching `/api/games/{id}/ws` sees its moves.
 
 mod common;
+#[path = "../../mancala-protocols/tests/kgp_common/mod.rs"]
+#[allow(dead_code)]
+mod kgp_common;
 
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
@@ -236,22 +239,7 @@ fn lobby_bot(
     let name = name.to_string();
     std::thread::spawn(move || {
         let link = Link::tcp(TcpStream::connect(addr).unwrap()).unwrap();
-        let mut computer = Computer::new(Level::new(level).unwrap(), 3);
-        let cfg = ClientConfig {
-            mode: Mode::Freeplay,
-            name,
-            authors: Some("tests".into()),
-            token: None,
-            per_move: None,
-        };
-        run_client(
-            link.reader,
-            link.writer,
-            &mut computer,
-            &cfg,
-            Box::new(std::io::sink()),
-        )
-        .unwrap()
+        kgp_common::client_seeded(link, &name, Mode::Freeplay, level, 3)
     })
 }
 

@@ -199,64 +199,39 @@ impl Local {
     }
 
     fn view(&self) -> Value {
-        let g = &self.game;
-        let n = g.moves().len();
-        let recent: Vec<_> = (n.saturating_sub(12)..n)
-            .filter_map(|k| {
-                let before = g.position_at(k)?;
-                let mut v = view::move_view(before, g.position_at(k + 1)?, &g.moves()[k], k);
-                v.before = Some(view::board(before));
-                v.eval = self.evals.get(k).copied().flatten();
-                Some(v)
-            })
-            .collect();
-        let over = self.over();
-        let moves = if over {
-            Default::default()
-        } else {
-            g.legal_moves()
-        };
-        let legal: Vec<u8> = moves
-            .as_slice()
-            .iter()
-            .filter(|&&p| p != mancala_core::SWAP)
-            .map(|p| p + 1)
-            .collect();
-        let p = g.position();
-        let pieces = |i: usize| p.seeds(p.to_move(), i) > 0 || p.cowries(p.to_move(), i) > 0;
-        let held = (0..p.pits()).filter(|&i| pieces(i)).count();
-        let forced = (!over && legal.len() < held)
-            .then(|| g.rules().move_restriction())
-            .flatten();
         let seat = |s: Side| match self.level {
-            Some(l) if s != self.you => json!({
-                "kind": "computer", "level": l, "name": format!("Computer (level {l})"), "joined": true,
-            }),
-            _ => json!({ "kind": "human", "name": null, "joined": true }),
+            Some(level) if s != self.you => view::Player::Computer {
+                level,
+                name: format!("Computer (level {level})"),
+                joined: true,
+            },
+            _ => view::Player::Human {
+                name: None,
+                joined: true,
+            },
         };
+        let players = view::Seats {
+            south: seat(Side::South),
+            north: seat(Side::North),
+        };
+        let eval = |k: usize| self.evals.get(k).copied().flatten();
         let stop = self.resigned.map(view::Stop::Resigned);
-        json!({
-            "id": self.id,
-            "version": self.version,
-            "ply": n,
-            "rules": view::rules_view(g),
-            "board": view::board(p),
-            "to_move": (!over).then(|| view::side_str(g.to_move())),
-            "over": over,
-            "result": view::result(g, stop),
-            "legal": legal,
-            "forced": forced,
-            "swap": moves.contains(mancala_core::SWAP),
-            "players": { "south": seat(Side::South), "north": seat(Side::North) },
-            "vs_computer": self.level.is_some(),
-            "thinking": self.computer_to_move(),
-            "waiting_for_opponent": false,
-            "turns": view::turns(g),
-            "recent": recent,
-            "you": view::side_str(if self.level.is_some() { self.you } else { g.to_move() }),
-            "invite": null,
-            "local": true,
-        })
+        let g = &self.game;
+        let v = view::GameView {
+            id: self.id.clone(),
+            version: self.version,
+            vs_computer: self.level.is_some(),
+            thinking: self.computer_to_move(),
+            you: Some(view::side_str(if self.level.is_some() {
+                self.you
+            } else {
+                g.to_move()
+            })),
+            ..view::game_view(g, stop, &eval, players)
+        };
+        let mut v = serde_json::to_value(v).unwrap_or(Value::Null);
+        v["local"] = json!(true);
+        v
     }
 }
 

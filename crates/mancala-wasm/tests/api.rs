@@ -16,6 +16,11 @@ fn a_game_against_the_computer_with_undo_and_a_hint() {
     let id = created["game"]["id"].as_str().unwrap().to_string();
     assert_eq!(created["seat"], "south");
     assert_eq!(created["game"]["legal"].as_array().unwrap().len(), 6);
+    // The server's game view, marked as the browser's own.
+    assert_eq!(created["game"]["local"], true);
+    assert_eq!(created["game"]["you"], "south");
+    assert_eq!(created["game"]["players"]["north"]["kind"], "computer");
+    assert!(created["game"]["invite"].is_null() && created["game"]["result"].is_null());
     let hint = json(mancala_wasm::hint(&id, 100));
     assert!(hint["eval"]["side"] == "south", "{hint}");
     let pit = hint["pit"].to_string();
