@@ -19,7 +19,7 @@ use mancala_play::session::{self as play_session, End, Session, UndoError};
 use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use tokio::sync::{broadcast, Semaphore};
 
-use crate::store::{now_ms, GameRow, MoveRow, Store};
+use crate::store::{now_ms, Change, GameRow, MoveRow, Store};
 use crate::view::{self, side_str, Replay};
 use crate::Config;
 
@@ -409,6 +409,77 @@ impl App {
             .clone()
     }
 
+    /// Reads game `id` from the database: its row, the game replayed from its moves, and the
+    /// moves' stored facts; `None` where there is no such game.
+    async fn load(self: &Arc<Self>, id: &str) -> ApiResult<Option<(GameRow, Game, Vec<MoveRow>)>> {
+        let key = id.to_string();
+        let Some((row, moves)) = self.db(move |s| s.load_game(&key)).await? else {
+            return Ok(None);
+        };
+        let start: Position = row
+            .start
+            .parse()
+            .map_err(|e| ApiError::internal(format!("stored game {id}: {e}")))?;
+        let mut game = Game::new(start);
+        for m in &moves {
+            game.play(m.pit)
+                .map_err(|e| ApiError::internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
+        }
+        Ok(Some((row, game, moves)))
+    }
+
+    /// Reads the loaded game `id` again from the database, where another server on the same
+    /// database changed it, and tells its watchers here.
+    async fn refresh(self: &Arc<Self>, id: &str, entry: &Entry, live: &mut Live) -> ApiResult<()> {
+        let Some((row, game, moves)) = self.load(id).await? else {
+            return Ok(());
+        };
+        if row == live.row && moves == live.info {
+            return Ok(());
+        }
+        live.session = session(&row, game);
+        live.row = row;
+        live.info = moves;
+        self.changed(entry, live);
+        Ok(())
+    }
+
+    /// Where a request looks refused (not this seat's turn, a seat unknown here, the game
+    /// over), the game may have changed through another server on the same PostgreSQL
+    /// database a moment ago, before its notification came: read it again first.
+    async fn catch_up(self: &Arc<Self>, id: &str, entry: &Entry, live: &mut Live) -> ApiResult<()> {
+        if self.store.kind() == crate::db::Kind::Postgres {
+            self.refresh(id, entry, live).await?;
+        }
+        Ok(())
+    }
+
+    /// Follows what other servers on the same PostgreSQL database change: each loaded game
+    /// they changed is read again and its watchers here are told (nothing on SQLite).
+    pub fn follow_other_servers(self: &Arc<Self>) {
+        let Some(mut changes) = self.store.take_changes() else {
+            return;
+        };
+        let app = self.clone();
+        tokio::spawn(async move {
+            while let Some(change) = changes.recv().await {
+                let ids: Vec<String> = match change {
+                    Change::Game(id) => vec![id],
+                    Change::All => {
+                        let map = app.games.lock().unwrap_or_else(|e| e.into_inner());
+                        map.keys().cloned().collect()
+                    }
+                };
+                for id in ids {
+                    if let Some(entry) = app.cached(&id) {
+                        let mut live = entry.live.lock().await;
+                        let _ = app.refresh(&id, &entry, &mut live).await;
+                    }
+                }
+            }
+        });
+    }
+
     /// The game `id`, from memory or the database.
     pub async fn entry(self: &Arc<Self>, id: &str) -> ApiResult<Arc<Entry>> {
         // A long id is quoted by its start (the answer need not echo a long request back).
@@ -426,19 +497,9 @@ impl App {
         if let Some(e) = self.cached(id) {
             return Ok(e);
         }
-        let key = id.to_string();
-        let Some((row, moves)) = self.db(move |s| s.load_game(&key)).await? else {
+        let Some((row, game, moves)) = self.load(id).await? else {
             return Err(unknown());
         };
-        let start: Position = row
-            .start
-            .parse()
-            .map_err(|e| ApiError::internal(format!("stored game {id}: {e}")))?;
-        let mut game = Game::new(start);
-        for m in &moves {
-            game.play(m.pit)
-                .map_err(|e| ApiError::internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
-        }
         let entry = self.insert(id, Entry::new(row, game, moves));
         self.kick_ai(id, &entry).await;
         Ok(entry)
@@ -530,11 +591,18 @@ impl App {
         };
         let token = random_hex(16);
         let (gid, t, n) = (id.to_string(), token.clone(), name.clone());
-        self.wrote(
+        let claimed = self.wrote(
             self.store
                 .claim_seat(&gid, side.index() as u8, &t, n.as_deref()),
-        )
-        .await?;
+        );
+        if let Err(e) = claimed.await {
+            // Taken through another server on the same database: this one catches up.
+            self.refresh(id, &entry, &mut live).await?;
+            return Err(match live.row.invite {
+                None => ApiError::said(StatusCode::CONFLICT, Msg::new("server.seats-taken")),
+                Some(_) => e,
+            });
+        }
         live.row.tokens[side.index()] = Some(token.clone());
         live.row.names[side.index()] = name;
         live.row.invite = None;
@@ -569,6 +637,14 @@ impl App {
     ) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
+        let playable = |l: &Live| {
+            l.seat(token).is_ok_and(|s| s == l.game().to_move())
+                && !l.over()
+                && expect_ply.is_none_or(|p| p == l.game().moves().len() as i64)
+        };
+        if !playable(&live) {
+            self.catch_up(id, &entry, &mut live).await?;
+        }
         let side = live.seat(token)?;
         if live.over() {
             return Err(ApiError::said(
@@ -619,7 +695,22 @@ impl App {
             time_ms: None,
         };
         let gid = id.to_string();
-        self.wrote(self.store.add_move(&gid, &row)).await?;
+        if let Err(e) = self.wrote(self.store.add_move(&gid, &row)).await {
+            // A move made through another server on the same database took this ply: this
+            // one catches up, and the mover is told the game moved on.
+            self.refresh(id, &entry, &mut live).await?;
+            let now = live.game().moves().len();
+            return Err(if now != ply {
+                ApiError::said(
+                    StatusCode::CONFLICT,
+                    Msg::new("server.moved-on")
+                        .arg("ply", now)
+                        .arg("expected", ply),
+                )
+            } else {
+                e
+            });
+        }
         live.session
             .play(pit0)
             .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
@@ -636,6 +727,9 @@ impl App {
     pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
+        if live.seat(token).is_err() {
+            self.catch_up(id, &entry, &mut live).await?;
+        }
         let side = live.seat(token)?;
         if !live.is_ai_game() {
             return Err(ApiError::said(
@@ -664,6 +758,9 @@ impl App {
     pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
+        if live.seat(token).is_err() || live.over() {
+            self.catch_up(id, &entry, &mut live).await?;
+        }
         let side = live.seat(token)?;
         if live.over() {
             return Err(ApiError::said(

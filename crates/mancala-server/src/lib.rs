@@ -216,6 +216,8 @@ pub async fn serve_on(
     app: Arc<App>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    // Other servers on the same PostgreSQL database: their changes reach this one's games.
+    app.follow_other_servers();
     // Resume the computer's turns of stored games in the background.
     {
         let app = app.clone();

@@ -178,6 +178,65 @@ pub struct Store {
     kind: Kind,
     read: Reader,
     writer: Mutex<mpsc::Sender<WriteReq>>,
+    /// This server among those on one PostgreSQL database: the sender of its notifications.
+    instance: Arc<str>,
+    /// The games other servers on the same database changed ([`Store::take_changes`]).
+    changes: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Change>>>,
+}
+
+/// What another server on the same PostgreSQL database changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// This game (its moves, seats or end).
+    Game(String),
+    /// Anything: notifications may have been missed (the listening connection was lost).
+    All,
+}
+
+/// The PostgreSQL channel each change of a game is announced on, as `INSTANCE GAME-ID`.
+const GAMES_CHANNEL: &str = "mancala_games";
+
+/// Announces, in PostgreSQL, that this write changes game `id` (delivered when the write's
+/// transaction commits; nothing in SQLite, which one server alone uses).
+fn touched(c: &mut dyn Conn, instance: &str, id: &str) -> anyhow::Result<()> {
+    if c.kind() == Kind::Postgres {
+        c.exec(
+            "SELECT pg_notify($1, $2)",
+            vals![GAMES_CHANNEL, format!("{instance} {id}")],
+        )?;
+    }
+    Ok(())
+}
+
+/// The listening connection: every game another server changes, as [`Change`]s on `tx`;
+/// after a lost connection it listens again and sends [`Change::All`].
+fn listen_loop(url: &str, instance: &str, tx: tokio::sync::mpsc::UnboundedSender<Change>) {
+    let mut first = true;
+    loop {
+        let client = db::pg_connect(url).and_then(|mut c| {
+            c.batch(&format!("LISTEN {GAMES_CHANNEL}"))?;
+            Ok(c)
+        });
+        let Ok(mut client) = client else {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            continue;
+        };
+        if !first && tx.send(Change::All).is_err() {
+            return;
+        }
+        first = false;
+        use postgres::fallible_iterator::FallibleIterator;
+        let mut notes = client.notifications();
+        let mut notes = notes.blocking_iter();
+        while let Ok(Some(n)) = notes.next() {
+            let Some((from, id)) = n.payload().split_once(' ') else {
+                continue;
+            };
+            if from != instance && tx.send(Change::Game(id.to_string())).is_err() {
+                return;
+            }
+        }
+    }
 }
 
 /// Most writes committed in one transaction.
@@ -315,6 +374,8 @@ impl Store {
             kind: Kind::Sqlite,
             read: Reader::Sqlite(Mutex::new(read)),
             writer: Mutex::new(tx),
+            instance: Arc::from(crate::app::random_hex(8)),
+            changes: Mutex::new(None),
         })
     }
 
@@ -364,16 +425,31 @@ impl Store {
                 }),
             )?;
         }
+        let instance: Arc<str> = Arc::from(crate::app::random_hex(8));
+        let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
+        let (u, me) = (url.to_string(), instance.clone());
+        spawn("mancala-db-listener", move || listen_loop(&u, &me, ctx))?;
         Ok(Store {
             kind: Kind::Postgres,
             read: Reader::Postgres(Mutex::new(rtx)),
             writer: Mutex::new(tx),
+            instance,
+            changes: Mutex::new(Some(crx)),
         })
     }
 
     /// Which database this is.
     pub fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// The games other servers on the same PostgreSQL database change, as they commit them
+    /// (`LISTEN/NOTIFY`); `None` on SQLite, and after the first call.
+    pub fn take_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        self.changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 
     /// Runs a read on a reading connection and answers it (blocking the caller until then).
@@ -426,8 +502,9 @@ impl Store {
 
     /// Queues the insertion of a new game's row.
     pub fn create_game(&self, g: &GameRow) -> Pending {
-        let g = g.clone();
+        let (g, me) = (g.clone(), self.instance.clone());
         self.write(move |c| {
+            touched(c, &me, &g.id)?;
             c.exec(
                 "INSERT INTO games (id, start, created_ms, updated_ms, south_kind, north_kind,
                     ai_level, south_token, north_token, invite, resigned, seed, south_name, north_name)
@@ -502,8 +579,9 @@ impl Store {
 
     /// Appends a move; its ply must be the next one (the primary key refuses a duplicate).
     pub fn add_move(&self, id: &str, m: &MoveRow) -> Pending {
-        let (id, m) = (id.to_string(), *m);
+        let (id, m, me) = (id.to_string(), *m, self.instance.clone());
         self.write(move |tx| {
+            touched(tx, &me, &id)?;
             tx.exec(
                 "INSERT INTO moves (game_id, ply, pit, eval, depth, time_ms, created_ms)
                  VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -519,8 +597,9 @@ impl Store {
 
     /// Deletes the moves from ply `from` on (undo).
     pub fn truncate(&self, id: &str, from: u32) -> Pending {
-        let id = id.to_string();
+        let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
+            touched(c, &me, &id)?;
             c.exec(
                 "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
                 vals![&id, from],
@@ -531,8 +610,9 @@ impl Store {
 
     /// Queues the resignation of game `id` by `side` (0 South, 1 North).
     pub fn set_resigned(&self, id: &str, side: u8) -> Pending {
-        let id = id.to_string();
+        let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
+            touched(c, &me, &id)?;
             c.exec(
                 "UPDATE games SET resigned = $2, updated_ms = $3 WHERE id = $1",
                 vals![&id, side_name(side), now_ms()],
@@ -543,8 +623,9 @@ impl Store {
 
     /// Marks game `id` as cut off by a restart ([`GameRow::interrupted`]).
     pub fn set_interrupted(&self, id: &str) -> Pending {
-        let id = id.to_string();
+        let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
+            touched(c, &me, &id)?;
             c.exec(
                 "UPDATE games SET interrupted_ms = $2, updated_ms = $2 WHERE id = $1",
                 vals![&id, now_ms()],
@@ -553,15 +634,25 @@ impl Store {
         })
     }
 
-    /// Gives the open seat `side` its token and name, and spends the invitation.
+    /// Gives the open seat `side` its token and name, and spends the invitation; fails where
+    /// the seat was taken meanwhile (by another server on the same database).
     pub fn claim_seat(&self, id: &str, side: u8, token: &str, name: Option<&str>) -> Pending {
         let sql = if side == 0 {
-            "UPDATE games SET south_token = $2, south_name = $3, invite = NULL WHERE id = $1"
+            "UPDATE games SET south_token = $2, south_name = $3, invite = NULL
+             WHERE id = $1 AND invite IS NOT NULL AND south_token IS NULL"
         } else {
-            "UPDATE games SET north_token = $2, north_name = $3, invite = NULL WHERE id = $1"
+            "UPDATE games SET north_token = $2, north_name = $3, invite = NULL
+             WHERE id = $1 AND invite IS NOT NULL AND north_token IS NULL"
         };
         let (id, token, name) = (id.to_string(), token.to_string(), name.map(str::to_string));
-        self.write(move |c| c.exec(sql, vals![id, token, name]).map(|_| ()))
+        let me = self.instance.clone();
+        self.write(move |c| {
+            touched(c, &me, &id)?;
+            match c.exec(sql, vals![&id, token, name])? {
+                1 => Ok(()),
+                _ => Err(anyhow!("the seat was taken meanwhile")),
+            }
+        })
     }
 
     /// Ids of the `limit` newest games with a KGP bot, newest first.
@@ -750,9 +841,25 @@ pub(crate) mod tests {
         s.truncate("abc", 0).wait().unwrap();
         assert!(s.load_game("abc").unwrap().unwrap().1.is_empty());
         assert!(s.load_game("nope").unwrap().is_none());
-        s.claim_seat("abc", 1, "tok", Some("Bo")).wait().unwrap();
-        s.set_resigned("abc", 1).wait().unwrap();
-        let (row, _) = s.load_game("abc").unwrap().unwrap();
+        // A seat is claimed once, with the invitation.
+        assert!(
+            s.claim_seat("abc", 1, "tok", Some("Bo")).wait().is_err(),
+            "no invitation"
+        );
+        s.create_game(&GameRow {
+            id: "inv".into(),
+            invite: Some("code".into()),
+            ..g.clone()
+        })
+        .wait()
+        .unwrap();
+        s.claim_seat("inv", 1, "tok", Some("Bo")).wait().unwrap();
+        assert!(
+            s.claim_seat("inv", 1, "tok2", None).wait().is_err(),
+            "taken"
+        );
+        s.set_resigned("inv", 1).wait().unwrap();
+        let (row, _) = s.load_game("inv").unwrap().unwrap();
         assert_eq!(
             (
                 row.tokens[1].as_deref(),
