@@ -6,8 +6,8 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Capture, DecidedLeftovers, EndCheck, GrandSlam, Leftovers, Repetition, Rules, Stage, MAX_TOTAL_SEEDS,
-    WIDE_MAX_SEEDS,
+    Capture, DecidedLeftovers, EndCheck, GrandSlam, Leftovers, Repetition, Rules, Stage,
+    MAX_TOTAL_SEEDS, WIDE_MAX_SEEDS,
 };
 use crate::i18n::{self, Lang};
 use crate::notation::Notation;
