@@ -876,7 +876,7 @@ mod tests {
         );
         assert_eq!(
             rules(json!("kalah"), json!({"colour": "red"})).unwrap_err(),
-            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition)"
+            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition, decided-leftovers)"
         );
         assert_eq!(
             rules(json!("kalah"), json!({"seeds": [4]})),
