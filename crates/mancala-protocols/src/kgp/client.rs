@@ -128,6 +128,108 @@ fn send<W: LineWrite>(
     w.write_line(&line).context("writing to the server")
 }
 
+/// Answers the server's greeting `m` (`kgp MAJOR MINOR PATCH`): our name, authors and
+/// token, then the mode `cfg` asks for; a server of another major version is told so and
+/// refused.
+fn greet_server<W: LineWrite>(
+    m: &Message,
+    cfg: &ClientConfig,
+    out: &Shared<W>,
+    log: &Shared<Box<dyn Write + Send>>,
+) -> Result<()> {
+    if m.int(0) != Some(i64::from(VERSION[0])) {
+        let e = Message::new(
+            "error",
+            vec![Arg::Text(format!(
+                "this client speaks KGP {}.x",
+                VERSION[0]
+            ))],
+        );
+        send(out, &e, log)?;
+        let version: Vec<String> = m.args.iter().map(Arg::to_string).collect();
+        bail!(
+            "the server speaks KGP {}, not {}.x",
+            version.join("."),
+            VERSION[0]
+        );
+    }
+    let set =
+        |k: &str, v: &str| Message::new("set", vec![Arg::Text(k.into()), Arg::Text(v.into())]);
+    send(out, &set("info:name", &cfg.name), log)?;
+    if let Some(a) = &cfg.authors {
+        send(out, &set("info:authors", a), log)?;
+    }
+    if let Some(t) = &cfg.token {
+        send(out, &set("auth:token", t), log)?;
+    }
+    let mode = Message::new("mode", vec![Arg::Text(cfg.mode.name().into())]);
+    send(out, &mode, log)?;
+    Ok(())
+}
+
+/// Reads the server's lines on a thread of its own, so that `ping` is answered and `stop`
+/// ends a search while the engine thinks (both answered there, never passed on); a line
+/// that does not read is answered with `error` and passed over. The other messages come
+/// out of the receiver, and a connection's failure as its last item.
+fn read_server<W: LineWrite + 'static>(
+    input: impl LineRead + 'static,
+    out: Shared<W>,
+    log: Shared<Box<dyn Write + Send>>,
+    control: Shared<Control>,
+    abort: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> mpsc::Receiver<Result<Message, String>> {
+    use std::sync::atomic::Ordering;
+    let (tx, rx) = mpsc::channel::<Result<Message, String>>();
+    std::thread::spawn(move || {
+        let mut input = input;
+        loop {
+            let line = match input.read_line() {
+                Ok(Some(l)) => l,
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    return;
+                }
+            };
+            if let Ok(mut l) = log.lock() {
+                let _ = writeln!(l, "<- {line}");
+            }
+            let m = match Message::parse(&line) {
+                Ok(m) => m,
+                Err(e) => {
+                    // A line we cannot read is the server's fault, not a reason to stop:
+                    // say so and read on.
+                    let e = Message::new("error", vec![Arg::Text(format!("unreadable: {e}"))]);
+                    let _ = send(&out, &e, &log);
+                    continue;
+                }
+            };
+            match m.name.as_str() {
+                "ping" => {
+                    let mut pong = Message::new("pong", vec![]);
+                    pong.reference = m.id;
+                    let _ = send(&out, &pong, &log);
+                    continue;
+                }
+                "stop" => {
+                    if let (Some(r), Ok(mut c)) = (m.reference, control.lock()) {
+                        c.stopped.insert(r);
+                        if c.current == Some(r) {
+                            abort.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if tx.send(Ok(m)).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
 /// Plays as a KGP client: reads the server's messages from `input`, answers on `output`, with
 /// `computer`'s level and engine, and writes every message to `log`. A thread reads the
 /// server while the engine thinks, so `ping` is answered and `stop` ends a search at once.
@@ -154,57 +256,13 @@ pub fn run_client(
     // The table mapped in before the first position's time runs: faulting it in during a
     // search can cost more than a server's time for a position.
     computer.engine.prefault();
-    let (tx, rx) = mpsc::channel::<Result<Message, String>>();
-    {
-        let (out, log, control, abort) = (out.clone(), log.clone(), control.clone(), abort.clone());
-        std::thread::spawn(move || {
-            let mut input = input;
-            loop {
-                let line = match input.read_line() {
-                    Ok(Some(l)) => l,
-                    Ok(None) => return,
-                    Err(e) => {
-                        let _ = tx.send(Err(e.to_string()));
-                        return;
-                    }
-                };
-                if let Ok(mut l) = log.lock() {
-                    let _ = writeln!(l, "<- {line}");
-                }
-                let m = match Message::parse(&line) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        // A line we cannot read is the server's fault, not a reason to stop:
-                        // say so and read on.
-                        let e = Message::new("error", vec![Arg::Text(format!("unreadable: {e}"))]);
-                        let _ = send(&out, &e, &log);
-                        continue;
-                    }
-                };
-                match m.name.as_str() {
-                    "ping" => {
-                        let mut pong = Message::new("pong", vec![]);
-                        pong.reference = m.id;
-                        let _ = send(&out, &pong, &log);
-                        continue;
-                    }
-                    "stop" => {
-                        if let (Some(r), Ok(mut c)) = (m.reference, control.lock()) {
-                            c.stopped.insert(r);
-                            if c.current == Some(r) {
-                                abort.store(true, Ordering::Relaxed);
-                            }
-                        }
-                        continue;
-                    }
-                    _ => {}
-                }
-                if tx.send(Ok(m)).is_err() {
-                    return;
-                }
-            }
-        });
-    }
+    let rx = read_server(
+        input,
+        out.clone(),
+        log.clone(),
+        control.clone(),
+        abort.clone(),
+    );
     let mut report = ClientReport::default();
     let mut rng = Rng::lcg(0x6b67_7031);
     // Seconds left on the client's clock, where the server says (`set time:clock`).
@@ -212,36 +270,7 @@ pub fn run_client(
     for m in rx {
         let m = m.map_err(|e| anyhow::anyhow!("from the server: {e}"))?;
         match m.name.as_str() {
-            "kgp" => {
-                if m.int(0) != Some(i64::from(VERSION[0])) {
-                    let e = Message::new(
-                        "error",
-                        vec![Arg::Text(format!(
-                            "this client speaks KGP {}.x",
-                            VERSION[0]
-                        ))],
-                    );
-                    send(&out, &e, &log)?;
-                    let version: Vec<String> = m.args.iter().map(Arg::to_string).collect();
-                    bail!(
-                        "the server speaks KGP {}, not {}.x",
-                        version.join("."),
-                        VERSION[0]
-                    );
-                }
-                let set = |k: &str, v: &str| {
-                    Message::new("set", vec![Arg::Text(k.into()), Arg::Text(v.into())])
-                };
-                send(&out, &set("info:name", &cfg.name), &log)?;
-                if let Some(a) = &cfg.authors {
-                    send(&out, &set("info:authors", a), &log)?;
-                }
-                if let Some(t) = &cfg.token {
-                    send(&out, &set("auth:token", t), &log)?;
-                }
-                let mode = Message::new("mode", vec![Arg::Text(cfg.mode.name().into())]);
-                send(&out, &mode, &log)?;
-            }
+            "kgp" => greet_server(&m, cfg, &out, &log)?,
             "goodbye" => {
                 report.goodbye = true;
                 return Ok(report);
