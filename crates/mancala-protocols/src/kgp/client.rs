@@ -128,6 +128,80 @@ fn send<W: LineWrite>(
     w.write_line(&line).context("writing to the server")
 }
 
+impl ClientReport {
+    /// Notes a freeplay `state` in `pos`: the game's seat where this is its first (South
+    /// where `pos` is the start), and its last position.
+    fn saw_state(&mut self, pos: Position) {
+        if self.games.is_empty() {
+            self.games.push(GameSeen {
+                id: None,
+                seat: None,
+                last: None,
+            });
+        }
+        let game = self.games.last_mut().expect("pushed");
+        if game.seat.is_none() {
+            let first = Position::start(pos.rules()).is_ok_and(|s| s == pos);
+            game.seat = Some(if first { Side::South } else { Side::North });
+        }
+        game.last = Some((pos, None));
+    }
+
+    /// Ends the answer to `state` `id` after its search (`sent`: the moves or evals sent,
+    /// and what the search was): `eval`'s comment, else `yield` unless the server stopped
+    /// it first; an `error` where the search failed.
+    fn searched<W: LineWrite>(
+        &mut self,
+        sent: Result<(u32, String)>,
+        eval: bool,
+        stopped: bool,
+        id: u64,
+        out: &Shared<W>,
+        log: &Shared<Box<dyn Write + Send>>,
+    ) -> Result<()> {
+        match sent {
+            Ok((n, comment)) if eval => {
+                self.evals += n;
+                let c = Message::new(
+                    "set",
+                    vec![Arg::Text("info:comment".into()), Arg::Text(comment)],
+                );
+                send(out, &c.answering(id), log)
+            }
+            Ok((n, _)) => {
+                self.moves += n;
+                if stopped {
+                    return Ok(());
+                }
+                send(out, &Message::new("yield", vec![]).answering(id), log)
+            }
+            Err(e) => {
+                let e = Message::new("error", vec![Arg::Text(e.to_string())]);
+                send(out, &e.answering(id), log)
+            }
+        }
+    }
+
+    /// The answer to a `verify` problem `m` (a board and a move): the `solution` by the
+    /// core's sowing, or an `error` saying why there is none; `None` for a problem without
+    /// an id.
+    fn solve(&mut self, m: &Message) -> Option<Message> {
+        let id = m.id?;
+        let answer = match (m.board(0), m.int(1)) {
+            (Some(b), Some(k)) => sow(b, k).map_err(|e| e.to_string()),
+            _ => Err("a problem is a board and a move".to_string()),
+        };
+        let reply = match answer {
+            Ok((board, again)) => {
+                self.solutions += 1;
+                Message::new("solution", vec![Arg::Board(board), Arg::Int(again.into())])
+            }
+            Err(e) => Message::new("error", vec![Arg::Text(e)]),
+        };
+        Some(reply.answering(id))
+    }
+}
+
 /// Answers the server's greeting `m` (`kgp MAJOR MINOR PATCH`): our name, authors and
 /// token, then the mode `cfg` asks for; a server of another major version is told so and
 /// refused.
@@ -316,19 +390,7 @@ pub fn run_client(
                     }
                 };
                 if cfg.mode == Mode::Freeplay {
-                    if report.games.is_empty() {
-                        report.games.push(GameSeen {
-                            id: None,
-                            seat: None,
-                            last: None,
-                        });
-                    }
-                    let game = report.games.last_mut().expect("pushed");
-                    if game.seat.is_none() {
-                        let first = Position::start(pos.rules()).is_ok_and(|s| s == pos);
-                        game.seat = Some(if first { Side::South } else { Side::North });
-                    }
-                    game.last = Some((pos, None));
+                    report.saw_state(pos);
                 }
                 {
                     let mut c = control.lock().map_err(|_| anyhow::anyhow!("lock"))?;
@@ -359,47 +421,12 @@ pub fn run_client(
                     c.current = None;
                     c.stopped.remove(&id)
                 };
-                match sent {
-                    Ok((n, comment)) => {
-                        if eval {
-                            report.evals += n;
-                            let c = Message::new(
-                                "set",
-                                vec![Arg::Text("info:comment".into()), Arg::Text(comment)],
-                            );
-                            send(&out, &c.answering(id), &log)?;
-                        } else {
-                            report.moves += n;
-                            if !stopped {
-                                send(&out, &Message::new("yield", vec![]).answering(id), &log)?;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        send(
-                            &out,
-                            &Message::new("error", vec![Arg::Text(e.to_string())]).answering(id),
-                            &log,
-                        )?;
-                    }
-                }
+                report.searched(sent, eval, stopped, id, &out, &log)?;
             }
             "problem" => {
-                let Some(id) = m.id else {
-                    continue;
-                };
-                let answer = match (m.board(0), m.int(1)) {
-                    (Some(b), Some(k)) => sow(b, k).map_err(|e| e.to_string()),
-                    _ => Err("a problem is a board and a move".to_string()),
-                };
-                let reply = match answer {
-                    Ok((board, again)) => {
-                        report.solutions += 1;
-                        Message::new("solution", vec![Arg::Board(board), Arg::Int(again.into())])
-                    }
-                    Err(e) => Message::new("error", vec![Arg::Text(e)]),
-                };
-                send(&out, &reply.answering(id), &log)?;
+                if let Some(reply) = report.solve(&m) {
+                    send(&out, &reply, &log)?;
+                }
             }
             // `init`, `set`, `ok`, `pong` and commands of later versions need no answer.
             _ => {}
