@@ -512,6 +512,62 @@ fn turn_gains(effects: &[MoveEffect]) -> (u32, u32, u32) {
     })
 }
 
+/// Checks what turn `t` of `text` (played by `side`, with `effects`) claims it gained,
+/// captured or handed over against what its moves did.
+fn check_claims(
+    notation: Notation,
+    turn: &TextTurn,
+    t: usize,
+    side: Side,
+    effects: &[MoveEffect],
+    text: &str,
+) -> Result<(), Error> {
+    let (gain, captured, handed) = turn_gains(effects);
+    let claims: Vec<(&str, Option<u32>, u32)> = match notation {
+        Notation::Letters => vec![("error.record.claim.gain", turn.plus, gain)],
+        Notation::Digits => vec![(
+            "error.record.claim.capture",
+            Some(turn.minus.unwrap_or(0)),
+            gain,
+        )],
+        Notation::Kauri => vec![
+            (
+                "error.record.claim.direct",
+                Some(turn.plus.unwrap_or(0)),
+                captured,
+            ),
+            (
+                "error.record.claim.handed",
+                Some(turn.minus.unwrap_or(0)),
+                handed,
+            ),
+        ],
+    };
+    for (what, claim, actual) in claims {
+        if let Some(c) = claim {
+            if c != actual {
+                let moves: String = turn
+                    .moves
+                    .iter()
+                    .map(|m| notation.move_text(side, m.pit))
+                    .collect::<Vec<_>>()
+                    .join("-");
+                return Err(Error::Record(
+                    Msg::new("error.record.claim")
+                        .arg("turn", t + 1)
+                        .side("side", side)
+                        .arg("moves", moves)
+                        .sub("what", Msg::new(what))
+                        .arg("claim", c)
+                        .arg("actual", actual)
+                        .sub("place", place(text, turn.moves[0].at)),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Replays `text` onto `game`, checking every move's legality, every turn's shape (a turn
 /// goes on exactly while its moves give another move) and, with [`Check::Strict`], every
 /// annotation. The first disagreement is reported with its turn, move and what each side says.
@@ -577,49 +633,7 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
             }
         }
         if check == Check::Strict {
-            let (gain, captured, handed) = turn_gains(&effects);
-            let claims: Vec<(&str, Option<u32>, u32)> = match notation {
-                Notation::Letters => vec![("error.record.claim.gain", turn.plus, gain)],
-                Notation::Digits => vec![(
-                    "error.record.claim.capture",
-                    Some(turn.minus.unwrap_or(0)),
-                    gain,
-                )],
-                Notation::Kauri => vec![
-                    (
-                        "error.record.claim.direct",
-                        Some(turn.plus.unwrap_or(0)),
-                        captured,
-                    ),
-                    (
-                        "error.record.claim.handed",
-                        Some(turn.minus.unwrap_or(0)),
-                        handed,
-                    ),
-                ],
-            };
-            for (what, claim, actual) in claims {
-                if let Some(c) = claim {
-                    if c != actual {
-                        let moves: String = turn
-                            .moves
-                            .iter()
-                            .map(|m| notation.move_text(side, m.pit))
-                            .collect::<Vec<_>>()
-                            .join("-");
-                        return Err(Error::Record(
-                            Msg::new("error.record.claim")
-                                .arg("turn", t + 1)
-                                .side("side", side)
-                                .arg("moves", moves)
-                                .sub("what", Msg::new(what))
-                                .arg("claim", c)
-                                .arg("actual", actual)
-                                .sub("place", place(text, turn.moves[0].at)),
-                        ));
-                    }
-                }
-            }
+            check_claims(notation, turn, t, side, &effects, text)?;
         }
     }
     if let (Check::Strict, Some([a, b])) = (check, parsed.score) {

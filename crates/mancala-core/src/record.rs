@@ -168,6 +168,35 @@ pub struct Record {
     pub result: Option<RecordResult>,
 }
 
+/// Refuses JSON that is not an object (`[1, 2]`, `null`, `"kalah"`) as a text record,
+/// saying what it is.
+fn refuse_json(text: &str) -> Result<(), Error> {
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+        let kind = match v {
+            serde_json::Value::Array(_) => "error.record.json-kind.array",
+            serde_json::Value::String(_) => "error.record.json-kind.string",
+            serde_json::Value::Number(_) => "error.record.json-kind.number",
+            serde_json::Value::Bool(_) => "error.record.json-kind.bool",
+            serde_json::Value::Null => "error.record.json-kind.null",
+            serde_json::Value::Object(_) => "",
+        };
+        if !kind.is_empty() {
+            return Err(Error::Record(
+                Msg::new("error.record.not-object").sub("kind", Msg::new(kind)),
+            ));
+        }
+    }
+    if let Some(rest) = text.trim_start().strip_prefix('[') {
+        if rest.trim_start().starts_with(['[', ']', '{', '"']) {
+            return Err(Error::Record(
+                Msg::new("error.record.not-object")
+                    .sub("kind", Msg::new("error.record.json-kind.array")),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Record {
     /// The record of `game` as played so far.
     pub fn from_game(game: &Game, players: Players) -> Record {
@@ -215,22 +244,23 @@ impl Record {
         self.replay_with(Check::Strict)
     }
 
+    /// The position the game starts from: the record's own (which must be of its rules),
+    /// else its rules' start.
+    fn start_position(&self) -> Result<Position, Error> {
+        match self.start {
+            Some(p) if p.rules() != &self.rules => Err(Error::Record(
+                Msg::new("error.record.start-rules")
+                    .arg("start", p.rules())
+                    .arg("rules", self.rules),
+            )),
+            Some(p) => Ok(p),
+            None => Position::start(&self.rules),
+        }
+    }
+
     /// As [`Record::replay`]; with [`Check::MovesOnly`] the result is not checked.
     pub fn replay_with(&self, check: Check) -> Result<Game, Error> {
-        let start = match self.start {
-            Some(p) => {
-                if p.rules() != &self.rules {
-                    return Err(Error::Record(
-                        Msg::new("error.record.start-rules")
-                            .arg("start", p.rules())
-                            .arg("rules", self.rules),
-                    ));
-                }
-                p
-            }
-            None => Position::start(&self.rules)?,
-        };
-        let mut game = Game::new(start);
+        let mut game = Game::new(self.start_position()?);
         for (t, turn) in self.turns.iter().enumerate() {
             if turn.moves.is_empty() {
                 return Err(Error::Record(
@@ -405,30 +435,7 @@ impl Record {
     ) -> Result<(Record, Game), Error> {
         // A byte-order mark (files saved on Windows) is not part of the text.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        // JSON that is not an object (`[1, 2]`, `null`, `"kalah"`) is no text record either.
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
-            let kind = match v {
-                serde_json::Value::Array(_) => "error.record.json-kind.array",
-                serde_json::Value::String(_) => "error.record.json-kind.string",
-                serde_json::Value::Number(_) => "error.record.json-kind.number",
-                serde_json::Value::Bool(_) => "error.record.json-kind.bool",
-                serde_json::Value::Null => "error.record.json-kind.null",
-                serde_json::Value::Object(_) => "",
-            };
-            if !kind.is_empty() {
-                return Err(Error::Record(
-                    Msg::new("error.record.not-object").sub("kind", Msg::new(kind)),
-                ));
-            }
-        }
-        if let Some(rest) = text.trim_start().strip_prefix('[') {
-            if rest.trim_start().starts_with(['[', ']', '{', '"']) {
-                return Err(Error::Record(
-                    Msg::new("error.record.not-object")
-                        .sub("kind", Msg::new("error.record.json-kind.array")),
-                ));
-            }
-        }
+        refuse_json(text)?;
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;

@@ -128,6 +128,182 @@ fn send<W: LineWrite>(
     w.write_line(&line).context("writing to the server")
 }
 
+impl ClientReport {
+    /// Notes a freeplay `state` in `pos`: the game's seat where this is its first (South
+    /// where `pos` is the start), and its last position.
+    fn saw_state(&mut self, pos: Position) {
+        if self.games.is_empty() {
+            self.games.push(GameSeen {
+                id: None,
+                seat: None,
+                last: None,
+            });
+        }
+        let game = self.games.last_mut().expect("pushed");
+        if game.seat.is_none() {
+            let first = Position::start(pos.rules()).is_ok_and(|s| s == pos);
+            game.seat = Some(if first { Side::South } else { Side::North });
+        }
+        game.last = Some((pos, None));
+    }
+
+    /// Ends the answer to `state` `id` after its search (`sent`: the moves or evals sent,
+    /// and what the search was): `eval`'s comment, else `yield` unless the server stopped
+    /// it first; an `error` where the search failed.
+    fn searched<W: LineWrite>(
+        &mut self,
+        sent: Result<(u32, String)>,
+        eval: bool,
+        stopped: bool,
+        id: u64,
+        out: &Shared<W>,
+        log: &Shared<Box<dyn Write + Send>>,
+    ) -> Result<()> {
+        match sent {
+            Ok((n, comment)) if eval => {
+                self.evals += n;
+                let c = Message::new(
+                    "set",
+                    vec![Arg::Text("info:comment".into()), Arg::Text(comment)],
+                );
+                send(out, &c.answering(id), log)
+            }
+            Ok((n, _)) => {
+                self.moves += n;
+                if stopped {
+                    return Ok(());
+                }
+                send(out, &Message::new("yield", vec![]).answering(id), log)
+            }
+            Err(e) => {
+                let e = Message::new("error", vec![Arg::Text(e.to_string())]);
+                send(out, &e.answering(id), log)
+            }
+        }
+    }
+
+    /// The answer to a `verify` problem `m` (a board and a move): the `solution` by the
+    /// core's sowing, or an `error` saying why there is none; `None` for a problem without
+    /// an id.
+    fn solve(&mut self, m: &Message) -> Option<Message> {
+        let id = m.id?;
+        let answer = match (m.board(0), m.int(1)) {
+            (Some(b), Some(k)) => sow(b, k).map_err(|e| e.to_string()),
+            _ => Err("a problem is a board and a move".to_string()),
+        };
+        let reply = match answer {
+            Ok((board, again)) => {
+                self.solutions += 1;
+                Message::new("solution", vec![Arg::Board(board), Arg::Int(again.into())])
+            }
+            Err(e) => Message::new("error", vec![Arg::Text(e)]),
+        };
+        Some(reply.answering(id))
+    }
+}
+
+/// Answers the server's greeting `m` (`kgp MAJOR MINOR PATCH`): our name, authors and
+/// token, then the mode `cfg` asks for; a server of another major version is told so and
+/// refused.
+fn greet_server<W: LineWrite>(
+    m: &Message,
+    cfg: &ClientConfig,
+    out: &Shared<W>,
+    log: &Shared<Box<dyn Write + Send>>,
+) -> Result<()> {
+    if m.int(0) != Some(i64::from(VERSION[0])) {
+        let e = Message::new(
+            "error",
+            vec![Arg::Text(format!(
+                "this client speaks KGP {}.x",
+                VERSION[0]
+            ))],
+        );
+        send(out, &e, log)?;
+        let version: Vec<String> = m.args.iter().map(Arg::to_string).collect();
+        bail!(
+            "the server speaks KGP {}, not {}.x",
+            version.join("."),
+            VERSION[0]
+        );
+    }
+    let set =
+        |k: &str, v: &str| Message::new("set", vec![Arg::Text(k.into()), Arg::Text(v.into())]);
+    send(out, &set("info:name", &cfg.name), log)?;
+    if let Some(a) = &cfg.authors {
+        send(out, &set("info:authors", a), log)?;
+    }
+    if let Some(t) = &cfg.token {
+        send(out, &set("auth:token", t), log)?;
+    }
+    let mode = Message::new("mode", vec![Arg::Text(cfg.mode.name().into())]);
+    send(out, &mode, log)?;
+    Ok(())
+}
+
+/// Reads the server's lines on a thread of its own, so that `ping` is answered and `stop`
+/// ends a search while the engine thinks (both answered there, never passed on); a line
+/// that does not read is answered with `error` and passed over. The other messages come
+/// out of the receiver, and a connection's failure as its last item.
+fn read_server<W: LineWrite + 'static>(
+    input: impl LineRead + 'static,
+    out: Shared<W>,
+    log: Shared<Box<dyn Write + Send>>,
+    control: Shared<Control>,
+    abort: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> mpsc::Receiver<Result<Message, String>> {
+    use std::sync::atomic::Ordering;
+    let (tx, rx) = mpsc::channel::<Result<Message, String>>();
+    std::thread::spawn(move || {
+        let mut input = input;
+        loop {
+            let line = match input.read_line() {
+                Ok(Some(l)) => l,
+                Ok(None) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                    return;
+                }
+            };
+            if let Ok(mut l) = log.lock() {
+                let _ = writeln!(l, "<- {line}");
+            }
+            let m = match Message::parse(&line) {
+                Ok(m) => m,
+                Err(e) => {
+                    // A line we cannot read is the server's fault, not a reason to stop:
+                    // say so and read on.
+                    let e = Message::new("error", vec![Arg::Text(format!("unreadable: {e}"))]);
+                    let _ = send(&out, &e, &log);
+                    continue;
+                }
+            };
+            match m.name.as_str() {
+                "ping" => {
+                    let mut pong = Message::new("pong", vec![]);
+                    pong.reference = m.id;
+                    let _ = send(&out, &pong, &log);
+                    continue;
+                }
+                "stop" => {
+                    if let (Some(r), Ok(mut c)) = (m.reference, control.lock()) {
+                        c.stopped.insert(r);
+                        if c.current == Some(r) {
+                            abort.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if tx.send(Ok(m)).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
 /// Plays as a KGP client: reads the server's messages from `input`, answers on `output`, with
 /// `computer`'s level and engine, and writes every message to `log`. A thread reads the
 /// server while the engine thinks, so `ping` is answered and `stop` ends a search at once.
@@ -154,57 +330,13 @@ pub fn run_client(
     // The table mapped in before the first position's time runs: faulting it in during a
     // search can cost more than a server's time for a position.
     computer.engine.prefault();
-    let (tx, rx) = mpsc::channel::<Result<Message, String>>();
-    {
-        let (out, log, control, abort) = (out.clone(), log.clone(), control.clone(), abort.clone());
-        std::thread::spawn(move || {
-            let mut input = input;
-            loop {
-                let line = match input.read_line() {
-                    Ok(Some(l)) => l,
-                    Ok(None) => return,
-                    Err(e) => {
-                        let _ = tx.send(Err(e.to_string()));
-                        return;
-                    }
-                };
-                if let Ok(mut l) = log.lock() {
-                    let _ = writeln!(l, "<- {line}");
-                }
-                let m = match Message::parse(&line) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        // A line we cannot read is the server's fault, not a reason to stop:
-                        // say so and read on.
-                        let e = Message::new("error", vec![Arg::Text(format!("unreadable: {e}"))]);
-                        let _ = send(&out, &e, &log);
-                        continue;
-                    }
-                };
-                match m.name.as_str() {
-                    "ping" => {
-                        let mut pong = Message::new("pong", vec![]);
-                        pong.reference = m.id;
-                        let _ = send(&out, &pong, &log);
-                        continue;
-                    }
-                    "stop" => {
-                        if let (Some(r), Ok(mut c)) = (m.reference, control.lock()) {
-                            c.stopped.insert(r);
-                            if c.current == Some(r) {
-                                abort.store(true, Ordering::Relaxed);
-                            }
-                        }
-                        continue;
-                    }
-                    _ => {}
-                }
-                if tx.send(Ok(m)).is_err() {
-                    return;
-                }
-            }
-        });
-    }
+    let rx = read_server(
+        input,
+        out.clone(),
+        log.clone(),
+        control.clone(),
+        abort.clone(),
+    );
     let mut report = ClientReport::default();
     let mut rng = Rng::lcg(0x6b67_7031);
     // Seconds left on the client's clock, where the server says (`set time:clock`).
@@ -212,36 +344,7 @@ pub fn run_client(
     for m in rx {
         let m = m.map_err(|e| anyhow::anyhow!("from the server: {e}"))?;
         match m.name.as_str() {
-            "kgp" => {
-                if m.int(0) != Some(i64::from(VERSION[0])) {
-                    let e = Message::new(
-                        "error",
-                        vec![Arg::Text(format!(
-                            "this client speaks KGP {}.x",
-                            VERSION[0]
-                        ))],
-                    );
-                    send(&out, &e, &log)?;
-                    let version: Vec<String> = m.args.iter().map(Arg::to_string).collect();
-                    bail!(
-                        "the server speaks KGP {}, not {}.x",
-                        version.join("."),
-                        VERSION[0]
-                    );
-                }
-                let set = |k: &str, v: &str| {
-                    Message::new("set", vec![Arg::Text(k.into()), Arg::Text(v.into())])
-                };
-                send(&out, &set("info:name", &cfg.name), &log)?;
-                if let Some(a) = &cfg.authors {
-                    send(&out, &set("info:authors", a), &log)?;
-                }
-                if let Some(t) = &cfg.token {
-                    send(&out, &set("auth:token", t), &log)?;
-                }
-                let mode = Message::new("mode", vec![Arg::Text(cfg.mode.name().into())]);
-                send(&out, &mode, &log)?;
-            }
+            "kgp" => greet_server(&m, cfg, &out, &log)?,
             "goodbye" => {
                 report.goodbye = true;
                 return Ok(report);
@@ -287,19 +390,7 @@ pub fn run_client(
                     }
                 };
                 if cfg.mode == Mode::Freeplay {
-                    if report.games.is_empty() {
-                        report.games.push(GameSeen {
-                            id: None,
-                            seat: None,
-                            last: None,
-                        });
-                    }
-                    let game = report.games.last_mut().expect("pushed");
-                    if game.seat.is_none() {
-                        let first = Position::start(pos.rules()).is_ok_and(|s| s == pos);
-                        game.seat = Some(if first { Side::South } else { Side::North });
-                    }
-                    game.last = Some((pos, None));
+                    report.saw_state(pos);
                 }
                 {
                     let mut c = control.lock().map_err(|_| anyhow::anyhow!("lock"))?;
@@ -330,47 +421,12 @@ pub fn run_client(
                     c.current = None;
                     c.stopped.remove(&id)
                 };
-                match sent {
-                    Ok((n, comment)) => {
-                        if eval {
-                            report.evals += n;
-                            let c = Message::new(
-                                "set",
-                                vec![Arg::Text("info:comment".into()), Arg::Text(comment)],
-                            );
-                            send(&out, &c.answering(id), &log)?;
-                        } else {
-                            report.moves += n;
-                            if !stopped {
-                                send(&out, &Message::new("yield", vec![]).answering(id), &log)?;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        send(
-                            &out,
-                            &Message::new("error", vec![Arg::Text(e.to_string())]).answering(id),
-                            &log,
-                        )?;
-                    }
-                }
+                report.searched(sent, eval, stopped, id, &out, &log)?;
             }
             "problem" => {
-                let Some(id) = m.id else {
-                    continue;
-                };
-                let answer = match (m.board(0), m.int(1)) {
-                    (Some(b), Some(k)) => sow(b, k).map_err(|e| e.to_string()),
-                    _ => Err("a problem is a board and a move".to_string()),
-                };
-                let reply = match answer {
-                    Ok((board, again)) => {
-                        report.solutions += 1;
-                        Message::new("solution", vec![Arg::Board(board), Arg::Int(again.into())])
-                    }
-                    Err(e) => Message::new("error", vec![Arg::Text(e)]),
-                };
-                send(&out, &reply.answering(id), &log)?;
+                if let Some(reply) = report.solve(&m) {
+                    send(&out, &reply, &log)?;
+                }
             }
             // `init`, `set`, `ok`, `pong` and commands of later versions need no answer.
             _ => {}
