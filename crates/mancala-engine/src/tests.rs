@@ -409,6 +409,12 @@ fn the_pie_value_is_the_first_move_that_leaves_the_least_to_choose() {
         assert_eq!(pie_value, want, "{v}: {values:?}");
         assert!(pie_value <= 0, "{v}: the swap never loses for North");
         assert!(values.contains(&(best, want)), "{v}: best move {best}");
+        // The pie rule's choice, searched to the end, gives every first move that value.
+        let c = think::pie_choice(&Engine::new(1, 1), &start, &[], Budget::UNLIMITED).unwrap();
+        let got: Vec<(u8, i32)> = c.values.iter().map(|x| (x.pit, x.eval.score())).collect();
+        assert_eq!(got, values, "{v}");
+        assert!(c.values.iter().all(|x| x.eval.is_proven()), "{v}");
+        assert_eq!(c.best.eval.score(), want, "{v}");
         // The brute force of the whole game, swap included, agrees.
         assert_eq!(brute_pos(&start, &mut Memo::default()), want, "{v}");
     }
@@ -720,4 +726,67 @@ fn progress_reports_each_iteration_and_abort_stops_a_search() {
             .depth,
         3
     );
+}
+
+/// The Manchester board: Kalah(7,7), no extra turn on the first move, the pie rule.
+const MANCHESTER: &str = "kalah,pits=7,seeds=7,first-move-extra-turn=false,pie";
+
+/// South's values, to the engine's own search at `depth`, after South's first move `m`: with
+/// North's swap, and played on without one.
+fn after_swap_and_without(engine: &Engine, start: &Position, m: u8, depth: u32) -> (i32, i32) {
+    let mut after = *start;
+    after.play(m).unwrap();
+    let mut swapped = after;
+    swapped.play(mancala_core::SWAP).unwrap();
+    let mut setup = after.setup();
+    setup.opening = mancala_core::Opening::None;
+    let plain = Position::from_setup(start.rules(), &setup).unwrap();
+    let l = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let south = |p: &Position, h: &[Position]| {
+        engine
+            .search(p, l, h)
+            .unwrap()
+            .eval
+            .seen_by(Side::South)
+            .score()
+    };
+    (south(&swapped, &[*start, after]), south(&plain, &[*start]))
+}
+
+/// Under the pie rule no level from 4 up opens with a move the swap punishes: after the
+/// level's first move as South, the engine's own search (to the depth the level searched)
+/// values South's side no worse after North's swap than without it. And North's level swaps exactly
+/// where the swap is worth more to it.
+#[test]
+fn under_the_pie_rule_no_level_opens_with_a_move_the_swap_punishes() {
+    let rules: Rules = MANCHESTER.parse().unwrap();
+    let start = Position::start(&rules).unwrap();
+    let engine = Engine::new(16, 1);
+    for level in 4..=8 {
+        let lv = Level::new(level).unwrap();
+        let d = lv.decide_with(&engine, &start, &[], 1).unwrap();
+        // The positions after the first move, to the depth the level searched them.
+        let depth = d.depth.unwrap() - 1;
+        let m = d.pit;
+        let (swap, without) = after_swap_and_without(&engine, &start, m, depth);
+        assert!(
+            swap >= without,
+            "level {level} opens with {m}: South {swap} after the swap, {without} without (depth {depth})"
+        );
+    }
+    let level = Level::new(6).unwrap();
+    for m in 0..7 {
+        let (swap, without) = after_swap_and_without(&engine, &start, m, 9);
+        let mut after = start;
+        after.play(m).unwrap();
+        let reply = level.decide_with(&engine, &after, &[start], 1).unwrap().pit;
+        assert_eq!(
+            reply == mancala_core::SWAP,
+            swap < without,
+            "after {m}: South {swap} after the swap, {without} without; North plays {reply}"
+        );
+    }
 }
