@@ -349,8 +349,9 @@ pub struct PieChoice {
 /// South's first move, each move's value is the worse for South of its position played on
 /// without a swap and its position after North's swap; at North's choice to swap, the swap's
 /// value (the position after it) and the best other move's (the position played on without a
-/// swap). Each position is searched on `engine` within an equal share of `budget`'s time (to
-/// one ply less than `budget.depth`, the swap not counted as a ply). Values are from the
+/// swap). Each position is searched on `engine` to one ply less than `budget.depth` (the swap
+/// not counted as a ply); against the clock, all of them one depth at a time, the last depth
+/// completed for all giving the values. Values are from the
 /// mover's view, of the worse quality of the two they come from. `None` where `pos` holds no
 /// such choice (no pie rule, or its choice is past), or the game is over.
 pub fn pie_choice(
@@ -359,35 +360,66 @@ pub fn pie_choice(
     history: &[Position],
     budget: Budget,
 ) -> Option<PieChoice> {
-    use mancala_core::{Opening, SWAP};
-    use std::cmp::Reverse;
-    if !pos.rules().pie || pos.is_over() {
+    if !pos.rules().pie || pos.is_over() || pos.setup().opening == mancala_core::Opening::None {
         return None;
     }
+    let max = budget.depth.map(|d| d.saturating_sub(1).max(1));
+    if budget.deadline.is_none() {
+        return pie_at(engine, pos, history, budget, max).map(|(c, _)| c);
+    }
+    // Against the clock, every position one depth at a time, so that the values compared
+    // are all of one depth: the last depth completed for all of them gives the choice.
+    let mut chosen: Option<PieChoice> = None;
+    let mut nodes = 0;
+    for depth in 1..=max.unwrap_or(64) {
+        let Some((mut c, complete)) = pie_at(engine, pos, history, budget, Some(depth)) else {
+            break;
+        };
+        nodes += c.nodes;
+        c.nodes = nodes;
+        let proven = c.values.iter().all(|v| v.eval.is_proven());
+        if complete || chosen.is_none() {
+            chosen = Some(c);
+        } else if let Some(k) = chosen.as_mut() {
+            k.nodes = nodes;
+        }
+        if !complete || proven || budget.expired() {
+            break;
+        }
+    }
+    chosen
+}
+
+/// [`pie_choice`] with every position searched to `depth` (`None`: `budget`'s own limits),
+/// and whether every search completed it.
+fn pie_at(
+    engine: &Engine,
+    pos: &Position,
+    history: &[Position],
+    budget: Budget,
+    depth: Option<u32>,
+) -> Option<(PieChoice, bool)> {
+    use mancala_core::{Opening, SWAP};
+    use std::cmp::Reverse;
     let opening = pos.setup().opening;
     let me = pos.to_move();
     let mut line = history.to_vec();
     line.push(*pos);
-    let depth = budget.depth.map(|d| d.saturating_sub(1).max(1));
     let nodes = std::cell::Cell::new(0u64);
-    // Each search has an equal share of the time left among the `left` still to come.
-    let search = |p: &Position, hist: &[Position], left: &mut u32| -> Option<SearchResult> {
-        let b = Budget {
-            depth,
-            ..budget.share(1, (*left).max(1))
-        };
-        *left = left.saturating_sub(1);
-        let r = engine.search(p, b, hist)?;
+    let complete = std::cell::Cell::new(true);
+    let search = |p: &Position, hist: &[Position]| -> Option<SearchResult> {
+        let r = engine.search(p, Budget { depth, ..budget }, hist)?;
         nodes.set(nodes.get() + r.nodes);
+        let done = r.eval.is_proven() || depth.is_none_or(|d| r.depth >= d);
+        complete.set(complete.get() && done && !budget.expired());
         Some(r)
     };
-    let value = |p: &Position, hist: &[Position], left: &mut u32| -> Option<Evaluation> {
+    let value = |p: &Position, hist: &[Position]| -> Option<Evaluation> {
         if p.is_over() {
-            *left = left.saturating_sub(1);
             return Some(Evaluation::final_margin(p, me));
         }
         // A move's value: one ply deeper than its position's.
-        let mut e = search(p, hist, left)?.eval.seen_by(me);
+        let mut e = search(p, hist)?.eval.seen_by(me);
         if let Quality::Searched { depth } = e.quality {
             e.quality = Quality::Searched { depth: depth + 1 };
         }
@@ -405,10 +437,9 @@ pub fn pie_choice(
     match opening {
         Opening::Swap => {
             let (swapped, plain) = split(pos)?;
-            let mut left = 2;
-            let swap = value(&swapped, &line, &mut left)?;
+            let swap = value(&swapped, &line)?;
             // The position without a swap stands in for `pos`: the same history.
-            let r = search(&plain, history, &mut left)?;
+            let r = search(&plain, history)?;
             let plain = MoveValue {
                 pit: r.best,
                 eval: r.eval.seen_by(me),
@@ -423,15 +454,15 @@ pub fn pie_choice(
             } else {
                 plain
             };
-            Some(PieChoice {
+            let c = PieChoice {
                 values: vec![swap, plain],
                 best,
                 nodes: nodes.get(),
-            })
+            };
+            Some((c, complete.get()))
         }
         Opening::FirstMove | Opening::FirstTurn => {
             let legal = pos.legal_moves();
-            let mut left = 2 * legal.len() as u32;
             let mut out = Vec::new();
             // South's value after the swap, or the move's own where none follows: between
             // equal values, the higher is chosen.
@@ -443,26 +474,26 @@ pub fn pie_choice(
                     let (swapped, plain) = split(&after)?;
                     let mut hist = line.clone();
                     hist.push(after);
-                    let a = value(&swapped, &hist, &mut left)?;
-                    let b = value(&plain, &line, &mut left)?;
+                    let a = value(&swapped, &hist)?;
+                    let b = value(&plain, &line)?;
                     keys.push(a.score());
                     worse(a, b)
                 } else {
                     // The first turn goes on (or the game is over): the search plays the
                     // swap where it comes.
-                    left = left.saturating_sub(1);
-                    let v = value(&after, &line, &mut left)?;
+                    let v = value(&after, &line)?;
                     keys.push(v.score());
                     v
                 };
                 out.push(MoveValue { pit: m, eval });
             }
             let k = (0..out.len()).max_by_key(|&k| (out[k].eval.score(), keys[k], Reverse(k)))?;
-            Some(PieChoice {
+            let c = PieChoice {
                 best: out[k],
                 values: out,
                 nodes: nodes.get(),
-            })
+            };
+            Some((c, complete.get()))
         }
         Opening::None => None,
     }
