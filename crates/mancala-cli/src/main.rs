@@ -2,6 +2,7 @@
 //! is 0 on success and 2 on bad usage or bad input, with a one-line error on stderr.
 
 mod bench;
+mod bench_proofs;
 mod board;
 mod egdb_cmd;
 mod engine_cmd;
@@ -73,6 +74,9 @@ enum Command {
     /// Measure short searches from a fresh process and from `mancala engine`: wall time,
     /// nodes, depth, and the node rate against a long search.
     BenchEngine(bench::BenchArgs),
+    /// Play games from the start with endgame tables as `mancala engine` plays them, and
+    /// print the share of moves answered proven within each time, and the worst position.
+    BenchProofs(bench_proofs::BenchProofsArgs),
     /// Play two levels against each other, both colours, and estimate their Elo difference.
     Match(engine_cmds::MatchArgs),
     /// Serve the browser client and its JSON/WebSocket API (games saved in SQLite).
@@ -398,6 +402,7 @@ fn main() -> ExitCode {
         Command::Match(a) => engine_cmds::match_cmd(a),
         Command::Engine(a) => engine_cmd::run(a),
         Command::BenchEngine(a) => bench::run(a),
+        Command::BenchProofs(a) => bench_proofs::run(a),
         Command::Serve(a) => mancala_server::run(a),
         Command::WebExport(a) => web_export(a),
         Command::Stats(a) => stats::run(a),

@@ -186,3 +186,50 @@ fn a_match_against_an_engine_that_exits_says_so() {
         "{err}"
     );
 }
+
+/// With endgame tables built here (Kalah 4 x 3, levels to 10 seeds), `mancala engine --egdb`
+/// answers every position of a game from the start on `proven`, and its move is one the
+/// solver finds best: its proven value is the position's, which the info line gives.
+#[test]
+fn with_tables_every_position_from_the_start_is_proven_and_its_move_is_best() {
+    let path = std::env::temp_dir().join(format!("mancala-engine-proven-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let d = path.to_str().unwrap();
+    let variant = "kalah,pits=4,seeds=3";
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["egdb", "build", "--variant", variant])
+        .args(["--max-seeds", "10", "--dir", d, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cmd = format!(
+        "{} engine --tt-mb 4 --threads 1 --egdb {d}",
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let mut e = EngineProcess::start(&cmd, "", None).unwrap();
+    let solver = mancala_engine::Engine::new(16, 1);
+    let mut game = mancala_core::Game::from_rules(&variant.parse().unwrap()).unwrap();
+    while !game.is_over() {
+        let pos = *game.position();
+        e.send(&format!("position {pos}")).unwrap();
+        e.send("go movetime 2000").unwrap();
+        let info = expect(&mut e, |l| l.starts_with("info depth"));
+        let best = expect(&mut e, |l| l.starts_with("bestmove "));
+        assert!(info.contains(" proven "), "{pos}: {info}");
+        let pit =
+            mancala_protocols::protocol::read_move(&pos, best.strip_prefix("bestmove ").unwrap())
+                .unwrap();
+        let values = solver.analyze_moves(&pos, mancala_engine::Budget::UNLIMITED, &[]);
+        assert!(values.iter().all(|v| v.eval.is_proven()), "{pos}");
+        let top = values.iter().map(|v| v.eval.score()).max().unwrap();
+        let chosen = values.iter().find(|v| v.pit == pit).unwrap();
+        assert_eq!(chosen.eval.score(), top, "{pos}: {best} against {values:?}");
+        assert!(
+            info.contains(&format!(" value {top:+} proven ")),
+            "{pos}: {info}"
+        );
+        game.play(pit).unwrap();
+    }
+    assert!(game.moves().len() > 10);
+    let _ = std::fs::remove_dir_all(&path);
+}

@@ -33,11 +33,13 @@ fn referee(cmd1: &str, cmd2: &str, extra: &[&str]) -> (Value, Option<i32>, Strin
     )
 }
 
-/// A full game each way: level 6 swaps after South's first move, level 2 does not; every
-/// game ends by the rules, both agents' stores adding up to the 98 seeds.
+/// A full game each way: level 6 opens with a move that leaves the swap nothing, so level 6
+/// does not swap; against a South that opens with pit 4, which the swap punishes, it swaps
+/// (its own games from there); level 2 does not swap. Every game ends by the rules, both
+/// agents' stores adding up to the 98 seeds.
 #[test]
 fn our_agent_plays_our_referee_on_both_seats_with_and_without_a_swap() {
-    for (level, swaps) in [(6, true), (2, false)] {
+    for (level, swaps) in [(6, false), (2, false)] {
         let (s, code, err) = referee(
             &agent(level, &format!("a1-{level}.log")),
             &agent(level, &format!("a2-{level}.log")),
@@ -71,6 +73,11 @@ fn our_agent_plays_our_referee_on_both_seats_with_and_without_a_swap() {
             .sum();
         assert_eq!(points, 2.0);
     }
+    // South opens with pit 4 and then stops: North's answer is the swap.
+    let opens = "read a; echo 'MOVE;4'; cat >/dev/null";
+    let (s, _, err) = referee(opens, &agent(6, "swap.log"), &["--game-time", "2s"]);
+    let g = &s["games"][0];
+    assert_eq!(g["swapped"], true, "{g} {err}");
 }
 
 /// The agent answers on standard output and writes nothing to standard error; the swap is

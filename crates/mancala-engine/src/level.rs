@@ -17,6 +17,14 @@ pub struct Level {
     pub threads: usize,
 }
 
+/// The lowest level that plays the pie rule's choices by value ([`think::pie_choice`]); the
+/// levels below err there as anywhere.
+pub const PIE_LEVEL: u8 = 4;
+
+/// The least depth, in plies, that a level plays the pie rule's choices to
+/// ([`PIE_LEVEL`]); the choice comes once a game.
+pub const PIE_DEPTH: u32 = 12;
+
 /// Lowest and highest level.
 pub const LEVELS: core::ops::RangeInclusive<u8> = 1..=8;
 
@@ -126,6 +134,33 @@ impl Level {
                 depth: None,
             });
         }
+        let budget = Budget::from(Limits {
+            depth: self.depth,
+            time: self.time,
+            nodes: None,
+        });
+        // Under the pie rule, from level 4 up, the first move and the swap are chosen by what
+        // the opponent's best reply leaves ([`think::pie_choice`]), searched to at least
+        // [`PIE_DEPTH`]: a pick at random there hands the opponent a free swap, and a shallow
+        // search misjudges which first moves the swap punishes (docs/decisions.md).
+        let pie = self.level >= PIE_LEVEL;
+        let pie_budget = Budget {
+            depth: budget.depth.map(|d| d.max(PIE_DEPTH)),
+            ..budget
+        };
+        if let Some(c) = pie
+            .then(|| think::pie_choice(engine, pos, history, pie_budget))
+            .flatten()
+        {
+            return Some(Decision {
+                pit: c.best.pit,
+                eval: Some(c.best.eval),
+                depth: match c.best.eval.quality {
+                    Quality::Proven => None,
+                    Quality::Searched { depth } => Some(depth),
+                },
+            });
+        }
         if self.noise > 0 {
             let limits = Limits {
                 depth: Some(self.depth.unwrap_or(1)),
@@ -144,21 +179,13 @@ impl Level {
                 depth: None,
             });
         }
-        engine
-            .search(
-                pos,
-                Limits {
-                    depth: self.depth,
-                    time: self.time,
-                    nodes: None,
-                },
-                history,
-            )
-            .map(|r| Decision {
-                pit: r.best,
-                eval: Some(r.eval),
-                depth: Some(r.depth),
-            })
+        // Against the clock, a proof where one is likely to finish ([`think::engine_move`],
+        // the engine proving as well as searching); the level's depth bounds the search.
+        think::engine_move(engine, engine, pos, history, budget, None).map(|r| Decision {
+            pit: r.best,
+            eval: Some(r.eval),
+            depth: Some(r.depth),
+        })
     }
 }
 

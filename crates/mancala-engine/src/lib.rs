@@ -44,7 +44,7 @@ use mancala_core::{Position, Side};
 
 pub use budget::Budget;
 use game::{SearchGame, Weights};
-pub use level::{Decision, Level, LEVELS};
+pub use level::{Decision, Level, LEVELS, PIE_DEPTH, PIE_LEVEL};
 use moves::evaluation;
 pub use moves::{Judgement, MoveValue};
 use search::{Shared, Worker, FULL_DEPTH};

@@ -4,7 +4,8 @@
 //! everywhere.
 //!
 //! - [`engine_move`]: a move against a clock (the engine protocol, the agents): a proof
-//!   within a share of the time where one is likely to finish, else a search.
+//!   within a share of the time where one is likely to finish (most of it where the endgame
+//!   tables cover many seeds), else a search.
 //! - [`hint`]: a hint for a person: a proof where one finishes within the time, else a search.
 //! - [`analyse`]: every legal move's value and the best line (`analyze --all-moves`, the
 //!   server's analysis board, Python's `analyze(all_moves=True)`).
@@ -17,15 +18,31 @@ use crate::clock::Instant;
 
 use mancala_core::{Game, Position};
 
-use crate::{Budget, Engine, Judgement, MoveValue, Quality, SearchResult};
+use crate::{Budget, Engine, Evaluation, Judgement, MoveValue, Quality, SearchResult};
 
 /// Proofs are tried first for a move against the clock where at most this many seeds are on
 /// the board beyond what the endgame tables hold: there they usually finish in milliseconds,
 /// and a proven value plays perfectly.
 pub const PROOF_SEEDS: u32 = 30;
 
-/// The share of a move's time that [`engine_move`] gives a proof before it searches.
+/// The share of a move's time (1 in this many) that [`engine_move`] gives a proof before it
+/// searches, where the proof is likely but not sure to finish ([`decidable`]).
 pub const PROOF_SHARE: u32 = 4;
+
+/// Endgame tables of at least this many seeds make a proof likely to finish within a move's
+/// time where at most [`PROOF_FIRST_SEEDS`] more are on the board: Kalah(6,4)'s whole proof
+/// is about 650,000 nodes with 28-seed tables and grows about 1.6 times a seed the tables
+/// lack (docs/results.md).
+pub const PROOF_FIRST_TABLES: u32 = 20;
+
+/// See [`PROOF_FIRST_TABLES`]: seeds on the board beyond the tables up to which a proof is
+/// tried first with most of the move's time ([`PROOF_FIRST_SHARE`]).
+pub const PROOF_FIRST_SEEDS: u32 = 24;
+
+/// The share of a move's time, in quarters, that [`engine_move`] gives a proof that is tried
+/// first ([`PROOF_FIRST_TABLES`]); the search that answers where it does not finish has the
+/// rest.
+pub const PROOF_FIRST_SHARE: u32 = 3;
 
 /// The table, in MiB, of the prover kept beside a protocol engine's searcher.
 pub const PROOF_MB: usize = 32;
@@ -84,12 +101,33 @@ pub fn decidable(engine: &Engine, pos: &Position) -> bool {
     !pos.rules().can_repeat() && k.board_seeds() <= engine.tabled_seeds(pos) + PROOF_SEEDS
 }
 
-/// A move against the clock: where `budget` has a deadline and no depth or node limit and a
-/// proof is likely to finish ([`decidable`]), a proof on `prover` within [`PROOF_SHARE`] of
-/// the time left; else (or where the proof does not finish) a search on `engine` within the
-/// rest of `budget`, calling `report` after each completed iteration. The result's time and
-/// nodes are the whole move's. `history` holds the game's positions before `pos` (repetition
-/// rule). `None` when the game is over.
+/// The share of a move's time, as `(num, den)`, that [`engine_move`] gives a proof of `pos`
+/// before it searches: three quarters where the endgame tables make a proof likely to finish
+/// ([`PROOF_FIRST_TABLES`]), a quarter where it may ([`decidable`]), else none.
+pub fn proof_share(prover: &Engine, pos: &Position) -> Option<(u32, u32)> {
+    if !decidable(prover, pos) {
+        return None;
+    }
+    let tabled = prover.tabled_seeds(pos);
+    let seeds = pos.as_kalah().map_or(u32::MAX, |k| k.board_seeds());
+    if tabled >= PROOF_FIRST_TABLES && seeds <= tabled + PROOF_FIRST_SEEDS {
+        Some((PROOF_FIRST_SHARE, 4))
+    } else {
+        Some((1, PROOF_SHARE))
+    }
+}
+
+/// A move against the clock: under the pie rule, the first move and the choice to swap by
+/// [`pie_choice`]; else, where `budget` has a deadline and no node limit, no depth limit
+/// either unless `prover` has endgame tables for the rules of `pos`, and a proof is likely to
+/// finish ([`proof_share`]), a proof on `prover` within its share of the
+/// time left (most of it where the endgame tables cover many seeds); else (or where the
+/// proof does not finish) a search on `engine` within the rest of `budget`, calling `report`
+/// after each completed iteration. The answer is proven only where the proof (or the search,
+/// where no leaf met its depth) finished. The result's time is the whole move's; its nodes
+/// are the proof's where it finished, else the search's.
+/// `history` holds the game's positions before `pos` (repetition rule). `None` when the
+/// game is over.
 pub fn engine_move(
     engine: &Engine,
     prover: &Engine,
@@ -99,12 +137,28 @@ pub fn engine_move(
     report: Option<&(dyn Fn(&SearchResult) + Sync)>,
 ) -> Option<SearchResult> {
     let start = Instant::now();
-    let prove = budget.deadline.is_some()
-        && budget.depth.is_none()
+    if let Some(c) = pie_choice(engine, pos, history, budget) {
+        return Some(SearchResult {
+            best: c.best.pit,
+            eval: c.best.eval,
+            depth: match c.best.eval.quality {
+                Quality::Proven => 0,
+                Quality::Searched { depth } => depth,
+            },
+            nodes: c.nodes,
+            pv: vec![c.best.pit],
+            elapsed: start.elapsed(),
+        });
+    }
+    // A depth limit bounds the search, so a proof is not tried under one, except with
+    // endgame tables for the position's rules: they are there to play perfectly.
+    let share = (budget.deadline.is_some()
         && budget.nodes.is_none()
-        && decidable(prover, pos);
-    if prove {
-        if let Some(p) = prover.solve(pos, budget.share(1, PROOF_SHARE), history) {
+        && (budget.depth.is_none() || prover.tabled_seeds(pos) > 0))
+        .then(|| proof_share(prover, pos))
+        .flatten();
+    if let Some((num, den)) = share {
+        if let Some(p) = prover.solve(pos, budget.share(num, den), history) {
             return Some(SearchResult {
                 best: p.best,
                 eval: p.eval,
@@ -276,4 +330,183 @@ pub fn judge_game(
         done(i + 1);
     }
     out
+}
+
+/// A choice of the pie rule ([`pie_choice`]): every move's value and the move chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieChoice {
+    /// Every legal move's value from the mover's view (at North's choice: the swap's and
+    /// the best other move's).
+    pub values: Vec<MoveValue>,
+    /// The move chosen: the best value; between equal values, at South's first move the one
+    /// whose position the swap leaves the best for South, at North's choice not the swap.
+    pub best: MoveValue,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// The pie rule's choices valued by what the opponent's best reply leaves, swap or not: at
+/// South's first move, each move's value is the worse for South of its position played on
+/// without a swap and its position after North's swap; at North's choice to swap, the swap's
+/// value (the position after it) and the best other move's (the position played on without a
+/// swap). Each position is searched on `engine` to one ply less than `budget.depth` (the swap
+/// not counted as a ply); against the clock, all of them one depth at a time, the last depth
+/// completed for all giving the values. Values are from the
+/// mover's view, of the worse quality of the two they come from. `None` where `pos` holds no
+/// such choice (no pie rule, or its choice is past), or the game is over.
+pub fn pie_choice(
+    engine: &Engine,
+    pos: &Position,
+    history: &[Position],
+    budget: Budget,
+) -> Option<PieChoice> {
+    if !pos.rules().pie || pos.is_over() || pos.setup().opening == mancala_core::Opening::None {
+        return None;
+    }
+    let max = budget.depth.map(|d| d.saturating_sub(1).max(1));
+    if budget.deadline.is_none() {
+        return pie_at(engine, pos, history, budget, max).map(|(c, _)| c);
+    }
+    // Against the clock, every position one depth at a time, so that the values compared
+    // are all of one depth: the last depth completed for all of them gives the choice.
+    let mut chosen: Option<PieChoice> = None;
+    let mut nodes = 0;
+    for depth in 1..=max.unwrap_or(64) {
+        let Some((mut c, complete)) = pie_at(engine, pos, history, budget, Some(depth)) else {
+            break;
+        };
+        nodes += c.nodes;
+        c.nodes = nodes;
+        let proven = c.values.iter().all(|v| v.eval.is_proven());
+        if complete || chosen.is_none() {
+            chosen = Some(c);
+        } else if let Some(k) = chosen.as_mut() {
+            k.nodes = nodes;
+        }
+        if !complete || proven || budget.expired() {
+            break;
+        }
+    }
+    chosen
+}
+
+/// [`pie_choice`] with every position searched to `depth` (`None`: `budget`'s own limits),
+/// and whether every search completed it.
+fn pie_at(
+    engine: &Engine,
+    pos: &Position,
+    history: &[Position],
+    budget: Budget,
+    depth: Option<u32>,
+) -> Option<(PieChoice, bool)> {
+    use mancala_core::{Opening, SWAP};
+    use std::cmp::Reverse;
+    let opening = pos.setup().opening;
+    let me = pos.to_move();
+    let mut line = history.to_vec();
+    line.push(*pos);
+    let nodes = std::cell::Cell::new(0u64);
+    let complete = std::cell::Cell::new(true);
+    let search = |p: &Position, hist: &[Position]| -> Option<SearchResult> {
+        let r = engine.search(p, Budget { depth, ..budget }, hist)?;
+        nodes.set(nodes.get() + r.nodes);
+        let done = r.eval.is_proven() || depth.is_none_or(|d| r.depth >= d);
+        complete.set(complete.get() && done && !budget.expired());
+        Some(r)
+    };
+    let value = |p: &Position, hist: &[Position]| -> Option<Evaluation> {
+        if p.is_over() {
+            return Some(Evaluation::final_margin(p, me));
+        }
+        // A move's value: one ply deeper than its position's.
+        let mut e = search(p, hist)?.eval.seen_by(me);
+        if let Quality::Searched { depth } = e.quality {
+            e.quality = Quality::Searched { depth: depth + 1 };
+        }
+        Some(e)
+    };
+    // The position after a swap, and the same position played on without one.
+    let split = |after: &Position| -> Option<(Position, Position)> {
+        let mut swapped = *after;
+        swapped.play(SWAP).ok()?;
+        let mut setup = after.setup();
+        setup.opening = Opening::None;
+        let plain = Position::from_setup(after.rules(), &setup).ok()?;
+        Some((swapped, plain))
+    };
+    match opening {
+        Opening::Swap => {
+            let (swapped, plain) = split(pos)?;
+            let swap = value(&swapped, &line)?;
+            // The position without a swap stands in for `pos`: the same history.
+            let r = search(&plain, history)?;
+            let plain = MoveValue {
+                pit: r.best,
+                eval: r.eval.seen_by(me),
+            };
+            let swap = MoveValue {
+                pit: SWAP,
+                eval: swap,
+            };
+            // Between equal values, no swap.
+            let best = if swap.eval.score() > plain.eval.score() {
+                swap
+            } else {
+                plain
+            };
+            let c = PieChoice {
+                values: vec![swap, plain],
+                best,
+                nodes: nodes.get(),
+            };
+            Some((c, complete.get()))
+        }
+        Opening::FirstMove | Opening::FirstTurn => {
+            let legal = pos.legal_moves();
+            let mut out = Vec::new();
+            // South's value after the swap, or the move's own where none follows: between
+            // equal values, the higher is chosen.
+            let mut keys = Vec::new();
+            for &m in legal.as_slice() {
+                let mut after = *pos;
+                after.play(m).ok()?;
+                let eval = if !after.is_over() && after.setup().opening == Opening::Swap {
+                    let (swapped, plain) = split(&after)?;
+                    let mut hist = line.clone();
+                    hist.push(after);
+                    let a = value(&swapped, &hist)?;
+                    let b = value(&plain, &line)?;
+                    keys.push(a.score());
+                    worse(a, b)
+                } else {
+                    // The first turn goes on (or the game is over): the search plays the
+                    // swap where it comes.
+                    let v = value(&after, &line)?;
+                    keys.push(v.score());
+                    v
+                };
+                out.push(MoveValue { pit: m, eval });
+            }
+            let k = (0..out.len()).max_by_key(|&k| (out[k].eval.score(), keys[k], Reverse(k)))?;
+            let c = PieChoice {
+                best: out[k],
+                values: out,
+                nodes: nodes.get(),
+            };
+            Some((c, complete.get()))
+        }
+        Opening::None => None,
+    }
+}
+
+/// The worse of two values of one side, of the worse quality of the two.
+fn worse(a: Evaluation, b: Evaluation) -> Evaluation {
+    let quality = match (a.quality, b.quality) {
+        (Quality::Proven, q) | (q, Quality::Proven) => q,
+        (Quality::Searched { depth: x }, Quality::Searched { depth: y }) => {
+            Quality::Searched { depth: x.min(y) }
+        }
+    };
+    let w = if a.score() <= b.score() { a } else { b };
+    Evaluation { quality, ..w }
 }

@@ -883,4 +883,60 @@ mod tests {
         };
         assert_eq!(b.move_limit(Duration::ZERO), Duration::from_millis(100));
     }
+
+    /// The agent at its default level (6) plays South against an opponent that always swaps
+    /// and then plays level 5: its first move leaves the swap nothing (the pie rule played
+    /// by value), and it wins or draws. The game's log is printed (`--nocapture`).
+    #[test]
+    fn the_default_level_as_south_holds_its_own_against_a_swapper() {
+        let (agent_in, mut to_agent) = std::io::pipe().unwrap();
+        let (from_agent, agent_out) = std::io::pipe().unwrap();
+        let ours = std::thread::spawn(move || {
+            let mut computer = Computer::new(mancala_engine::Level::new(6).unwrap(), 1);
+            let mut log = Vec::new();
+            let r = run_agent(
+                BufReader::new(agent_in),
+                agent_out,
+                &mut computer,
+                Budget::default(),
+                &mut log,
+            );
+            (r, String::from_utf8(log).unwrap())
+        });
+        let mut replies = BufReader::new(from_agent).lines();
+        let mut send = |m: ToAgent| writeln!(to_agent, "{m}").unwrap();
+        send(ToAgent::Start(Side::South));
+        let opponent = mancala_engine::Level::new(5).unwrap();
+        let mut game = Game::from_rules(&rules()).unwrap();
+        while !game.is_over() {
+            let action = if game.to_move() == Side::South {
+                Action::parse(&replies.next().unwrap().unwrap()).unwrap()
+            } else if game.position().legal_moves().contains(SWAP) {
+                Action::Swap
+            } else {
+                Action::from_core(opponent.choose(game.position(), game.history(), 1).unwrap())
+            };
+            game.play(action.to_core()).unwrap();
+            let turn = if game.is_over() {
+                Turn::End
+            } else if game.to_move() == Side::South {
+                Turn::You
+            } else {
+                Turn::Opp
+            };
+            send(ToAgent::Change {
+                action,
+                state: state_of(game.position(), swapped(&game)),
+                turn,
+            });
+        }
+        send(ToAgent::End);
+        let (report, log) = ours.join().unwrap();
+        let report = report.unwrap();
+        eprintln!("{log}");
+        assert!(swapped(&game), "{log}");
+        let [south, north] = report.scores.unwrap();
+        assert_eq!(u32::from(south) + u32::from(north), 98, "{log}");
+        assert!(south >= north, "South {south}, North {north}: {log}");
+    }
 }
