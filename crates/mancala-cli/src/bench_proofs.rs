@@ -66,7 +66,7 @@ pub fn run(a: BenchProofsArgs) -> Result<()> {
         Some(dir) => Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?)),
         None => None,
     };
-    let oracle = crate::engine_cmds::oracle(&db);
+    let oracle = crate::tables::oracle(&db);
     engine.oracle = oracle.clone();
     prover.oracle = oracle;
     engine.prefault();
