@@ -8,9 +8,12 @@
 
 #![warn(missing_docs)]
 
+pub mod account_api;
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod kgp;
+pub mod ratings;
 pub mod response;
 pub mod store;
 pub mod view;
@@ -73,6 +76,10 @@ pub struct ServeArgs {
     /// --kgp-ws-addr.
     #[arg(long)]
     pub kgp_lobby: bool,
+    /// The server is reached through a proxy that terminates TLS (https): session cookies
+    /// are marked `Secure`, and a state-changing request's `Origin` must be https.
+    #[arg(long)]
+    pub behind_tls: bool,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -99,6 +106,7 @@ impl Default for ServeArgs {
             kgp_ws_addr: None,
             kgp_level: 4,
             kgp_lobby: false,
+            behind_tls: false,
         }
     }
 }
@@ -125,6 +133,9 @@ pub struct Config {
     pub max_body: usize,
     /// Folder the browser client is served from; `None`: the copy built into the server.
     pub web_dir: Option<PathBuf>,
+    /// The server is reached over TLS (`--behind-tls`): `Secure` session cookies, https
+    /// origins only.
+    pub behind_tls: bool,
 }
 
 impl Default for Config {
@@ -149,6 +160,7 @@ impl Config {
             burst: (a.rate_limit * 3.0).max(10.0),
             max_body: (a.max_body as usize).max(256),
             web_dir: a.web_dir.clone(),
+            behind_tls: a.behind_tls,
         }
     }
 }
@@ -192,10 +204,18 @@ pub fn default_db_path() -> PathBuf {
     }
 }
 
-/// The router over an app (for tests and for [`serve`]).
+/// The router over an app (for tests and for [`serve`]): the API's and the accounts' routes
+/// behind [`account_api::guard`].
 pub fn router(app: Arc<App>) -> axum::Router {
     let limiter = Arc::new(api::Limiter::new(app.cfg.rate, app.cfg.burst));
-    api::router(api::Ctx { app, limiter })
+    let accounts = Arc::new(account_api::Accounts {
+        app: app.clone(),
+        limiter: accounts::LoginLimiter::default(),
+        behind_tls: app.cfg.behind_tls,
+    });
+    api::router(api::Ctx { app, limiter }, account_api::routes()).layer(
+        axum::middleware::from_fn_with_state(accounts, account_api::guard),
+    )
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves.

@@ -46,6 +46,8 @@ pub const MIGRATIONS: &[&str] = &[
      ALTER TABLE games ADD COLUMN north_name TEXT;",
     // 3: a bot's game that a restart of the server cut off (its connection is gone).
     "ALTER TABLE games ADD COLUMN interrupted_ms INTEGER;",
+    // 4: accounts, their sessions, the games between accounts and the ratings.
+    crate::ratings::SCHEMA,
 ];
 
 /// One game's row.
@@ -225,13 +227,16 @@ impl Store {
         })
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> anyhow::Result<T> {
+    pub(crate) fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+    ) -> anyhow::Result<T> {
         let mut c = self.read.lock().unwrap_or_else(|e| e.into_inner());
         Ok(f(&mut c)?)
     }
 
     /// Queues a write for the writer thread.
-    fn write(
+    pub(crate) fn write(
         &self,
         job: impl FnOnce(&Connection) -> rusqlite::Result<()> + Send + 'static,
     ) -> Pending {
@@ -357,8 +362,9 @@ impl Store {
             tx.execute(
                 "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
                 params![id, now_ms()],
-            )
-            .map(|_| ())
+            )?;
+            // A game between accounts that this move ends is settled with it.
+            crate::ratings::settle(tx, &id)
         })
     }
 
@@ -381,8 +387,8 @@ impl Store {
             c.execute(
                 "UPDATE games SET resigned = ?2, updated_ms = ?3 WHERE id = ?1",
                 params![id, side_name(side), now_ms()],
-            )
-            .map(|_| ())
+            )?;
+            crate::ratings::settle(c, &id)
         })
     }
 

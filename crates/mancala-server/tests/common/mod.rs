@@ -33,6 +33,7 @@ pub fn test_config() -> Config {
         burst: 10.0,
         max_body: 16 * 1024,
         web_dir: None,
+        behind_tls: false,
     }
 }
 
