@@ -278,6 +278,7 @@ pub fn account_game(store: &Store, id: &str) -> anyhow::Result<Option<AccountGam
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct RatingView {
     /// The rule set (a rules string such as `kalah` or `kalah,seeds=4`).
+    #[serde(rename = "preset")]
     pub rules: String,
     /// The Glicko-2 rating: higher is better.
     pub rating: f64,
@@ -343,6 +344,7 @@ pub fn leaderboard(store: &Store, rules: &str, limit: u32) -> anyhow::Result<Vec
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct HistoryPoint {
     /// The rule set.
+    #[serde(rename = "preset")]
     pub rules: String,
     /// The game that moved the rating.
     pub game: String,
@@ -360,6 +362,7 @@ pub struct PlayerGame {
     /// The game's id (`/api/games/ID`, replayable at `/api/games/ID/replay`).
     pub game: String,
     /// The rule set.
+    #[serde(rename = "preset")]
     pub rules: String,
     /// Rated or casual.
     pub rated: bool,
