@@ -309,16 +309,17 @@ fn signed_in(session: &Session) -> ApiResult<&User> {
         .ok_or_else(|| said(StatusCode::UNAUTHORIZED, "server.account.no-session"))
 }
 
-async fn me(Extension(session): Extension<Session>) -> ApiResult<Response> {
-    let u = signed_in(&session)?;
-    let mut r = Json(Me {
-        name: u.name.clone(),
-        created_ms: u.created_ms,
-    })
-    .into_response();
+/// `GET /api/account`: the session's account, or `{"name": null}` when none is signed in (a
+/// question with an answer either way, not an error).
+async fn me(Extension(session): Extension<Session>) -> Response {
+    let body = match &session.0 {
+        Some((u, _)) => serde_json::json!({ "name": u.name, "created_ms": u.created_ms }),
+        None => serde_json::json!({ "name": null }),
+    };
+    let mut r = Json(body).into_response();
     r.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    Ok(r)
+    r
 }
 
 #[derive(Deserialize)]
