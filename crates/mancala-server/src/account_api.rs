@@ -38,6 +38,8 @@ pub struct Accounts {
     /// The server is reached over TLS (`--behind-tls`): cookies are `Secure`, and a
     /// state-changing request's `Origin` must be `https`.
     pub behind_tls: bool,
+    /// The open seeks of people ([`crate::lobby`]).
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// The account of the request's session cookie, if any (put there by [`guard`]).
@@ -301,7 +303,8 @@ async fn logout(
     Ok(r)
 }
 
-fn signed_in(session: &Session) -> ApiResult<&User> {
+/// The session's account, or 401 `server.account.no-session`.
+pub(crate) fn signed_in(session: &Session) -> ApiResult<&User> {
     session
         .0
         .as_ref()
@@ -347,16 +350,15 @@ struct AccountCreated {
     preset: String,
 }
 
-async fn create_game(
-    Extension(acc): Extension<Arc<Accounts>>,
-    Extension(session): Extension<Session>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Response> {
-    let user = signed_in(&session)?.clone();
-    let req: NewAccountGame = crate::api::parse_json(body)?;
-    let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
-    let side = crate::api::seat_choice(req.side.as_deref())?;
-    let rated = req.rated.unwrap_or(true);
+/// Makes a game between people whose `side` is `user`'s account; returns it and its rule
+/// set's key.
+pub(crate) async fn new_account_game(
+    acc: &Accounts,
+    user: &User,
+    rules: Rules,
+    side: Side,
+    rated: bool,
+) -> ApiResult<(crate::response::Created, String)> {
     let created = acc
         .app
         .create(NewGame {
@@ -368,17 +370,31 @@ async fn create_game(
         })
         .await?;
     let preset = ratings::rules_key(&rules);
-    let p = ratings::add_account_game(
+    ratings::add_account_game(
         &acc.app.store,
         &created.game.id,
         &preset,
         rated,
         side,
         user.id,
-    );
-    p.done()
-        .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))?;
+    )
+    .done()
+    .await
+    .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))?;
+    Ok((created, preset))
+}
+
+async fn create_game(
+    Extension(acc): Extension<Arc<Accounts>>,
+    Extension(session): Extension<Session>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let user = signed_in(&session)?.clone();
+    let req: NewAccountGame = crate::api::parse_json(body)?;
+    let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let side = crate::api::seat_choice(req.side.as_deref())?;
+    let rated = req.rated.unwrap_or(true);
+    let (created, preset) = new_account_game(&acc, &user, rules, side, rated).await?;
     let answer = AccountCreated {
         game: created.game,
         seat: created.seat,
@@ -395,11 +411,52 @@ struct JoinAccountGame {
     invite: String,
 }
 
+/// The answer to taking a seat of a game between accounts.
 #[derive(Serialize)]
-struct AccountJoined {
-    game: GameView,
-    seat: &'static str,
-    rated: bool,
+pub(crate) struct AccountJoined {
+    /// The state, as the new seat holder sees it.
+    pub game: GameView,
+    /// The seat taken.
+    pub seat: &'static str,
+    /// Whether the game is rated.
+    pub rated: bool,
+}
+
+/// `user`'s account takes the free seat of the game between accounts `id`.
+pub(crate) async fn join_account_game(
+    acc: &Accounts,
+    user: &User,
+    id: &str,
+    invite: &str,
+) -> ApiResult<AccountJoined> {
+    // The game's own checks first (an unknown id is a 404 like any game's).
+    acc.app.entry(id).await?;
+    let store = acc.app.store.clone();
+    let gid = id.to_string();
+    let Some(game) = blocking(move || ratings::account_game(&store, &gid)).await? else {
+        return Err(ApiError::said(
+            StatusCode::CONFLICT,
+            Msg::new("server.account.not-account-game").arg("id", id),
+        ));
+    };
+    if game.users.contains(&Some(user.id)) {
+        return Err(said(StatusCode::CONFLICT, "server.account.self"));
+    }
+    let joined = acc.app.join(id, invite, Some(user.name.clone())).await?;
+    let side = if joined.seat == "south" {
+        Side::South
+    } else {
+        Side::North
+    };
+    ratings::seat_account(&acc.app.store, id, side, user.id)
+        .done()
+        .await
+        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))?;
+    Ok(AccountJoined {
+        game: joined.game,
+        seat: joined.seat,
+        rated: game.rated,
+    })
 }
 
 async fn join_game(
@@ -410,37 +467,9 @@ async fn join_game(
 ) -> ApiResult<Json<AccountJoined>> {
     let user = signed_in(&session)?.clone();
     let req: JoinAccountGame = crate::api::parse_json(body)?;
-    // The game's own checks first (an unknown id is a 404 like any game's).
-    acc.app.entry(&id).await?;
-    let store = acc.app.store.clone();
-    let gid = id.clone();
-    let Some(game) = blocking(move || ratings::account_game(&store, &gid)).await? else {
-        return Err(ApiError::said(
-            StatusCode::CONFLICT,
-            Msg::new("server.account.not-account-game").arg("id", &id),
-        ));
-    };
-    if game.users.contains(&Some(user.id)) {
-        return Err(said(StatusCode::CONFLICT, "server.account.self"));
-    }
-    let joined = acc
-        .app
-        .join(&id, &req.invite, Some(user.name.clone()))
-        .await?;
-    let side = if joined.seat == "south" {
-        Side::South
-    } else {
-        Side::North
-    };
-    ratings::seat_account(&acc.app.store, &id, side, user.id)
-        .done()
-        .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))?;
-    Ok(Json(AccountJoined {
-        game: joined.game,
-        seat: joined.seat,
-        rated: game.rated,
-    }))
+    Ok(Json(
+        join_account_game(&acc, &user, &id, &req.invite).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -516,6 +545,7 @@ pub fn routes() -> Router<Ctx> {
         .route("/api/account/games/{id}/join", post(join_game))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/users/{name}", get(user_profile))
+        .merge(crate::lobby::routes())
 }
 
 /// Reads the same bodies as the handlers, for tests of what they refuse.

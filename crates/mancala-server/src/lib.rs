@@ -13,6 +13,7 @@ pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod kgp;
+pub mod lobby;
 pub mod ratings;
 pub mod response;
 pub mod store;
@@ -212,6 +213,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
         app: app.clone(),
         limiter: accounts::LoginLimiter::default(),
         behind_tls: app.cfg.behind_tls,
+        lobby: lobby::Lobby::default(),
     });
     api::router(api::Ctx { app, limiter }, account_api::routes()).layer(
         axum::middleware::from_fn_with_state(accounts, account_api::guard),

@@ -636,3 +636,132 @@ async fn a_password_never_leaves_the_server() {
     );
     assert!(seen.len() == 12);
 }
+
+/// The next JSON text message of a WebSocket (within 10 s).
+async fn next_json<S>(ws: &mut S) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+/// The lobby: a seek posted by one account is shown live over the lobby's WebSocket; another
+/// account accepts it, the game starts for both (the poster is told over the socket), and
+/// the seek is gone. One's own seek cannot be accepted, a guest cannot accept, and a foreign
+/// Origin cannot post.
+#[tokio::test]
+async fn a_seek_in_the_lobby_starts_a_game_for_both() {
+    let server = Server::start(test_config()).await;
+    let mut ann = Browser::new(&server.base);
+    let mut bob = Browser::new(&server.base);
+    ann.signup("ann", "password-a").await;
+    bob.signup("bob", "password-b").await;
+    let url = format!("ws://{}/api/lobby/ws", server.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    assert_eq!(
+        next_json(&mut ws).await,
+        json!({"type": "seeks", "seeks": []})
+    );
+
+    let mut guest = Browser::new(&server.base);
+    let r = guest.post("/api/lobby/seeks", json!({})).await;
+    assert_eq!(
+        (r.status, r.key().as_str()),
+        (401, "server.account.no-session")
+    );
+    ann.origin = Some("http://evil.example".into());
+    assert_eq!(ann.post("/api/lobby/seeks", json!({})).await.status, 403);
+    ann.origin = Some(server.base.clone());
+    let posted = ann
+        .post(
+            "/api/lobby/seeks",
+            json!({"rules": "kalah", "options": {"seeds": 4}, "side": "south", "rated": true}),
+        )
+        .await;
+    assert_eq!(posted.status, 201, "{}", posted.text);
+    let seek = posted.json()["seek"].clone();
+    assert_eq!(seek["name"], "ann");
+    assert_eq!(seek["preset"], "kalah,seeds=4");
+    let shown = next_json(&mut ws).await;
+    assert_eq!(shown["seeks"], json!([seek]));
+    assert_eq!(guest.get("/api/lobby").await.json()["seeks"], json!([seek]));
+
+    let sid = seek["id"].as_str().unwrap();
+    let path = format!("/api/lobby/seeks/{sid}/accept");
+    let r = ann.post(&path, json!({})).await;
+    assert_eq!((r.status, r.key().as_str()), (409, "server.account.self"));
+    assert_eq!(guest.post(&path, json!({})).await.status, 401);
+    let accepted = bob.post(&path, json!({})).await;
+    assert_eq!(accepted.status, 201, "{}", accepted.text);
+    let a = accepted.json();
+    assert_eq!(a["seat"], "north");
+    assert_eq!(a["rated"], true);
+    let id = a["game"]["id"].as_str().unwrap().to_string();
+    let started = next_json(&mut ws).await;
+    assert_eq!(
+        started,
+        json!({"type": "started", "seek": sid, "game": id, "south": "ann", "north": "bob"})
+    );
+    assert_eq!(next_json(&mut ws).await["seeks"], json!([]));
+    assert_eq!(bob.post(&path, json!({})).await.status, 404, "taken once");
+
+    // Both play the game by their sessions.
+    let state = ann.get(&format!("/api/games/{id}")).await.json();
+    assert_eq!(state["you"], "south");
+    assert_eq!(state["rules"]["name"], "kalah,seeds=4");
+    let pit = state["legal"][0].clone();
+    let r = ann
+        .post(&format!("/api/games/{id}/moves"), json!({"pit": pit}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        bob.get(&format!("/api/games/{id}")).await.json()["you"],
+        "north"
+    );
+
+    // A new seek replaces the account's open one; withdrawing it empties the lobby.
+    let one = ann
+        .post("/api/lobby/seeks", json!({"rated": false}))
+        .await
+        .json();
+    let two = ann.post("/api/lobby/seeks", json!({})).await.json();
+    let list = guest.get("/api/lobby").await.json();
+    assert_eq!(list["seeks"], json!([two["seek"]]));
+    let gone = one["seek"]["id"].as_str().unwrap();
+    assert_eq!(
+        ann.send("DELETE", &format!("/api/lobby/seeks/{gone}"), None)
+            .await
+            .status,
+        404
+    );
+    let open = two["seek"]["id"].as_str().unwrap();
+    assert_eq!(
+        bob.send("DELETE", &format!("/api/lobby/seeks/{open}"), None)
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        ann.send("DELETE", &format!("/api/lobby/seeks/{open}"), None)
+            .await
+            .status,
+        200
+    );
+    assert_eq!(guest.get("/api/lobby").await.json()["seeks"], json!([]));
+    server.stop().await;
+}
