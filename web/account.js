@@ -1,10 +1,11 @@
-// Accounts, the leaderboard and profiles: #/account, #/players[/PRESET], #/user/NAME[/PRESET].
+// Accounts, the lobby, the leaderboard and profiles: #/account (with the lobby's open seeks),
+// #/players[/PRESET], #/user/NAME[/PRESET].
 // The session is an HttpOnly cookie the page never sees; requests carry it by themselves (and
 // the browser's Origin, which the server checks on every change). Every name is set as text.
 
 import { api, ApiError, saveSeat } from './api.js';
 import { h, s } from './dom.js';
-import { t, lang, errorText } from './i18n.js';
+import { t, lang, errorText, side } from './i18n.js';
 
 // A request to the accounts' routes: the JSON answer, or an ApiError with the answer's key.
 async function call(method, path, body) {
@@ -86,8 +87,63 @@ function credentialsForm(id, heading, submit, path, passwordKind, done) {
   return form;
 }
 
+// The lobby's socket while the account page shows it.
+let lobbySocket = null;
+function closeLobby() {
+  if (lobbySocket) { lobbySocket.onclose = null; lobbySocket.close(); lobbySocket = null; }
+}
+
+// The lobby: open seeks, live; Accept on another's, Withdraw on one's own. A game started
+// from one's seek (or accepted here) opens at once.
+function lobbyCard(who) {
+  const list = h('ul', { class: 'profile-games', id: 'seeks' });
+  const empty = h('p', { id: 'seeks-empty', text: t('web.lobby.none') });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const open = (game, seat) => {
+    saveSeat(game, seat, null);
+    location.hash = `#/game/${game}`;
+  };
+  const draw = async (seeks) => {
+    const items = await Promise.all(seeks.map(async (k) => {
+      const mine = k.name === who.name;
+      const button = h('button', { type: 'button', class: mine ? '' : 'primary', 'data-seek': k.id, text: t(mine ? 'web.lobby.withdraw' : 'web.lobby.accept') });
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        try {
+          if (mine) await call('DELETE', `/api/lobby/seeks/${encodeURIComponent(k.id)}`);
+          else {
+            const r = await call('POST', `/api/lobby/seeks/${encodeURIComponent(k.id)}/accept`, {});
+            open(r.game.id, r.seat);
+          }
+        } catch (e) { err.textContent = e.message; button.disabled = false; }
+      });
+      const seat = k.side === 'random' ? t('web.lobby.plays-random') : t('web.lobby.plays', { side: side(k.side) });
+      return h('li', { class: 'seek' }, h('strong', { text: k.name }),
+        ` · ${await title(k.preset)} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${seat} `, button);
+    }));
+    list.replaceChildren(...items);
+    empty.hidden = items.length > 0;
+  };
+  closeLobby();
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
+  lobbySocket = ws;
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    if (m.type === 'seeks') draw(m.seeks);
+    else if (m.type === 'started' && (m.south === who.name || m.north === who.name)) {
+      open(m.game, m.south === who.name ? 'south' : 'north');
+    }
+  };
+  return h('section', { class: 'card', id: 'lobby', 'aria-labelledby': 'lobby-title' },
+    h('h2', { id: 'lobby-title', text: t('web.lobby.title') }), list, empty, err);
+}
+
+// #/account: returns what stops the page's live parts when another page opens.
 export async function accountScreen(screen) {
   const redraw = () => accountScreen(screen);
+  closeLobby();
   const who = await me();
   const heading = h('h1', { id: 'account-title', text: t('web.account.title') });
   if (!who) {
@@ -95,7 +151,7 @@ export async function accountScreen(screen) {
       h('div', { class: 'account-forms' },
         credentialsForm('login', t('web.account.signin'), t('web.account.signin'), '/api/account/login', 'current-password', redraw),
         credentialsForm('signup', t('web.account.signup'), t('web.account.signup'), '/api/account/signup', 'new-password', redraw)));
-    return;
+    return closeLobby;
   }
   const list = await presets();
   const presetSel = h('select', { id: 'account-preset', name: 'preset' }, list.map((p) => h('option', { value: p.name, text: p.title })));
@@ -110,7 +166,14 @@ export async function accountScreen(screen) {
     h('h2', { text: t('web.account.new-game') }),
     field(presetSel, t('web.setup.game')), field(sideSel, t('web.setup.seat')),
     h('div', { class: 'field check' }, h('label', { for: 'account-rated', text: t('web.account.rated') }), rated),
-    h('p', { class: 'summary', text: t('web.account.invite-help') }), err, create);
+    h('p', { class: 'summary', text: t('web.account.invite-help') }), err,
+    h('div', { class: 'controls' }, create, h('button', { type: 'button', id: 'account-seek', text: t('web.lobby.post'), onclick: async (ev) => {
+      ev.target.disabled = true;
+      try {
+        await call('POST', '/api/lobby/seeks', { rules: presetSel.value, side: sideSel.value, rated: rated.checked });
+      } catch (e) { err.textContent = e.message; }
+      ev.target.disabled = false;
+    } })));
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     create.disabled = true;
@@ -135,7 +198,9 @@ export async function accountScreen(screen) {
       h('div', { class: 'controls' },
         h('a', { class: 'button', id: 'my-profile', href: `#/user/${encodeURIComponent(who.name)}`, text: t('web.account.profile') }),
         signout)),
+    lobbyCard(who),
     form);
+  return closeLobby;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ async function route() {
     else if (parts[0] === 'replay') await replayScreen(parts[1]);
     // The position's own slashes may come encoded or not (a link typed by hand).
     else if (parts[0] === 'analysis') await analysisScreen(decodeOr(parts.slice(1).join('/')));
-    else if (parts[0] === 'account') await accountScreen(show('account'));
+    else if (parts[0] === 'account') cleanup = await accountScreen(show('account'));
     else if (parts[0] === 'players') await playersScreen(show('players'), decodeOr(parts[1] || ''));
     else if (parts[0] === 'user' && parts[1]) await profileScreen(show('profile'), decodeOr(parts[1]), decodeOr(parts[2] || ''));
     else await setupScreen();

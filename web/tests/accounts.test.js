@@ -182,3 +182,32 @@ test('names with markup: refused for accounts, shown as text for guests', async 
   await context.close();
   await other.context.close();
 });
+
+test('the lobby: a seek shows live in another browser; accepting it opens the game in both', async () => {
+  const a = await newPage();
+  const b = await newPage({ width: 390, height: 844 });
+  const [ann, bob] = [`seeker_${tag}`, `taker_${tag}`];
+  await signUp(a.page, ann, 'ann password');
+  await signUp(b.page, bob, 'bob password');
+  await b.page.waitForSelector('#lobby');
+  await a.page.selectOption('#account-side', 'north');
+  await a.page.click('#account-seek');
+  // Bob sees Ann's seek arrive without reloading, and accepts it.
+  const seek = b.page.locator('#seeks li.seek', { hasText: ann });
+  await seek.waitFor();
+  assert.match(await seek.textContent(), new RegExp(`^${ann} · Kalah · rated · plays North`));
+  await shot(b.page, '34-lobby-phone');
+  await seek.locator('button').click();
+  await b.page.waitForURL(/#\/game\//);
+  // Ann's page opens the same game by itself, from her seat.
+  await a.page.waitForURL(/#\/game\//);
+  assert.equal(a.page.url().split('/').pop(), b.page.url().split('/').pop());
+  await a.page.waitForSelector('#board .pit');
+  await b.page.waitForSelector('#status.yours');
+  const bBottom = await b.page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
+  assert.deepEqual(bBottom, [0, 1, 2, 3, 4, 5], 'Bob plays South');
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.context.close();
+  await b.context.close();
+});
