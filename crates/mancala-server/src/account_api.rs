@@ -38,6 +38,8 @@ pub struct Accounts {
     /// The server is reached over TLS (`--behind-tls`): cookies are `Secure`, and a
     /// state-changing request's `Origin` must be `https`.
     pub behind_tls: bool,
+    /// Clients are counted by the last address of `X-Forwarded-For` (`--forwarded-for`).
+    pub forwarded_for: bool,
     /// The open seeks of people ([`crate::lobby`]).
     pub lobby: crate::lobby::Lobby,
 }
@@ -68,9 +70,33 @@ fn game_path(path: &str) -> Option<(&str, &str)> {
         .then_some((id, tail))
 }
 
+/// The address a proxy appended last to an `X-Forwarded-For` value (`client, proxy1, ...`).
+pub fn forwarded_client(header: &str) -> Option<IpAddr> {
+    header.rsplit(',').next()?.trim().parse().ok()
+}
+
 /// Checks `Origin` on every state-changing request, finds the session's account, and gives a
 /// game's routes the token of the seat that account holds. See the module's text.
 pub async fn guard(State(acc): State<Arc<Accounts>>, mut req: Request, next: Next) -> Response {
+    // Behind a proxy (`--forwarded-for`), the client is the address the proxy appended: every
+    // limit inside counts by it.
+    if acc.forwarded_for {
+        let port = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(0, |ConnectInfo(a)| a.port());
+        let client = req
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .last()
+            .and_then(forwarded_client);
+        if let Some(ip) = client {
+            req.extensions_mut()
+                .insert(ConnectInfo(SocketAddr::new(ip, port)));
+        }
+    }
     let secret = req
         .headers()
         .get_all(header::COOKIE)
@@ -562,6 +588,20 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn forwarded_addresses() {
+        assert_eq!(
+            forwarded_client("203.0.113.7, 10.0.0.2"),
+            Some("10.0.0.2".parse().unwrap())
+        );
+        assert_eq!(
+            forwarded_client("2001:db8::1"),
+            Some("2001:db8::1".parse().unwrap())
+        );
+        assert_eq!(forwarded_client("unknown"), None);
+        assert_eq!(forwarded_client(""), None);
+    }
+
+    #[test]
     fn game_paths() {
         assert_eq!(game_path("/api/games/abc"), Some(("abc", "")));
         assert_eq!(game_path("/api/games/abc/moves"), Some(("abc", "moves")));
@@ -587,6 +627,12 @@ mod tests {
                     prop_assert!(!e.contains(&password), "{} echoes the password", e);
                 }
             }
+        }
+
+        /// `X-Forwarded-For` of any text is read without a panic.
+        #[test]
+        fn forwarded_never_panics(h in "\\PC{0,80}") {
+            let _ = forwarded_client(&h);
         }
 
         /// Paths of any text are read without a panic; a game id found is one the games'

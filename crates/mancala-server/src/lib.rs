@@ -81,6 +81,11 @@ pub struct ServeArgs {
     /// are marked `Secure`, and a state-changing request's `Origin` must be https.
     #[arg(long)]
     pub behind_tls: bool,
+    /// The server is reached only through a reverse proxy that appends the client's address
+    /// to `X-Forwarded-For`: the rate and login limits count by that address (the header's
+    /// last one) instead of the proxy's.
+    #[arg(long)]
+    pub forwarded_for: bool,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -108,6 +113,7 @@ impl Default for ServeArgs {
             kgp_level: 4,
             kgp_lobby: false,
             behind_tls: false,
+            forwarded_for: false,
         }
     }
 }
@@ -137,6 +143,8 @@ pub struct Config {
     /// The server is reached over TLS (`--behind-tls`): `Secure` session cookies, https
     /// origins only.
     pub behind_tls: bool,
+    /// Count clients by the last address of `X-Forwarded-For` (`--forwarded-for`).
+    pub forwarded_for: bool,
 }
 
 impl Default for Config {
@@ -162,6 +170,7 @@ impl Config {
             max_body: (a.max_body as usize).max(256),
             web_dir: a.web_dir.clone(),
             behind_tls: a.behind_tls,
+            forwarded_for: a.forwarded_for,
         }
     }
 }
@@ -213,6 +222,7 @@ pub fn router(app: Arc<App>) -> axum::Router {
         app: app.clone(),
         limiter: accounts::LoginLimiter::default(),
         behind_tls: app.cfg.behind_tls,
+        forwarded_for: app.cfg.forwarded_for,
         lobby: lobby::Lobby::default(),
     });
     api::router(api::Ctx { app, limiter }, account_api::routes()).layer(

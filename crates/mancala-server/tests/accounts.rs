@@ -765,3 +765,39 @@ async fn a_seek_in_the_lobby_starts_a_game_for_both() {
     assert_eq!(guest.get("/api/lobby").await.json()["seeks"], json!([]));
     server.stop().await;
 }
+
+/// With `--forwarded-for` the per-address login limit counts each client by the address its
+/// proxy appended to `X-Forwarded-For`; without it, by the connection's address, whatever the
+/// header says.
+#[tokio::test]
+async fn behind_a_proxy_clients_are_counted_apart() {
+    for trusted in [true, false] {
+        let server = Server::start(mancala_server::Config {
+            forwarded_for: trusted,
+            ..test_config()
+        })
+        .await;
+        let http = reqwest::Client::new();
+        let via = |client: &'static str, name: String| {
+            http.post(format!("{}/api/account/login", server.base))
+                .header("origin", &server.base)
+                .header("x-forwarded-for", client)
+                .header("content-type", "application/json")
+                .body(json!({"name": name, "password": "wrong password"}).to_string())
+                .send()
+        };
+        for k in 0..mancala_server::accounts::LOGIN_FAILURES_PER_ADDRESS {
+            let r = via("198.51.100.1", format!("u{k}")).await.unwrap();
+            assert_eq!(r.status(), 401);
+        }
+        let same = via("198.51.100.1", "other".into()).await.unwrap();
+        assert_eq!(same.status(), 429);
+        let other = via("198.51.100.2", "other".into()).await.unwrap();
+        assert_eq!(
+            other.status(),
+            if trusted { 401 } else { 429 },
+            "trusted: {trusted}"
+        );
+        server.stop().await;
+    }
+}

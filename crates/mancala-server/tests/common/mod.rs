@@ -34,6 +34,7 @@ pub fn test_config() -> Config {
         max_body: 16 * 1024,
         web_dir: None,
         behind_tls: false,
+        forwarded_for: false,
     }
 }
 
