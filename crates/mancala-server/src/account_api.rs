@@ -107,13 +107,16 @@ pub async fn guard(State(acc): State<Arc<Accounts>>, mut req: Request, next: Nex
     let changes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let path = req.uri().path().to_string();
     if changes {
+        // HTTP/1.1 names the site in `Host`, HTTP/2 in the URI's authority.
         let host = req
             .headers()
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())
-            .unwrap_or("");
+            .or_else(|| req.uri().authority().map(|a| a.as_str()))
+            .unwrap_or("")
+            .to_string();
         match req.headers().get(header::ORIGIN).map(|o| o.to_str()) {
-            Some(Ok(o)) if accounts::same_origin(o, host, acc.behind_tls) => {}
+            Some(Ok(o)) if accounts::same_origin(o, &host, acc.behind_tls) => {}
             Some(_) => {
                 return said(StatusCode::FORBIDDEN, "server.account.cross-site").into_response()
             }
