@@ -89,8 +89,8 @@ pub async fn guard(State(acc): State<Arc<Accounts>>, mut req: Request, next: Nex
             .headers()
             .get_all("x-forwarded-for")
             .iter()
-            .filter_map(|v| v.to_str().ok())
-            .last()
+            .rev()
+            .find_map(|v| v.to_str().ok())
             .and_then(forwarded_client);
         if let Some(ip) = client {
             req.extensions_mut()
