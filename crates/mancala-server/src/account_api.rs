@@ -128,7 +128,8 @@ pub async fn guard(State(acc): State<Arc<Accounts>>, mut req: Request, next: Nex
             None => {}
         }
     }
-    let user = match secret.clone() {
+    // The client's files need no account: only the API's requests look the session up.
+    let user = match secret.clone().filter(|_| path.starts_with("/api/")) {
         Some(s) => {
             let store = acc.app.store.clone();
             match blocking(move || accounts::session_user(&store, &s)).await {
