@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: formatting, lints and documentation
-# (warnings denied), builds, unit and integration tests, the long cases (perft to depth 12),
-# the documentation's runnable examples (scripts/docs-check.sh, against a release build), a
+# (warnings denied), builds, unit and integration tests, the server's tests again on
+# PostgreSQL (scripts/postgres.sh installs and starts it, and stops it at the end), the long
+# cases (perft to depth 12), the documentation's runnable examples (scripts/docs-check.sh, against a release build), a
 # WASM build of the rules, the engine and the browser's engine (scripts/wasm-build.sh)
 # where the target can be installed, the browser tests, the Python package's tests, and (with
 # FUZZ_SECONDS set) a short run of the fuzz targets (FUZZ_TARGETS, default all; .ci/run runs
@@ -25,6 +26,14 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
 echo "== cargo test (workspace)"
 cargo test --workspace --locked
+
+echo "== the server's tests on PostgreSQL (scripts/postgres.sh: Debian's postgresql)"
+if pg_url=$(bash scripts/postgres.sh start | tail -1) && [ -n "$pg_url" ]; then
+  trap 'bash scripts/postgres.sh stop' EXIT
+  MANCALA_TEST_STORE=postgres MANCALA_TEST_POSTGRES="$pg_url" cargo test --locked -p mancala-server
+else
+  echo "skipped: PostgreSQL could not be started here (the server's tests ran on SQLite only)"
+fi
 
 echo "== long cases (perft of Kalah(6,4) to depth 12, brute force on 4 pits x 3 seeds)"
 cargo test --locked -p mancala-core --test cases -- --ignored

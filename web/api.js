@@ -27,7 +27,8 @@ async function call(method, path, body, token) {
 
 // A static copy of the client (`mancala web-export`) marks its page with
 // <meta name="mancala-engine" content="browser">: there is no server, and the engine runs in
-// a Web Worker in this browser (engine-worker.js). Games then live in that worker.
+// a Web Worker in this browser (engine-worker.js). Games then live in that worker, and each
+// game's snapshot in this browser's storage, from which a new worker restores it.
 export const local = typeof document !== 'undefined'
   && document.querySelector('meta[name="mancala-engine"][content="browser"]') !== null;
 
@@ -54,18 +55,59 @@ export function engine(op, ...args) {
   if (!worker) startWorker();
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    pending.set(id, { op, resolve, reject });
     worker.postMessage({ id, op, args });
   });
 }
 // Stops whatever the engine in this browser is thinking: its worker is ended and a new one
-// starts on the next request (the games it held are gone).
+// starts on the next request (restoring the games it needs from their snapshots).
 export function stopEngine() {
   if (!worker) return;
   worker.terminate();
   worker = null;
   for (const p of pending.values()) p.reject(new ApiError(0, 'stopped'));
   pending.clear();
+}
+
+// The engine's answers that a page may drop: stopping them loses no move.
+const STOPPABLE = new Set(['hint', 'analyse', 'search', 'solve', 'replay_record']);
+// Stops the engine in this browser where it is thinking for a page that no longer wants the
+// answer (a new position, another screen, the stop button), and not while it plays a move.
+// Answers whether it stopped something.
+export function stopThinking() {
+  if (!local || pending.size === 0) return false;
+  for (const p of pending.values()) if (!STOPPABLE.has(p.op)) return false;
+  stopEngine();
+  return true;
+}
+
+// Each game of this browser's engine, as its last snapshot (wasm's `snapshot`), the 50 most
+// recent kept.
+const GAMES_KEY = 'mancala.local-games';
+function savedGames() {
+  try { return JSON.parse(localStorage.getItem(GAMES_KEY) || '{}'); } catch { return {}; }
+}
+async function keep(game) {
+  const snap = await engine('snapshot', game.id);
+  const all = savedGames();
+  all[game.id] = { snap, at: Date.now() };
+  const ids = Object.keys(all).sort((a, b) => all[b].at - all[a].at).slice(0, 50);
+  try {
+    localStorage.setItem(GAMES_KEY, JSON.stringify(Object.fromEntries(ids.map((k) => [k, all[k]]))));
+  } catch { /* storage full or off: the game lives while the page does */ }
+  return game;
+}
+// Asks the engine about game `id`, first restoring the game from its snapshot where this
+// worker does not hold it (a reload, a stopped search).
+async function onGame(op, id, ...args) {
+  try {
+    return await engine(op, id, ...args);
+  } catch (e) {
+    const saved = savedGames()[id];
+    if (!saved || !String(e.message).startsWith('no game ')) throw e;
+    await engine('restore', JSON.stringify(saved.snap));
+    return engine(op, id, ...args);
+  }
 }
 
 const seed = () => Math.floor(Math.random() * 0x100000000);
@@ -76,12 +118,16 @@ const analysisDepth = () => Number(new URLSearchParams(location.search).get('dep
 const localApi = {
   variants: (lang) => engine('variants', lang),
   rules: (variant, lang) => engine('rules', variant, lang),
-  create: (req) => engine('new_game', JSON.stringify(req), seed()),
-  state: (id) => engine('state', id),
-  move: (id, token, pit, ply) => engine('play', id, JSON.stringify(pit), ply, seed()),
-  undo: (id) => engine('undo', id),
-  resign: (id) => engine('resign', id),
-  hint: (id) => engine('hint', id, 500),
+  create: async (req) => {
+    const r = await engine('new_game', JSON.stringify(req), seed());
+    await keep(r.game);
+    return r;
+  },
+  state: (id) => onGame('state', id),
+  move: async (id, token, pit, ply) => keep(await onGame('play', id, JSON.stringify(pit), ply, seed())),
+  undo: async (id) => keep(await onGame('undo', id)),
+  resign: async (id) => keep(await onGame('resign', id)),
+  hint: (id) => onGame('hint', id, 500),
   join: serverOnly,
   replayGame: serverOnly,
   botGames: async () => ({ games: [] }),

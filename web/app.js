@@ -9,7 +9,7 @@
 //   #/players[/PRESET]   the leaderboard of a rule set
 //   #/user/NAME[/PRESET] a player's profile: ratings, their graph, games
 
-import { api, local, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
+import { api, local, stopThinking, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
 import { Board, letter, other, sleep } from './board.js';
 import { T } from './text.js';
 import { t, tn, lang, LANGS, setLang, side, message, evalText, fill } from './i18n.js';
@@ -49,6 +49,8 @@ function decodeOr(text) {
 }
 
 async function route() {
+  // What the engine in this browser thinks for the screen left is not wanted any more.
+  stopThinking();
   cleanup();
   cleanup = () => {};
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
@@ -751,10 +753,12 @@ async function analysisScreen(start) {
   const input = h('input', { id: 'analysis-position', type: 'text', value: start, spellcheck: 'false', autocomplete: 'off',
     placeholder: 'kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s', 'aria-describedby': 'analysis-help' });
   const openBtn = h('button', { type: 'submit', id: 'analysis-open', text: A.open() });
+  // The engine in this browser can be stopped; the server's answers come within its budget.
+  const stopBtn = h('button', { type: 'button', id: 'analysis-stop', text: A.stop(), hidden: true, onclick: () => stop() });
   const err = h('p', { class: 'error', id: 'analysis-error', role: 'alert' });
   const form = h('form', { class: 'card loader analysis-form' },
     h('div', { class: 'field' }, h('label', { for: 'analysis-position', text: A.positionLabel() }), input),
-    h('p', { class: 'help', id: 'analysis-help', text: A.help() }), openBtn, err);
+    h('p', { class: 'help', id: 'analysis-help', text: A.help() }), openBtn, stopBtn, err);
   const view = h('div', { class: 'analysis' });
   s.replaceChildren(h('h1', { id: 'analysis-title', text: A.title() }), form, view);
   // The positions from the one opened to the one shown: `back` returns along them.
@@ -773,23 +777,38 @@ async function analysisScreen(start) {
 
   async function load(position, moveText) {
     const my = ++gen;
+    // A new position drops the one still being valued.
+    stopThinking();
     err.textContent = '';
     status.textContent = A.working();
+    // Before the first answer the status stands alone where the board will be.
+    if (!view.contains(status)) view.replaceChildren(status);
     table.setAttribute('aria-busy', 'true');
+    stopBtn.hidden = !local;
     let a;
     try {
       a = await api.analyse(position, [...history, ...trail.map((x) => x.a.board.position)]);
     } catch (e) {
       if (my !== gen) return;
+      stopBtn.hidden = true;
       table.removeAttribute('aria-busy');
       err.textContent = e.message;
       status.textContent = '';
       return;
     }
     if (my !== gen) return;
+    stopBtn.hidden = true;
     if (moveText !== undefined && trail.length) trail[trail.length - 1].text = moveText;
     trail.push({ a, text: null });
     draw();
+  }
+
+  function stop() {
+    if (!stopThinking()) return;
+    gen++;
+    stopBtn.hidden = true;
+    table.removeAttribute('aria-busy');
+    status.textContent = A.stopped();
   }
 
   function back() {

@@ -156,6 +156,48 @@ test('the static copy offline in Portuguese', async () => {
   await offlineSuite('pt-PT', { here: 'O computador pensa neste navegador: não é usado nenhum servidor.' });
 });
 
+test('a game of the static copy outlives a reload, and a long analysis can be stopped', async () => {
+  const { context, page, errors } = await offlinePage('en-US');
+  await page.reload();
+  await page.check('input[name=opponent][value=computer]');
+  await page.selectOption('#level', '1');
+  await page.selectOption('#side', 'south');
+  await page.click('#start');
+  for (let k = 0; k < 2; k++) {
+    await page.waitForSelector('#status.yours');
+    const n = await plies(page);
+    await page.locator('button.pit.playable').last().click();
+    await page.waitForFunction((m) => Number(document.querySelector('#moves').dataset.ply || 0) > m, n);
+  }
+  await page.waitForSelector('#status.yours');
+  const seeds = () => page.$$eval('#board .count', (els) => els.map((e) => e.textContent));
+  const before = { url: page.url(), ply: await plies(page), seeds: await seeds() };
+  // A new worker (the reload) restores the game from this browser's storage.
+  await page.reload();
+  await page.waitForSelector('#status.yours');
+  assert.equal(page.url(), before.url);
+  assert.equal(await plies(page), before.ply);
+  assert.deepEqual(await seeds(), before.seeds);
+  const n = await plies(page);
+  await page.locator('button.pit.playable').first().click();
+  await page.waitForFunction((m) => Number(document.querySelector('#moves').dataset.ply || 0) > m, n);
+
+  // Kalah(6,6) to depth 40 takes far longer than this test: the stop button ends it.
+  const pos = 'kalah,seeds=6/6-6-6-6-6-6/0/6-6-6-6-6-6/0/s';
+  await page.goto(`${BASE}/?depth=40#/analysis/${encodeURIComponent(pos)}`);
+  await page.waitForSelector('#analysis-stop:not([hidden])');
+  await page.click('#analysis-stop');
+  await page.waitForSelector('#analysis-stop[hidden]', { state: 'attached' });
+  assert.equal(await page.textContent('#analysis-status'), 'Stopped before the values came: analyse again, or try another position.');
+  assert.equal(await page.locator('#analysis-moves tbody tr').count(), 0);
+  // The next request starts a new worker, and the game is still there.
+  await page.goto(before.url);
+  await page.waitForSelector('#status.yours, #status.over');
+  assert.ok(await plies(page) > before.ply);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the engine in the browser values 50 positions as the native engine does, and its node rate', async () => {
   const { context, page } = await offlinePage();
   const presets = ['kalah', 'kalah-brazil', 'vaccean', 'cross-kalah', 'dracala', 'kauri', 'oware'];

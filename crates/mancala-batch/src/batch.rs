@@ -307,6 +307,16 @@ fn fast_observation_m<const M: usize>(g: &FastGame, out: &mut [f32]) {
     out[2 * M + 1] = s[1 - me] as f32;
 }
 
+/// Writes the observation, from `me`'s view, of the game that `pit` ends from live game
+/// `before` on the fast board: played again on its position, since the fast board does not
+/// keep the seeds that the rules leave on a finished board (`leftovers=not-counted`).
+#[cold]
+fn final_observation(before: &FastGame, pit: u8, rules: &Rules, me: Side, out: &mut [f32]) {
+    let mut p = before.position(rules).expect("a live game");
+    p.play_unchecked(pit);
+    write_observation_for(&p, me, out);
+}
+
 /// The 16 bytes of two rows (`own` in the low 8) as floats, byte `i` in entry `i`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -460,6 +470,15 @@ impl Slot {
             Play::Kept(g) => write_observation(g.position(), out),
         }
     }
+    /// Writes the observation of the game (on the generic path) from `me`'s view into
+    /// `out`.
+    fn write_observation_for(&self, me: Side, out: &mut [f32]) {
+        match &self.play {
+            Play::Fast(_) => unreachable!("the fast board's final observations: step_fast_with"),
+            Play::Plain(p) => write_observation_for(p, me, out),
+            Play::Kept(g) => write_observation_for(g.position(), me, out),
+        }
+    }
     /// Writes the legal moves as a mask of the `m` pits.
     fn write_mask(&self, out: &mut [bool]) {
         match &self.play {
@@ -498,6 +517,23 @@ pub struct StepOut<'a> {
     pub masks: &'a mut [bool],
 }
 
+/// What a step may do besides moving every game ([`Batch::step_some`]); the default moves
+/// every game and keeps no final observation, as [`Batch::step`].
+#[derive(Default)]
+pub struct StepSome<'a> {
+    /// Which games move (`active[i]` for game `i`, one entry a game); `None`: every game. A
+    /// game that does not move keeps its position and its generator, reports reward 0 and not
+    /// done (its final scores zeros), and its observation and mask are written as the
+    /// others'; its given action is neither checked nor played, and where the actions are
+    /// drawn its entry is -1.
+    pub active: Option<&'a [bool]>,
+    /// Where each game that ends writes its final observation (the finished position seen
+    /// by the player who made the last move, whose reward the step reports;
+    /// [`observation_len`] entries a game) before it starts again; the rows of the other
+    /// games are left as they were.
+    pub finals: Option<&'a mut [f32]>,
+}
+
 /// The games a task steps, and where their results go.
 struct Part<'a> {
     slots: &'a mut [Slot],
@@ -506,6 +542,9 @@ struct Part<'a> {
     legal: &'a mut [u8],
     acts: PartActions<'a>,
     out: StepOut<'a>,
+    /// [`StepSome`]'s, cut to the part's games.
+    active: Option<&'a [bool]>,
+    finals: Option<&'a mut [f32]>,
 }
 
 /// What every game of a step shares.
@@ -523,6 +562,14 @@ struct Ctx<'a> {
 /// Steps game `i` of `p` (see [`Batch::step`]), whatever its kind.
 fn step_one(c: &Ctx<'_>, p: &mut Part<'_>, i: usize) {
     let g = &mut p.slots[i];
+    if p.active.is_some_and(|a| !a[i]) {
+        p.out.rewards[i] = 0.0;
+        p.out.dones[i] = false;
+        p.fin[i] = [0; 2];
+        g.write_observation(c.m, &mut p.out.observations[i * c.k..(i + 1) * c.k]);
+        g.write_mask(&mut p.out.masks[i * c.m..(i + 1) * c.m]);
+        return;
+    }
     let pit = match &mut p.acts {
         PartActions::Given(a) => a[i] as u8,
         PartActions::Random(a) => {
@@ -538,6 +585,9 @@ fn step_one(c: &Ctx<'_>, p: &mut Part<'_>, i: usize) {
         p.out.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
         p.out.dones[i] = true;
         p.fin[i] = scores;
+        if let Some(f) = p.finals.as_deref_mut() {
+            g.write_observation_for(side, &mut f[i * c.k..(i + 1) * c.k]);
+        }
         *g = Batch::fresh(c.start, c.opening, &mut p.rngs[i], c.fast);
     } else {
         p.out.rewards[i] = 0.0;
@@ -564,8 +614,12 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
         legal,
         acts,
         out,
+        active,
+        finals,
     } = p;
     let b = FastBufs {
+        active: active.map(|a| &a[..n]),
+        finals: finals.as_deref_mut().map(|f| &mut f[..n * (2 * M + 2)]),
         rngs: &mut rngs[..n],
         fin: &mut fin[..n],
         legal: &mut legal[..n],
@@ -592,6 +646,8 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
 
 /// The buffers of a part's games, each cut to their number ([`step_fast`]).
 struct FastBufs<'a> {
+    active: Option<&'a [bool]>,
+    finals: Option<&'a mut [f32]>,
     rngs: &'a mut [Rng],
     fin: &'a mut [[u16; 2]],
     legal: &'a mut [u8],
@@ -608,7 +664,7 @@ fn step_fast_with<const M: usize>(
     f: &Fast,
     c: &Ctx<'_>,
     slots: &mut [Slot],
-    b: FastBufs<'_>,
+    mut b: FastBufs<'_>,
     mut pick: impl FnMut(usize, u8, &mut Rng) -> u8,
 ) {
     let rows = b.observations.chunks_exact_mut(2 * M + 2);
@@ -623,25 +679,38 @@ fn step_fast_with<const M: usize>(
             g.legal_bits(),
             "the kept legal bits of game {i}"
         );
-        let pit = pick(i, b.legal[i], rng);
-        let side = g.to_move();
-        f.rules.step_pits::<M>(g, pit);
-        let over = g.is_over();
-        if over {
-            let scores = g.scores();
-            let outcome = Some(fast_outcome(scores));
-            let scores = scores.map(u16::from);
-            b.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
-            b.fin[i] = scores;
-            if c.opening == 0 {
-                *g = f.start;
-            } else {
-                *slot = Batch::fresh(c.start, c.opening, rng, c.fast);
-            }
-        } else {
+        let over = if b.active.is_some_and(|a| !a[i]) {
             b.rewards[i] = 0.0;
             b.fin[i] = [0; 2];
-        }
+            false
+        } else {
+            let pit = pick(i, b.legal[i], rng);
+            let side = g.to_move();
+            // The game before the move, kept where a final observation may be wanted.
+            let before = b.finals.is_some().then_some(*g);
+            f.rules.step_pits::<M>(g, pit);
+            let over = g.is_over();
+            if over {
+                let scores = g.scores();
+                let outcome = Some(fast_outcome(scores));
+                let scores = scores.map(u16::from);
+                b.rewards[i] = c.reward.of_result(outcome, scores, c.misere, side);
+                b.fin[i] = scores;
+                if let (Some(f), Some(before)) = (b.finals.as_deref_mut(), before) {
+                    let row = &mut f[i * (2 * M + 2)..(i + 1) * (2 * M + 2)];
+                    final_observation(&before, pit, c.start.rules(), side, row);
+                }
+                if c.opening == 0 {
+                    *g = f.start;
+                } else {
+                    *slot = Batch::fresh(c.start, c.opening, rng, c.fast);
+                }
+            } else {
+                b.rewards[i] = 0.0;
+                b.fin[i] = [0; 2];
+            }
+            over
+        };
         b.dones[i] = over;
         let Play::Fast(g) = &slot.play else {
             unreachable!("a fast game starts again on the fast board")
@@ -994,25 +1063,53 @@ impl Batch {
     /// has moved. Panics when a buffer of `out` is not of its length for these games (a
     /// caller's fault, not input's).
     pub fn step(&mut self, actions: Actions<'_>, out: StepOut<'_>) -> Result<(), Error> {
+        self.step_some(actions, out, StepSome::default())
+    }
+
+    /// [`Batch::step`], moving only the games `some.active` names and writing the final
+    /// observation of each game that ends into `some.finals` (see [`StepSome`]): what an
+    /// environment needs that starts a finished game again at the step after its end, or
+    /// that hands on the finished position along with the new game's.
+    ///
+    /// Errors as [`Batch::step`]'s (the actions of games that do not move are not checked).
+    /// Panics, as for `out`, when `some`'s buffers are not of their lengths for these games.
+    pub fn step_some(
+        &mut self,
+        actions: Actions<'_>,
+        out: StepOut<'_>,
+        some: StepSome<'_>,
+    ) -> Result<(), Error> {
         let n = self.slots.len();
         let (k, m) = (observation_len(self.rules()), self.start.pits());
         assert!(
             out.rewards.len() == n
                 && out.dones.len() == n
                 && out.observations.len() == n * k
-                && out.masks.len() == n * m,
+                && out.masks.len() == n * m
+                && some.active.is_none_or(|a| a.len() == n)
+                && some.finals.as_ref().is_none_or(|f| f.len() == n * k),
             "step buffers for {n} games"
         );
-        if let Actions::Given(acts) = &actions {
-            self.check(acts)?;
-        }
-        if let Actions::Random(acts) = &actions {
-            if acts.len() != n {
-                return Err(Error::IllegalMove(
-                    Msg::new("error.batch.count")
-                        .arg("actions", acts.len())
-                        .arg("games", n),
-                ));
+        let StepSome { active, finals } = some;
+        let mut actions = actions;
+        match &mut actions {
+            Actions::Given(acts) => self.check(acts, active)?,
+            Actions::Random(acts) => {
+                if acts.len() != n {
+                    return Err(Error::IllegalMove(
+                        Msg::new("error.batch.count")
+                            .arg("actions", acts.len())
+                            .arg("games", n),
+                    ));
+                }
+                // Games that do not move draw nothing.
+                if let Some(active) = active {
+                    for (a, &on) in acts.iter_mut().zip(active) {
+                        if !on {
+                            *a = -1;
+                        }
+                    }
+                }
             }
         }
         let c = Ctx {
@@ -1052,6 +1149,8 @@ impl Batch {
                 legal: &mut self.legal,
                 acts,
                 out,
+                active,
+                finals,
             });
             if let Some(a) = self.auto.as_mut().filter(|_| timing) {
                 a.record(began.elapsed());
@@ -1061,6 +1160,15 @@ impl Batch {
         let acts: Vec<PartActions<'_>> = match acts {
             PartActions::Given(a) => a.chunks(c).map(PartActions::Given).collect(),
             PartActions::Random(a) => a.chunks_mut(c).map(PartActions::Random).collect(),
+        };
+        let chunks = n.div_ceil(c);
+        let actives: Vec<Option<&[bool]>> = match active {
+            Some(a) => a.chunks(c).map(Some).collect(),
+            None => vec![None; chunks],
+        };
+        let finals: Vec<Option<&mut [f32]>> = match finals {
+            Some(f) => f.chunks_mut(c * k).map(Some).collect(),
+            None => (0..chunks).map(|_| None).collect(),
         };
         let parts: Vec<Mutex<Option<Part<'_>>>> = self
             .slots
@@ -1073,10 +1181,14 @@ impl Batch {
             .zip(out.dones.chunks_mut(c))
             .zip(out.observations.chunks_mut(c * k))
             .zip(out.masks.chunks_mut(c * m))
+            .zip(actives.into_iter().zip(finals))
             .map(
                 |(
-                    (((((((slots, rngs), fin), legal), acts), rewards), dones), observations),
-                    masks,
+                    (
+                        (((((((slots, rngs), fin), legal), acts), rewards), dones), observations),
+                        masks,
+                    ),
+                    (active, finals),
                 )| {
                     Mutex::new(Some(Part {
                         slots,
@@ -1090,6 +1202,8 @@ impl Batch {
                             observations,
                             masks,
                         },
+                        active,
+                        finals,
                     }))
                 },
             )
@@ -1105,8 +1219,9 @@ impl Batch {
         Ok(())
     }
 
-    /// Refuses the wrong number of actions or an illegal one, naming its game.
-    fn check(&self, actions: &[i64]) -> Result<(), Error> {
+    /// Refuses the wrong number of actions or an illegal one of a game that moves (every
+    /// game, or those `active` names), naming its game.
+    fn check(&self, actions: &[i64], active: Option<&[bool]>) -> Result<(), Error> {
         if actions.len() != self.slots.len() {
             return Err(Error::IllegalMove(
                 Msg::new("error.batch.count")
@@ -1114,17 +1229,22 @@ impl Batch {
                     .arg("games", self.slots.len()),
             ));
         }
-        let bad = if self.fast.is_some() {
-            let allows = |bits: u8, a: i64| (0..8).contains(&a) && bits >> a & 1 != 0;
-            self.legal
+        let bad = match (self.fast.is_some(), active) {
+            (true, None) => {
+                let allows = |bits: u8, a: i64| (0..8).contains(&a) && bits >> a & 1 != 0;
+                self.legal
+                    .iter()
+                    .zip(actions)
+                    .position(|(&bits, &a)| !allows(bits, a))
+            }
+            (false, None) => self
+                .slots
                 .iter()
                 .zip(actions)
-                .position(|(&bits, &a)| !allows(bits, a))
-        } else {
-            self.slots
-                .iter()
-                .zip(actions)
-                .position(|(g, &a)| !g.allows(a))
+                .position(|(g, &a)| !g.allows(a)),
+            (_, Some(on)) => {
+                (0..actions.len()).position(|i| on[i] && !self.slots[i].allows(actions[i]))
+            }
         };
         let Some(i) = bad else {
             return Ok(());
@@ -1629,7 +1749,11 @@ mod tests {
                 for pit in -1..10i64 {
                     a[i] = pit;
                     let ok = (0..=255).contains(&pit) && legal.contains(pit as u8);
-                    assert_eq!(b.check(&a).is_ok(), ok, "fast {fast}, game {i}, pit {pit}");
+                    assert_eq!(
+                        b.check(&a, None).is_ok(),
+                        ok,
+                        "fast {fast}, game {i}, pit {pit}"
+                    );
                 }
             }
         }

@@ -6,6 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use mancala_core::notation::Notation;
 use mancala_core::{KalahRules, Position};
+use mancala_egdb::rank::Binomials;
 use mancala_egdb::{build, BuildOptions, Egdb, Oracle, TableRules};
 
 use crate::RulesArgs;
@@ -145,89 +146,24 @@ impl mancala_engine::Oracle for Below {
 /// `egdb check`: each level's entries for a random sample of its positions (South to move,
 /// the other seeds in the stores) against the value the solver proves from the levels below.
 fn check(a: CheckArgs) -> Result<()> {
-    use mancala_engine::{Engine, Limits};
-    use rayon::prelude::*;
     let mut rules = a.rules.rules()?;
     let tr = TableRules::new(&KalahRules::new(&rules)?)?;
     let db = std::sync::Arc::new(Egdb::open(&a.dir)?);
-    crate::engine_cmds::check_tables(Some(&db))?;
+    crate::tables::check_tables(Some(&db))?;
     let Some(top) = db.complete_to(&tr) else {
         bail!("{}: no tables of {} here", a.dir.display(), tr.name());
     };
     let m = tr.pits as usize;
-    let bin = mancala_egdb::rank::Binomials::new();
+    let bin = Binomials::new();
     let mut rng = mancala_play::Rng::new(a.seed);
     let mut levels = Vec::new();
     let t0 = std::time::Instant::now();
     for s in a.from.max(1)..=top {
-        let count = bin.count(s, 2 * m);
         rules.seeds = rules.seeds.max(s.div_ceil(2 * m as u32) as u8);
-        let rest = rules.total_seeds() - s;
-        // The sample, less the positions with no entry to check: those whose game is over
-        // (no move is left to value) and, against tables that cover the level, none else.
-        let (mut over, mut untabled) = (0, 0);
-        let positions: Vec<Position> = (0..a.samples)
-            .filter_map(|_| {
-                let mut c = [0u8; 16];
-                bin.unrank(rng.next_u64() % count, 2 * m, s, &mut c[..2 * m]);
-                let setup = mancala_core::Setup {
-                    rows: [
-                        c[..m].iter().map(|&x| (x.into(), 0)).collect(),
-                        c[m..2 * m].iter().map(|&x| (x.into(), 0)).collect(),
-                    ],
-                    stores: [(rest / 2) as u16, (rest - rest / 2) as u16],
-                    to_move: Some(mancala_core::Side::South),
-                    ..Default::default()
-                };
-                // A position whose game is already over is no entry.
-                match Position::from_setup(&rules, &setup) {
-                    Ok(p) if !p.is_over() => Some(p),
-                    _ => {
-                        over += 1;
-                        None
-                    }
-                }
-            })
-            .filter(|p| {
-                let tabled = p.as_kalah().is_some_and(|k| db.net(k).is_some());
-                untabled += u32::from(!tabled);
-                tabled
-            })
-            .collect();
+        let sample = Sample::draw(&bin, &mut rng, &rules, &db, s, a.samples);
+        let (positions, over, untabled) = (sample.positions, sample.over, sample.untabled);
         let level_t0 = std::time::Instant::now();
-        let results: Vec<Result<(i32, i32, u64)>> = positions
-            .par_iter()
-            .map(|p| {
-                let k = p.as_kalah().expect("a Kalah position");
-                let table = db.net(k).expect("drawn among the covered")
-                    + k.store(k.to_move()) as i32
-                    - k.store(k.to_move().other()) as i32;
-                let mut e = Engine::new(16, 1);
-                e.oracle = Some(std::sync::Arc::new(Below {
-                    db: db.clone(),
-                    level: s,
-                }));
-                let r = e
-                    .solve(p, Limits::default(), &[])
-                    .context("the solver gave no value")?;
-                let ev = r.eval.seen_by(mancala_core::Side::South);
-                if !ev.is_proven() {
-                    bail!("level {s}: the solver gave no proven value for {p}");
-                }
-                Ok((table, ev.margin, r.nodes))
-            })
-            .collect();
-        crate::engine_cmds::check_tables(Some(&db))?;
-        let mut nodes = 0;
-        for (p, r) in positions.iter().zip(&results) {
-            let (table, solved, n) = r.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
-            nodes += n;
-            if table != solved {
-                bail!(
-                    "level {s}: the tables say {table:+} for South in {p}, the solver proves {solved:+}"
-                );
-            }
-        }
+        let nodes = agree_with_solver(&db, s, &positions)?;
         let secs = level_t0.elapsed().as_secs_f64();
         if !a.json {
             let mut left_out = String::new();
@@ -273,6 +209,109 @@ fn check(a: CheckArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The positions of one level that `egdb check` compares with the solver: drawn at random,
+/// less those with no entry to check.
+struct Sample {
+    /// Positions in the tables, South to move.
+    positions: Vec<Position>,
+    /// Drawn positions whose game is already over (no move left to value).
+    over: u32,
+    /// Drawn positions the tables do not cover.
+    untabled: u32,
+}
+
+impl Sample {
+    /// `samples` positions with `s` seeds in the pits of `rules`' board, the rest of the seeds
+    /// shared between the stores.
+    fn draw(
+        bin: &Binomials,
+        rng: &mut mancala_play::Rng,
+        rules: &mancala_core::Rules,
+        db: &Egdb,
+        s: u32,
+        samples: u32,
+    ) -> Sample {
+        let m = rules.pits as usize;
+        let count = bin.count(s, 2 * m);
+        let rest = rules.total_seeds() - s;
+        let (mut over, mut untabled) = (0, 0);
+        let positions: Vec<Position> = (0..samples)
+            .filter_map(|_| {
+                let mut c = [0u8; 16];
+                bin.unrank(rng.next_u64() % count, 2 * m, s, &mut c[..2 * m]);
+                let setup = mancala_core::Setup {
+                    rows: [
+                        c[..m].iter().map(|&x| (x.into(), 0)).collect(),
+                        c[m..2 * m].iter().map(|&x| (x.into(), 0)).collect(),
+                    ],
+                    stores: [(rest / 2) as u16, (rest - rest / 2) as u16],
+                    to_move: Some(mancala_core::Side::South),
+                    ..Default::default()
+                };
+                // A position whose game is already over is no entry.
+                match Position::from_setup(rules, &setup) {
+                    Ok(p) if !p.is_over() => Some(p),
+                    _ => {
+                        over += 1;
+                        None
+                    }
+                }
+            })
+            .filter(|p| {
+                let tabled = p.as_kalah().is_some_and(|k| db.net(k).is_some());
+                untabled += u32::from(!tabled);
+                tabled
+            })
+            .collect();
+        Sample {
+            positions,
+            over,
+            untabled,
+        }
+    }
+}
+
+/// Proves each of `positions` (level `s`) with the tables below the level only, on every
+/// core, and compares each value with the tables'; the nodes searched, or the first
+/// disagreement.
+fn agree_with_solver(db: &std::sync::Arc<Egdb>, s: u32, positions: &[Position]) -> Result<u64> {
+    use mancala_engine::{Engine, Limits};
+    use rayon::prelude::*;
+    let results: Vec<Result<(i32, i32, u64)>> = positions
+        .par_iter()
+        .map(|p| {
+            let k = p.as_kalah().expect("a Kalah position");
+            let table = db.net(k).expect("drawn among the covered") + k.store(k.to_move()) as i32
+                - k.store(k.to_move().other()) as i32;
+            let mut e = Engine::new(16, 1);
+            e.oracle = Some(std::sync::Arc::new(Below {
+                db: db.clone(),
+                level: s,
+            }));
+            let r = e
+                .solve(p, Limits::default(), &[])
+                .context("the solver gave no value")?;
+            let ev = r.eval.seen_by(mancala_core::Side::South);
+            if !ev.is_proven() {
+                bail!("level {s}: the solver gave no proven value for {p}");
+            }
+            Ok((table, ev.margin, r.nodes))
+        })
+        .collect();
+    crate::tables::check_tables(Some(db))?;
+    let mut nodes = 0;
+    for (p, r) in positions.iter().zip(&results) {
+        let (table, solved, n) = r.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
+        nodes += n;
+        if table != solved {
+            bail!(
+                "level {s}: the tables say {table:+} for South in {p}, the solver proves {solved:+}"
+            );
+        }
+    }
+    Ok(nodes)
 }
 
 fn build_cmd(a: BuildArgs) -> Result<()> {
@@ -490,7 +529,7 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let db = Egdb::open(&dir)?;
     let s = p.board_seeds();
     let net = db.net(p);
-    crate::engine_cmds::check_tables(Some(&db))?;
+    crate::tables::check_tables(Some(&db))?;
     let Some(net) = net else {
         bail!(
             "no table in {} holds this position ({s} seeds on the board, rules {})",
@@ -502,7 +541,7 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let banked = p.store(me) as i32 - p.store(me.other()) as i32;
     // The best moves: those whose own gain and resulting position reach the value.
     let values = db.move_values(p);
-    crate::engine_cmds::check_tables(Some(&db))?;
+    crate::tables::check_tables(Some(&db))?;
     let best: Option<Vec<u8>> = values
         .as_ref()
         .map(|v| v.iter().filter(|m| m.1 == net).map(|m| m.0).collect());

@@ -28,7 +28,7 @@ pub fn run(a: EngineArgs) -> Result<()> {
         Some(dir) => Some(Arc::new(mancala_egdb::Egdb::open(dir)?)),
         None => None,
     };
-    let oracle = crate::engine_cmds::oracle(&db);
+    let oracle = crate::tables::oracle(&db);
     engine.oracle = oracle.clone();
     prover.oracle = oracle;
     // Mapped in once, before any clock runs.

@@ -14,6 +14,8 @@ use mancala_play::{Besides, Player};
 use mancala_protocols::external::{play_external_match, ExternalMatch};
 use serde_json::json;
 
+use crate::progress::ProofProgress;
+use crate::tables::{check_tables, open_egdb, oracle};
 use crate::RulesArgs;
 
 /// What `value` means in JSON: the final seed margin of the side to move, or where the value
@@ -72,53 +74,9 @@ pub struct AnalyzeArgs {
     json: bool,
 }
 
-/// The endgame databases of `dir` as the engine's oracle; a note on stderr when they hold
-/// no table of the rules of `pos` (when given).
-pub fn open_egdb(
-    dir: Option<&std::path::Path>,
-    pos: &Position,
-) -> Result<Option<std::sync::Arc<mancala_egdb::Egdb>>> {
-    let Some(dir) = dir else { return Ok(None) };
-    let db = mancala_egdb::Egdb::open(dir)?;
-    note_if_uncovered(&db, pos);
-    Ok(Some(std::sync::Arc::new(db)))
-}
-
-/// `db` as the engine's oracle.
-pub fn oracle(
-    db: &Option<std::sync::Arc<mancala_egdb::Egdb>>,
-) -> Option<std::sync::Arc<dyn mancala_engine::Oracle + Send>> {
-    db.clone()
-        .map(|d| d as std::sync::Arc<dyn mancala_engine::Oracle + Send>)
-}
-
-/// Refuses a result computed with a table whose probes read out-of-range entries.
-pub fn check_tables(db: Option<&mancala_egdb::Egdb>) -> Result<()> {
-    match db.and_then(mancala_egdb::Egdb::fault) {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
-}
-
-/// Says on stderr when `db` holds no table of the rules of `pos`: the search then runs
-/// without them, which a user who gave `--egdb` would want to know.
-fn note_if_uncovered(db: &mancala_egdb::Egdb, pos: &Position) {
-    let rules = pos
-        .as_kalah()
-        .and_then(|k| mancala_egdb::TableRules::new(k.rules()).ok());
-    if rules.is_none_or(|r| db.complete_to(&r).is_none()) {
-        eprintln!(
-            "note: {} holds no endgame table of {}: searching without them",
-            db.dir.display(),
-            pos.rules()
-        );
-    }
-}
-
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     // Machine output (`--json`) stays English.
     let lang = if a.json { Lang::En } else { a.lang.get() };
-    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
     // A position string has `/`s; a path that names no file is taken for one.
     let is_position = a.input.contains('/') && !std::path::Path::new(&a.input).exists();
     // A position's clock starts here: making and mapping the table counts.
@@ -134,76 +92,90 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         }
         _ => 64,
     };
-    let mut engine = Engine::try_new(tt_mb, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
+    let engine = Engine::try_new(tt_mb, usize::from(a.threads)).map_err(anyhow::Error::msg)?;
     engine.prefault();
     if is_position {
-        let pos: Position = a
-            .input
-            .parse()
-            .with_context(|| format!("`{}`: no such file, and not a position string", a.input))?;
-        let pos = a.rules.check_position(pos)?;
-        if pos.is_over() {
-            bail!("the game is over in this position: nothing to analyse");
-        }
-        let db = open_egdb(a.egdb.as_deref(), &pos)?;
-        engine.oracle = oracle(&db);
-        if a.all_moves {
-            // The analysis board's values and best line, as the server gives them.
-            let analysis = mancala_engine::think::analyse(&engine, &pos, &[], budget);
-            check_tables(db.as_deref())?;
-            return print_move_values(&pos, &analysis, a.json, lang);
-        }
-        let r = engine.search(&pos, budget, &[]).context("no legal move")?;
-        check_tables(db.as_deref())?;
-        let side = pos.to_move();
-        let notation = Notation::for_rules(pos.rules());
-        let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
-        if a.json {
-            println!(
-                "{}",
-                json!({
-                    "position": pos.to_string(),
-                    "side_to_move": side,
-                    "best": notation.move_text(side, r.best).to_string(),
-                    "best_pit": mancala_core::pit_number(r.best),
-                    "value": r.eval.margin,
-                    "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misère: lower is better" } else { "" }),
-                    "exact": r.eval.is_proven(),
-                    "eval": r.eval,
-                    "pv": line_text(&pos, &r.pv),
-                    "depth": r.depth,
-                    "nodes": r.nodes,
-                    "nodes_per_second": nps,
-                    "seconds": r.elapsed.as_secs_f64(),
-                })
-            );
-        } else {
-            println!("{pos}");
-            let best = notation.move_text(side, r.best);
-            let value = r.eval.text_in(lang);
-            println!(
-                "{}",
-                say("analyze.best", &[("move", &best), ("value", &value)])
-            );
-            let line = line_text(&pos, &r.pv);
-            println!("{}", say("analyze.line", &[("line", &line)]));
-            let secs = format!("{:.2}", r.elapsed.as_secs_f64());
-            let rate = format!("{:.1}", nps / 1e6);
-            println!(
-                "{}",
-                say(
-                    "analyze.stats",
-                    &[
-                        ("depth", &r.depth),
-                        ("nodes", &r.nodes),
-                        ("secs", &secs),
-                        ("rate", &rate)
-                    ]
-                )
-            );
-        }
-        return Ok(());
+        analyze_position(&a, engine, budget, lang)
+    } else {
+        analyze_record(&a, engine, lang)
     }
+}
+
+/// `analyze POSITION`: the best move, its value and line (`--all-moves`: every move's).
+fn analyze_position(a: &AnalyzeArgs, mut engine: Engine, budget: Budget, lang: Lang) -> Result<()> {
+    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
+    let pos: Position = a
+        .input
+        .parse()
+        .with_context(|| format!("`{}`: no such file, and not a position string", a.input))?;
+    let pos = a.rules.check_position(pos)?;
+    if pos.is_over() {
+        bail!("the game is over in this position: nothing to analyse");
+    }
+    let db = open_egdb(a.egdb.as_deref(), &pos)?;
+    engine.oracle = oracle(&db);
+    if a.all_moves {
+        // The analysis board's values and best line, as the server gives them.
+        let analysis = mancala_engine::think::analyse(&engine, &pos, &[], budget);
+        check_tables(db.as_deref())?;
+        return print_move_values(&pos, &analysis, a.json, lang);
+    }
+    let r = engine.search(&pos, budget, &[]).context("no legal move")?;
+    check_tables(db.as_deref())?;
+    let side = pos.to_move();
+    let notation = Notation::for_rules(pos.rules());
+    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "position": pos.to_string(),
+                "side_to_move": side,
+                "best": notation.move_text(side, r.best).to_string(),
+                "best_pit": mancala_core::pit_number(r.best),
+                "value": r.eval.margin,
+                "value_is": value_is(&r.eval, "", if pos.rules().misere() { "; misère: lower is better" } else { "" }),
+                "exact": r.eval.is_proven(),
+                "eval": r.eval,
+                "pv": line_text(&pos, &r.pv),
+                "depth": r.depth,
+                "nodes": r.nodes,
+                "nodes_per_second": nps,
+                "seconds": r.elapsed.as_secs_f64(),
+            })
+        );
+    } else {
+        println!("{pos}");
+        let best = notation.move_text(side, r.best);
+        let value = r.eval.text_in(lang);
+        println!(
+            "{}",
+            say("analyze.best", &[("move", &best), ("value", &value)])
+        );
+        let line = line_text(&pos, &r.pv);
+        println!("{}", say("analyze.line", &[("line", &line)]));
+        let secs = format!("{:.2}", r.elapsed.as_secs_f64());
+        let rate = format!("{:.1}", nps / 1e6);
+        println!(
+            "{}",
+            say(
+                "analyze.stats",
+                &[
+                    ("depth", &r.depth),
+                    ("nodes", &r.nodes),
+                    ("secs", &secs),
+                    ("rate", &rate)
+                ]
+            )
+        );
+    }
+    Ok(())
+}
+
+/// `analyze RECORD`: every move's value against the best move's, and the seeds each side
+/// gave away.
+fn analyze_record(a: &AnalyzeArgs, mut engine: Engine, lang: Lang) -> Result<()> {
+    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
     // A record: every move's value against the best move's, each position's moves valued
     // alike (proofs where they finish in the time, else one search depth for all).
     if a.all_moves {
@@ -274,28 +246,8 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
             "loss_proven": proven && loss.is_some(),
         }));
         if !a.json {
-            let row = say(
-                "analyze.move",
-                &[
-                    ("side", &i18n::side_name(lang, mv.side)),
-                    ("move", &notation.move_text(mv.side, mv.pit)),
-                    ("value", &short_value(&played.eval, lang)),
-                    ("best", &notation.move_text(mv.side, best.pit)),
-                    ("best_value", &short_value(&best.eval, lang)),
-                ],
-            );
-            let loss = match (loss, best.eval.quality) {
-                (Some(l), Quality::Searched { depth }) if l > 0 => {
-                    let best = notation.move_text(mv.side, best.pit);
-                    let args: [(&str, &dyn std::fmt::Display); 3] =
-                        [("depth", &depth), ("best", &best), ("n", &l)];
-                    format!("  ({})", say("analyze.search-prefers", &args))
-                }
-                (Some(l), _) if l > 0 => format!("  {}", say("analyze.loses", &[("n", &l)])),
-                (Some(_), _) => String::new(),
-                (None, _) => format!("  {}", say("analyze.not-compared", &[])),
-            };
-            println!("{:>3}. {row}{loss}", k + 1);
+            let row = judged_text(notation, mv, &played, &best, loss, lang);
+            println!("{:>3}. {row}", k + 1);
         }
     }
     check_tables(db.as_deref())?;
@@ -328,49 +280,39 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-/// How far a proof has come, on standard error: a spinner's line on a terminal, else (a log
-/// of a proof that takes hours) a line every [`ProofProgress::EVERY`].
-pub(crate) struct ProofProgress {
-    bar: indicatif::ProgressBar,
-    terminal: bool,
-    /// When the next line is due, for a log.
-    next: std::sync::Mutex<Duration>,
-}
-
-impl ProofProgress {
-    const EVERY: Duration = Duration::from_secs(600);
-
-    pub(crate) fn new() -> ProofProgress {
-        use std::io::IsTerminal;
-        ProofProgress {
-            bar: indicatif::ProgressBar::new_spinner(),
-            terminal: std::io::stderr().is_terminal(),
-            next: std::sync::Mutex::new(Self::EVERY),
+/// A record's move judged, for people: the move and its value, the best move and its value,
+/// and what the move gave away (a search's preference said as one, not as a loss).
+fn judged_text(
+    notation: Notation,
+    mv: &mancala_core::PlayedMove,
+    played: &mancala_engine::MoveValue,
+    best: &mancala_engine::MoveValue,
+    loss: Option<i32>,
+    lang: Lang,
+) -> String {
+    let say = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
+    let row = say(
+        "analyze.move",
+        &[
+            ("side", &i18n::side_name(lang, mv.side)),
+            ("move", &notation.move_text(mv.side, mv.pit)),
+            ("value", &short_value(&played.eval, lang)),
+            ("best", &notation.move_text(mv.side, best.pit)),
+            ("best_value", &short_value(&best.eval, lang)),
+        ],
+    );
+    let loss = match (loss, best.eval.quality) {
+        (Some(l), Quality::Searched { depth }) if l > 0 => {
+            let best = notation.move_text(mv.side, best.pit);
+            let args: [(&str, &dyn std::fmt::Display); 3] =
+                [("depth", &depth), ("best", &best), ("n", &l)];
+            format!("  ({})", say("analyze.search-prefers", &args))
         }
-    }
-
-    /// Shows `what` is being proven, with `p`'s nodes and time.
-    pub(crate) fn show(&self, what: &str, p: &mancala_engine::SolveProgress) {
-        let line = format!(
-            "proving: {what}; {:.1} M nodes in {:.0} s",
-            p.nodes as f64 / 1e6,
-            p.elapsed.as_secs_f64()
-        );
-        if self.terminal {
-            self.bar.set_message(line);
-            self.bar.tick();
-            return;
-        }
-        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
-        if p.elapsed >= *next {
-            eprintln!("{line}");
-            *next = p.elapsed + Self::EVERY;
-        }
-    }
-
-    pub(crate) fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
+        (Some(l), _) if l > 0 => format!("  {}", say("analyze.loses", &[("n", &l)])),
+        (Some(_), _) => String::new(),
+        (None, _) => format!("  {}", say("analyze.not-compared", &[])),
+    };
+    format!("{row}{loss}")
 }
 
 /// `+4 for South (proven)` or `+4 for South (search to depth 12)`: a move's value in a
@@ -548,7 +490,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     // The clock starts here: opening the tables and making the table count.
     let limits = Budget::time_opt(a.time);
     if let Some(dir) = &a.merge {
-        return crate::split::merge_cmd(dir, &a);
+        return crate::split::merge_cmd(dir, &a.split_ask());
     }
     let pos = a.rules.start_position(a.position.as_deref())?;
     if pos.is_over() {
@@ -556,7 +498,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     }
     if let Some(turns) = a.split {
         let dir = a.jobs.as_deref().context("--split needs --jobs DIR")?;
-        return crate::split::split_cmd(&pos, turns, dir, &a);
+        return crate::split::split_cmd(&pos, turns, dir, &a.split_ask());
     }
     if a.jobs.is_some() || a.parallel.is_some() {
         bail!("--jobs and --parallel go with --split (or --parallel with --merge)");
@@ -633,6 +575,36 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         println!("{v}");
         return Ok(());
     }
+    print_solved(
+        &a,
+        &pos,
+        &r,
+        &engine,
+        db.as_deref(),
+        opening_values.as_deref(),
+    );
+    Ok(())
+}
+
+/// `solve`'s answer for people: the value and best move, the perfect line, the proof's
+/// nodes, whether the tables solve the game strongly, the first turns' values
+/// (`--openings`) and the figures (`--stats`).
+fn print_solved(
+    a: &SolveArgs,
+    pos: &Position,
+    r: &mancala_engine::SolveResult,
+    engine: &Engine,
+    db: Option<&mancala_egdb::Egdb>,
+    opening_values: Option<&[(String, i32, u64)]>,
+) {
+    let side = pos.to_move();
+    let notation = Notation::for_rules(pos.rules());
+    let nps = r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9);
+    let misere = if pos.rules().misere() {
+        "; misère: lower is better"
+    } else {
+        ""
+    };
     println!(
         "{}: value {:+} for {} (to move): {}, best move {}",
         pos.rules(),
@@ -641,7 +613,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         r.eval.outcome_text(),
         notation.move_text(side, r.best)
     );
-    println!("perfect play: {}", line_text(&pos, &r.pv));
+    println!("perfect play: {}", line_text(pos, &r.pv));
     if a.egdb.is_some() {
         println!(
             "proof: {} nodes, {} valued by the endgame databases",
@@ -650,7 +622,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     } else {
         println!("proof: {} nodes", r.nodes);
     }
-    if let (Some(dir), Some(db), Some(k)) = (&a.egdb, &db, pos.as_kalah()) {
+    if let (Some(dir), Some(db), Some(k)) = (&a.egdb, db, pos.as_kalah()) {
         let total = k.rules().total as u32;
         if let Ok(tr) = mancala_egdb::TableRules::new(k.rules()) {
             if db.complete_to(&tr).is_some_and(|n| n >= total) {
@@ -662,7 +634,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             }
         }
     }
-    if let Some(o) = &opening_values {
+    if let Some(o) = opening_values {
         println!(
             "first turns of {} (final margin for {} with perfect play after it{misere}; each its own proof, its nodes not in the count above):",
             side.name(),
@@ -685,35 +657,28 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             peak_text()
         );
     }
-    Ok(())
 }
 
 impl SolveArgs {
-    /// The options a split proof's jobs share: endgame tables, table size, threads, time.
-    pub fn job_options(&self) -> crate::split::JobOptions {
-        crate::split::JobOptions {
-            egdb: self.egdb.clone(),
-            tt_mb: self.tt_mb,
-            threads: self.threads,
-            time: self.time,
-        }
-    }
-
-    pub fn json(&self) -> bool {
-        self.json
-    }
-
-    pub fn parallel(&self) -> Option<u16> {
-        self.parallel
-    }
-
-    /// The bound asked for a split proof (`--at-most K` is "at least K + 1", read the other
-    /// way round).
-    pub fn threshold(&self) -> Option<mancala_engine::split::Threshold> {
+    /// What `--split` and `--merge` were asked: the jobs' options (endgame tables, table
+    /// size, threads, time), the bound (`--at-most K` is "at least K + 1", read the other
+    /// way round), `--json` and `--parallel`.
+    pub fn split_ask(&self) -> crate::split::SplitAsk {
         use mancala_engine::split::Threshold;
-        self.at_least
-            .map(Threshold::at_least)
-            .or(self.at_most.map(Threshold::at_most))
+        crate::split::SplitAsk {
+            opts: crate::split::JobOptions {
+                egdb: self.egdb.clone(),
+                tt_mb: self.tt_mb,
+                threads: self.threads,
+                time: self.time,
+            },
+            threshold: self
+                .at_least
+                .map(Threshold::at_least)
+                .or(self.at_most.map(Threshold::at_most)),
+            json: self.json,
+            parallel: self.parallel,
+        }
     }
 }
 

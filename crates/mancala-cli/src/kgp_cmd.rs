@@ -43,7 +43,7 @@ pub struct KgpAgent {
     #[arg(long, conflicts_with = "level", value_parser = crate::time_arg::within(1, 3600))]
     time_per_move: Option<Duration>,
     #[command(flatten)]
-    simple: crate::manchester_cmd::SimpleArgs,
+    simple: crate::simple_args::SimpleArgs,
     /// Endgame tables (built by `mancala egdb build`) for the boards the server sends.
     #[arg(long)]
     egdb: Option<PathBuf>,

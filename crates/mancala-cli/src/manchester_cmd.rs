@@ -6,9 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use mancala_engine::Level;
-use mancala_play::{Computer, Player};
 use mancala_protocols::manchester::{self, Budget, GameReport};
 use serde_json::json;
 
@@ -35,45 +34,6 @@ impl AgentArgs {
     }
 }
 
-/// A player that needs no engine, for an agent's `--player`.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum SimplePlayer {
-    /// A uniformly random legal move.
-    Random,
-    /// The move that leaves its store fullest after its whole turn (ties: the lowest pit).
-    Greedy,
-}
-
-/// An agent's `--player` and `--seed`, shared by both protocols.
-#[derive(Args)]
-pub struct SimpleArgs {
-    /// Play random or greedy moves instead of a level.
-    #[arg(long, value_enum, conflicts_with_all = ["level", "time_per_move", "egdb"])]
-    player: Option<SimplePlayer>,
-    /// Seed mixed into every move's random choice: `--player random`'s draws, the picks of
-    /// levels 1-4 (the same seed, the same moves; default 1 for `--player`, else none).
-    #[arg(long)]
-    seed: Option<u64>,
-}
-
-impl SimpleArgs {
-    /// The simple player as a computer where `--player` is given, else `level`'s.
-    pub fn computer(&self, level: Level) -> Result<Computer> {
-        let player = match self.player {
-            None => {
-                let c = Computer::new(level, 1);
-                return Ok(match self.seed {
-                    Some(s) => c.mixing(s),
-                    None => c,
-                });
-            }
-            Some(SimplePlayer::Random) => Player::Random,
-            Some(SimplePlayer::Greedy) => Player::Greedy,
-        };
-        Computer::simple(player, self.seed.unwrap_or(1))
-    }
-}
-
 #[derive(Args)]
 struct ManchesterAgent {
     /// Playing level (1-8); its depth or time a move, within the game's clock.
@@ -84,7 +44,7 @@ struct ManchesterAgent {
     #[arg(long, value_parser = crate::time_arg::within(1, 3600))]
     time_per_move: Option<Duration>,
     #[command(flatten)]
-    simple: SimpleArgs,
+    simple: crate::simple_args::SimpleArgs,
     /// Endgame tables for `kalah,pits=7,seeds=7` (built by `mancala egdb build`).
     #[arg(long)]
     egdb: Option<PathBuf>,

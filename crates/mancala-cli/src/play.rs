@@ -71,69 +71,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let lang = a.lang.get();
     let t = |key: &str| i18n::text(lang, key);
     let f = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
-    let side = |s: Side| {
-        t(if s == Side::South {
-            "side.south"
-        } else {
-            "side.north"
-        })
-    };
-    let start = a.rules.start_position(a.position.as_deref())?;
-    if start.is_over() {
-        bail!("the game is already over in that position");
-    }
-    if let Some(path) = &a.save {
-        check_writable(path, a.force)?;
-    }
-    let first_mover = start.to_move();
-    let human = if a.first == First::Human {
-        first_mover
-    } else {
-        first_mover.other()
-    };
-    let ai_name = mancala_play::player::computer_name(level.level);
-    let players = match human {
-        Side::South => Players {
-            south: Some("you".into()),
-            north: Some(ai_name),
-        },
-        Side::North => Players {
-            south: Some(ai_name),
-            north: Some("you".into()),
-        },
-    };
-    let seed = mancala_play::rng::seed_or_clock(a.seed);
-    let mut computer = Computer::new(level, seed);
-    let egdb = crate::engine_cmds::open_egdb(a.egdb.as_deref(), &start)?;
-    computer.engine.oracle = crate::engine_cmds::oracle(&egdb);
-    let mut seats = [Seat::Person, Seat::Person];
-    seats[human.other().index()] = Seat::Computer(Box::new(computer));
-    let mut s = Play {
-        session: Session::new(start, seats, players),
-        human,
-        egdb,
-    };
+    let mut s = Play::new(&a)?;
     let rules = *s.game().rules();
-    println!("{}: {}", rules, rules.preset.summary_in(lang));
-    println!(
-        "{}\n",
-        f(
-            "play.intro",
-            &[
-                ("side", &side(human)),
-                (
-                    "seat",
-                    &t(if human == Side::South {
-                        "play.seat.first"
-                    } else {
-                        "play.seat.second"
-                    })
-                ),
-                ("other", &side(human.other())),
-                ("level", &level.level),
-            ]
-        )
-    );
+    s.intro(level.level, lang);
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
     // Lines as bytes: a line that is not UTF-8 is refused like any bad command, not an end
@@ -156,26 +96,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             break;
         }
         if s.game().to_move() != s.human {
-            let moves = s.computer_turn()?;
-            last = moves.last().map(|m| (m.side, m.pit));
-            println!(
-                "{}",
-                f(
-                    "play.plays",
-                    &[
-                        ("side", &side(s.human.other())),
-                        (
-                            "turn",
-                            &notation::turn_text(
-                                Notation::for_rules(&rules),
-                                s.human.other(),
-                                &moves
-                            )
-                        ),
-                        ("captures", &captures_text(&moves, lang)),
-                    ]
-                )
-            );
+            last = s.computer_plays(lang)?;
             show = true;
             continue;
         }
@@ -229,26 +150,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "rules" => println!("{}", rules.describe_in(lang)),
             "moves" if s.game().moves().is_empty() => println!("{}", t("play.no-moves")),
             "moves" => print!("{}", notation::game_text(s.game())),
-            "save" => {
-                let path = arg.trim();
-                if !may_write(path, &saved, &mut lines, lang) {
-                    println!("{}", t("play.not-saved"));
-                } else {
-                    match s.save(path) {
-                        Ok(()) => {
-                            println!("{}", f("play.saved", &[("path", &path)]));
-                            saved.push(path.to_string());
-                        }
-                        Err(e) => println!(
-                            "{}",
-                            f(
-                                "play.save-failed",
-                                &[("error", &mancala_core::printable(&format!("{e:#}")))]
-                            )
-                        ),
-                    }
-                }
-            }
+            "save" => s.save_command(arg.trim(), &mut saved, &mut lines, lang),
             "undo" => {
                 if s.session.undo(s.human).is_ok() {
                     last = s.game().moves().last().map(|m| (m.side, m.pit));
@@ -258,50 +160,12 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     println!("{}", t("tui.msg.no-undo"));
                 }
             }
-            "hint" => {
-                // A proof within a second first (the default game proves in well under
-                // one), else a 20-ply search within the rest.
-                let r = s.session.computer(s.human.other()).and_then(|c| {
-                    s.session
-                        .hint(&c.engine, Budget::time(HINT_TIME).with_depth(Some(20)))
-                });
-                s.drop_bad_tables();
-                if let Some(r) = r {
-                    let best = Notation::for_rules(&rules).move_text(s.human, r.best);
-                    println!(
-                        "{}",
-                        f(
-                            "play.hint",
-                            &[("move", &best), ("value", &r.eval.text_in(lang))]
-                        )
-                    );
-                }
-            }
+            "hint" => s.hint(lang),
             _ => match parse_pit(input, s.game().position().pits()) {
                 Ok(pit) => match s.session.play(pit) {
                     Ok(e) => {
                         last = Some((s.human, pit));
-                        let mut msg = f(
-                            "play.you-play",
-                            &[("move", &Notation::for_rules(&rules).move_text(s.human, pit))],
-                        );
-                        if pit == mancala_core::SWAP {
-                            msg += t("play.you-swap");
-                        }
-                        if e.captured > 0 {
-                            msg += &f("play.you-captured", &[("n", &e.captured)]);
-                        }
-                        if e.handed > 0 {
-                            msg += &f("play.handed", &[("n", &e.handed)]);
-                        }
-                        if e.again {
-                            msg += t(if e.in_store {
-                                "play.again"
-                            } else {
-                                "play.pass"
-                            });
-                        }
-                        println!("{}", msg.trim());
+                        println!("{}", your_move_text(&rules, s.human, pit, e, lang));
                         show = true;
                     }
                     Err(e) => println!("{}", e.text_in(lang)),
@@ -310,12 +174,27 @@ pub fn run(a: PlayArgs) -> Result<()> {
             },
         }
     }
+    save_at_end(&s, &a, saved, &mut lines, interactive)
+}
+
+/// The end of `play`: the record saved where `--save` asks (or, unasked, where the player
+/// names a file after a finished game at a terminal); printed where it cannot be written.
+fn save_at_end(
+    s: &Play,
+    a: &PlayArgs,
+    mut saved: Vec<String>,
+    lines: &mut impl Iterator<Item = std::io::Result<Result<String, ()>>>,
+    interactive: bool,
+) -> Result<()> {
+    let lang = a.lang.get();
+    let t = |key: &str| i18n::text(lang, key);
+    let f = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
     if let Some(path) = &a.save {
         // A file that appeared there since the start is not replaced unasked.
         if a.force {
             saved.push(path.clone());
         }
-        let result = if may_write(path, &saved, &mut lines, lang) {
+        let result = if may_write(path, &saved, lines, lang) {
             s.save(path)
         } else {
             Err(anyhow::anyhow!(
@@ -334,7 +213,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         std::io::stdout().flush().ok();
         if let Some(Ok(Ok(name))) = lines.next() {
             let name = name.trim();
-            if !name.is_empty() && may_write(name, &saved, &mut lines, lang) {
+            if !name.is_empty() && may_write(name, &saved, lines, lang) {
                 match s.save(name) {
                     Ok(()) => println!("{}", f("play.saved", &[("path", &name)])),
                     Err(e) => println!(
@@ -349,6 +228,40 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What the person's move `pit` on `side` did: the move, a swap, captures, seeds handed
+/// over, an extra turn or a pass.
+fn your_move_text(
+    rules: &mancala_core::Rules,
+    side: Side,
+    pit: u8,
+    e: mancala_core::MoveEffect,
+    lang: Lang,
+) -> String {
+    let t = |key: &str| i18n::text(lang, key);
+    let f = |key: &str, args: &[(&str, &dyn std::fmt::Display)]| i18n::format(lang, key, args);
+    let mut msg = f(
+        "play.you-play",
+        &[("move", &Notation::for_rules(rules).move_text(side, pit))],
+    );
+    if pit == mancala_core::SWAP {
+        msg += t("play.you-swap");
+    }
+    if e.captured > 0 {
+        msg += &f("play.you-captured", &[("n", &e.captured)]);
+    }
+    if e.handed > 0 {
+        msg += &f("play.handed", &[("n", &e.handed)]);
+    }
+    if e.again {
+        msg += t(if e.in_store {
+            "play.again"
+        } else {
+            "play.pass"
+        });
+    }
+    msg.trim().to_string()
 }
 
 /// Whether `save` may write `path`: a new file, one this game saved (`saved`), or another
@@ -456,6 +369,137 @@ fn parse_pit(input: &str, pits: usize) -> std::result::Result<u8, Msg> {
 }
 
 impl Play {
+    /// The session `a` asks for: the person's side, the computer at its level with its
+    /// endgame tables; a `--save` path that may not be written is refused now.
+    fn new(a: &PlayArgs) -> Result<Play> {
+        let start = a.rules.start_position(a.position.as_deref())?;
+        if start.is_over() {
+            bail!("the game is already over in that position");
+        }
+        if let Some(path) = &a.save {
+            check_writable(path, a.force)?;
+        }
+        let first_mover = start.to_move();
+        let human = if a.first == First::Human {
+            first_mover
+        } else {
+            first_mover.other()
+        };
+        let ai_name = mancala_play::player::computer_name(a.level.level);
+        let players = match human {
+            Side::South => Players {
+                south: Some("you".into()),
+                north: Some(ai_name),
+            },
+            Side::North => Players {
+                south: Some(ai_name),
+                north: Some("you".into()),
+            },
+        };
+        let seed = mancala_play::rng::seed_or_clock(a.seed);
+        let mut computer = Computer::new(a.level, seed);
+        let egdb = crate::tables::open_egdb(a.egdb.as_deref(), &start)?;
+        computer.engine.oracle = crate::tables::oracle(&egdb);
+        let mut seats = [Seat::Person, Seat::Person];
+        seats[human.other().index()] = Seat::Computer(Box::new(computer));
+        Ok(Play {
+            session: Session::new(start, seats, players),
+            human,
+            egdb,
+        })
+    }
+
+    /// Says the game, the person's seat and the computer's level.
+    fn intro(&self, level: u8, lang: Lang) {
+        let rules = self.game().rules();
+        let side = |s: Side| i18n::side_name(lang, s);
+        let seat = if self.human == Side::South {
+            "play.seat.first"
+        } else {
+            "play.seat.second"
+        };
+        println!("{}: {}", rules, rules.preset.summary_in(lang));
+        println!(
+            "{}\n",
+            i18n::format(
+                lang,
+                "play.intro",
+                &[
+                    ("side", &side(self.human)),
+                    ("seat", &i18n::text(lang, seat)),
+                    ("other", &side(self.human.other())),
+                    ("level", &level),
+                ]
+            )
+        );
+    }
+
+    /// Plays the computer's turn and says it; its last move.
+    fn computer_plays(&mut self, lang: Lang) -> Result<Option<(Side, u8)>> {
+        let moves = self.computer_turn()?;
+        let other = self.human.other();
+        let turn = notation::turn_text(Notation::for_rules(self.game().rules()), other, &moves);
+        println!(
+            "{}",
+            i18n::format(
+                lang,
+                "play.plays",
+                &[
+                    ("side", &i18n::side_name(lang, other)),
+                    ("turn", &turn),
+                    ("captures", &captures_text(&moves, lang)),
+                ]
+            )
+        );
+        Ok(moves.last().map(|m| (m.side, m.pit)))
+    }
+
+    /// Says the best move for the person and its value: a proof within a second first (the
+    /// default game proves in well under one), else a 20-ply search within the rest.
+    fn hint(&mut self, lang: Lang) {
+        let r = self.session.computer(self.human.other()).and_then(|c| {
+            self.session
+                .hint(&c.engine, Budget::time(HINT_TIME).with_depth(Some(20)))
+        });
+        self.drop_bad_tables();
+        if let Some(r) = r {
+            let best = Notation::for_rules(self.game().rules()).move_text(self.human, r.best);
+            let value = r.eval.text_in(lang);
+            println!(
+                "{}",
+                i18n::format(lang, "play.hint", &[("move", &best), ("value", &value)])
+            );
+        }
+    }
+
+    /// The `save` command: the record written to `path` where [`may_write`] allows, and
+    /// said; `saved` keeps the paths written.
+    fn save_command(
+        &self,
+        path: &str,
+        saved: &mut Vec<String>,
+        lines: &mut impl Iterator<Item = std::io::Result<Result<String, ()>>>,
+        lang: Lang,
+    ) {
+        if !may_write(path, saved, lines, lang) {
+            println!("{}", i18n::text(lang, "play.not-saved"));
+            return;
+        }
+        match self.save(path) {
+            Ok(()) => {
+                println!("{}", i18n::format(lang, "play.saved", &[("path", &path)]));
+                saved.push(path.to_string());
+            }
+            Err(e) => {
+                let error = mancala_core::printable(&format!("{e:#}"));
+                println!(
+                    "{}",
+                    i18n::format(lang, "play.save-failed", &[("error", &error)])
+                );
+            }
+        }
+    }
+
     fn game(&self) -> &Game {
         self.session.game()
     }
@@ -490,7 +534,7 @@ impl Play {
 
 /// Stops `computer` probing `egdb` once a table has shown a forged entry (a warning says so).
 fn drop_bad_tables(egdb: &mut Option<std::sync::Arc<mancala_egdb::Egdb>>, computer: &mut Computer) {
-    if let Err(e) = crate::engine_cmds::check_tables(egdb.as_deref()) {
+    if let Err(e) = crate::tables::check_tables(egdb.as_deref()) {
         eprintln!("warning: {e:#}; playing on without the endgame tables");
         *egdb = None;
         computer.engine.oracle = None;

@@ -11,7 +11,7 @@ use clap::Args;
 use mancala_core::Position;
 use mancala_engine::split::{self, MergeReport, Status, Tables, GUESS_DEPTH};
 
-use crate::engine_cmds::{ProofProgress, SolveArgs};
+use crate::progress::ProofProgress;
 
 /// What the jobs of a split proof are run with, where they run on this machine (the
 /// options `prove-job` and `run-jobs` share).
@@ -36,9 +36,9 @@ impl JobOptions {
     /// The options of the library's proofs, with the endgame tables of `--egdb` opened
     /// (their checksums checked), noting on stderr where they hold none of `pos`'s rules.
     fn library(&self, pos: &Position) -> Result<split::JobOptions> {
-        let db = crate::engine_cmds::open_egdb(self.egdb.as_deref(), pos)?;
+        let db = crate::tables::open_egdb(self.egdb.as_deref(), pos)?;
         Ok(split::JobOptions {
-            oracle: crate::engine_cmds::oracle(&db),
+            oracle: crate::tables::oracle(&db),
             tt_mb: self.tt_mb,
             threads: self.threads,
             time: self.time,
@@ -87,9 +87,21 @@ impl split::Progress for JobProgress {
     }
 }
 
+/// What `solve --split` and `solve --merge` were asked besides the jobs' directory.
+pub struct SplitAsk {
+    /// The options the jobs share.
+    pub opts: JobOptions,
+    /// The bound asked (`--at-least`, `--at-most`); `None`: the value.
+    pub threshold: Option<split::Threshold>,
+    /// `--json`.
+    pub json: bool,
+    /// `--parallel`.
+    pub parallel: Option<u16>,
+}
+
 /// `solve --split TURNS --jobs DIR`: writes the manifest and the first round of jobs.
-pub fn split_cmd(pos: &Position, turns: u32, dir: &Path, a: &SolveArgs) -> Result<()> {
-    let opts = a.job_options();
+pub fn split_cmd(pos: &Position, turns: u32, dir: &Path, a: &SplitAsk) -> Result<()> {
+    let opts = &a.opts;
     // The tables only name what the jobs are split with: opened, read, closed.
     let oracle = match &opts.egdb {
         Some(d) => Some(std::sync::Arc::new(mancala_egdb::Egdb::open(d)?)
@@ -102,15 +114,15 @@ pub fn split_cmd(pos: &Position, turns: u32, dir: &Path, a: &SolveArgs) -> Resul
         "choosing the turns to prove: searching to {GUESS_DEPTH} plies"
     ));
     let spinner = SplitSpinner(bar);
-    let report = split::split(pos, turns, dir, a.threshold(), oracle, &spinner);
+    let report = split::split(pos, turns, dir, a.threshold, oracle, &spinner);
     spinner.0.finish_and_clear();
-    finish(dir, report?, a.json(), a.parallel(), &opts)
+    finish(dir, report?, a.json, a.parallel, opts)
 }
 
 /// `solve --merge DIR`.
-pub fn merge_cmd(dir: &Path, a: &SolveArgs) -> Result<()> {
+pub fn merge_cmd(dir: &Path, a: &SplitAsk) -> Result<()> {
     let report = split::merge(dir)?;
-    finish(dir, report, a.json(), a.parallel(), &a.job_options())
+    finish(dir, report, a.json, a.parallel, &a.opts)
 }
 
 /// Prints the merge `report` of `dir`; with `parallel`, first runs the jobs here, that many

@@ -33,7 +33,8 @@ enum Action {
 struct Target {
     /// The account's name (2 to 24 letters, digits, `_` or `-`; any case finds it).
     name: String,
-    /// The server's database (`mancala serve --db`; default: the same as `serve`'s).
+    /// The server's database, a SQLite file or a PostgreSQL address (`mancala serve --db`;
+    /// default: the same as `serve`'s).
     #[arg(long)]
     db: Option<PathBuf>,
 }
@@ -66,7 +67,7 @@ pub fn run(a: UserArgs) -> anyhow::Result<()> {
         Action::ResetPassword(t) => (UserAction::ResetPassword, t),
         Action::Disable(t) => (UserAction::Disable, t),
     };
-    let db = mancala_server::database_path(&mancala_server::ServeArgs {
+    let (store, _) = mancala_server::open_store(&mancala_server::ServeArgs {
         db: target.db.clone(),
         ..Default::default()
     })?;
@@ -74,7 +75,7 @@ pub fn run(a: UserArgs) -> anyhow::Result<()> {
         UserAction::Disable => None,
         _ => Some(read_password(&target.name)?),
     };
-    let line = user_command(&db, action, &target.name, password.as_deref())?;
+    let line = user_command(&store, action, &target.name, password.as_deref())?;
     println!("{line}");
     Ok(())
 }

@@ -182,6 +182,12 @@ fn cases(scale: usize) -> Vec<Case> {
         c("kauri,pits=2,seeds=2", 8, 6, 0),
         c("oware,pits=2,seeds=3,repetition=split", 8, 6, 0),
         c(
+            "oware,pits=2,seeds=3,repetition=split,decided-leftovers=to-owner",
+            8,
+            6,
+            0,
+        ),
+        c(
             "oware,pits=3,seeds=2,repetition=split,grand-slam=forbidden",
             8,
             6,

@@ -42,7 +42,8 @@ pub use oware::OwarePos;
 pub use position::Position;
 pub use record::Record;
 pub use rules::{
-    Capture, EndCheck, GameFamily, GrandSlam, Leftovers, Preset, Repetition, Rules, Stage, MAX_PITS,
+    Capture, DecidedLeftovers, EndCheck, GameFamily, GrandSlam, Leftovers, Preset, Repetition,
+    Rules, Stage, MAX_PITS,
 };
 
 /// A player. South is the first player and sits at the bottom of a diagram.

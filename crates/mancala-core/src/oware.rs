@@ -24,7 +24,7 @@
 //! - A position that occurs a second time ends the game ([`Repetition`] says who takes the
 //!   seeds left); that rule lives in [`crate::Game`], which sees the history.
 
-use crate::rules::{GrandSlam, Repetition, Rules, MAX_PITS};
+use crate::rules::{DecidedLeftovers, GrandSlam, Repetition, Rules, MAX_PITS};
 use crate::{Error, MoveEffect, Moves, Msg, Outcome, Side, SowingPath};
 
 const RING: usize = 2 * MAX_PITS;
@@ -44,6 +44,8 @@ pub struct OwarePos {
     decided_above: u8,
     grand_slam: GrandSlam,
     repetition: Repetition,
+    /// Whether a decided store ends the game with each row going to its owner.
+    decided_to_owner: bool,
     to_move: Side,
     over: bool,
 }
@@ -67,6 +69,7 @@ impl OwarePos {
             },
             grand_slam: rules.grand_slam,
             repetition: rules.repetition,
+            decided_to_owner: rules.decided_leftovers == DecidedLeftovers::ToOwner,
             to_move: Side::South,
             over: false,
         };
@@ -372,6 +375,12 @@ impl OwarePos {
         let m = self.pits();
         let [a, b] = self.stores;
         if a.max(b) > self.decided_above {
+            if self.decided_to_owner {
+                for s in Side::BOTH {
+                    self.stores[s.index()] += self.row_seeds(s) as u8;
+                }
+                self.clear_board();
+            }
             self.finish();
             return;
         }
@@ -538,6 +547,27 @@ mod tests {
         assert_eq!((e.captured, e.ended), (7, true));
         assert_eq!(p.scores(), [28, 20]);
         assert_eq!(p.outcome(), Some(Outcome::Win(Side::South)));
+    }
+
+    #[test]
+    fn a_decided_store_leaves_the_board_to_nobody_or_to_the_owners() {
+        // F's three seeds make North's first pits 2, 2, 3: seven taken, South's store passes
+        // 24 and the game ends with North's 12 seeds on the board.
+        let s = "/0-0-0-0-0-3/20/1-1-2-4-4-4/9/s";
+        for (option, scores, board) in [
+            ("", [27, 9], 12),
+            (",decided-leftovers=not-counted", [27, 9], 12),
+            (",decided-leftovers=to-owner", [27, 21], 0),
+        ] {
+            let mut p = pos(&format!("oware{option}{s}"));
+            let e = p.play(5).unwrap();
+            assert_eq!((e.captured, e.ended), (7, true), "{option}");
+            assert_eq!(p.scores(), scores, "{option}");
+            assert_eq!(p.board_seeds(), board, "{option}");
+            assert_eq!(p.outcome(), Some(Outcome::Win(Side::South)), "{option}");
+            // The finished position reads back as it is written.
+            assert_eq!(pos(&p.to_string()), p, "{option}");
+        }
     }
 
     #[test]

@@ -206,6 +206,17 @@ keyword_enum!(
     }
 );
 
+keyword_enum!(
+    /// Oware, under `stop-when-decided`: who scores the seeds still on the board when a store
+    /// passes half of the seeds, which ends the game.
+    DecidedLeftovers ("decided-leftovers") {
+        /// Nobody: they stay on the board.
+        NotCounted = "not-counted",
+        /// Each row to its owner's store (OpenSpiel's `oware`).
+        ToOwner = "to-owner",
+    }
+);
+
 /// A game and its options. Build one with [`Preset::rules`] or parse `"kalah,seeds=4"`.
 ///
 /// Serialised as `{"preset": "kalah", "pits": 6, "seeds": 4, ...}`; missing options take the
@@ -240,6 +251,8 @@ pub struct Rules {
     pub grand_slam: GrandSlam,
     /// Only for `oware`.
     pub repetition: Repetition,
+    /// Only for `oware`.
+    pub decided_leftovers: DecidedLeftovers,
 }
 
 /// A rules enum whose values are words (`capture=empty`): what the option registry needs to
@@ -527,7 +540,10 @@ impl Rules {
         ]);
         let end = if self.stop_when_decided {
             f(
-                "rules.oware.end-decided",
+                match self.decided_leftovers {
+                    DecidedLeftovers::NotCounted => "rules.oware.end-decided",
+                    DecidedLeftovers::ToOwner => "rules.oware.end-decided-to-owner",
+                },
                 &[("needed", &needed), ("total", &total)],
             )
         } else {

@@ -45,6 +45,7 @@ fn variants() -> Vec<Rules> {
         "oware,grand-slam=forbidden,repetition=split",
         "oware,grand-slam=capture-all,stop-when-decided=false",
         "oware,pits=3,seeds=2",
+        "oware,decided-leftovers=to-owner",
         "oware,pits=2,seeds=1,repetition=split",
         // Boards beyond 8 pits: a row no longer fits one 64-bit word.
         "kalah,pits=10,seeds=10,stop-when-decided",
@@ -168,6 +169,9 @@ fn check_position(p: &Position, played: bool) -> Result<(), TestCaseError> {
     if p.is_over() && r.preset.is_kalah_family() && !decided && r.leftovers != Leftovers::NotCounted
     {
         prop_assert_eq!(p.board_seeds(), 0, "the end sweeps the board in {}", p);
+    }
+    if p.is_over() && r.decided_leftovers == mancala_core::DecidedLeftovers::ToOwner {
+        prop_assert_eq!(p.board_seeds(), 0, "each row to its owner in {}", p);
     }
     if p.is_over() && !r.preset.is_kalah_family() && !decided {
         prop_assert_eq!(

@@ -1,6 +1,13 @@
 //! One game session, as every front end drives it (`mancala play`, the full-screen TUI, the
 //! server's games): the game, who sits on each side, undo and redo, hints, the computer's
-//! turn, how the game ended and its record. Front ends keep only their input and drawing.
+//! turn, how the game ended and its record. Front ends keep only their input and drawing
+//! (and the server its storage).
+//!
+//! The computer's move is chosen where the front end likes: `play` lets the session play it
+//! ([`Session::computer_turn`], a [`Seat::Computer`] keeps its engine); the TUI and the server
+//! think on a thread or a worker pool about a [`Moment`] of the game ([`Session::moment`],
+//! a [`Seat::Level`]) and pass the move back with [`Session::play`] if the game is still
+//! there ([`Session::is_at`]).
 //!
 //! **Undo** takes back the asker's last move (one sowing) and every move after it: after an
 //! extra turn the asker is back before the last sowing of that turn, still to move, and a
@@ -10,7 +17,7 @@
 
 use mancala_core::record::Players;
 use mancala_core::{Ending, Error, Game, MoveEffect, Outcome, PlayedMove, Position, Record, Side};
-use mancala_engine::{think, Budget, Engine, SearchResult};
+use mancala_engine::{think, Budget, Engine, Level, SearchResult};
 
 use crate::player::Computer;
 
@@ -20,12 +27,24 @@ pub enum Seat {
     Person,
     /// The computer, which keeps its engine (and its table) through the game.
     Computer(Box<Computer>),
+    /// The computer at a level, whose moves the front end chooses away from the session
+    /// (a thread, a worker pool) from a [`Moment`] and passes in with [`Session::play`].
+    Level(Level),
 }
 
 impl Seat {
     /// Whether a person plays this side.
     pub fn is_person(&self) -> bool {
         matches!(self, Seat::Person)
+    }
+
+    /// The level the computer plays this side at; `None` for a person.
+    pub fn level(&self) -> Option<Level> {
+        match self {
+            Seat::Person => None,
+            Seat::Computer(c) => Some(c.level),
+            Seat::Level(l) => Some(*l),
+        }
     }
 }
 
@@ -36,6 +55,9 @@ pub enum End {
     Rules(Ending, Outcome),
     /// This side resigned.
     Resigned(Side),
+    /// Cut off unfinished (a server's restart ends the bots' games it cannot resume):
+    /// nobody won.
+    Interrupted,
 }
 
 impl End {
@@ -44,6 +66,7 @@ impl End {
         match self {
             End::Rules(_, o) => o.winner(),
             End::Resigned(s) => Some(s.other()),
+            End::Interrupted => None,
         }
     }
 }
@@ -57,6 +80,9 @@ pub enum UndoError {
     /// The game was resigned.
     #[error("the game was resigned")]
     Resigned,
+    /// The game was cut off.
+    #[error("the game was cut off")]
+    Interrupted,
 }
 
 /// The length the game is cut back to when `side` asks to undo: just before `side`'s last
@@ -64,6 +90,35 @@ pub enum UndoError {
 /// The one undo rule of every front end (see the module's documentation).
 pub fn undo_point(game: &Game, side: Side) -> Option<usize> {
     game.moves().iter().rposition(|m| m.side == side)
+}
+
+/// The game at one moment, owned, for thinking about its next move away from the session
+/// (on a thread, a worker pool): the position to move in and the game's positions before it.
+#[derive(Clone, Debug)]
+pub struct Moment {
+    /// The position to move in.
+    pub position: Position,
+    /// The game's positions before it (the repetition rule).
+    pub history: Vec<Position>,
+    /// Moves played before it.
+    pub ply: usize,
+}
+
+impl Moment {
+    /// A hint for the side to move ([`think::hint`]) on `engine`, within `budget`.
+    pub fn hint(&self, engine: &Engine, budget: Budget) -> Option<SearchResult> {
+        think::hint(engine, &self.position, &self.history, budget)
+    }
+
+    /// Every legal move's value and the best line ([`think::analyse`]).
+    pub fn analyse(&self, engine: &Engine, budget: Budget) -> think::Analysis {
+        think::analyse(engine, &self.position, &self.history, budget)
+    }
+
+    /// The move of the computer at `level` with the move's `seed` ([`Level::choose`]).
+    pub fn choose(&self, level: &Level, seed: u64) -> Option<u8> {
+        level.choose(&self.position, &self.history, seed)
+    }
 }
 
 /// A game between two seats.
@@ -74,17 +129,24 @@ pub struct Session {
     /// Moves taken back by undo, the next to replay last.
     redo: Vec<u8>,
     resigned: Option<Side>,
+    interrupted: bool,
 }
 
 impl Session {
     /// A session from `start`, South's seat first; `players` names them in the record.
     pub fn new(start: Position, seats: [Seat; 2], players: Players) -> Session {
+        Session::from_game(Game::new(start), seats, players)
+    }
+
+    /// A session that goes on from `game` (a stored game, an opened record).
+    pub fn from_game(game: Game, seats: [Seat; 2], players: Players) -> Session {
         Session {
-            game: Game::new(start),
+            game,
             seats,
             players,
             redo: Vec::new(),
             resigned: None,
+            interrupted: false,
         }
     }
 
@@ -98,11 +160,41 @@ impl Session {
         &self.seats[side.index()]
     }
 
+    /// Whether the computer plays at least one side.
+    pub fn against_computer(&self) -> bool {
+        self.seats.iter().any(|s| !s.is_person())
+    }
+
+    /// The players' names, as the record gives them.
+    pub fn players(&self) -> &Players {
+        &self.players
+    }
+
+    /// Names the players anew (a person joined).
+    pub fn set_players(&mut self, players: Players) {
+        self.players = players;
+    }
+
+    /// The game now, to think about away from the session.
+    pub fn moment(&self) -> Moment {
+        Moment {
+            position: *self.game.position(),
+            history: self.game.history().to_vec(),
+            ply: self.game.moves().len(),
+        }
+    }
+
+    /// Whether the game is still at `m` (no move played or taken back since): a move or a
+    /// hint thought about `m` applies now.
+    pub fn is_at(&self, m: &Moment) -> bool {
+        self.game.moves().len() == m.ply && *self.game.position() == m.position
+    }
+
     /// The computer of `side`, if the computer plays it.
     pub fn computer(&self, side: Side) -> Option<&Computer> {
         match &self.seats[side.index()] {
             Seat::Computer(c) => Some(c),
-            Seat::Person => None,
+            Seat::Person | Seat::Level(_) => None,
         }
     }
 
@@ -110,7 +202,7 @@ impl Session {
     pub fn computer_mut(&mut self, side: Side) -> Option<&mut Computer> {
         match &mut self.seats[side.index()] {
             Seat::Computer(c) => Some(c),
-            Seat::Person => None,
+            Seat::Person | Seat::Level(_) => None,
         }
     }
 
@@ -120,13 +212,18 @@ impl Session {
     }
 
     /// Plays own pit `pit` for the side to move (a person's move, or a move the front end's
-    /// own computer thread chose). Forgets what undo took back.
+    /// own computer thread chose). Forgets what undo took back, unless `pit` is the move
+    /// redo would replay next.
     pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
-        if self.resigned.is_some() {
+        if self.resigned.is_some() || self.interrupted {
             return Err(Error::GameOver);
         }
         let e = self.game.play(pit)?;
-        self.redo.clear();
+        if self.redo.last() == Some(&pit) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
         Ok(e)
     }
 
@@ -148,19 +245,62 @@ impl Session {
         Ok(moves)
     }
 
-    /// Undo for `side` ([`undo_point`]): the moves taken back, oldest last on the redo stack.
-    pub fn undo(&mut self, side: Side) -> Result<usize, UndoError> {
+    /// The length the game goes back to when `side` asks to undo ([`undo_point`]), or why
+    /// it cannot: for a front end that stores the game first.
+    pub fn undo_point(&self, side: Side) -> Result<usize, UndoError> {
+        self.may_undo()?;
+        undo_point(&self.game, side).ok_or(UndoError::Nothing)
+    }
+
+    /// Why no undo is possible at all: a resigned or cut-off game.
+    fn may_undo(&self) -> Result<(), UndoError> {
         if self.resigned.is_some() {
             return Err(UndoError::Resigned);
         }
-        let k = undo_point(&self.game, side).ok_or(UndoError::Nothing)?;
-        let n = self.game.moves().len() - k;
-        while self.game.moves().len() > k {
-            if let Some(m) = self.game.undo() {
-                self.redo.push(m.pit);
+        if self.interrupted {
+            return Err(UndoError::Interrupted);
+        }
+        Ok(())
+    }
+
+    /// Undo for `side` ([`undo_point`]): the number of moves taken back, oldest last on the
+    /// redo stack.
+    pub fn undo(&mut self, side: Side) -> Result<usize, UndoError> {
+        let k = self.undo_point(side)?;
+        Ok(self.back_to(k))
+    }
+
+    /// Undo at a board shared by its players (the TUI): for the person who moved last, or,
+    /// between two computers, the last move alone.
+    pub fn undo_last(&mut self) -> Result<usize, UndoError> {
+        let asker = self
+            .game
+            .moves()
+            .iter()
+            .rev()
+            .find(|m| self.seat(m.side).is_person())
+            .map(|m| m.side);
+        match asker {
+            Some(side) => self.undo(side),
+            None if self.seats.iter().any(Seat::is_person) => Err(UndoError::Nothing),
+            None => {
+                self.may_undo()?;
+                let k = self.game.moves().len().checked_sub(1);
+                Ok(self.back_to(k.ok_or(UndoError::Nothing)?))
             }
         }
-        Ok(n)
+    }
+
+    /// Takes back every move after the first `k` (replay mode's "play on from here"), onto
+    /// the redo stack; the number taken back.
+    pub fn back_to(&mut self, k: usize) -> usize {
+        let mut n = 0;
+        while self.game.moves().len() > k {
+            let Some(m) = self.game.undo() else { break };
+            self.redo.push(m.pit);
+            n += 1;
+        }
+        n
     }
 
     /// Replays the moves undo took back, up to the next move of a person other than the
@@ -186,6 +326,11 @@ impl Session {
         !self.redo.is_empty()
     }
 
+    /// How many moves undo has left to replay.
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
+
     /// A hint for the side to move ([`think::hint`]) on `engine`, within `budget`.
     pub fn hint(&self, engine: &Engine, budget: Budget) -> Option<SearchResult> {
         if self.end().is_some() {
@@ -201,17 +346,33 @@ impl Session {
         }
     }
 
+    /// Cuts a live game off unfinished ([`End::Interrupted`]).
+    pub fn interrupt(&mut self) {
+        if self.end().is_none() {
+            self.interrupted = true;
+        }
+    }
+
     /// How the game ended; `None` while it is live.
     pub fn end(&self) -> Option<End> {
         if let Some(s) = self.resigned {
             return Some(End::Resigned(s));
         }
+        if self.interrupted {
+            return Some(End::Interrupted);
+        }
         Some(End::Rules(self.game.ending()?, self.game.outcome()?))
     }
 
-    /// The game's record, the players named.
+    /// The game's record, the players named; a resignation is its result.
     pub fn record(&self) -> Record {
-        Record::from_game(&self.game, self.players.clone())
+        let mut rec = Record::from_game(&self.game, self.players.clone());
+        if let Some(side) = self.resigned {
+            rec.result = Some(mancala_core::record::RecordResult::resignation(
+                &self.game, side,
+            ));
+        }
+        rec
     }
 }
 
@@ -247,6 +408,36 @@ mod tests {
         s.resign(Side::South);
         assert_eq!(s.end().and_then(End::winner), Some(Side::North));
         assert_eq!(s.undo(Side::South), Err(UndoError::Resigned));
+    }
+
+    /// Between two computers a shared board's undo takes back one move; playing the move
+    /// redo would replay keeps the rest to replay.
+    #[test]
+    fn undo_between_computers_and_replaying_by_hand() {
+        let start = Position::start(&"kalah".parse().unwrap()).unwrap();
+        let level = Level::new(1).unwrap();
+        let mut s = Session::new(
+            start,
+            [Seat::Level(level), Seat::Level(level)],
+            Players::default(),
+        );
+        assert!(s.computer_to_move() && s.computer_turn(|_| {}).unwrap().is_empty());
+        assert_eq!(s.undo_last(), Err(UndoError::Nothing));
+        let m = s.moment();
+        for pit in [3, 0, 0] {
+            s.play(pit).unwrap();
+        }
+        assert!(!s.is_at(&m));
+        assert_eq!(s.undo_last(), Ok(1));
+        assert_eq!(s.back_to(0), 2);
+        assert!(s.is_at(&m));
+        s.play(3).unwrap();
+        assert_eq!(s.redo_len(), 2);
+        s.play(1).unwrap();
+        assert!(!s.can_redo());
+        s.interrupt();
+        assert_eq!(s.end(), Some(End::Interrupted));
+        assert_eq!(s.undo_last(), Err(UndoError::Interrupted));
     }
 
     /// The position after South's D from Kalah(6,3)'s start: every front end's undo after

@@ -32,19 +32,22 @@ use mancala_core::{Position, Rules, Setup, Side, MAX_PITS};
 use crate::shown;
 
 mod client;
+mod conn;
 mod lines;
 mod lobby;
+mod recording;
 mod server;
 #[cfg(feature = "ws")]
 pub mod ws;
 
 pub use client::{run_client, ClientConfig, ClientReport, GameSeen};
+pub(crate) use conn::{bot_move, tcp_link, Conn};
 pub use lines::{LineRead, LineWrite, Link};
 pub use lobby::{Lobby, LobbyBot, LobbyError, PersonMove, Reservation, Seat};
-pub(crate) use server::{bot_move, greet, tcp_link, Conn};
+pub use recording::{GameResult, GameStart, Recorder, Recording};
+pub(crate) use server::greet;
 pub use server::{
-    serve, serve_all, serve_connection, serve_link, GameResult, GameStart, Recorder, Recording,
-    ServerConfig, SessionReport, Transport,
+    serve, serve_all, serve_connection, serve_link, ServerConfig, SessionReport, Transport,
 };
 
 /// Longest message, in bytes, its line break included.
@@ -107,12 +110,9 @@ impl Message {
     }
 
     /// Reads one message (a trailing `\r\n` or `\n` is allowed); the error says what is wrong.
-    pub fn parse(line: &str) -> Result<Message, String> {
+    pub fn parse(line: &str) -> Result<Message, ParseError> {
         if line.len() > MAX_LINE {
-            return Err(format!(
-                "a message of {} bytes, more than {MAX_LINE}",
-                line.len()
-            ));
+            return Err(ParseError::TooLong(line.len()));
         }
         let line = line.strip_suffix('\n').unwrap_or(line);
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -301,14 +301,11 @@ impl Reader<'_> {
         self.i > start
     }
 
-    fn fault(&self, wanted: &str) -> String {
-        match self.peek() {
-            None => format!("column {}: the line ends where {wanted} is due", self.i + 1),
-            Some(c) => format!(
-                "column {}: `{}` where {wanted} is due",
-                self.i + 1,
-                (c as char).escape_default()
-            ),
+    fn fault(&self, wanted: &'static str) -> ParseError {
+        ParseError::Unexpected {
+            column: self.i + 1,
+            found: self.peek(),
+            wanted,
         }
     }
 
@@ -322,19 +319,21 @@ impl Reader<'_> {
     }
 
     /// An unsigned number, if one starts here.
-    fn number(&mut self, what: &str) -> Result<Option<u64>, String> {
+    fn number(&mut self, what: &'static str) -> Result<Option<u64>, ParseError> {
         let col = self.i + 1;
         let d = self.digits();
         if d.is_empty() {
             return Ok(None);
         }
-        d.parse()
-            .map(Some)
-            .map_err(|_| format!("column {col}: the {what} {d} is too large"))
+        d.parse().map(Some).map_err(|_| ParseError::TooLarge {
+            column: col,
+            what,
+            digits: d.to_string(),
+        })
     }
 
     /// One argument, up to the next space or the end.
-    fn arg(&mut self) -> Result<Arg, String> {
+    fn arg(&mut self) -> Result<Arg, ParseError> {
         let start = self.i;
         let col = start + 1;
         // The argument's extent (a string's may hold spaces).
@@ -357,7 +356,10 @@ impl Reader<'_> {
             return text
                 .parse::<i64>()
                 .map(Arg::Int)
-                .map_err(|_| format!("column {col}: the integer {text} is out of range"));
+                .map_err(|_| ParseError::IntRange {
+                    column: col,
+                    text: text.into_owned(),
+                });
         }
         if let Some(dot) = body.iter().position(|&c| c == b'.') {
             let (int, frac) = (&body[..dot], &body[dot + 1..]);
@@ -370,26 +372,29 @@ impl Reader<'_> {
                 );
                 return match normal.parse::<f64>() {
                     Ok(v) if v.is_finite() => Ok(Arg::Real(v)),
-                    _ => Err(format!("column {col}: the real {text} is out of range")),
+                    _ => Err(ParseError::RealRange {
+                        column: col,
+                        text: text.into_owned(),
+                    }),
                 };
             }
         }
         if !tok.is_empty() && tok.iter().all(|&c| is_word_byte(c)) {
             return Ok(Arg::Text(text.into_owned()));
         }
-        Err(format!(
-            "column {col}: `{}` is no integer, real, word, string or board",
-            shown(&text)
-        ))
+        Err(ParseError::NoArgument {
+            column: col,
+            text: text.into_owned(),
+        })
     }
 
-    fn string(&mut self) -> Result<Arg, String> {
+    fn string(&mut self) -> Result<Arg, ParseError> {
         let col = self.i + 1;
         self.i += 1;
         let mut out = Vec::new();
         loop {
             match self.peek() {
-                None => return Err(format!("column {col}: the string is not closed")),
+                None => return Err(ParseError::Unclosed { column: col }),
                 Some(b'"') => {
                     self.i += 1;
                     break;
@@ -401,7 +406,7 @@ impl Reader<'_> {
                             out.push(c);
                             self.i += 1;
                         }
-                        None => return Err(format!("column {col}: the string is not closed")),
+                        None => return Err(ParseError::Unclosed { column: col }),
                     }
                 }
                 Some(c) => {
@@ -415,10 +420,10 @@ impl Reader<'_> {
         }
         String::from_utf8(out)
             .map(Arg::Text)
-            .map_err(|_| format!("column {col}: the string is not UTF-8"))
+            .map_err(|_| ParseError::NotUtf8 { column: col })
     }
 
-    fn board(&mut self) -> Result<Arg, String> {
+    fn board(&mut self) -> Result<Arg, ParseError> {
         self.i += 1;
         let mut values = Vec::new();
         loop {
@@ -427,10 +432,10 @@ impl Reader<'_> {
             if d.is_empty() {
                 return Err(self.fault("a count of seeds in the board"));
             }
-            values.push(
-                d.parse::<u32>()
-                    .map_err(|_| format!("column {col}: {d} seeds is too many"))?,
-            );
+            values.push(d.parse::<u32>().map_err(|_| ParseError::TooManySeeds {
+                column: col,
+                digits: d.to_string(),
+            })?);
             if self.eat(b'>') {
                 break;
             }
@@ -447,52 +452,38 @@ impl Reader<'_> {
 
 /// The rules a board of `pits` pits and `total` seeds is played by: Kalah with the protocol's
 /// end rule. Refused, saying why, where the core cannot hold the board.
-pub fn rules_for(pits: usize, total: u32) -> Result<Rules, String> {
+pub fn rules_for(pits: usize, total: u32) -> Result<Rules, BoardError> {
     if pits == 0 {
-        return Err("a board of 0 pits".into());
+        return Err(BoardError::NoPits);
     }
     if pits > MAX_PITS {
-        return Err(format!(
-            "a board of {pits} pits: this engine plays at most {MAX_PITS} pits a row"
-        ));
+        return Err(BoardError::TooManyPits(pits));
     }
-    let seeds = if total == 1 {
-        "1 seed".to_string()
-    } else {
-        format!("{total} seeds")
-    };
     if total > MAX_TOTAL_SEEDS {
-        return Err(format!(
-            "a board of {seeds}: this engine plays at most {MAX_TOTAL_SEEDS}"
-        ));
+        return Err(BoardError::TooManySeeds(total));
     }
     let per_pit = 2 * pits as u32;
     if total == 0 || !total.is_multiple_of(per_pit) {
-        return Err(format!(
-            "a board of {seeds} on {pits} pits a row: this engine plays only boards whose \
-             seeds could start evenly in the pits (a multiple of {per_pit})"
-        ));
+        return Err(BoardError::Uneven { total, pits });
     }
-    format!(
+    Ok(format!(
         "kalah,pits={pits},seeds={},stop-when-decided",
         total / per_pit
     )
-    .parse()
-    .map_err(|e: mancala_core::Error| e.to_string())
+    .parse()?)
 }
 
 /// The position of a board literal's numbers, South to move.
-pub fn position_of(board: &[u32]) -> Result<Position, String> {
+pub fn position_of(board: &[u32]) -> Result<Position, BoardError> {
     let Some(&n) = board.first() else {
-        return Err("an empty board".into());
+        return Err(BoardError::Empty);
     };
     let n = n as usize;
     if n.checked_mul(2).and_then(|x| x.checked_add(3)) != Some(board.len()) {
-        return Err(format!(
-            "the board gives {n} pits a row but holds {} numbers, not {}",
-            board.len(),
-            n.saturating_mul(2).saturating_add(3)
-        ));
+        return Err(BoardError::Length {
+            pits: n,
+            numbers: board.len(),
+        });
     }
     let total = board[1..]
         .iter()
@@ -508,7 +499,7 @@ pub fn position_of(board: &[u32]) -> Result<Position, String> {
         last_capturer: None,
         opening: mancala_core::Opening::None,
     };
-    Position::from_setup(&rules, &setup).map_err(|e| e.to_string())
+    Ok(Position::from_setup(&rules, &setup)?)
 }
 
 /// The board literal's numbers of `pos`, as it stands (not mirrored).
@@ -534,13 +525,13 @@ pub fn board_for(pos: &Position, seat: Side) -> Vec<u32> {
 /// What happens when South plays pit `k` (1-based) on a board literal, as the protocol's
 /// `verify` mode asks: the board after it (a finished game's rows swept to their owners, as
 /// KGP ends every game) and whether the last seed fell in South's store.
-pub fn sow(board: &[u32], k: i64) -> Result<(Vec<u32>, bool), String> {
+pub fn sow(board: &[u32], k: i64) -> Result<(Vec<u32>, bool), BoardError> {
     let mut pos = position_of(board)?;
     let n = pos.pits();
     if !(1..=n as i64).contains(&k) {
-        return Err(format!("move {k}: a pit is 1 to {n}"));
+        return Err(BoardError::NoPit { k, pits: n });
     }
-    let effect = pos.play((k - 1) as u8).map_err(|e| e.to_string())?;
+    let effect = pos.play((k - 1) as u8)?;
     let mut after = board_of(&pos);
     if pos.is_over() {
         for side in 0..2 {
@@ -583,27 +574,213 @@ impl Mode {
 }
 
 /// One line of at most [`MAX_LINE`] bytes, without its line break; `None` at the end.
-fn read_line(input: &mut impl BufRead) -> Result<Option<String>, String> {
+fn read_line(input: &mut impl BufRead) -> Result<Option<String>, LineError> {
     let mut buf = Vec::new();
     let n = input
         .by_ref()
         .take(MAX_LINE as u64 + 1)
-        .read_until(b'\n', &mut buf)
-        .map_err(|e| format!("the connection failed: {e}"))?;
+        .read_until(b'\n', &mut buf)?;
     if n == 0 {
         return Ok(None);
     }
     if buf.last() == Some(&b'\n') {
         buf.pop();
     } else if buf.len() > MAX_LINE {
-        return Err(format!("a line longer than {MAX_LINE} bytes"));
+        return Err(LineError::TooLong);
     }
     if buf.last() == Some(&b'\r') {
         buf.pop();
     }
     String::from_utf8(buf)
         .map(Some)
-        .map_err(|_| "a line that is not UTF-8".into())
+        .map_err(|_| LineError::NotUtf8)
+}
+
+/// Why a message does not read ([`Message::parse`]); each says the column (1-based) where
+/// the fault is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The line is longer than [`MAX_LINE`] bytes.
+    #[error("a message of {0} bytes, more than {MAX_LINE}")]
+    TooLong(usize),
+    /// Something other than what the grammar wants next (`found`), or the line's end.
+    #[error("column {column}: {}", unexpected(*.found, .wanted))]
+    Unexpected {
+        /// The column, 1-based.
+        column: usize,
+        /// The byte found; `None`: the line's end.
+        found: Option<u8>,
+        /// What was due.
+        wanted: &'static str,
+    },
+    /// An id or reference beyond 64 bits.
+    #[error("column {column}: the {what} {digits} is too large")]
+    TooLarge {
+        /// The column, 1-based.
+        column: usize,
+        /// `id` or `reference`.
+        what: &'static str,
+        /// The digits.
+        digits: String,
+    },
+    /// An integer beyond 64 bits.
+    #[error("column {column}: the integer {text} is out of range")]
+    IntRange {
+        /// The column, 1-based.
+        column: usize,
+        /// The token.
+        text: String,
+    },
+    /// A real that is not finite.
+    #[error("column {column}: the real {text} is out of range")]
+    RealRange {
+        /// The column, 1-based.
+        column: usize,
+        /// The token.
+        text: String,
+    },
+    /// A token that is no argument.
+    #[error("column {column}: `{}` is no integer, real, word, string or board", shown(.text))]
+    NoArgument {
+        /// The column, 1-based.
+        column: usize,
+        /// The token.
+        text: String,
+    },
+    /// A string without its closing quote.
+    #[error("column {column}: the string is not closed")]
+    Unclosed {
+        /// The column, 1-based.
+        column: usize,
+    },
+    /// A string whose bytes are not UTF-8.
+    #[error("column {column}: the string is not UTF-8")]
+    NotUtf8 {
+        /// The column, 1-based.
+        column: usize,
+    },
+    /// A board's count beyond 32 bits.
+    #[error("column {column}: {digits} seeds is too many")]
+    TooManySeeds {
+        /// The column, 1-based.
+        column: usize,
+        /// The digits.
+        digits: String,
+    },
+}
+
+/// `` `c` where WANTED is due ``, or the line's end where it is.
+fn unexpected(found: Option<u8>, wanted: &str) -> String {
+    match found {
+        None => format!("the line ends where {wanted} is due"),
+        Some(c) => format!("`{}` where {wanted} is due", (c as char).escape_default()),
+    }
+}
+
+/// Why a board literal is no position this engine plays ([`rules_for`], [`position_of`],
+/// [`sow`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BoardError {
+    /// A board of no pits.
+    #[error("a board of 0 pits")]
+    NoPits,
+    /// More pits a row than the core plays.
+    #[error("a board of {0} pits: this engine plays at most {MAX_PITS} pits a row")]
+    TooManyPits(usize),
+    /// More seeds than the core's positions hold.
+    #[error("a board of {}: this engine plays at most {MAX_TOTAL_SEEDS}", seeds(*.0))]
+    TooManySeeds(u32),
+    /// Seeds that could not have started evenly in the pits.
+    #[error(
+        "a board of {} on {pits} pits a row: this engine plays only boards whose seeds could \
+         start evenly in the pits (a multiple of {})",
+        seeds(*.total),
+        2 * *.pits as u32
+    )]
+    Uneven {
+        /// Seeds on the board.
+        total: u32,
+        /// Pits a row.
+        pits: usize,
+    },
+    /// A board literal with no numbers.
+    #[error("an empty board")]
+    Empty,
+    /// A board literal whose length disagrees with its pits.
+    #[error(
+        "the board gives {pits} pits a row but holds {numbers} numbers, not {}",
+        pits.saturating_mul(2).saturating_add(3)
+    )]
+    Length {
+        /// Pits a row.
+        pits: usize,
+        /// Numbers in the literal.
+        numbers: usize,
+    },
+    /// A move beyond the row.
+    #[error("move {k}: a pit is 1 to {pits}")]
+    NoPit {
+        /// The move.
+        k: i64,
+        /// Pits a row.
+        pits: usize,
+    },
+    /// The core refused the rules, the position or the move.
+    #[error("{0}")]
+    Core(#[from] mancala_core::Error),
+}
+
+/// `1 seed`, `N seeds`.
+fn seeds(total: u32) -> String {
+    if total == 1 {
+        "1 seed".to_string()
+    } else {
+        format!("{total} seeds")
+    }
+}
+
+/// Why no line can be read from a connection ([`LineRead::read_line`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// A line longer than [`MAX_LINE`] bytes.
+    #[error("a line longer than {MAX_LINE} bytes")]
+    TooLong,
+    /// A WebSocket message longer than [`MAX_LINE`] bytes.
+    #[error("a WebSocket message longer than {MAX_LINE} bytes")]
+    MessageTooLong,
+    /// A line that is not UTF-8.
+    #[error("a line that is not UTF-8")]
+    NotUtf8,
+    /// A binary WebSocket message of this many bytes.
+    #[error("a binary WebSocket message ({0} bytes): KGP is sent as text")]
+    Binary(usize),
+    /// The network failed.
+    #[error("the connection failed: {0}")]
+    Failed(#[from] std::io::Error),
+    /// The WebSocket failed otherwise (its error's text).
+    #[error("the WebSocket failed: {0}")]
+    WebSocket(String),
+}
+
+/// A bot's faults are reported as their text ([`SessionReport::fault`]).
+impl From<ParseError> for String {
+    fn from(e: ParseError) -> String {
+        e.to_string()
+    }
+}
+
+/// See `From<ParseError> for String`.
+impl From<BoardError> for String {
+    fn from(e: BoardError) -> String {
+        e.to_string()
+    }
+}
+
+/// See `From<ParseError> for String`.
+impl From<LineError> for String {
+    fn from(e: LineError) -> String {
+        e.to_string()
+    }
 }
 
 #[cfg(test)]
@@ -666,12 +843,13 @@ mod tests {
             ("state <99999999999>", "too many"),
             ("move 1\tä", "no integer"),
         ] {
-            let e = Message::parse(line).unwrap_err();
+            let e = Message::parse(line).unwrap_err().to_string();
             assert!(e.contains(needle), "{line:?}: {e}");
         }
         let long = format!("set x \"{}\"", "a".repeat(MAX_LINE));
         assert!(Message::parse(&long)
             .unwrap_err()
+            .to_string()
             .contains("more than 16384"));
     }
 
@@ -715,7 +893,7 @@ mod tests {
             // Over already: South's row is empty.
             (vec![3, 10, 2, 0, 0, 0, 4, 2, 0], "already over"),
         ] {
-            let e = position_of(&board).unwrap_err();
+            let e = position_of(&board).unwrap_err().to_string();
             assert!(e.contains(needle), "{board:?}: {e}");
         }
     }

@@ -98,9 +98,102 @@ fn shown(s: &str) -> String {
     t
 }
 
+/// Why a line is no command ([`Command::parse`]); texts of the line are quoted shortened
+/// ([`shown`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CommandError {
+    /// A word that is no command.
+    #[error(
+        "unknown command `{}` (commands: position, go, stop, newgame, isready, quit)",
+        shown(.0)
+    )]
+    Unknown(String),
+    /// Arguments after a command that takes none.
+    #[error("`{}` takes no arguments", shown(.0))]
+    NoArguments(String),
+    /// `position` alone.
+    #[error("position: give a rules string or a position string")]
+    NoPosition,
+    /// A rules or position string that does not read.
+    #[error("position: `{}`: {error}", shown(.text))]
+    BadPosition {
+        /// The string.
+        text: String,
+        /// Why it does not read.
+        error: mancala_core::Error,
+    },
+    /// Rules with no start position.
+    #[error("position: {0}")]
+    NoStart(mancala_core::Error),
+    /// A word other than `moves` after the position.
+    #[error("position: expected `moves` after the position, got `{}`", shown(.0))]
+    NotMoves(String),
+    /// More than [`MAX_MOVES`] moves.
+    #[error("position: more than {MAX_MOVES} moves")]
+    TooManyMoves,
+    /// A move after the game's end.
+    #[error("position: move {number} `{}`: the game is already over", shown(.text))]
+    Over {
+        /// The move's number, from 1.
+        number: usize,
+        /// Its text.
+        text: String,
+    },
+    /// A move that names no pit.
+    #[error("position: move {number}: {error}")]
+    NoMove {
+        /// The move's number, from 1.
+        number: usize,
+        /// Why.
+        error: NotAPit,
+    },
+    /// A move the rules refuse.
+    #[error("position: move {number} `{}`: {error}", shown(.text))]
+    Illegal {
+        /// The move's number, from 1.
+        number: usize,
+        /// Its text.
+        text: String,
+        /// Why the rules refuse it.
+        error: mancala_core::Error,
+    },
+    /// A `go` key without its value.
+    #[error("go: `{}` needs a value", shown(.0))]
+    NoValue(String),
+    /// A `go` value that is no number in range.
+    #[error("go: {key}: `{}` is not a number 0-{max}", shown(.value))]
+    NotANumber {
+        /// The key.
+        key: String,
+        /// Its value.
+        value: String,
+        /// The largest allowed.
+        max: u64,
+    },
+    /// A `go depth` that is no number 1-254.
+    #[error("go: depth: `{}` is not a number 1-254", shown(.0))]
+    NotADepth(String),
+    /// A `go` key that is not known.
+    #[error(
+        "go: unknown `{}` (movetime, depth, nodes, infinite, stime, ntime, sinc, ninc, movestogo)",
+        shown(.0)
+    )]
+    UnknownGo(String),
+}
+
+/// A move's text that names no pit of the side to move ([`read_move`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{}` is not a pit ({range})", shown(.text))]
+pub struct NotAPit {
+    /// The text.
+    pub text: String,
+    /// The pits there are, as the notation and as numbers (`A-F or 1-6`).
+    pub range: String,
+}
+
 impl Command {
     /// Reads one line. `Ok(None)` for an empty line; `Err` says what is wrong.
-    pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         let mut words = line.split_whitespace();
         let Some(cmd) = words.next() else {
             return Ok(None);
@@ -110,7 +203,7 @@ impl Command {
             if rest.is_empty() {
                 Ok(Some(c))
             } else {
-                Err(format!("`{}` takes no arguments", shown(cmd)))
+                Err(CommandError::NoArguments(cmd.to_string()))
             }
         };
         match cmd {
@@ -120,54 +213,46 @@ impl Command {
             "newgame" => none(Command::NewGame),
             "isready" => none(Command::IsReady),
             "quit" => none(Command::Quit),
-            _ => Err(format!(
-                "unknown command `{}` (commands: position, go, stop, newgame, isready, quit)",
-                shown(cmd)
-            )),
+            _ => Err(CommandError::Unknown(cmd.to_string())),
         }
     }
 }
 
-fn parse_position(words: &[&str]) -> Result<Game, String> {
+fn parse_position(words: &[&str]) -> Result<Game, CommandError> {
     let Some(&first) = words.first() else {
-        return Err("position: give a rules string or a position string".into());
+        return Err(CommandError::NoPosition);
+    };
+    let bad = |error| CommandError::BadPosition {
+        text: first.to_string(),
+        error,
     };
     let start: Position = if first.contains('/') {
-        first
-            .parse()
-            .map_err(|e| format!("position: `{}`: {e}", shown(first)))?
+        first.parse().map_err(bad)?
     } else {
-        let rules: Rules = first
-            .parse()
-            .map_err(|e| format!("position: `{}`: {e}", shown(first)))?;
-        Position::start(&rules).map_err(|e| format!("position: {e}"))?
+        let rules: Rules = first.parse().map_err(bad)?;
+        Position::start(&rules).map_err(CommandError::NoStart)?
     };
     let moves = match words.get(1) {
         None => &[][..],
         Some(&"moves") => &words[2..],
-        Some(w) => {
-            return Err(format!(
-                "position: expected `moves` after the position, got `{}`",
-                shown(w)
-            ))
-        }
+        Some(w) => return Err(CommandError::NotMoves(w.to_string())),
     };
     if moves.len() > MAX_MOVES {
-        return Err(format!("position: more than {MAX_MOVES} moves"));
+        return Err(CommandError::TooManyMoves);
     }
     let mut game = Game::new(start);
     for (k, m) in moves.iter().enumerate() {
+        let (number, text) = (k + 1, m.to_string());
         let pos = game.position();
         if pos.is_over() {
-            return Err(format!(
-                "position: move {} `{}`: the game is already over",
-                k + 1,
-                shown(m)
-            ));
+            return Err(CommandError::Over { number, text });
         }
-        let pit = read_move(pos, m).map_err(|e| format!("position: move {}: {e}", k + 1))?;
-        game.play(pit)
-            .map_err(|e| format!("position: move {} `{}`: {e}", k + 1, shown(m)))?;
+        let pit = read_move(pos, m).map_err(|error| CommandError::NoMove { number, error })?;
+        game.play(pit).map_err(|error| CommandError::Illegal {
+            number,
+            text,
+            error,
+        })?;
     }
     Ok(game)
 }
@@ -175,7 +260,7 @@ fn parse_position(words: &[&str]) -> Result<Game, String> {
 /// A move of the side to move in `pos`, as the game's notation writes it (either case) or as
 /// a number from the mover's left; `swap` is the pie rule's swap (whether it is legal is the
 /// caller's to check, as for a pit).
-pub fn read_move(pos: &Position, text: &str) -> Result<u8, String> {
+pub fn read_move(pos: &Position, text: &str) -> Result<u8, NotAPit> {
     if text.eq_ignore_ascii_case(mancala_core::notation::SWAP_TEXT) {
         return Ok(mancala_core::SWAP);
     }
@@ -204,12 +289,15 @@ pub fn read_move(pos: &Position, text: &str) -> Result<u8, String> {
         } else {
             format!("{names} or {numbers}")
         };
-        return Err(format!("`{}` is not a pit ({range})", shown(text)));
+        return Err(NotAPit {
+            text: text.to_string(),
+            range,
+        });
     };
     Ok(pit as u8)
 }
 
-fn parse_go(words: &[&str]) -> Result<Go, String> {
+fn parse_go(words: &[&str]) -> Result<Go, CommandError> {
     let mut go = Go::default();
     let mut i = 0;
     while i < words.len() {
@@ -220,13 +308,17 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
             continue;
         }
         let Some(&val) = words.get(i + 1) else {
-            return Err(format!("go: `{}` needs a value", shown(key)));
+            return Err(CommandError::NoValue(key.to_string()));
         };
-        let num = |max: u64| -> Result<u64, String> {
+        let num = |max: u64| -> Result<u64, CommandError> {
             val.parse::<u64>()
                 .ok()
                 .filter(|&v| v <= max)
-                .ok_or_else(|| format!("go: {}: `{}` is not a number 0-{max}", key, shown(val)))
+                .ok_or_else(|| CommandError::NotANumber {
+                    key: key.to_string(),
+                    value: val.to_string(),
+                    max,
+                })
         };
         // Clocks and limits up to a day.
         const DAY_MS: u64 = 86_400_000;
@@ -234,12 +326,10 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
         match key {
             "movetime" => go.movetime = Some(ms(num(DAY_MS)?.max(1))),
             "depth" => {
-                let d = num(254).map_err(|_| {
-                    format!("go: depth: `{}` is not a number 1-254", shown(val))
-                })?;
-                if d == 0 {
-                    return Err(format!("go: depth: `{}` is not a number 1-254", shown(val)));
-                }
+                let d = num(254)
+                    .ok()
+                    .filter(|&d| d > 0)
+                    .ok_or_else(|| CommandError::NotADepth(val.to_string()))?;
                 go.depth = Some(d as u32);
             }
             "nodes" => go.nodes = Some(num(u64::MAX / 2)?.max(1)),
@@ -248,12 +338,7 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
             "sinc" | "winc" => go.inc[0] = ms(num(DAY_MS)?),
             "ninc" | "binc" => go.inc[1] = ms(num(DAY_MS)?),
             "movestogo" => go.movestogo = Some(num(10_000)?.max(1) as u32),
-            _ => {
-                return Err(format!(
-                    "go: unknown `{}` (movetime, depth, nodes, infinite, stime, ntime, sinc, ninc, movestogo)",
-                    shown(key)
-                ))
-            }
+            _ => return Err(CommandError::UnknownGo(key.to_string())),
         }
         i += 2;
     }
@@ -343,7 +428,7 @@ mod tests {
 
     #[test]
     fn bad_lines_are_errors_that_say_why() {
-        let err = |l: &str| Command::parse(l).unwrap_err();
+        let err = |l: &str| Command::parse(l).unwrap_err().to_string();
         assert!(err("fly").contains("unknown command `fly`"));
         assert!(err("position").contains("give a rules string"));
         assert!(err("position kalah,seeds=99").contains("kalah,seeds=99"));
@@ -412,7 +497,9 @@ mod tests {
             "bestmove swap"
         );
         // A swap where it is not legal is refused with the reason.
-        let e = Command::parse(&format!("position {rules} moves swap")).unwrap_err();
+        let e = Command::parse(&format!("position {rules} moves swap"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("move 1"), "{e}");
     }
 

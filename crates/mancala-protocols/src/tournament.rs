@@ -656,7 +656,7 @@ fn kgp_play(
         let k = pos.to_move().index();
         conns[1 - k].nothing_asked().map_err(|e| (1 - k, e))?;
         let start = Instant::now();
-        let pit = kgp::bot_move(&mut conns[k], &server, &pos).map_err(|e| (k, e))?;
+        let pit = kgp::bot_move(&mut conns[k], server.move_time, &pos).map_err(|e| (k, e))?;
         p.time[k] += start.elapsed();
         p.moves[k] += 1;
         pos.play(pit)

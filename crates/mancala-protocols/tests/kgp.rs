@@ -4,29 +4,23 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use mancala_engine::Level;
 use mancala_play::Computer;
 use mancala_protocols::kgp::{
     self, run_client, ClientConfig, ClientReport, Link, Message, Mode, ServerConfig, SessionReport,
+    Transport,
 };
 
 mod kgp_common;
-use kgp_common::{config, report};
+use kgp_common::{config, report, serving};
 
 fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap().to_string();
-    let (tx, rx) = mpsc::channel();
-    let tx = std::sync::Mutex::new(tx);
-    std::thread::spawn(move || {
-        kgp::serve(listener, cfg, move |r| {
-            let _ = tx.lock().unwrap().send(r);
-        })
-    });
-    (addr, rx)
+    (addr, serving(vec![(listener, Transport::Tcp)], cfg))
 }
 
 fn client(addr: &str, mode: Mode, level: u8) -> ClientReport {

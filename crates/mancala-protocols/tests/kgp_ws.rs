@@ -3,7 +3,7 @@
 //! garbage), each ending its connection for that reason while the server goes on serving.
 
 use std::net::{TcpListener, TcpStream};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use mancala_core::Side::{North, South};
@@ -11,25 +11,15 @@ use mancala_protocols::kgp::{self, ClientReport, Mode, ServerConfig, SessionRepo
 use tungstenite::Message as Ws;
 
 mod kgp_common;
-use kgp_common::{config, report};
+use kgp_common::{config, report, serving};
 
 /// A server on a TCP and a WebSocket listener; returns the `ws://` address.
 fn server(cfg: ServerConfig) -> (String, Receiver<SessionReport>) {
     let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
     let ws = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("ws://{}/kgp", ws.local_addr().unwrap());
-    let (tx, rx) = mpsc::channel();
-    let tx = std::sync::Mutex::new(tx);
-    std::thread::spawn(move || {
-        kgp::serve_all(
-            vec![(tcp, Transport::Tcp), (ws, Transport::WebSocket)],
-            cfg,
-            move |r| {
-                let _ = tx.lock().unwrap().send(r);
-            },
-        )
-    });
-    (url, rx)
+    let listeners = vec![(tcp, Transport::Tcp), (ws, Transport::WebSocket)];
+    (url, serving(listeners, cfg))
 }
 
 fn client(url: &str, mode: Mode, level: u8) -> ClientReport {
@@ -160,18 +150,21 @@ fn transport_faults_end_that_connection_only() {
 fn wss_and_bad_addresses_are_refused_clearly() {
     let e = kgp::ws::connect("wss://example.org/kgp", Duration::from_secs(1))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert_eq!(
         e,
         "wss://example.org/kgp: TLS (wss://) is not supported; use ws:// or HOST:PORT over TCP"
     );
     let e = kgp::ws::connect("http://x/", Duration::from_secs(1))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert_eq!(e, "http://x/: a WebSocket address starts with ws://");
     let e = kgp::ws::connect("ws:///kgp", Duration::from_secs(1))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert_eq!(e, "ws:///kgp: no HOST[:PORT] after ws://");
     // A TCP listener that does not speak HTTP: the handshake fails, it does not hang.
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -183,7 +176,8 @@ fn wss_and_bad_addresses_are_refused_clearly() {
     });
     let e = kgp::ws::connect(&format!("ws://{addr}/"), Duration::from_secs(5))
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert!(e.contains("the WebSocket handshake failed"), "{e}");
 }
 

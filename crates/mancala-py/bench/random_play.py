@@ -15,6 +15,10 @@ spread of the rounds' ratios; higher is faster):
   each with ``parallel=None`` (the default: the batch times its steps and shares them with its
   helper threads only while that is faster), ``parallel=True`` (always shared) and
   ``parallel=False`` (the calling thread alone);
+- the vector environments on ``--n`` games with the same numpy policy (the default
+  ``parallel``): ``mancala.vector_env.MancalaVectorEnv`` (Gymnasium, next-step autoreset, the
+  masks read from ``infos``) and ``mancala.sb3_vec_env.MancalaVecEnv`` (Stable-Baselines3's
+  contract, the masks from ``action_masks()``), when ``gymnasium`` is installed;
 - OpenSpiel's own ``mancala`` (Kalah 6x4) in a Python loop, when ``open_spiel`` is installed.
 
 The load average (``/proc/loadavg``) is printed before and after. ``--busy K`` starts K
@@ -101,6 +105,42 @@ def vec_sampled(rules, n, seconds, parallel=None):
     return timed(chunk, seconds)
 
 
+def gymnasium_vector(rules, n, seconds):
+    from mancala.vector_env import MancalaVectorEnv
+
+    env = MancalaVectorEnv(n, rules)
+    rng = np.random.default_rng(1)
+    masks = env.reset(seed=1)[1]["action_mask"]
+    keys = np.empty(masks.shape, np.float32)
+
+    def chunk():
+        nonlocal masks
+        for _ in range(10):
+            rng.random(out=keys, dtype=np.float32)
+            masks = env.step((keys * masks).argmax(axis=1))[4]["action_mask"]
+        return 10 * n
+
+    return timed(chunk, seconds)
+
+
+def sb3_vector(rules, n, seconds):
+    from mancala.sb3_vec_env import MancalaVecEnv
+
+    env = MancalaVecEnv(n, rules, seed=1)
+    rng = np.random.default_rng(1)
+    env.reset()
+    keys = np.empty((n, env.games.pits), np.float32)
+
+    def chunk():
+        for _ in range(10):
+            rng.random(out=keys, dtype=np.float32)
+            env.step_async((keys * env.action_masks()).argmax(axis=1))
+            env.step_wait()
+        return 10 * n
+
+    return timed(chunk, seconds)
+
+
 def openspiel_loop(name, params, seconds):
     import pyspiel
 
@@ -155,6 +195,13 @@ def main():
     ]:
         for way, p in ways:
             rows.append((f"VecGame({a.n}) {what}, {way}", lambda s, fn=fn, p=p: fn(a.rules, a.n, s, p)))
+    try:
+        import gymnasium  # noqa: F401
+
+        rows.append((f"MancalaVectorEnv({a.n}) numpy policy", lambda s: gymnasium_vector(a.rules, a.n, s)))
+        rows.append((f"MancalaVecEnv({a.n}) (SB3) numpy policy", lambda s: sb3_vector(a.rules, a.n, s)))
+    except ImportError:
+        print("gymnasium is not installed: no vector environment figures")
     base = "OpenSpiel mancala (C++ Kalah 6x4), Python loop"
     try:
         import pyspiel  # noqa: F401

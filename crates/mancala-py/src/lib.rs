@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut};
+use mancala_batch::batch::{self, Actions, Batch, Reward, StepOut, StepSome};
 use mancala_core::notation::{line_text, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Outcome, Position, Record, Rules, Side, MAX_PITS};
@@ -536,12 +536,15 @@ impl VecGame {
         )
     }
 
-    /// Steps every game with `actions`, the results written into `out` with the GIL released.
+    /// Steps every game (or those `active` names) with `actions`, the results written into
+    /// `out` (and each ended game's final observation into `finals`) with the GIL released.
     fn step_into<'py>(
         &mut self,
         py: Python<'py>,
         actions: Actions<'_>,
         out: &Step<'py>,
+        active: Option<&Bound<'py, PyAny>>,
+        finals: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<()> {
         let (n, k, m) = (self.n(), self.observation_size(), self.pits());
         if let Actions::Given(a) = &actions {
@@ -564,8 +567,45 @@ impl VecGame {
             dones: out_slice(&mut d, &[n], "dones")?,
             masks: out_slice(&mut k_m, &[n, m], "masks")?,
         };
+        // Copied while the GIL is held, as the actions are.
+        let active: Option<Vec<bool>> = active
+            .map(|a| {
+                let a: PyReadonlyArray1<bool> = a.extract().map_err(|_| {
+                    PyTypeError::new_err("active: give a 1-d bool array, one entry a game")
+                })?;
+                let a = a.as_array();
+                if a.len() != n {
+                    return Err(PyValueError::new_err(format!(
+                        "active: {} entries for {n} games (give one a game)",
+                        a.len()
+                    )));
+                }
+                Ok(a.to_vec())
+            })
+            .transpose()?;
+        let finals: Option<Bound<'py, PyArray2<f32>>> = finals
+            .map(|f| {
+                f.extract().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "final_observations: give a float32 array of shape ({n}, {k})"
+                    ))
+                })
+            })
+            .transpose()?;
+        let mut f = finals
+            .as_ref()
+            .map(|f| borrow_out(f, "final_observations"))
+            .transpose()?;
+        let some = StepSome {
+            active: active.as_deref(),
+            finals: match f.as_mut() {
+                Some(f) => Some(out_slice(f, &[n, k], "final_observations")?),
+                None => None,
+            },
+        };
         let batch = &mut self.batch;
-        py.detach(|| batch.step(actions, out)).map_err(value_error)
+        py.detach(|| batch.step_some(actions, out, some))
+            .map_err(value_error)
     }
 }
 
@@ -934,12 +974,20 @@ impl VecGame {
     /// (0 until the game ends); a finished game is started again, so its observation and mask
     /// are the new game's. `ValueError` for an illegal action, naming its game; no game moves.
     /// `out`: arrays of an earlier step's result, written instead of new ones.
-    #[pyo3(signature = (actions, out=None))]
+    ///
+    /// `active` (bool, `(n,)`): only the games it marks move; the others keep their position
+    /// and generator, report reward 0 and not done, and their actions are not checked.
+    /// `final_observations` (float32, `(n, observation_size)`): each game that ends writes
+    /// there the finished position as seen by the player who made the last move (whose
+    /// reward it is), before it starts again; the other rows are left as they were.
+    #[pyo3(signature = (actions, out=None, active=None, final_observations=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
         out: Option<&Bound<'py, PyAny>>,
+        active: Option<&Bound<'py, PyAny>>,
+        final_observations: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Step<'py>> {
         let out: Option<Step<'py>> = out_arrays(out, STEP_ARRAYS)?;
         // Copied while the GIL is held: the step checks the actions, then plays them, with the
@@ -949,19 +997,22 @@ impl VecGame {
             .map_err(value_error)?
             .to_vec();
         let out = out.unwrap_or_else(|| self.new_step(py));
-        self.step_into(py, Actions::Given(&acts), &out)?;
+        self.step_into(py, Actions::Given(&acts), &out, active, final_observations)?;
         Ok(out)
     }
 
     /// Plays a uniformly random legal move in every game, drawn from the seeded generator as
     /// `sample_actions` draws it, in the same pass as the step; returns `(actions,
     /// observations, rewards, dones, masks)`. `out`: arrays of an earlier call's result,
-    /// written instead of new ones.
-    #[pyo3(signature = (out=None))]
+    /// written instead of new ones. `active` and `final_observations` as for `step` (a game
+    /// that does not move draws nothing; its action is -1).
+    #[pyo3(signature = (out=None, active=None, final_observations=None))]
     fn step_random<'py>(
         &mut self,
         py: Python<'py>,
         out: Option<&Bound<'py, PyAny>>,
+        active: Option<&Bound<'py, PyAny>>,
+        final_observations: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<RandomStep<'py>> {
         let out: Option<RandomStep<'py>> =
             out_arrays(out, &format!("an int64 array of n, then {STEP_ARRAYS}"))?;
@@ -977,7 +1028,7 @@ impl VecGame {
         {
             let mut w = borrow_out(&a, "actions")?;
             let acts = out_slice(&mut w, &[n], "actions")?;
-            self.step_into(py, Actions::Random(acts), &step)?;
+            self.step_into(py, Actions::Random(acts), &step, active, final_observations)?;
         }
         let (o, r, d, m) = step;
         Ok((a, o, r, d, m))

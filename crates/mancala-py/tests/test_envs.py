@@ -3,6 +3,7 @@ test, OpenSpiel's random simulation test (when OpenSpiel is installed)."""
 
 import importlib.util
 import random
+import re
 
 import numpy as np
 import pytest
@@ -190,3 +191,44 @@ def test_kalah_6_4_plays_in_lockstep_with_openspiel_mancala():
         south, north = _rows_and_stores(str(s))
         assert (south, north) == g.scores, (i, g.position, str(s))
         assert s.returns() == [g.reward("south"), g.reward("north")]
+
+
+def _oware_scores(state):
+    """Player 0's and player 1's scores in OpenSpiel's `oware` state string."""
+    found = dict(re.findall(r"Player (\d) score = (\d+)", str(state)))
+    return int(found["0"]), int(found["1"])
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None,
+    reason="open_spiel is not installed (pip install open-spiel==2.0.2): no lockstep test against it",
+)
+def test_oware_plays_in_lockstep_with_openspiel_oware_with_its_scoring():
+    import pyspiel
+
+    from mancala.openspiel_game import OPENSPIEL_RULES
+
+    # The adapter's game with OpenSpiel's scoring against OpenSpiel's `oware`: the same legal
+    # moves at every ply of 300 random games, the same ends, and the same final scores.
+    # The package's own `oware` plays the same moves and winners but leaves the seeds on the
+    # board to nobody when a store passes 24, so its margins differ in most games.
+    theirs = pyspiel.load_game("oware")
+    ours = pyspiel.load_game("python_mancala", {"rules": OPENSPIEL_RULES["oware"]})
+    assert ours.new_initial_state().game.rules == "oware,decided-leftovers=to-owner"
+    rng = random.Random(2)
+    plain_differs = 0
+    for i in range(300):
+        s, o = theirs.new_initial_state(), ours.new_initial_state()
+        plain = mancala.Game("oware")
+        while not o.is_terminal():
+            assert s.current_player() == o.current_player(), (i, str(o))
+            assert s.legal_actions() == o.legal_actions(), (i, str(o))
+            pit = rng.choice(o.legal_actions())
+            s.apply_action(pit)
+            o.apply_action(pit)
+            plain.play(pit)
+        assert s.is_terminal() and plain.is_over, (i, str(o))
+        assert _oware_scores(s) == o.game.scores, (i, str(o), str(s))
+        assert s.returns() == o.returns() == [plain.reward("south"), plain.reward("north")]
+        plain_differs += plain.scores != o.game.scores
+    assert plain_differs > 150, plain_differs

@@ -1,13 +1,23 @@
-//! Load test on loopback: N games against the computer at once for a bounded time.
+//! Load test on loopback: N games at once for a bounded time.
 //!
 //!     cargo run --release -p mancala-server --example loadtest -- --games 50 --seconds 20 --level 5
+//!     cargo run --release -p mancala-server --example loadtest -- --mode people --games 50 --watchers 200
 //!
-//! Starts a server in this process on 127.0.0.1 (a fresh database in a temporary folder),
-//! unless `--url http://127.0.0.1:PORT` names one already running (loopback only). Each game
-//! watches its WebSocket, plays a random legal move when it is South's turn and starts a new
-//! game when one ends. Prints moves a second and the 50th/99th percentile latency of a human
-//! move's acknowledgement (POST to reply) and of the computer's answer (acknowledgement to
-//! the state in which South is to move again).
+//! Starts a server in this process on 127.0.0.1 (a fresh database in a temporary folder, or
+//! `--db` a SQLite file or `postgres://` address), unless `--url http://127.0.0.1:PORT` names
+//! one already running (loopback only; `--server-pid PID`, repeatable, then reports each
+//! server process's CPU time and memory).
+//!
+//! `--mode computer` (the default): each game watches its WebSocket, plays a random legal move
+//! when it is South's turn and starts a new game when one ends. Prints moves a second and the
+//! 50th/99th percentile latency of a human move's acknowledgement (POST to reply) and of the
+//! computer's answer (acknowledgement to the state in which South is to move again).
+//!
+//! `--mode people`: two bots a game play random moves over HTTP as fast as they are
+//! acknowledged (North through `--url2` where given: a second server on the same database),
+//! and `--watchers M` WebSockets watch the games (every other one on `--url2`). Prints moves a
+//! second, the moves' acknowledgement latency, and the latency from a move's request to each
+//! watcher's copy of its state (the fan-out).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -22,7 +32,12 @@ struct Opts {
     level: u8,
     rules: String,
     url: Option<String>,
+    url2: Option<String>,
     ai_time_ms: u64,
+    people: bool,
+    watchers: usize,
+    db: Option<String>,
+    pids: Vec<u32>,
 }
 
 fn opts() -> Result<Opts, String> {
@@ -32,7 +47,12 @@ fn opts() -> Result<Opts, String> {
         level: 5,
         rules: "kalah,seeds=4".into(),
         url: None,
+        url2: None,
         ai_time_ms: 2000,
+        people: false,
+        watchers: 0,
+        db: None,
+        pids: Vec::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -47,6 +67,25 @@ fn opts() -> Result<Opts, String> {
             "--level" => o.level = v.parse().map_err(|_| "--level: 1-8")?,
             "--rules" => o.rules = v,
             "--url" => o.url = Some(v),
+            "--url2" => o.url2 = Some(v),
+            "--db" => o.db = Some(v),
+            "--server-pid" => o
+                .pids
+                .push(v.parse().map_err(|_| "--server-pid: a process id")?),
+            "--watchers" => {
+                o.watchers = v
+                    .parse()
+                    .ok()
+                    .filter(|w| *w <= 5000)
+                    .ok_or("--watchers: a number, 0-5000")?
+            }
+            "--mode" => {
+                o.people = match v.as_str() {
+                    "people" => true,
+                    "computer" => false,
+                    _ => return Err("--mode: people or computer".into()),
+                }
+            }
             "--ai-time-ms" => {
                 o.ai_time_ms = v
                     .parse()
@@ -61,12 +100,15 @@ fn opts() -> Result<Opts, String> {
     if !(1..=500).contains(&o.games) || !(1..=300).contains(&o.seconds) {
         return Err("bounded: --games 1-500, --seconds 1-300".into());
     }
-    if let Some(u) = &o.url {
+    for u in o.url.iter().chain(&o.url2) {
         let host = u.trim_start_matches("http://");
         if !(host.starts_with("127.") || host.starts_with("localhost") || host.starts_with("[::1]"))
         {
-            return Err("--url must be a loopback address".into());
+            return Err("--url and --url2 must be loopback addresses".into());
         }
+    }
+    if o.url2.is_some() && !o.people {
+        return Err("--url2 is for --mode people".into());
     }
     Ok(o)
 }
@@ -74,6 +116,8 @@ fn opts() -> Result<Opts, String> {
 #[derive(Default)]
 struct Stats {
     ack_ms: Vec<f64>,
+    /// From a move's request to a watcher's copy of the state it made.
+    watch_ms: Vec<f64>,
     ai_ms: Vec<f64>,
     human_moves: u64,
     ai_moves: u64,
@@ -219,6 +263,165 @@ async fn one_game_loop(
     }
 }
 
+/// When each move of each game was requested: (game, ply after it) -> instant.
+type Sent = Arc<Mutex<std::collections::HashMap<(String, u64), Instant>>>;
+
+async fn post(
+    http: &reqwest::Client,
+    url: String,
+    body: Value,
+    token: Option<&str>,
+) -> Option<Value> {
+    let mut rb = http.post(url).json(&body);
+    if let Some(t) = token {
+        rb = rb.bearer_auth(t);
+    }
+    let r = rb.send().await.ok()?;
+    if !r.status().is_success() {
+        return None;
+    }
+    r.json().await.ok()
+}
+
+/// Game slot `g` of `--mode people`: a game between two bots after another, South on `a`,
+/// North on `b`; publishes each game's id to the slot's watchers.
+#[allow(clippy::too_many_arguments)]
+async fn people_loop(
+    http: reqwest::Client,
+    (a, b): (String, String),
+    o: Arc<Opts>,
+    stats: Arc<Mutex<Stats>>,
+    sent: Sent,
+    ids: tokio::sync::watch::Sender<String>,
+    deadline: Instant,
+    g: usize,
+) {
+    let mut rng = mancala_play::Rng::new(g as u64 + 1);
+    let fail = || stats.lock().unwrap().errors += 1;
+    while Instant::now() < deadline {
+        let Some(v) = post(
+            &http,
+            format!("{a}/api/games"),
+            json!({"rules": o.rules, "opponent": "friend"}),
+            None,
+        )
+        .await
+        else {
+            return fail();
+        };
+        let id = v["game"]["id"].as_str().unwrap_or_default().to_string();
+        let south = v["token"].as_str().unwrap_or_default().to_string();
+        let invite = v["invite"].as_str().unwrap_or_default();
+        let Some(j) = post(
+            &http,
+            format!("{b}/api/games/{id}/join"),
+            json!({"invite": invite}),
+            None,
+        )
+        .await
+        else {
+            return fail();
+        };
+        let north = j["token"].as_str().unwrap_or_default().to_string();
+        let _ = ids.send(id.clone());
+        let mut state = j["game"].clone();
+        while Instant::now() < deadline && state["over"] != true {
+            let (base, token) = if state["to_move"] == "south" {
+                (&a, &south)
+            } else {
+                (&b, &north)
+            };
+            let legal: Vec<u64> = state["legal"]
+                .as_array()
+                .map(|l| l.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
+            if legal.is_empty() {
+                break;
+            }
+            let ply = state["ply"].as_u64().unwrap_or(0);
+            let t0 = Instant::now();
+            sent.lock().unwrap().insert((id.clone(), ply + 1), t0);
+            let body = json!({"pit": rng.pick(&legal), "ply": ply});
+            let Some(next) = post(
+                &http,
+                format!("{base}/api/games/{id}/moves"),
+                body,
+                Some(token),
+            )
+            .await
+            else {
+                fail();
+                break;
+            };
+            let mut st = stats.lock().unwrap();
+            st.ack_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+            st.human_moves += 1;
+            state = next;
+        }
+        if state["over"] == true {
+            stats.lock().unwrap().games_done += 1;
+        }
+    }
+}
+
+/// A watcher of one game slot: follows each of its games over a WebSocket on `base` and
+/// times every state it is sent against the move's request.
+async fn watcher(
+    base: String,
+    mut ids: tokio::sync::watch::Receiver<String>,
+    stats: Arc<Mutex<Stats>>,
+    sent: Sent,
+    deadline: Instant,
+) {
+    let ws_base = base.replacen("http", "ws", 1);
+    while Instant::now() < deadline {
+        let id = ids.borrow_and_update().clone();
+        if id.is_empty() {
+            if ids.changed().await.is_err() {
+                return;
+            }
+            continue;
+        }
+        let Ok((mut ws, _)) =
+            tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{id}/ws")).await
+        else {
+            stats.lock().unwrap().errors += 1;
+            return;
+        };
+        loop {
+            tokio::select! {
+                m = ws.next() => {
+                    let Some(Ok(Message::Text(t))) = m else { break };
+                    let now = Instant::now();
+                    let Ok(m) = serde_json::from_str::<Value>(t.as_str()) else { continue };
+                    let ply = m["game"]["ply"].as_u64().unwrap_or(0);
+                    if let Some(t0) = sent.lock().unwrap().get(&(id.clone(), ply)) {
+                        stats.lock().unwrap().watch_ms.push(now.duration_since(*t0).as_secs_f64() * 1000.0);
+                    }
+                }
+                c = ids.changed() => { if c.is_err() { return } break }
+                _ = tokio::time::sleep_until(deadline.into()) => return,
+            }
+        }
+    }
+}
+
+/// A process's CPU time in seconds (user + system) and resident memory in MiB, from /proc.
+fn proc_usage(pid: u32) -> Option<(f64, f64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let f: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let rss_kb: f64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some((ticks / 100.0, rss_kb / 1024.0))
+}
+
 fn main() {
     let o = match opts() {
         Ok(o) => Arc::new(o),
@@ -236,7 +439,8 @@ fn main() {
         let (base, stop) = match &o.url {
             Some(u) => (u.trim_end_matches('/').to_string(), None),
             None => {
-                let store = mancala_server::Store::open(&dir.path().join("load.db")).unwrap();
+                let db = o.db.clone().unwrap_or_else(|| dir.path().join("load.db").to_string_lossy().into_owned());
+                let store = mancala_server::Store::connect(&db).unwrap();
                 let cfg = mancala_server::Config {
                     rate: 0.0,
                     ai_time: Duration::from_millis(o.ai_time_ms),
@@ -253,10 +457,20 @@ fn main() {
             }
         };
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        println!(
-            "load test: {} games against the computer (level {}, {}) for {} s on {base}, {cores} cores",
-            o.games, o.level, o.rules, o.seconds
-        );
+        let base2 = o.url2.clone().map_or(base.clone(), |u| u.trim_end_matches('/').to_string());
+        if o.people {
+            println!(
+                "load test: {} games between bots ({}) and {} watchers for {} s on {base}{}, {cores} cores",
+                o.games, o.rules, o.watchers, o.seconds,
+                if base2 != base { format!(" and {base2}") } else { String::new() }
+            );
+        } else {
+            println!(
+                "load test: {} games against the computer (level {}, {}) for {} s on {base}, {cores} cores",
+                o.games, o.level, o.rules, o.seconds
+            );
+        }
+        let usage0: Vec<_> = o.pids.iter().map(|&p| proc_usage(p)).collect();
         let http = reqwest::Client::builder()
             .pool_max_idle_per_host(o.games)
             .timeout(Duration::from_secs(30))
@@ -265,18 +479,38 @@ fn main() {
         let stats = Arc::new(Mutex::new(Stats::default()));
         let t0 = Instant::now();
         let deadline = t0 + Duration::from_secs(o.seconds);
-        let tasks: Vec<_> = (0..o.games)
-            .map(|g| {
-                tokio::spawn(one_game_loop(
+        let sent: Sent = Default::default();
+        let mut tasks = Vec::new();
+        let mut slots = Vec::new();
+        for g in 0..o.games {
+            if o.people {
+                let (tx, rx) = tokio::sync::watch::channel(String::new());
+                slots.push(rx);
+                tasks.push(tokio::spawn(people_loop(
+                    http.clone(),
+                    (base.clone(), base2.clone()),
+                    o.clone(),
+                    stats.clone(),
+                    sent.clone(),
+                    tx,
+                    deadline,
+                    g,
+                )));
+            } else {
+                tasks.push(tokio::spawn(one_game_loop(
                     http.clone(),
                     base.clone(),
                     o.clone(),
                     stats.clone(),
                     deadline,
                     g,
-                ))
-            })
-            .collect();
+                )));
+            }
+        }
+        for w in 0..if o.people { o.watchers } else { 0 } {
+            let b = if w % 2 == 0 { &base } else { &base2 };
+            tasks.push(tokio::spawn(watcher(b.clone(), slots[w % slots.len()].clone(), stats.clone(), sent.clone(), deadline)));
+        }
         for t in tasks {
             let _ = tokio::time::timeout(Duration::from_secs(o.seconds + 40), t).await;
         }
@@ -296,7 +530,21 @@ fn main() {
         let (a50, a99, amax) = (pct(&mut st.ack_ms, 50.0), pct(&mut st.ack_ms, 99.0), pct(&mut st.ack_ms, 100.0));
         let (c50, c99, cmax) = (pct(&mut st.ai_ms, 50.0), pct(&mut st.ai_ms, 99.0), pct(&mut st.ai_ms, 100.0));
         println!("human move acknowledged: p50 {a50:.1} ms, p99 {a99:.1} ms, max {amax:.1} ms ({} samples)", st.ack_ms.len());
-        println!("computer's answer:       p50 {c50:.1} ms, p99 {c99:.1} ms, max {cmax:.1} ms ({} samples)", st.ai_ms.len());
+        if o.people {
+            let (w50, w99, wmax) = (pct(&mut st.watch_ms, 50.0), pct(&mut st.watch_ms, 99.0), pct(&mut st.watch_ms, 100.0));
+            println!(
+                "watchers' copies:        p50 {w50:.1} ms, p99 {w99:.1} ms, max {wmax:.1} ms ({} copies, {:.0} a second)",
+                st.watch_ms.len(),
+                st.watch_ms.len() as f64 / secs
+            );
+        } else {
+            println!("computer's answer:       p50 {c50:.1} ms, p99 {c99:.1} ms, max {cmax:.1} ms ({} samples)", st.ai_ms.len());
+        }
+        for (pid, u0) in o.pids.iter().zip(usage0) {
+            if let (Some((c0, _)), Some((c1, rss))) = (u0, proc_usage(*pid)) {
+                println!("server {pid}: {:.0}% of a core, {rss:.0} MiB resident", (c1 - c0) / secs * 100.0);
+            }
+        }
         if let Some(s) = stop {
             let _ = s.send(());
         }

@@ -7,13 +7,13 @@
 //! `Authorization` header is given the token of the seat its account holds. So the game's
 //! own code checks the seat as it does for guests.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -38,8 +38,6 @@ pub struct Accounts {
     /// The server is reached over TLS (`--behind-tls`): cookies are `Secure`, and a
     /// state-changing request's `Origin` must be `https`.
     pub behind_tls: bool,
-    /// Clients are counted by the last address of `X-Forwarded-For` (`--forwarded-for`).
-    pub forwarded_for: bool,
     /// The open seeks of people ([`crate::lobby`]).
     pub lobby: crate::lobby::Lobby,
 }
@@ -70,33 +68,9 @@ fn game_path(path: &str) -> Option<(&str, &str)> {
         .then_some((id, tail))
 }
 
-/// The address a proxy appended last to an `X-Forwarded-For` value (`client, proxy1, ...`).
-pub fn forwarded_client(header: &str) -> Option<IpAddr> {
-    header.rsplit(',').next()?.trim().parse().ok()
-}
-
 /// Checks `Origin` on every state-changing request, finds the session's account, and gives a
 /// game's routes the token of the seat that account holds. See the module's text.
 pub async fn guard(State(acc): State<Arc<Accounts>>, mut req: Request, next: Next) -> Response {
-    // Behind a proxy (`--forwarded-for`), the client is the address the proxy appended: every
-    // limit inside counts by it.
-    if acc.forwarded_for {
-        let port = req
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(0, |ConnectInfo(a)| a.port());
-        let client = req
-            .headers()
-            .get_all("x-forwarded-for")
-            .iter()
-            .rev()
-            .find_map(|v| v.to_str().ok())
-            .and_then(forwarded_client);
-        if let Some(ip) = client {
-            req.extensions_mut()
-                .insert(ConnectInfo(SocketAddr::new(ip, port)));
-        }
-    }
     let secret = req
         .headers()
         .get_all(header::COOKIE)
@@ -197,9 +171,10 @@ fn credential_error(e: accounts::CredentialError) -> ApiError {
     said(StatusCode::BAD_REQUEST, e.key())
 }
 
-fn peer(ext: &axum::http::Extensions) -> Option<IpAddr> {
-    ext.get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(a)| a.ip())
+/// The client's address the login limits count by: the one the rate limit counts by
+/// ([`crate::client_addr::TrustedProxies::of_request`], `--trusted-proxy`).
+fn client(acc: &Accounts, ext: &axum::http::Extensions, headers: &HeaderMap) -> Option<IpAddr> {
+    acc.app.cfg.trusted_proxies.of_request(ext, headers)
 }
 
 /// The answer to a sign-up or a login: the account's name.
@@ -230,12 +205,13 @@ fn retry_after(e: ApiError, wait: std::time::Duration) -> Response {
 async fn signup(
     Extension(acc): Extension<Arc<Accounts>>,
     ext: axum::http::Extensions,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let c = parse_credentials(&body)?;
     accounts::check_name(&c.name).map_err(credential_error)?;
     accounts::check_password(&c.password).map_err(credential_error)?;
-    if let Some(wait) = acc.limiter.signup(peer(&ext)) {
+    if let Some(wait) = acc.limiter.signup(client(&acc, &ext, &headers)) {
         let e = ApiError::said(
             StatusCode::TOO_MANY_REQUESTS,
             Msg::new("server.account.too-many-signups").arg("seconds", wait.as_secs().max(1)),
@@ -272,10 +248,11 @@ async fn signup(
 async fn login(
     Extension(acc): Extension<Arc<Accounts>>,
     ext: axum::http::Extensions,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let c = parse_credentials(&body)?;
-    let ip = peer(&ext);
+    let ip = client(&acc, &ext, &headers);
     // Held before the password is checked: a held login costs no hash and tells nothing.
     if let Some(wait) = acc.limiter.login_wait(&c.name, ip) {
         let e = ApiError::said(
@@ -592,20 +569,6 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn forwarded_addresses() {
-        assert_eq!(
-            forwarded_client("203.0.113.7, 10.0.0.2"),
-            Some("10.0.0.2".parse().unwrap())
-        );
-        assert_eq!(
-            forwarded_client("2001:db8::1"),
-            Some("2001:db8::1".parse().unwrap())
-        );
-        assert_eq!(forwarded_client("unknown"), None);
-        assert_eq!(forwarded_client(""), None);
-    }
-
-    #[test]
     fn game_paths() {
         assert_eq!(game_path("/api/games/abc"), Some(("abc", "")));
         assert_eq!(game_path("/api/games/abc/moves"), Some(("abc", "moves")));
@@ -631,12 +594,6 @@ mod tests {
                     prop_assert!(!e.contains(&password), "{} echoes the password", e);
                 }
             }
-        }
-
-        /// `X-Forwarded-For` of any text is read without a panic.
-        #[test]
-        fn forwarded_never_panics(h in "\\PC{0,80}") {
-            let _ = forwarded_client(&h);
         }
 
         /// Paths of any text are read without a panic; a game id found is one the games'

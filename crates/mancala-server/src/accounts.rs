@@ -11,15 +11,14 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use rusqlite::{params, OptionalExtension};
 use sha2::{Digest, Sha256};
 
+use crate::db::{vals, Row};
 use crate::store::{now_ms, Store};
 
 /// Shortest and longest account name, in characters.
@@ -148,12 +147,13 @@ pub struct User {
     pub disabled: bool,
 }
 
-fn user_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
+/// A user of a row whose first columns are `id, name, created_ms, disabled_ms`.
+fn user_of(r: &Row) -> anyhow::Result<User> {
     Ok(User {
-        id: r.get(0)?,
-        name: r.get(1)?,
-        created_ms: r.get(2)?,
-        disabled: r.get::<_, Option<i64>>(3)?.is_some(),
+        id: r.int(0)?,
+        name: r.text(1)?,
+        created_ms: r.int(2)?,
+        disabled: r.opt_int(3)?.is_some(),
     })
 }
 
@@ -174,11 +174,18 @@ pub enum AccountError {
     Storage(#[from] anyhow::Error),
 }
 
-fn is_constraint(e: &anyhow::Error) -> bool {
+/// Whether a write failed on a uniqueness constraint (either database's error).
+fn is_unique_violation(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<rusqlite::Error>()
+        let sqlite = c
+            .downcast_ref::<rusqlite::Error>()
             .and_then(|e| e.sqlite_error_code())
-            == Some(rusqlite::ErrorCode::ConstraintViolation)
+            == Some(rusqlite::ErrorCode::ConstraintViolation);
+        let pg = c
+            .downcast_ref::<postgres::Error>()
+            .and_then(|e| e.code())
+            == Some(&postgres::error::SqlState::UNIQUE_VIOLATION);
+        sqlite || pg
     })
 }
 
@@ -189,15 +196,15 @@ pub fn add_user(store: &Store, name: &str, password: &str) -> Result<User, Accou
     let hash = hash_password(password)?;
     let (n, key, now) = (name.to_string(), name_key(name), now_ms());
     let done = store.write(move |c| {
-        c.execute(
-            "INSERT INTO users (name, name_key, password, created_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![n, key, hash, now],
+        c.exec(
+            "INSERT INTO users (name, name_key, password, created_ms) VALUES ($1, $2, $3, $4)",
+            vals![n, key, hash, now],
         )
         .map(|_| ())
     });
     match done.wait() {
         Ok(()) => {}
-        Err(e) if is_constraint(&e) => return Err(AccountError::Taken(name.to_string())),
+        Err(e) if is_unique_violation(&e) => return Err(AccountError::Taken(name.to_string())),
         Err(e) => return Err(e.into()),
     }
     user_by_name(store, name)?.ok_or_else(|| AccountError::NoSuchUser(name.to_string()))
@@ -206,13 +213,14 @@ pub fn add_user(store: &Store, name: &str, password: &str) -> Result<User, Accou
 /// The account named `name` (in any case), disabled or not.
 pub fn user_by_name(store: &Store, name: &str) -> anyhow::Result<Option<User>> {
     let key = name_key(name);
-    store.with(|c| {
-        c.query_row(
-            "SELECT id, name, created_ms, disabled_ms FROM users WHERE name_key = ?1",
-            [key],
-            user_of,
-        )
-        .optional()
+    store.with(move |c| {
+        c.query_opt(
+            "SELECT id, name, created_ms, disabled_ms FROM users WHERE name_key = $1",
+            vals![key],
+        )?
+        .as_ref()
+        .map(user_of)
+        .transpose()
     })
 }
 
@@ -224,11 +232,11 @@ pub fn reset_password(store: &Store, name: &str, password: &str) -> Result<User,
     let id = user.id;
     store
         .write(move |c| {
-            c.execute(
-                "UPDATE users SET password = ?2 WHERE id = ?1",
-                params![id, hash],
+            c.exec(
+                "UPDATE users SET password = $2 WHERE id = $1",
+                vals![id, hash],
             )?;
-            c.execute("DELETE FROM sessions WHERE user_id = ?1", [id])
+            c.exec("DELETE FROM sessions WHERE user_id = $1", vals![id])
                 .map(|_| ())
         })
         .wait()?;
@@ -242,11 +250,11 @@ pub fn disable_user(store: &Store, name: &str) -> Result<User, AccountError> {
     let id = user.id;
     store
         .write(move |c| {
-            c.execute(
-                "UPDATE users SET disabled_ms = ?2 WHERE id = ?1 AND disabled_ms IS NULL",
-                params![id, now_ms()],
+            c.exec(
+                "UPDATE users SET disabled_ms = $2 WHERE id = $1 AND disabled_ms IS NULL",
+                vals![id, now_ms()],
             )?;
-            c.execute("DELETE FROM sessions WHERE user_id = ?1", [id])
+            c.exec("DELETE FROM sessions WHERE user_id = $1", vals![id])
                 .map(|_| ())
         })
         .wait()?;
@@ -271,13 +279,13 @@ pub enum Login {
 /// costs one hash check too.
 pub fn check_login(store: &Store, name: &str, password: &str) -> anyhow::Result<Login> {
     let key = name_key(name);
-    let row = store.with(|c| {
-        c.query_row(
-            "SELECT id, name, created_ms, disabled_ms, password FROM users WHERE name_key = ?1",
-            [key],
-            |r| Ok((user_of(r)?, r.get::<_, String>(4)?)),
-        )
-        .optional()
+    let row = store.with(move |c| {
+        c.query_opt(
+            "SELECT id, name, created_ms, disabled_ms, password FROM users WHERE name_key = $1",
+            vals![key],
+        )?
+        .map(|r| Ok((user_of(&r)?, r.text(4)?)))
+        .transpose()
     })?;
     let Some((user, hash)) = row else {
         let _ = verify_password(decoy_hash(), password);
@@ -302,11 +310,11 @@ pub fn start_session(store: &Store, user: &User) -> anyhow::Result<String> {
     store
         .write(move |c| {
             // Expired sessions go whenever a new one starts.
-            c.execute("DELETE FROM sessions WHERE expires_ms <= ?1", [now])?;
-            c.execute(
+            c.exec("DELETE FROM sessions WHERE expires_ms <= $1", vals![now])?;
+            c.exec(
                 "INSERT INTO sessions (id_hash, user_id, created_ms, expires_ms)
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![hash, id, now, expires],
+                 VALUES ($1, $2, $3, $4)",
+                vals![hash, id, now, expires],
             )
             .map(|_| ())
         })
@@ -318,15 +326,16 @@ pub fn start_session(store: &Store, user: &User) -> anyhow::Result<String> {
 /// or a disabled account.
 pub fn session_user(store: &Store, secret: &str) -> anyhow::Result<Option<User>> {
     let hash = session_hash(secret);
-    store.with(|c| {
-        c.query_row(
+    store.with(move |c| {
+        c.query_opt(
             "SELECT u.id, u.name, u.created_ms, u.disabled_ms FROM sessions s
              JOIN users u ON u.id = s.user_id
-             WHERE s.id_hash = ?1 AND s.expires_ms > ?2 AND u.disabled_ms IS NULL",
-            params![hash, now_ms()],
-            user_of,
-        )
-        .optional()
+             WHERE s.id_hash = $1 AND s.expires_ms > $2 AND u.disabled_ms IS NULL",
+            vals![hash, now_ms()],
+        )?
+        .as_ref()
+        .map(user_of)
+        .transpose()
     })
 }
 
@@ -335,7 +344,7 @@ pub fn end_session(store: &Store, secret: &str) -> anyhow::Result<()> {
     let hash = session_hash(secret);
     store
         .write(move |c| {
-            c.execute("DELETE FROM sessions WHERE id_hash = ?1", [hash])
+            c.exec("DELETE FROM sessions WHERE id_hash = $1", vals![hash])
                 .map(|_| ())
         })
         .wait()
@@ -491,28 +500,27 @@ pub enum UserAction {
     Disable,
 }
 
-/// `mancala user ACTION NAME`: opens the database at `db` (as `mancala serve --db` would) and
-/// does `action`; `password` is read by the caller (never from a command-line flag). Returns
-/// the line to print.
+/// `mancala user ACTION NAME` on the server's database `store` (opened as `mancala serve
+/// --db` opens it, [`crate::open_store`]): does `action`; `password` is read by the caller
+/// (never from a command-line flag). Returns the line to print.
 pub fn user_command(
-    db: &Path,
+    store: &Store,
     action: UserAction,
     name: &str,
     password: Option<&str>,
 ) -> anyhow::Result<String> {
-    let store = Store::open(db)?;
     let need = || password.ok_or_else(|| anyhow::anyhow!("this needs a password"));
     Ok(match action {
         UserAction::Add => {
-            let u = add_user(&store, name, need()?)?;
+            let u = add_user(store, name, need()?)?;
             format!("account `{}` made", u.name)
         }
         UserAction::ResetPassword => {
-            let u = reset_password(&store, name, need()?)?;
+            let u = reset_password(store, name, need()?)?;
             format!("account `{}`: new password set, its sessions ended", u.name)
         }
         UserAction::Disable => {
-            let u = disable_user(&store, name)?;
+            let u = disable_user(store, name)?;
             format!("account `{}` disabled, its sessions ended", u.name)
         }
     })

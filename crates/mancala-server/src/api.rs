@@ -1,7 +1,7 @@
 //! The HTTP and WebSocket API. Every error is a 4xx (or 5xx) with `{"error": "..."}`.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -572,6 +572,7 @@ async fn ws(
     State(c): State<Ctx>,
     Path(id): Path<String>,
     ext: axum::http::Extensions,
+    headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     // An unknown game is refused before the upgrade.
@@ -585,9 +586,7 @@ async fn ws(
             ),
         )
     })?;
-    let ip = ext
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(a)| a.ip());
+    let ip = client_ip(&c, &ext, &headers);
     Ok(upgrade
         .max_message_size(16 * 1024)
         .on_upgrade(move |socket| ws_session(socket, c, id, ip)))
@@ -737,11 +736,14 @@ impl Limiter {
     }
 }
 
+/// The client's address of a request, for the rate limit: the peer's, or the one a trusted
+/// proxy names (`client_addr`). `None` where the server was not given peers' addresses.
+fn client_ip(c: &Ctx, ext: &axum::http::Extensions, headers: &HeaderMap) -> Option<IpAddr> {
+    c.app.cfg.trusted_proxies.of_request(ext, headers)
+}
+
 async fn rate_limit(State(c): State<Ctx>, req: Request, next: Next) -> Response {
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(a)| a.ip());
+    let ip = client_ip(&c, req.extensions(), req.headers());
     if let Some(ip) = ip {
         if !c.limiter.allow(ip) {
             let mut r = ApiError::said(
@@ -877,7 +879,7 @@ mod tests {
         );
         assert_eq!(
             rules(json!("kalah"), json!({"colour": "red"})).unwrap_err(),
-            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition)"
+            "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition, decided-leftovers)"
         );
         assert_eq!(
             rules(json!("kalah"), json!({"seeds": [4]})),

@@ -1,20 +1,25 @@
-//! Games in play: loading and saving them, seats and their tokens, moves, undo, resignation,
-//! and the computer's moves in a bounded worker pool.
+//! Games in play: loading and saving them, seats and their tokens, and the computer's moves in
+//! a bounded worker pool. Each game is a [`Session`] (moves, the undo rule, the end, the
+//! record); this module stores every change before the session makes it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub use crate::response::{ApiError, ApiResult};
 use crate::response::{
     BotGame, BotGames, Created, GameView, Hint, Joined, LobbyBots, Player, Seats, WsMessage,
 };
 use axum::http::StatusCode;
+use mancala_core::record::Players;
 use mancala_core::{Game, Msg, Position, Rules, Side};
+use mancala_engine::Level;
 use mancala_play::player::{computer_name, level_decision};
+use mancala_play::session::{self as play_session, End, Session, UndoError};
 use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use tokio::sync::{broadcast, Semaphore};
 
-use crate::store::{now_ms, GameRow, MoveRow, Store};
+use crate::store::{now_ms, Change, GameRow, MoveRow, Store};
 use crate::view::{self, side_str, Replay};
 use crate::Config;
 
@@ -28,81 +33,13 @@ pub enum MoveChoice {
     Swap,
 }
 
-/// An API error: an HTTP status and a message saying what is wrong, in English and as a key
-/// of the translation files with its arguments (the client says it in the reader's language).
-#[derive(Debug, Clone)]
-pub struct ApiError {
-    /// The HTTP status answered: 4xx for a client's mistake, 5xx for the server's.
-    pub status: StatusCode,
-    /// What is wrong, in English, answered as `{"error": message}`.
-    pub message: String,
-    /// The same words as a key and arguments, answered as `"key"` and `"args"`.
-    pub msg: Msg,
-}
-
-impl ApiError {
-    /// An error answered with `status` and `message`, words that stay English (the key
-    /// `error.text` only carries them).
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        let message = message.into();
-        ApiError {
-            status,
-            msg: Msg::new("error.text").arg("text", &message),
-            message,
-        }
-    }
-    /// An error answered with `status` and `msg`, said in the reader's language.
-    pub fn said(status: StatusCode, msg: Msg) -> ApiError {
-        ApiError {
-            status,
-            message: msg.to_string(),
-            msg,
-        }
-    }
-    /// A core error (bad rules, position or record; an illegal move) answered with `status`.
-    pub fn core(status: StatusCode, e: &mancala_core::Error) -> ApiError {
-        ApiError {
-            status,
-            message: e.to_string(),
-            msg: e.msg(),
-        }
-    }
-    /// A malformed or impossible request (400 Bad Request).
-    pub fn bad(message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::BAD_REQUEST, message)
-    }
-    /// A request the game's state does not allow now, such as a move in a finished game (409
-    /// Conflict).
-    pub fn conflict(message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::CONFLICT, message)
-    }
-    /// A failure of the server's own, such as storage, with its message (500 Internal Server
-    /// Error).
-    pub fn internal(e: impl std::fmt::Display) -> ApiError {
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("internal error: {e}"),
-        )
-    }
-}
-
-impl From<mancala_core::Error> for ApiError {
-    /// A core error answered as a bad request (400).
-    fn from(e: mancala_core::Error) -> ApiError {
-        ApiError::core(StatusCode::BAD_REQUEST, &e)
-    }
-}
-
-/// The value of an API operation, or the error to answer.
-pub type ApiResult<T> = Result<T, ApiError>;
-
 /// A game in memory. Its mutex serialises every change to it; the database write of a move
 /// happens under it, before the game changes and before anyone is told.
 pub struct Live {
     /// The game's stored row: seats, tokens, invitation, resignation.
     pub row: GameRow,
-    /// The game itself: its start, the moves played, the position now.
-    pub game: Game,
+    /// The game itself: its seats, the moves played, the position now, how it ended.
+    pub session: Session,
     /// Stored facts of each move (engine value of the computer's moves), aligned with
     /// `game.moves()`.
     pub info: Vec<MoveRow>,
@@ -124,10 +61,11 @@ impl Entry {
     /// A game loaded with its moves so far, and no watchers yet.
     fn new(row: GameRow, game: Game, info: Vec<MoveRow>) -> Entry {
         let (tx, _) = broadcast::channel(64);
+        let session = session(&row, game);
         Entry {
             live: tokio::sync::Mutex::new(Live {
                 row,
-                game,
+                session,
                 info,
                 version: version_base(),
                 ai_running: false,
@@ -153,6 +91,42 @@ pub struct App {
     pub lobby: std::sync::OnceLock<crate::kgp::LobbyHandle>,
     /// Where a person's moves in a game against a lobby's bot go: that game's thread.
     person_moves: Mutex<HashMap<String, std::sync::mpsc::Sender<PersonMove>>>,
+}
+
+/// The session of the stored game `row` at `game`: the computer's seats at the row's level
+/// (its moves chosen on the pool, [`App::ai_turn`]); a person's or a KGP bot's seat takes
+/// the moves passed in. A stored resignation or interruption ends it.
+fn session(row: &GameRow, game: Game) -> Session {
+    let level = Level::new(row.ai_level.unwrap_or(3)).or_else(|| Level::new(3));
+    let seat = |k: usize| match level {
+        Some(l) if row.ai[k] => play_session::Seat::Level(l),
+        _ => play_session::Seat::Person,
+    };
+    let mut s = Session::from_game(game, [seat(0), seat(1)], record_players(row));
+    if let Some(k) = row.resigned {
+        s.resign(side_of(k));
+    }
+    if row.interrupted {
+        s.interrupt();
+    }
+    s
+}
+
+/// The players as the record names them: the computer by its level, a person by his name
+/// or `you`.
+fn record_players(row: &GameRow) -> Players {
+    let name = |s: Side| -> Option<String> {
+        let k = s.index();
+        if row.ai[k] {
+            Some(computer_name(row.ai_level.unwrap_or(3)))
+        } else {
+            row.names[k].clone().or_else(|| Some("you".into()))
+        }
+    };
+    Players {
+        south: name(Side::South),
+        north: name(Side::North),
+    }
 }
 
 /// Versions start from the clock (milliseconds) when a game is loaded, so they keep growing
@@ -259,34 +233,30 @@ fn ai_move(
 }
 
 impl Live {
-    /// Whether the computer plays side `s`.
-    pub fn ai_side(&self, s: Side) -> bool {
-        self.row.ai[s.index()]
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        self.session.game()
     }
     /// Whether the game is against the computer.
     pub fn is_ai_game(&self) -> bool {
-        self.row.ai[0] || self.row.ai[1]
-    }
-    /// The side that resigned; `None` unless one did.
-    pub fn resigned(&self) -> Option<Side> {
-        self.row.resigned.map(side_of)
+        self.session.against_computer()
     }
     /// How the game ended other than by its rules: a resignation, or a restart that cut a
     /// bot's game off.
     pub fn stop(&self) -> Option<view::Stop> {
-        match self.resigned() {
-            Some(s) => Some(view::Stop::Resigned(s)),
-            None if self.row.interrupted => Some(view::Stop::Interrupted),
-            None => None,
+        match self.session.end()? {
+            End::Resigned(s) => Some(view::Stop::Resigned(s)),
+            End::Interrupted => Some(view::Stop::Interrupted),
+            End::Rules(..) => None,
         }
     }
     /// The game has ended: by its rules, a resignation or an interruption.
     pub fn over(&self) -> bool {
-        self.stop().is_some() || self.game.is_over()
+        self.session.end().is_some()
     }
     /// The computer is to move.
     pub fn ai_to_move(&self) -> bool {
-        !self.over() && self.ai_side(self.game.to_move())
+        self.session.computer_to_move()
     }
 
     /// The seat `token` holds.
@@ -343,58 +313,13 @@ impl Live {
 
     /// The state everyone may see (never a token), plus `you` for the seat asking.
     pub fn view(&self, you: Option<Side>) -> GameView {
-        let g = &self.game;
-        let n = g.moves().len();
-        let from = n.saturating_sub(12);
-        let recent = (from..n)
-            .map(|k| {
-                let before = g.position_at(k).expect("ply");
-                let mut v =
-                    view::move_view(before, g.position_at(k + 1).expect("ply"), &g.moves()[k], k);
-                v.before = Some(view::board(before));
-                v.eval = self.info.get(k).and_then(|i| i.eval);
-                v
-            })
-            .collect();
-        let over = self.over();
-        let moves = if over {
-            Default::default()
-        } else {
-            g.legal_moves()
-        };
-        let legal: Vec<u8> = moves
-            .as_slice()
-            .iter()
-            .filter(|&&p| p != mancala_core::SWAP)
-            .map(|p| p + 1)
-            .collect();
-        let swap = moves.contains(mancala_core::SWAP);
+        let eval = |k: usize| self.info.get(k).and_then(|i| i.eval);
         GameView {
             id: self.row.id.clone(),
             version: self.version,
-            ply: n,
-            rules: view::rules_view(g),
-            board: view::board(g.position()),
-            to_move: (!over).then(|| side_str(g.to_move())),
-            over,
-            result: view::result(g, self.stop()),
-            forced: {
-                let p = g.position();
-                let pieces =
-                    |i: usize| p.seeds(p.to_move(), i) > 0 || p.cowries(p.to_move(), i) > 0;
-                let held = (0..p.pits()).filter(|&i| pieces(i)).count();
-                (!over && legal.len() < held)
-                    .then(|| g.rules().move_restriction())
-                    .flatten()
-            },
-            legal,
-            swap,
-            players: self.players(),
             vs_computer: self.is_ai_game(),
             thinking: self.ai_to_move(),
             waiting_for_opponent: self.row.invite.is_some(),
-            turns: view::turns(g),
-            recent,
             you: you.map(side_str),
             // The invitation, to a seat holder only, while the other seat is free.
             invite: if you.is_some() {
@@ -402,24 +327,13 @@ impl Live {
             } else {
                 None
             },
+            ..view::game_view(self.game(), self.stop(), &eval, self.players())
         }
     }
 
     /// The game record (JSON) with the computer's values and times on its moves.
     pub fn record(&self) -> mancala_core::Record {
-        let names = |s: Side| -> Option<String> {
-            let k = s.index();
-            if self.row.ai[k] {
-                Some(computer_name(self.row.ai_level.unwrap_or(3)))
-            } else {
-                self.row.names[k].clone().or_else(|| Some("you".into()))
-            }
-        };
-        let players = mancala_core::record::Players {
-            south: names(Side::South),
-            north: names(Side::North),
-        };
-        let mut rec = mancala_core::Record::from_game(&self.game, players);
+        let mut rec = self.session.record();
         let mut k = 0;
         for turn in &mut rec.turns {
             for mv in &mut turn.moves {
@@ -429,11 +343,6 @@ impl Live {
                 }
                 k += 1;
             }
-        }
-        if let Some(r) = self.resigned() {
-            rec.result = Some(mancala_core::record::RecordResult::resignation(
-                &self.game, r,
-            ));
         }
         rec
     }
@@ -500,6 +409,77 @@ impl App {
             .clone()
     }
 
+    /// Reads game `id` from the database: its row, the game replayed from its moves, and the
+    /// moves' stored facts; `None` where there is no such game.
+    async fn load(self: &Arc<Self>, id: &str) -> ApiResult<Option<(GameRow, Game, Vec<MoveRow>)>> {
+        let key = id.to_string();
+        let Some((row, moves)) = self.db(move |s| s.load_game(&key)).await? else {
+            return Ok(None);
+        };
+        let start: Position = row
+            .start
+            .parse()
+            .map_err(|e| ApiError::internal(format!("stored game {id}: {e}")))?;
+        let mut game = Game::new(start);
+        for m in &moves {
+            game.play(m.pit)
+                .map_err(|e| ApiError::internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
+        }
+        Ok(Some((row, game, moves)))
+    }
+
+    /// Reads the loaded game `id` again from the database, where another server on the same
+    /// database changed it, and tells its watchers here.
+    async fn refresh(self: &Arc<Self>, id: &str, entry: &Entry, live: &mut Live) -> ApiResult<()> {
+        let Some((row, game, moves)) = self.load(id).await? else {
+            return Ok(());
+        };
+        if row == live.row && moves == live.info {
+            return Ok(());
+        }
+        live.session = session(&row, game);
+        live.row = row;
+        live.info = moves;
+        self.changed(entry, live);
+        Ok(())
+    }
+
+    /// Where a request looks refused (not this seat's turn, a seat unknown here, the game
+    /// over), the game may have changed through another server on the same PostgreSQL
+    /// database a moment ago, before its notification came: read it again first.
+    async fn catch_up(self: &Arc<Self>, id: &str, entry: &Entry, live: &mut Live) -> ApiResult<()> {
+        if self.store.kind() == crate::db::Kind::Postgres {
+            self.refresh(id, entry, live).await?;
+        }
+        Ok(())
+    }
+
+    /// Follows what other servers on the same PostgreSQL database change: each loaded game
+    /// they changed is read again and its watchers here are told (nothing on SQLite).
+    pub fn follow_other_servers(self: &Arc<Self>) {
+        let Some(mut changes) = self.store.take_changes() else {
+            return;
+        };
+        let app = self.clone();
+        tokio::spawn(async move {
+            while let Some(change) = changes.recv().await {
+                let ids: Vec<String> = match change {
+                    Change::Game(id) => vec![id],
+                    Change::All => {
+                        let map = app.games.lock().unwrap_or_else(|e| e.into_inner());
+                        map.keys().cloned().collect()
+                    }
+                };
+                for id in ids {
+                    if let Some(entry) = app.cached(&id) {
+                        let mut live = entry.live.lock().await;
+                        let _ = app.refresh(&id, &entry, &mut live).await;
+                    }
+                }
+            }
+        });
+    }
+
     /// The game `id`, from memory or the database.
     pub async fn entry(self: &Arc<Self>, id: &str) -> ApiResult<Arc<Entry>> {
         // A long id is quoted by its start (the answer need not echo a long request back).
@@ -517,19 +497,9 @@ impl App {
         if let Some(e) = self.cached(id) {
             return Ok(e);
         }
-        let key = id.to_string();
-        let Some((row, moves)) = self.db(move |s| s.load_game(&key)).await? else {
+        let Some((row, game, moves)) = self.load(id).await? else {
             return Err(unknown());
         };
-        let start: Position = row
-            .start
-            .parse()
-            .map_err(|e| ApiError::internal(format!("stored game {id}: {e}")))?;
-        let mut game = Game::new(start);
-        for m in &moves {
-            game.play(m.pit)
-                .map_err(|e| ApiError::internal(format!("stored game {id}, ply {}: {e}", m.ply)))?;
-        }
         let entry = self.insert(id, Entry::new(row, game, moves));
         self.kick_ai(id, &entry).await;
         Ok(entry)
@@ -621,14 +591,23 @@ impl App {
         };
         let token = random_hex(16);
         let (gid, t, n) = (id.to_string(), token.clone(), name.clone());
-        self.wrote(
+        let claimed = self.wrote(
             self.store
                 .claim_seat(&gid, side.index() as u8, &t, n.as_deref()),
-        )
-        .await?;
+        );
+        if let Err(e) = claimed.await {
+            // Taken through another server on the same database: this one catches up.
+            self.refresh(id, &entry, &mut live).await?;
+            return Err(match live.row.invite {
+                None => ApiError::said(StatusCode::CONFLICT, Msg::new("server.seats-taken")),
+                Some(_) => e,
+            });
+        }
         live.row.tokens[side.index()] = Some(token.clone());
         live.row.names[side.index()] = name;
         live.row.invite = None;
+        let players = record_players(&live.row);
+        live.session.set_players(players);
         self.changed(&entry, &mut live);
         Ok(Joined {
             game: live.view(Some(side)),
@@ -658,6 +637,14 @@ impl App {
     ) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
+        let playable = |l: &Live| {
+            l.seat(token).is_ok_and(|s| s == l.game().to_move())
+                && !l.over()
+                && expect_ply.is_none_or(|p| p == l.game().moves().len() as i64)
+        };
+        if !playable(&live) {
+            self.catch_up(id, &entry, &mut live).await?;
+        }
         let side = live.seat(token)?;
         if live.over() {
             return Err(ApiError::said(
@@ -665,7 +652,7 @@ impl App {
                 Msg::new("server.over-no-moves"),
             ));
         }
-        let to_move = live.game.to_move();
+        let to_move = live.game().to_move();
         if to_move != side {
             return Err(ApiError::said(
                 StatusCode::CONFLICT,
@@ -674,7 +661,7 @@ impl App {
                     .side("side", side),
             ));
         }
-        let ply = live.game.moves().len();
+        let ply = live.game().moves().len();
         if let Some(p) = expect_ply {
             if p != ply as i64 {
                 return Err(ApiError::said(
@@ -685,7 +672,7 @@ impl App {
                 ));
             }
         }
-        let m = live.game.rules().pits as i64;
+        let m = live.game().rules().pits as i64;
         let pit0 = match choice {
             MoveChoice::Swap => mancala_core::SWAP,
             MoveChoice::Pit(pit) if pit < 1 || pit > m => {
@@ -696,7 +683,7 @@ impl App {
             }
             MoveChoice::Pit(pit) => (pit - 1) as u8,
         };
-        let mut probe = *live.game.position();
+        let mut probe = *live.game().position();
         if let Err(e) = probe.play(pit0) {
             return Err(ApiError::core(StatusCode::UNPROCESSABLE_ENTITY, &e));
         }
@@ -708,8 +695,23 @@ impl App {
             time_ms: None,
         };
         let gid = id.to_string();
-        self.wrote(self.store.add_move(&gid, &row)).await?;
-        live.game
+        if let Err(e) = self.wrote(self.store.add_move(&gid, &row)).await {
+            // A move made through another server on the same database took this ply: this
+            // one catches up, and the mover is told the game moved on.
+            self.refresh(id, &entry, &mut live).await?;
+            let now = live.game().moves().len();
+            return Err(if now != ply {
+                ApiError::said(
+                    StatusCode::CONFLICT,
+                    Msg::new("server.moved-on")
+                        .arg("ply", now)
+                        .arg("expected", ply),
+                )
+            } else {
+                e
+            });
+        }
+        live.session
             .play(pit0)
             .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
         live.info.push(row);
@@ -725,6 +727,9 @@ impl App {
     pub async fn undo(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
+        if live.seat(token).is_err() {
+            self.catch_up(id, &entry, &mut live).await?;
+        }
         let side = live.seat(token)?;
         if !live.is_ai_game() {
             return Err(ApiError::said(
@@ -732,24 +737,17 @@ impl App {
                 Msg::new("server.undo-computer-only"),
             ));
         }
-        if live.row.resigned.is_some() {
-            return Err(ApiError::said(
-                StatusCode::CONFLICT,
-                Msg::new("server.resigned"),
-            ));
-        }
         // The one undo rule (`mancala_play::session`): back before the asker's last move.
-        let Some(k) = mancala_play::session::undo_point(&live.game, side) else {
-            return Err(ApiError::said(
-                StatusCode::CONFLICT,
-                Msg::new("server.nothing-to-undo"),
-            ));
-        };
+        let k = live.session.undo_point(side).map_err(|e| {
+            let key = match e {
+                UndoError::Resigned | UndoError::Interrupted => "server.resigned",
+                UndoError::Nothing => "server.nothing-to-undo",
+            };
+            ApiError::said(StatusCode::CONFLICT, Msg::new(key))
+        })?;
         let gid = id.to_string();
         self.wrote(self.store.truncate(&gid, k as u32)).await?;
-        while live.game.moves().len() > k {
-            live.game.undo();
-        }
+        live.session.back_to(k);
         live.info.truncate(k);
         self.changed(&entry, &mut live);
         Ok(live.view(Some(side)))
@@ -760,6 +758,9 @@ impl App {
     pub async fn resign(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
+        if live.seat(token).is_err() || live.over() {
+            self.catch_up(id, &entry, &mut live).await?;
+        }
         let side = live.seat(token)?;
         if live.over() {
             return Err(ApiError::said(
@@ -771,6 +772,7 @@ impl App {
         let k = side.index() as u8;
         self.wrote(self.store.set_resigned(&gid, k)).await?;
         live.row.resigned = Some(k);
+        live.session.resign(side);
         self.changed(&entry, &mut live);
         self.tell_lobby_game(id, PersonMove::Resigned);
         Ok(live.view(Some(side)))
@@ -796,7 +798,7 @@ impl App {
     /// The engine's suggestion for the asker (games against the computer, on his turn).
     pub async fn hint(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Hint> {
         let entry = self.entry(id).await?;
-        let pos = {
+        let moment = {
             let live = entry.live.lock().await;
             let side = live.seat(token)?;
             if !live.is_ai_game() {
@@ -811,15 +813,15 @@ impl App {
                     Msg::new("server.over"),
                 ));
             }
-            if live.game.to_move() != side {
+            if live.game().to_move() != side {
                 return Err(ApiError::said(
                     StatusCode::CONFLICT,
                     Msg::new("server.hint-own-turn"),
                 ));
             }
-            (*live.game.position(), live.game.history().to_vec())
+            live.session.moment()
         };
-        let (pos, history) = pos;
+        let pos = moment.position;
         let engine = self.engine(16);
         // The one hint policy: a proof within half the time where one finishes (the default
         // game's does), else a 16-ply search within the rest; the clock starts when a worker
@@ -829,7 +831,7 @@ impl App {
             .compute(move || {
                 let budget = mancala_engine::Budget::time(time).with_depth(Some(16));
                 engine.prefault();
-                mancala_engine::think::hint(&engine, &pos, &history, budget)
+                moment.hint(&engine, budget)
             })
             .await?
             .ok_or_else(|| ApiError::conflict("no legal move"))?;
@@ -935,7 +937,7 @@ impl App {
         let entry = self.entry(id).await?;
         let (game, players, stop) = {
             let live = entry.live.lock().await;
-            (live.game.clone(), live.players(), live.stop())
+            (live.game().clone(), live.players(), live.stop())
         };
         self.replay_game(game, players, stop).await
     }
@@ -981,24 +983,32 @@ impl App {
     async fn ai_turn(self: &Arc<Self>, id: &str, entry: &Arc<Entry>) {
         let mut failures = 0;
         loop {
-            let ((pos, history), version, level, seed) = {
+            let (moment, version, level, seed) = {
                 let mut live = entry.live.lock().await;
-                if !live.ai_to_move() || failures > 3 {
+                let s = &live.session;
+                let to_move = s.seat(s.game().to_move());
+                let Some(level) = to_move
+                    .level()
+                    .filter(|_| s.computer_to_move() && failures <= 3)
+                else {
                     live.ai_running = false;
                     return;
-                }
-                let ply = live.game.moves().len() as u64;
+                };
+                let ply = s.game().moves().len() as u64;
                 (
-                    (*live.game.position(), live.game.history().to_vec()),
+                    s.moment(),
                     live.version,
-                    live.row.ai_level.unwrap_or(3),
+                    level.level,
                     (live.row.seed as u64) ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 )
             };
             // The time limit is taken when the search starts, from the queue then.
             let app = self.clone();
             let choice = match self
-                .compute(move || ai_move(&pos, &history, level, seed, app.ai_time_now()))
+                .compute(move || {
+                    let (pos, history) = (&moment.position, &moment.history);
+                    ai_move(pos, history, level, seed, app.ai_time_now())
+                })
                 .await
             {
                 Ok(Some(c)) => c,
@@ -1013,7 +1023,7 @@ impl App {
                 continue;
             }
             let row = MoveRow {
-                ply: live.game.moves().len() as u32,
+                ply: live.game().moves().len() as u32,
                 pit: choice.pit,
                 eval: choice.eval,
                 depth: choice.depth,
@@ -1026,7 +1036,7 @@ impl App {
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 continue;
             }
-            if live.game.play(choice.pit).is_err() {
+            if live.session.play(choice.pit).is_err() {
                 failures += 1;
                 continue;
             }
@@ -1079,12 +1089,12 @@ impl App {
     ) -> ApiResult<()> {
         let entry = self.entry(id).await?;
         let mut live = entry.live.lock().await;
-        let mut probe = *live.game.position();
+        let mut probe = *live.game().position();
         probe
             .play(pit)
             .map_err(|e| ApiError::conflict(format!("game {id}: {e}")))?;
         let row = MoveRow {
-            ply: live.game.moves().len() as u32,
+            ply: live.game().moves().len() as u32,
             pit,
             eval: None,
             depth: None,
@@ -1092,7 +1102,7 @@ impl App {
         };
         let gid = id.to_string();
         self.wrote(self.store.add_move(&gid, &row)).await?;
-        live.game
+        live.session
             .play(pit)
             .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
         live.info.push(row);
@@ -1112,6 +1122,7 @@ impl App {
         let gid = id.to_string();
         self.wrote(self.store.set_resigned(&gid, k)).await?;
         live.row.resigned = Some(k);
+        live.session.resign(bot);
         self.changed(&entry, &mut live);
         Ok(())
     }
@@ -1280,11 +1291,11 @@ impl App {
             games.push(BotGame {
                 id,
                 created: live.row.created_ms,
-                rules: live.game.rules().to_string(),
+                rules: live.game().rules().to_string(),
                 players: live.players(),
-                ply: live.game.moves().len(),
+                ply: live.game().moves().len(),
                 over: live.over(),
-                result: view::result(&live.game, live.stop()),
+                result: view::result(live.game(), live.stop()),
             });
         }
         Ok(BotGames { games })
@@ -1301,11 +1312,12 @@ impl App {
                 continue;
             };
             let mut live = entry.live.lock().await;
-            if live.game.is_over() {
+            if live.game().is_over() {
                 continue;
             }
             self.wrote(self.store.set_interrupted(&id)).await?;
             live.row.interrupted = true;
+            live.session.interrupt();
             self.changed(&entry, &mut live);
         }
         Ok(())

@@ -12,6 +12,8 @@ pub mod account_api;
 pub mod accounts;
 pub mod api;
 pub mod app;
+pub mod client_addr;
+pub mod db;
 pub mod kgp;
 pub mod lobby;
 pub mod ratings;
@@ -38,7 +40,8 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080", value_parser = mancala_protocols::host_port)]
     pub addr: String,
     /// SQLite database file; its folder must exist (default: mancala/games.db in the user's
-    /// data directory, created when missing).
+    /// data directory, created when missing). Or a PostgreSQL database:
+    /// postgres://USER:PASSWORD@HOST/DB (one server a database).
     #[arg(long)]
     pub db: Option<PathBuf>,
     /// Searches at once, 1-256 (default: one a core).
@@ -81,11 +84,11 @@ pub struct ServeArgs {
     /// are marked `Secure`, and a state-changing request's `Origin` must be https.
     #[arg(long)]
     pub behind_tls: bool,
-    /// The server is reached only through a reverse proxy that appends the client's address
-    /// to `X-Forwarded-For`: the rate and login limits count by that address (the header's
-    /// last one) instead of the proxy's.
-    #[arg(long)]
-    pub forwarded_for: bool,
+    /// A reverse proxy of this server (an address or a network, `10.0.0.0/8`; repeatable):
+    /// requests from it are limited by the client address it names in `X-Forwarded-For`.
+    /// From any other peer that header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", value_parser = client_addr::parse_proxy)]
+    pub trusted_proxy: Vec<ipnet::IpNet>,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -113,7 +116,7 @@ impl Default for ServeArgs {
             kgp_level: 4,
             kgp_lobby: false,
             behind_tls: false,
-            forwarded_for: false,
+            trusted_proxy: Vec::new(),
         }
     }
 }
@@ -143,8 +146,8 @@ pub struct Config {
     /// The server is reached over TLS (`--behind-tls`): `Secure` session cookies, https
     /// origins only.
     pub behind_tls: bool,
-    /// Count clients by the last address of `X-Forwarded-For` (`--forwarded-for`).
-    pub forwarded_for: bool,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    pub trusted_proxies: client_addr::TrustedProxies,
 }
 
 impl Default for Config {
@@ -170,7 +173,7 @@ impl Config {
             max_body: (a.max_body as usize).max(256),
             web_dir: a.web_dir.clone(),
             behind_tls: a.behind_tls,
-            forwarded_for: a.forwarded_for,
+            trusted_proxies: client_addr::TrustedProxies(a.trusted_proxy.clone()),
         }
     }
 }
@@ -222,7 +225,6 @@ pub fn router(app: Arc<App>) -> axum::Router {
         app: app.clone(),
         limiter: accounts::LoginLimiter::default(),
         behind_tls: app.cfg.behind_tls,
-        forwarded_for: app.cfg.forwarded_for,
         lobby: lobby::Lobby::default(),
     });
     api::router(api::Ctx { app, limiter }, account_api::routes()).layer(
@@ -236,6 +238,8 @@ pub async fn serve_on(
     app: Arc<App>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    // Other servers on the same PostgreSQL database: their changes reach this one's games.
+    app.follow_other_servers();
     // Resume the computer's turns of stored games in the background.
     {
         let app = app.clone();
@@ -292,6 +296,31 @@ pub fn database_path(args: &ServeArgs) -> anyhow::Result<PathBuf> {
     Ok(db.clone())
 }
 
+/// Opens the database of `args` (`--db`: a PostgreSQL address or a SQLite file, else the
+/// default file); answers it and its name to print (a PostgreSQL address without its
+/// password).
+pub fn open_store(args: &ServeArgs) -> anyhow::Result<(Store, String)> {
+    let pg = args
+        .db
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .filter(|s| db::is_postgres_url(s));
+    Ok(match pg {
+        Some(url) => {
+            let shown = db::redacted(url);
+            let store = Store::open_postgres(url)
+                .with_context(|| format!("opening the database {shown}"))?;
+            (store, shown)
+        }
+        None => {
+            let db = database_path(args)?;
+            let store = Store::open(&db)
+                .with_context(|| format!("opening the database {}", db.display()))?;
+            (store, db.display().to_string())
+        }
+    })
+}
+
 /// Opens the database, binds the address, prints `listening on http://ADDR` and serves
 /// until Ctrl-C or SIGTERM.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -309,16 +338,14 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("--egdb {}: opening the endgame tables", dir.display()))?;
         cfg.tables = Some(Tables(Arc::new(tables)));
     }
-    let db = database_path(&args)?;
-    let store =
-        Store::open(&db).with_context(|| format!("opening the database {}", db.display()))?;
+    let (store, shown) = open_store(&args)?;
     let listener = TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("listening on {}", args.addr))?;
     // Every address is bound before anything is printed: a bad one is refused alone.
     let kgp_listeners = bind_kgp(&args)?;
     let addr = listener.local_addr()?;
-    println!("listening on http://{addr} (database {})", db.display());
+    println!("listening on http://{addr} (database {shown})");
     let app = Arc::new(App::new(store, cfg));
     // Before any bot connects: the bots' games a restart cut off can never go on.
     app.interrupt_bot_games()

@@ -11,67 +11,15 @@
 //! (`kalah,seeds=4`), so that one rating never mixes two games.
 
 use mancala_core::{Game, Position, Rules, Side};
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
+use crate::db::{vals, Conn, Row};
 use crate::store::{now_ms, Store};
 
 /// A rating is provisional while its deviation is above this.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
-
-/// Migration 4 of [`crate::store::MIGRATIONS`]: accounts, sessions, games between accounts,
-/// ratings and their history.
-pub const SCHEMA: &str = "
-    CREATE TABLE users (
-        id          INTEGER PRIMARY KEY,
-        name        TEXT NOT NULL,          -- as its owner wrote it
-        name_key    TEXT NOT NULL UNIQUE,   -- lowercase: names are unique in any case
-        password    TEXT NOT NULL,          -- argon2id PHC string
-        created_ms  INTEGER NOT NULL,
-        disabled_ms INTEGER                 -- set by `mancala user disable`
-    );
-    CREATE TABLE sessions (
-        id_hash    TEXT PRIMARY KEY,        -- SHA-256 (hex) of the cookie's secret
-        user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        created_ms INTEGER NOT NULL,
-        expires_ms INTEGER NOT NULL
-    ) WITHOUT ROWID;
-    CREATE INDEX sessions_user ON sessions(user_id);
-    CREATE TABLE account_games (
-        game_id    TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
-        rules      TEXT NOT NULL,           -- the rule set the ratings are kept by
-        rated      INTEGER NOT NULL,        -- 1: rated, 0: casual
-        south_user INTEGER REFERENCES users(id),
-        north_user INTEGER REFERENCES users(id),
-        created_ms INTEGER NOT NULL,
-        result     TEXT,                    -- 'south' | 'north' | 'draw' once over
-        ended_ms   INTEGER
-    ) WITHOUT ROWID;
-    CREATE INDEX account_games_south ON account_games(south_user, created_ms);
-    CREATE INDEX account_games_north ON account_games(north_user, created_ms);
-    CREATE TABLE ratings (
-        user_id    INTEGER NOT NULL REFERENCES users(id),
-        rules      TEXT NOT NULL,
-        rating     REAL NOT NULL,
-        deviation  REAL NOT NULL,
-        volatility REAL NOT NULL,
-        games      INTEGER NOT NULL,
-        updated_ms INTEGER NOT NULL,
-        PRIMARY KEY (user_id, rules)
-    ) WITHOUT ROWID;
-    CREATE INDEX ratings_board ON ratings(rules, rating);
-    CREATE TABLE rating_history (
-        user_id    INTEGER NOT NULL REFERENCES users(id),
-        game_id    TEXT NOT NULL,
-        rules      TEXT NOT NULL,
-        rating     REAL NOT NULL,           -- after the game
-        deviation  REAL NOT NULL,
-        volatility REAL NOT NULL,
-        at_ms      INTEGER NOT NULL,
-        PRIMARY KEY (user_id, game_id)
-    ) WITHOUT ROWID;";
 
 /// The Glicko-2 system's constants: τ = 0.5 and the convergence tolerance 10⁻⁶ (the values
 /// of Glickman's paper and the crate's defaults).
@@ -103,53 +51,52 @@ pub fn after_game(
     glicko2(south, north, &outcome, &config())
 }
 
-fn load_rating(c: &Connection, user: i64, rules: &str) -> rusqlite::Result<Glicko2Rating> {
-    Ok(c.query_row(
-        "SELECT rating, deviation, volatility FROM ratings WHERE user_id = ?1 AND rules = ?2",
-        params![user, rules],
-        |r| {
-            Ok(Glicko2Rating {
-                rating: r.get(0)?,
-                deviation: r.get(1)?,
-                volatility: r.get(2)?,
-            })
-        },
-    )
-    .optional()?
-    .unwrap_or_else(initial))
+fn load_rating(c: &mut dyn Conn, user: i64, rules: &str) -> anyhow::Result<Glicko2Rating> {
+    let row = c.query_opt(
+        "SELECT rating, deviation, volatility FROM ratings WHERE user_id = $1 AND rules = $2",
+        vals![user, rules],
+    )?;
+    match row {
+        Some(r) => Ok(Glicko2Rating {
+            rating: r.real(0)?,
+            deviation: r.real(1)?,
+            volatility: r.real(2)?,
+        }),
+        None => Ok(initial()),
+    }
 }
 
 fn save_rating(
-    c: &Connection,
+    c: &mut dyn Conn,
     user: i64,
     rules: &str,
     game: &str,
     r: &Glicko2Rating,
     now: i64,
-) -> rusqlite::Result<()> {
-    c.execute(
+) -> anyhow::Result<()> {
+    c.exec(
         "INSERT INTO ratings (user_id, rules, rating, deviation, volatility, games, updated_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
-         ON CONFLICT (user_id, rules) DO UPDATE SET rating = ?3, deviation = ?4,
-            volatility = ?5, games = games + 1, updated_ms = ?6",
-        params![user, rules, r.rating, r.deviation, r.volatility, now],
+         VALUES ($1, $2, $3, $4, $5, 1, $6)
+         ON CONFLICT (user_id, rules) DO UPDATE SET rating = $3, deviation = $4,
+            volatility = $5, games = ratings.games + 1, updated_ms = $6",
+        vals![user, rules, r.rating, r.deviation, r.volatility, now],
     )?;
-    c.execute(
+    c.exec(
         "INSERT INTO rating_history (user_id, game_id, rules, rating, deviation, volatility, at_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![user, game, rules, r.rating, r.deviation, r.volatility, now],
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        vals![user, game, rules, r.rating, r.deviation, r.volatility, now],
     )
     .map(|_| ())
 }
 
 /// The winner of a stored game if it is over (`Some(None)`: a draw), `None` while it goes on
 /// or where the stored game cannot be replayed.
-fn stored_result(c: &Connection, id: &str) -> rusqlite::Result<Option<Option<Side>>> {
-    let (start, resigned): (String, Option<String>) = c.query_row(
-        "SELECT start, resigned FROM games WHERE id = ?1",
-        [id],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
+fn stored_result(c: &mut dyn Conn, id: &str) -> anyhow::Result<Option<Option<Side>>> {
+    let Some(r) = c.query_opt("SELECT start, resigned FROM games WHERE id = $1", vals![id])?
+    else {
+        return Ok(None);
+    };
+    let (start, resigned) = (r.text(0)?, r.opt_text(1)?);
     if let Some(r) = resigned {
         return Ok(Some(Some(if r == "south" {
             Side::North
@@ -161,12 +108,12 @@ fn stored_result(c: &Connection, id: &str) -> rusqlite::Result<Option<Option<Sid
         return Ok(None);
     };
     let mut game = Game::new(start);
-    let mut st = c.prepare_cached("SELECT pit FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-    let pits = st
-        .query_map([id], |r| r.get::<_, u8>(0))?
-        .collect::<rusqlite::Result<Vec<u8>>>()?;
-    for pit in pits {
-        if game.play(pit).is_err() {
+    let pits = c.query(
+        "SELECT pit FROM moves WHERE game_id = $1 ORDER BY ply",
+        vals![id],
+    )?;
+    for r in pits {
+        if game.play(r.num(0)?).is_err() {
             return Ok(None);
         }
     }
@@ -176,18 +123,17 @@ fn stored_result(c: &Connection, id: &str) -> rusqlite::Result<Option<Option<Sid
 /// Settles game `id` if it is a game between accounts that has just ended: writes its result
 /// and, when it is rated and both seats are accounts, both players' new ratings. Runs inside
 /// the transaction of the write that ended the game; a settled game is left alone.
-pub fn settle(c: &Connection, id: &str) -> rusqlite::Result<()> {
-    let row: Option<(String, bool, Option<i64>, Option<i64>)> = c
-        .query_row(
-            "SELECT rules, rated, south_user, north_user FROM account_games
-             WHERE game_id = ?1 AND result IS NULL",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )
-        .optional()?;
-    let Some((rules, rated, south, north)) = row else {
+pub fn settle(c: &mut dyn Conn, id: &str) -> anyhow::Result<()> {
+    let Some(row) = c.query_opt(
+        "SELECT rules, rated, south_user, north_user FROM account_games
+         WHERE game_id = $1 AND result IS NULL",
+        vals![id],
+    )?
+    else {
         return Ok(());
     };
+    let (rules, rated, south, north) =
+        (row.text(0)?, row.int(1)? != 0, row.opt_int(2)?, row.opt_int(3)?);
     let Some(winner) = stored_result(c, id)? else {
         return Ok(());
     };
@@ -197,9 +143,9 @@ pub fn settle(c: &Connection, id: &str) -> rusqlite::Result<()> {
         Some(Side::North) => "north",
         None => "draw",
     };
-    c.execute(
-        "UPDATE account_games SET result = ?2, ended_ms = ?3 WHERE game_id = ?1",
-        params![id, result, now],
+    c.exec(
+        "UPDATE account_games SET result = $2, ended_ms = $3 WHERE game_id = $1",
+        vals![id, result, now],
     )?;
     if let (true, Some(s), Some(n)) = (rated, south, north) {
         let (rs, rn) = (load_rating(c, s, &rules)?, load_rating(c, n, &rules)?);
@@ -222,13 +168,13 @@ pub fn add_account_game(
     let (game, rules) = (game.to_string(), rules.to_string());
     let sql = if side == Side::South {
         "INSERT INTO account_games (game_id, rules, rated, south_user, created_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5)"
+         VALUES ($1, $2, $3, $4, $5)"
     } else {
         "INSERT INTO account_games (game_id, rules, rated, north_user, created_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5)"
+         VALUES ($1, $2, $3, $4, $5)"
     };
     store.write(move |c| {
-        c.execute(sql, params![game, rules, rated, user, now_ms()])
+        c.exec(sql, vals![game, rules, rated, user, now_ms()])
             .map(|_| ())
     })
 }
@@ -237,11 +183,11 @@ pub fn add_account_game(
 pub fn seat_account(store: &Store, game: &str, side: Side, user: i64) -> crate::store::Pending {
     let game = game.to_string();
     let sql = if side == Side::South {
-        "UPDATE account_games SET south_user = ?2 WHERE game_id = ?1"
+        "UPDATE account_games SET south_user = $2 WHERE game_id = $1"
     } else {
-        "UPDATE account_games SET north_user = ?2 WHERE game_id = ?1"
+        "UPDATE account_games SET north_user = $2 WHERE game_id = $1"
     };
-    store.write(move |c| c.execute(sql, params![game, user]).map(|_| ()))
+    store.write(move |c| c.exec(sql, vals![game, user]).map(|_| ()))
 }
 
 /// A game between accounts as stored: whether it is rated and who holds each seat.
@@ -257,20 +203,34 @@ pub struct AccountGame {
 
 /// The game `id` if it is a game between accounts.
 pub fn account_game(store: &Store, id: &str) -> anyhow::Result<Option<AccountGame>> {
-    store.with(|c| {
-        c.query_row(
+    let id = id.to_string();
+    store.with(move |c| {
+        c.query_opt(
             "SELECT a.rated, a.south_user, a.north_user, g.south_token, g.north_token
-             FROM account_games a JOIN games g ON g.id = a.game_id WHERE a.game_id = ?1",
-            [id],
-            |r| {
-                Ok(AccountGame {
-                    rated: r.get(0)?,
-                    users: [r.get(1)?, r.get(2)?],
-                    tokens: [r.get(3)?, r.get(4)?],
-                })
-            },
-        )
-        .optional()
+             FROM account_games a JOIN games g ON g.id = a.game_id WHERE a.game_id = $1",
+            vals![id],
+        )?
+        .map(|r| {
+            Ok(AccountGame {
+                rated: r.int(0)? != 0,
+                users: [r.opt_int(1)?, r.opt_int(2)?],
+                tokens: [r.opt_text(3)?, r.opt_text(4)?],
+            })
+        })
+        .transpose()
+    })
+}
+
+/// A rating as a row answers it from column `k` on: rating, deviation, volatility, games.
+fn rating_view(rules: String, r: &Row, k: usize) -> anyhow::Result<RatingView> {
+    let deviation = r.real(k + 1)?;
+    Ok(RatingView {
+        rules,
+        rating: r.real(k)?,
+        deviation,
+        volatility: r.real(k + 2)?,
+        games: r.num(k + 3)?,
+        provisional: deviation > PROVISIONAL_DEVIATION,
     })
 }
 
@@ -307,36 +267,25 @@ pub struct Standing {
 /// The leaderboard of a rule set: the `limit` best ratings of accounts not disabled, highest
 /// first.
 pub fn leaderboard(store: &Store, rules: &str, limit: u32) -> anyhow::Result<Vec<Standing>> {
-    store.with(|c| {
-        let mut st = c.prepare_cached(
+    let rules = rules.to_string();
+    store.with(move |c| {
+        c.query(
             "SELECT u.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r
              JOIN users u ON u.id = r.user_id
-             WHERE r.rules = ?1 AND u.disabled_ms IS NULL
-             ORDER BY r.rating DESC, u.name_key LIMIT ?2",
-        )?;
-        let rows = st.query_map(params![rules, limit], |r| {
-            let deviation: f64 = r.get(2)?;
-            Ok((
-                r.get::<_, String>(0)?,
-                RatingView {
-                    rules: rules.to_string(),
-                    rating: r.get(1)?,
-                    deviation,
-                    volatility: r.get(3)?,
-                    games: r.get(4)?,
-                    provisional: deviation > PROVISIONAL_DEVIATION,
-                },
-            ))
-        })?;
-        rows.enumerate()
-            .map(|(k, r)| {
-                r.map(|(name, rating)| Standing {
-                    rank: k as u32 + 1,
-                    name,
-                    rating,
-                })
+             WHERE r.rules = $1 AND u.disabled_ms IS NULL
+             ORDER BY r.rating DESC, u.name_key LIMIT $2",
+            vals![&rules, limit],
+        )?
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            Ok(Standing {
+                rank: k as u32 + 1,
+                name: r.text(0)?,
+                rating: rating_view(rules.clone(), r, 1)?,
             })
-            .collect()
+        })
+        .collect()
     })
 }
 
@@ -403,76 +352,74 @@ pub fn profile(
     user: &crate::accounts::User,
     rules: Option<&str>,
 ) -> anyhow::Result<Profile> {
-    let id = user.id;
-    store.with(|c| {
-        let mut st = c.prepare_cached(
-            "SELECT rules, rating, deviation, volatility, games FROM ratings
-             WHERE user_id = ?1 ORDER BY games DESC, rules",
-        )?;
-        let ratings = st
-            .query_map([id], |r| {
-                let deviation: f64 = r.get(2)?;
-                Ok(RatingView {
-                    rules: r.get(0)?,
-                    rating: r.get(1)?,
-                    deviation,
-                    volatility: r.get(3)?,
-                    games: r.get(4)?,
-                    provisional: deviation > PROVISIONAL_DEVIATION,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut st = c.prepare_cached(
-            "SELECT rules, game_id, rating, deviation, at_ms FROM rating_history
-             WHERE user_id = ?1 AND (?2 IS NULL OR rules = ?2) ORDER BY at_ms, game_id",
-        )?;
-        let history = st
-            .query_map(params![id, rules], |r| {
+    let (id, rules) = (user.id, rules.map(str::to_string));
+    let (name, created_ms) = (user.name.clone(), user.created_ms);
+    store.with(move |c| {
+        let ratings = c
+            .query(
+                "SELECT rules, rating, deviation, volatility, games FROM ratings
+                 WHERE user_id = $1 ORDER BY games DESC, rules",
+                vals![id],
+            )?
+            .iter()
+            .map(|r| rating_view(r.text(0)?, r, 1))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        // `$2` is compared with a text column only (PostgreSQL types each placeholder once).
+        let history = c
+            .query(
+                "SELECT rules, game_id, rating, deviation, at_ms FROM rating_history
+                 WHERE user_id = $1 AND ($2 = '' OR rules = $2) ORDER BY at_ms, game_id",
+                vals![id, rules.clone().unwrap_or_default()],
+            )?
+            .iter()
+            .map(|r| {
                 Ok(HistoryPoint {
-                    rules: r.get(0)?,
-                    game: r.get(1)?,
-                    rating: r.get(2)?,
-                    deviation: r.get(3)?,
-                    at_ms: r.get(4)?,
+                    rules: r.text(0)?,
+                    game: r.text(1)?,
+                    rating: r.real(2)?,
+                    deviation: r.real(3)?,
+                    at_ms: r.int(4)?,
                 })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut st = c.prepare_cached(
-            "SELECT a.game_id, a.rules, a.rated, a.south_user, a.result, a.created_ms,
-                a.ended_ms, o.name
-             FROM account_games a
-             LEFT JOIN users o ON o.id = CASE WHEN a.south_user = ?1 THEN a.north_user
-                                              ELSE a.south_user END
-             WHERE (a.south_user = ?1 OR a.north_user = ?1) AND (?2 IS NULL OR a.rules = ?2)
-             ORDER BY a.created_ms DESC, a.game_id LIMIT 100",
-        )?;
-        let games = st
-            .query_map(params![id, rules], |r| {
-                let side = if r.get::<_, Option<i64>>(3)? == Some(id) {
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let games = c
+            .query(
+                "SELECT a.game_id, a.rules, a.rated, a.south_user, a.result, a.created_ms,
+                    a.ended_ms, o.name
+                 FROM account_games a
+                 LEFT JOIN users o ON o.id = CASE WHEN a.south_user = $1 THEN a.north_user
+                                                  ELSE a.south_user END
+                 WHERE (a.south_user = $1 OR a.north_user = $1) AND ($2 = '' OR a.rules = $2)
+                 ORDER BY a.created_ms DESC, a.game_id LIMIT 100",
+                vals![id, rules.unwrap_or_default()],
+            )?
+            .iter()
+            .map(|r| {
+                let side = if r.opt_int(3)? == Some(id) {
                     Side::South
                 } else {
                     Side::North
                 };
-                let result = r.get::<_, Option<String>>(4)?.map(|w| match w.as_str() {
+                let result = r.opt_text(4)?.map(|w| match w.as_str() {
                     "draw" => "draw",
                     w if (w == "south") == (side == Side::South) => "win",
                     _ => "loss",
                 });
                 Ok(PlayerGame {
-                    game: r.get(0)?,
-                    rules: r.get(1)?,
-                    rated: r.get(2)?,
+                    game: r.text(0)?,
+                    rules: r.text(1)?,
+                    rated: r.int(2)? != 0,
                     side: crate::view::side_str(side),
-                    opponent: r.get(7)?,
+                    opponent: r.opt_text(7)?,
                     result,
-                    created_ms: r.get(5)?,
-                    ended_ms: r.get(6)?,
+                    created_ms: r.int(5)?,
+                    ended_ms: r.opt_int(6)?,
                 })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         Ok(Profile {
-            name: user.name.clone(),
-            created_ms: user.created_ms,
+            name,
+            created_ms,
             higher_is_better: true,
             provisional_above: PROVISIONAL_DEVIATION,
             ratings,

@@ -9,92 +9,78 @@ use mancala_engine::Evaluation;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::app::ApiError;
-use crate::view::{Board, GameResult, MoveView, RulesView, TurnView};
+use crate::view::{Board, GameResult};
+pub use crate::view::{GameView, Player, Seats};
+use axum::http::StatusCode;
 use mancala_core::Msg;
 
-/// The state of a game everyone may see (never a token), plus `you` for the seat asking.
-#[derive(Debug, Clone, Serialize)]
-pub struct GameView {
-    /// The game's id.
-    pub id: String,
-    /// Bumped on every change.
-    pub version: u64,
-    /// Moves played.
-    pub ply: usize,
-    /// The rules facts.
-    pub rules: RulesView,
-    /// The position now.
-    pub board: Board,
-    /// `"south"` or `"north"`; null once the game is over.
-    pub to_move: Option<&'static str>,
-    /// Whether the game is over (by the rules or a resignation).
-    pub over: bool,
-    /// How the game ended; null while it goes on.
-    pub result: Option<GameResult>,
-    /// The pits the side to move may play, 1-based; empty once over.
-    pub legal: Vec<u8>,
-    /// Why some pits of the side to move that hold pieces may not be played now (Dracala's
-    /// compulsory capture, Kauri's cowries, Oware's feeding); null where every one may.
-    pub forced: Option<&'static str>,
-    /// Whether the side to move may swap (the pie rule: North's first action).
-    pub swap: bool,
-    /// Both seats.
-    pub players: Seats<Player>,
-    /// Whether one seat is the computer's.
-    pub vs_computer: bool,
-    /// Whether the computer is to move.
-    pub thinking: bool,
-    /// Whether the second seat is still free.
-    pub waiting_for_opponent: bool,
-    /// The turns in notation.
-    pub turns: Vec<TurnView>,
-    /// The last moves (at most 12), each with the position before it.
-    pub recent: Vec<MoveView>,
-    /// The asker's seat; null for a watcher.
-    pub you: Option<&'static str>,
-    /// The invitation, to a seat holder only, while the other seat is free; else null.
-    pub invite: Option<String>,
+/// An API error: an HTTP status and a message saying what is wrong, in English and as a key
+/// of the translation files with its arguments (the client says it in the reader's language).
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    /// The HTTP status answered: 4xx for a client's mistake, 5xx for the server's.
+    pub status: StatusCode,
+    /// What is wrong, in English, answered as `{"error": message}`.
+    pub message: String,
+    /// The same words as a key and arguments, answered as `"key"` and `"args"`.
+    pub msg: Msg,
 }
 
-/// South's and North's seats.
-#[derive(Debug, Clone, Serialize)]
-pub struct Seats<P> {
-    /// South's seat.
-    pub south: P,
-    /// North's seat.
-    pub north: P,
+impl ApiError {
+    /// An error answered with `status` and `message`, words that stay English (the key
+    /// `error.text` only carries them).
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        ApiError {
+            status,
+            msg: Msg::new("error.text").arg("text", &message),
+            message,
+        }
+    }
+    /// An error answered with `status` and `msg`, said in the reader's language.
+    pub fn said(status: StatusCode, msg: Msg) -> ApiError {
+        ApiError {
+            status,
+            message: msg.to_string(),
+            msg,
+        }
+    }
+    /// A core error (bad rules, position or record; an illegal move) answered with `status`.
+    pub fn core(status: StatusCode, e: &mancala_core::Error) -> ApiError {
+        ApiError {
+            status,
+            message: e.to_string(),
+            msg: e.msg(),
+        }
+    }
+    /// A malformed or impossible request (400 Bad Request).
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+    /// A request the game's state does not allow now, such as a move in a finished game (409
+    /// Conflict).
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::CONFLICT, message)
+    }
+    /// A failure of the server's own, such as storage, with its message (500 Internal Server
+    /// Error).
+    pub fn internal(e: impl std::fmt::Display) -> ApiError {
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("internal error: {e}"),
+        )
+    }
 }
 
-/// A seat of a stored game: the computer with its level, a person with his name (null
-/// where none was given) and whether he has joined, or a bot connected over a protocol.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum Player {
-    /// The computer.
-    Computer {
-        /// Its level.
-        level: u8,
-        /// `Computer (level N)`.
-        name: String,
-        /// Always true.
-        joined: bool,
-    },
-    /// A person.
-    Human {
-        /// The name given, or null.
-        name: Option<String>,
-        /// Whether the seat is taken.
-        joined: bool,
-    },
-    /// A bot connected to the server's KGP port.
-    Bot {
-        /// Its `info:name`.
-        name: String,
-        /// The protocol it plays over: `kgp`.
-        protocol: &'static str,
-    },
+impl From<mancala_core::Error> for ApiError {
+    /// A core error answered as a bad request (400).
+    fn from(e: mancala_core::Error) -> ApiError {
+        ApiError::core(StatusCode::BAD_REQUEST, &e)
+    }
 }
+
+/// The value of an API operation, or the error to answer.
+pub type ApiResult<T> = Result<T, ApiError>;
 
 /// The games of KGP bots (`GET /api/kgp/games`), newest first.
 #[derive(Debug, Clone, Serialize)]

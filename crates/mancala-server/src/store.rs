@@ -1,20 +1,28 @@
-//! SQLite storage of games and their moves (rusqlite, WAL mode, `synchronous=FULL`).
+//! The storage of games and their moves, in SQLite (the default: one file, WAL mode,
+//! `synchronous=FULL`) or PostgreSQL (`--db postgres://...`), through [`crate::db`]: every
+//! query below is written once for both.
 //!
-//! Schema versions live in `PRAGMA user_version`; [`MIGRATIONS`] are applied in order, each in
-//! its own transaction, on every open. A database written by a newer server is refused.
-//! A move is committed here before the server acknowledges it.
+//! Schema versions live in SQLite's `PRAGMA user_version` and in PostgreSQL's table
+//! `mancala_schema`; [`MIGRATIONS`] (SQLite) and [`PG_MIGRATIONS`] (PostgreSQL, the same
+//! schema in its types) are applied in order on every open, each in its own transaction (in
+//! PostgreSQL under an advisory lock, so servers starting together migrate once). A database
+//! written by a newer server is refused. A move is committed before the server acknowledges it.
 //!
 //! Writes go to one writer thread that commits whatever is queued in one transaction (group
-//! commit: each write in its own savepoint, one fsync for the batch) and then answers each
-//! caller; reads use their own connection (WAL lets them run beside the writer).
+//! commit: each write in its own savepoint, one sync for the batch) and then answers each
+//! caller. Reads use their own connection: in SQLite one beside the writer (WAL lets it
+//! run), in PostgreSQL a few reader threads.
 
 use std::path::Path;
-use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{mpsc, Arc, Mutex};
 
-use rusqlite::{params, Connection, OptionalExtension};
+use anyhow::{anyhow, Context};
+use rusqlite::Connection;
 
-/// Every schema change, in order; index `k` takes the schema from version `k` to `k + 1`.
+use crate::db::{self, vals, Conn, Kind};
+
+/// Every schema change of a SQLite database, in order; index `k` takes the schema from
+/// version `k` to `k + 1`.
 pub const MIGRATIONS: &[&str] = &[
     // 1: games and their moves.
     "CREATE TABLE games (
@@ -46,8 +54,136 @@ pub const MIGRATIONS: &[&str] = &[
      ALTER TABLE games ADD COLUMN north_name TEXT;",
     // 3: a bot's game that a restart of the server cut off (its connection is gone).
     "ALTER TABLE games ADD COLUMN interrupted_ms INTEGER;",
-    // 4: accounts, their sessions, the games between accounts and the ratings.
-    crate::ratings::SCHEMA,
+    // 4: accounts, their sessions, the games between accounts, the ratings and their
+    // history (`accounts.rs`, `ratings.rs`).
+    "CREATE TABLE users (
+        id          INTEGER PRIMARY KEY,
+        name        TEXT NOT NULL,          -- as its owner wrote it
+        name_key    TEXT NOT NULL UNIQUE,   -- lowercase: names are unique in any case
+        password    TEXT NOT NULL,          -- argon2id PHC string
+        created_ms  INTEGER NOT NULL,
+        disabled_ms INTEGER                 -- set by `mancala user disable`
+    );
+    CREATE TABLE sessions (
+        id_hash    TEXT PRIMARY KEY,        -- SHA-256 (hex) of the cookie's secret
+        user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX sessions_user ON sessions(user_id);
+    CREATE TABLE account_games (
+        game_id    TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        rules      TEXT NOT NULL,           -- the rule set the ratings are kept by
+        rated      INTEGER NOT NULL,        -- 1: rated, 0: casual
+        south_user INTEGER REFERENCES users(id),
+        north_user INTEGER REFERENCES users(id),
+        created_ms INTEGER NOT NULL,
+        result     TEXT,                    -- 'south' | 'north' | 'draw' once over
+        ended_ms   INTEGER
+    ) WITHOUT ROWID;
+    CREATE INDEX account_games_south ON account_games(south_user, created_ms);
+    CREATE INDEX account_games_north ON account_games(north_user, created_ms);
+    CREATE TABLE ratings (
+        user_id    INTEGER NOT NULL REFERENCES users(id),
+        rules      TEXT NOT NULL,
+        rating     REAL NOT NULL,
+        deviation  REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL,
+        PRIMARY KEY (user_id, rules)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_board ON ratings(rules, rating);
+    CREATE TABLE rating_history (
+        user_id    INTEGER NOT NULL REFERENCES users(id),
+        game_id    TEXT NOT NULL,
+        rules      TEXT NOT NULL,
+        rating     REAL NOT NULL,           -- after the game
+        deviation  REAL NOT NULL,
+        volatility REAL NOT NULL,
+        at_ms      INTEGER NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    ) WITHOUT ROWID;",
+];
+
+/// The same schema changes for PostgreSQL, one for each of [`MIGRATIONS`] (the tests compare
+/// the tables and columns both make).
+pub const PG_MIGRATIONS: &[&str] = &[
+    "CREATE TABLE games (
+        id          TEXT PRIMARY KEY,
+        start       TEXT NOT NULL,
+        created_ms  BIGINT NOT NULL,
+        updated_ms  BIGINT NOT NULL,
+        south_kind  TEXT NOT NULL,
+        north_kind  TEXT NOT NULL,
+        ai_level    BIGINT,
+        south_token TEXT,
+        north_token TEXT,
+        invite      TEXT,
+        resigned    TEXT,
+        seed        BIGINT NOT NULL
+    );
+    CREATE TABLE moves (
+        game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        ply        BIGINT NOT NULL,
+        pit        BIGINT NOT NULL,
+        eval       BIGINT,
+        depth      BIGINT,
+        time_ms    BIGINT,
+        created_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );",
+    "ALTER TABLE games ADD COLUMN south_name TEXT;
+     ALTER TABLE games ADD COLUMN north_name TEXT;",
+    "ALTER TABLE games ADD COLUMN interrupted_ms BIGINT;",
+    "CREATE TABLE users (
+        id          BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        name        TEXT NOT NULL,
+        name_key    TEXT NOT NULL UNIQUE,
+        password    TEXT NOT NULL,
+        created_ms  BIGINT NOT NULL,
+        disabled_ms BIGINT
+    );
+    CREATE TABLE sessions (
+        id_hash    TEXT PRIMARY KEY,
+        user_id    BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL
+    );
+    CREATE INDEX sessions_user ON sessions(user_id);
+    CREATE TABLE account_games (
+        game_id    TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        rules      TEXT NOT NULL,
+        rated      BIGINT NOT NULL,
+        south_user BIGINT REFERENCES users(id),
+        north_user BIGINT REFERENCES users(id),
+        created_ms BIGINT NOT NULL,
+        result     TEXT,
+        ended_ms   BIGINT
+    );
+    CREATE INDEX account_games_south ON account_games(south_user, created_ms);
+    CREATE INDEX account_games_north ON account_games(north_user, created_ms);
+    CREATE TABLE ratings (
+        user_id    BIGINT NOT NULL REFERENCES users(id),
+        rules      TEXT NOT NULL,
+        rating     DOUBLE PRECISION NOT NULL,
+        deviation  DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games      BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL,
+        PRIMARY KEY (user_id, rules)
+    );
+    CREATE INDEX ratings_board ON ratings(rules, rating);
+    CREATE TABLE rating_history (
+        user_id    BIGINT NOT NULL REFERENCES users(id),
+        game_id    TEXT NOT NULL,
+        rules      TEXT NOT NULL,
+        rating     DOUBLE PRECISION NOT NULL,
+        deviation  DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        at_ms      BIGINT NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    );",
 ];
 
 /// One game's row.
@@ -100,7 +236,8 @@ pub struct MoveRow {
     pub time_ms: Option<u64>,
 }
 
-type Job = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
+type Job = Box<dyn FnOnce(&mut dyn Conn) -> anyhow::Result<()> + Send>;
+type ReadJob = Box<dyn FnOnce(&mut dyn Conn) + Send>;
 
 struct WriteReq {
     job: Job,
@@ -115,26 +252,132 @@ impl Pending {
     pub fn wait(self) -> anyhow::Result<()> {
         self.0
             .blocking_recv()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("the database writer stopped")))
+            .unwrap_or_else(|_| Err(anyhow!("the database writer stopped")))
     }
     /// Waits for the commit from an async task.
     pub async fn done(self) -> anyhow::Result<()> {
         self.0
             .await
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("the database writer stopped")))
+            .unwrap_or_else(|_| Err(anyhow!("the database writer stopped")))
     }
 }
 
-/// The game database: a connection for reads and a queue to the one writer thread.
+/// Where reads go.
+enum Reader {
+    /// SQLite: a connection of its own, used by the caller's thread.
+    Sqlite(Mutex<Connection>),
+    /// PostgreSQL: a queue to the reader threads (its client blocks on a runtime of its own,
+    /// which an async task's thread may not do).
+    Postgres(Mutex<mpsc::Sender<ReadJob>>),
+}
+
+/// The game database: reads on their own connection(s) and a queue to the one writer thread.
 pub struct Store {
-    read: Mutex<Connection>,
+    kind: Kind,
+    read: Reader,
     writer: Mutex<mpsc::Sender<WriteReq>>,
+    /// This server among those on one PostgreSQL database: the sender of its notifications.
+    instance: Arc<str>,
+    /// The games other servers on the same database changed ([`Store::take_changes`]).
+    changes: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Change>>>,
+}
+
+/// What another server on the same PostgreSQL database changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// This game (its moves, seats or end).
+    Game(String),
+    /// Anything: notifications may have been missed (the listening connection was lost).
+    All,
+}
+
+/// The PostgreSQL channel each change of a game is announced on, as `INSTANCE GAME-ID`.
+const GAMES_CHANNEL: &str = "mancala_games";
+
+/// Announces, in PostgreSQL, that this write changes game `id` (delivered when the write's
+/// transaction commits; nothing in SQLite, which one server alone uses).
+fn touched(c: &mut dyn Conn, instance: &str, id: &str) -> anyhow::Result<()> {
+    if c.kind() == Kind::Postgres {
+        c.exec(
+            "SELECT pg_notify($1, $2)",
+            vals![GAMES_CHANNEL, format!("{instance} {id}")],
+        )?;
+    }
+    Ok(())
+}
+
+/// The listening connection: every game another server changes, as [`Change`]s on `tx`;
+/// after a lost connection it listens again and sends [`Change::All`].
+fn listen_loop(url: &str, instance: &str, tx: tokio::sync::mpsc::UnboundedSender<Change>) {
+    let mut first = true;
+    loop {
+        let client = db::pg_connect(url).and_then(|mut c| {
+            c.batch(&format!("LISTEN {GAMES_CHANNEL}"))?;
+            Ok(c)
+        });
+        let Ok(mut client) = client else {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            continue;
+        };
+        if !first && tx.send(Change::All).is_err() {
+            return;
+        }
+        first = false;
+        use postgres::fallible_iterator::FallibleIterator;
+        let mut notes = client.notifications();
+        let mut notes = notes.blocking_iter();
+        while let Ok(Some(n)) = notes.next() {
+            let Some((from, id)) = n.payload().split_once(' ') else {
+                continue;
+            };
+            if from != instance && tx.send(Change::Game(id.to_string())).is_err() {
+                return;
+            }
+        }
+    }
 }
 
 /// Most writes committed in one transaction.
 const BATCH: usize = 256;
 
-fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<WriteReq>) {
+/// PostgreSQL connections for reads.
+const PG_READERS: usize = 4;
+
+/// Commits `jobs` in one transaction, each in its own savepoint: a job that fails is rolled
+/// back alone; a commit that fails fails them all.
+fn commit_batch(conn: &mut dyn Conn, jobs: Vec<Job>) -> Vec<anyhow::Result<()>> {
+    let mut results: Vec<anyhow::Result<()>> = (0..jobs.len()).map(|_| Ok(())).collect();
+    let outcome = (|| -> anyhow::Result<()> {
+        conn.batch("BEGIN")?;
+        for (k, job) in jobs.into_iter().enumerate() {
+            conn.batch("SAVEPOINT w")?;
+            match job(conn) {
+                Ok(()) => conn.batch("RELEASE SAVEPOINT w")?,
+                Err(e) => {
+                    conn.batch("ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w")?;
+                    results[k] = Err(e);
+                }
+            }
+        }
+        conn.batch("COMMIT")
+    })();
+    if let Err(e) = outcome {
+        let _ = conn.batch("ROLLBACK");
+        for r in results.iter_mut() {
+            *r = Err(anyhow!("commit failed: {e:#}"));
+        }
+    }
+    results
+}
+
+/// The writer thread: takes what is queued (up to [`BATCH`]) and commits it together.
+/// `reopen` makes a new connection where the old one broke (PostgreSQL restarted).
+fn writer_loop<C: Conn>(
+    mut conn: C,
+    reopen: impl Fn() -> anyhow::Result<C>,
+    broken: impl Fn(&C) -> bool,
+    rx: mpsc::Receiver<WriteReq>,
+) {
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
         while batch.len() < BATCH {
@@ -143,32 +386,13 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<WriteReq>) {
                 Err(_) => break,
             }
         }
-        let mut jobs = Vec::with_capacity(batch.len());
-        let mut dones = Vec::with_capacity(batch.len());
-        for r in batch {
-            jobs.push(r.job);
-            dones.push(r.done);
-        }
-        let mut results: Vec<anyhow::Result<()>> = (0..jobs.len()).map(|_| Ok(())).collect();
-        let outcome = (|| -> rusqlite::Result<()> {
-            let tx = conn.transaction()?;
-            for (k, job) in jobs.into_iter().enumerate() {
-                tx.execute_batch("SAVEPOINT w")?;
-                match job(&tx) {
-                    Ok(()) => tx.execute_batch("RELEASE w")?,
-                    Err(e) => {
-                        tx.execute_batch("ROLLBACK TO w; RELEASE w")?;
-                        results[k] = Err(e.into());
-                    }
-                }
-            }
-            tx.commit()
-        })();
-        if let Err(e) = outcome {
-            for r in results.iter_mut() {
-                *r = Err(anyhow::anyhow!("commit failed: {e}"));
+        if broken(&conn) {
+            if let Ok(c) = reopen() {
+                conn = c;
             }
         }
+        let (jobs, dones): (Vec<_>, Vec<_>) = batch.into_iter().map(|r| (r.job, r.done)).unzip();
+        let results = commit_batch(&mut conn, jobs);
         // Answer only now: the batch is on disk.
         for (done, r) in dones.into_iter().zip(results) {
             let _ = done.send(r);
@@ -202,9 +426,27 @@ fn side_name(s: u8) -> &'static str {
     }
 }
 
+fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> anyhow::Result<()> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .spawn(f)
+        .map(|_| ())
+        .with_context(|| format!("starting the thread {name}"))
+}
+
 impl Store {
-    /// Opens (creating it if needed) and migrates the database at `path`; its folder must
-    /// exist.
+    /// Opens the database `db`: a PostgreSQL address (`postgres://USER:PASSWORD@HOST/DB`) or
+    /// a SQLite file (created where missing; its folder must exist).
+    pub fn connect(db: &str) -> anyhow::Result<Store> {
+        if db::is_postgres_url(db) {
+            Store::open_postgres(db)
+        } else {
+            Store::open(Path::new(db))
+        }
+    }
+
+    /// Opens (creating it if needed) and migrates the SQLite database at `path`; its folder
+    /// must exist.
     pub fn open(path: &Path) -> anyhow::Result<Store> {
         let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
@@ -218,27 +460,122 @@ impl Store {
         let read = Connection::open(path)?;
         read.busy_timeout(std::time::Duration::from_secs(5))?;
         let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("mancala-db-writer".into())
-            .spawn(move || writer_loop(conn, rx))?;
+        spawn("mancala-db-writer", move || {
+            writer_loop(
+                conn,
+                || anyhow::bail!("SQLite is not reopened"),
+                |_| false,
+                rx,
+            )
+        })?;
         Ok(Store {
-            read: Mutex::new(read),
+            kind: Kind::Sqlite,
+            read: Reader::Sqlite(Mutex::new(read)),
             writer: Mutex::new(tx),
+            instance: Arc::from(crate::app::random_hex(8)),
+            changes: Mutex::new(None),
         })
     }
 
-    pub(crate) fn with<T>(
+    /// Connects to PostgreSQL at `url` and migrates its schema. Each connection's
+    /// `search_path` may be set in the address (`?options=-csearch_path%3DNAME`). Every
+    /// connection lives on a thread of its own (see [`db::off_runtime`]).
+    pub fn open_postgres(url: &str) -> anyhow::Result<Store> {
+        db::off_runtime(|| migrate(&mut db::pg_connect(url)?))?;
+        // A thread that keeps one connection; answers once it is connected.
+        let start = |name: String, run: Box<dyn FnOnce(postgres::Client) + Send>| {
+            let (ready, is_ready) = mpsc::sync_channel(1);
+            let u = url.to_string();
+            spawn(&name, move || match db::pg_connect(&u) {
+                Ok(c) => {
+                    let _ = ready.send(Ok(()));
+                    run(c)
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                }
+            })?;
+            is_ready
+                .recv()
+                .unwrap_or_else(|_| Err(anyhow!("the thread {name} stopped")))
+        };
+        let (tx, rx) = mpsc::channel();
+        let u = url.to_string();
+        start(
+            "mancala-db-writer".into(),
+            Box::new(move |c| writer_loop(c, || db::pg_connect(&u), |c| c.is_closed(), rx)),
+        )?;
+        let (rtx, rrx) = mpsc::channel::<ReadJob>();
+        let rrx = Arc::new(Mutex::new(rrx));
+        for k in 0..PG_READERS {
+            let (rrx, u) = (rrx.clone(), url.to_string());
+            start(
+                format!("mancala-db-reader-{k}"),
+                Box::new(move |mut client| loop {
+                    let job = rrx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok(job) = job else { return };
+                    if client.is_closed() {
+                        if let Ok(c) = db::pg_connect(&u) {
+                            client = c;
+                        }
+                    }
+                    job(&mut client);
+                }),
+            )?;
+        }
+        let instance: Arc<str> = Arc::from(crate::app::random_hex(8));
+        let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
+        let (u, me) = (url.to_string(), instance.clone());
+        spawn("mancala-db-listener", move || listen_loop(&u, &me, ctx))?;
+        Ok(Store {
+            kind: Kind::Postgres,
+            read: Reader::Postgres(Mutex::new(rtx)),
+            writer: Mutex::new(tx),
+            instance,
+            changes: Mutex::new(Some(crx)),
+        })
+    }
+
+    /// Which database this is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The games other servers on the same PostgreSQL database change, as they commit them
+    /// (`LISTEN/NOTIFY`); `None` on SQLite, and after the first call.
+    pub fn take_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        self.changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    /// Runs a read on a reading connection and answers it (blocking the caller until then).
+    pub(crate) fn with<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>,
+        f: impl FnOnce(&mut dyn Conn) -> anyhow::Result<T> + Send + 'static,
     ) -> anyhow::Result<T> {
-        let mut c = self.read.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(f(&mut c)?)
+        match &self.read {
+            Reader::Sqlite(c) => f(&mut *c.lock().unwrap_or_else(|e| e.into_inner())),
+            Reader::Postgres(q) => {
+                let (tx, rx) = mpsc::sync_channel(1);
+                let job: ReadJob = Box::new(move |c| {
+                    let _ = tx.send(f(c));
+                });
+                q.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .send(job)
+                    .map_err(|_| anyhow!("the database readers stopped"))?;
+                rx.recv()
+                    .unwrap_or_else(|_| Err(anyhow!("the database reader stopped")))
+            }
+        }
     }
 
     /// Queues a write for the writer thread.
     pub(crate) fn write(
         &self,
-        job: impl FnOnce(&Connection) -> rusqlite::Result<()> + Send + 'static,
+        job: impl FnOnce(&mut dyn Conn) -> anyhow::Result<()> + Send + 'static,
     ) -> Pending {
         let (done, rx) = tokio::sync::oneshot::channel();
         let req = WriteReq {
@@ -251,41 +588,39 @@ impl Store {
             .unwrap_or_else(|e| e.into_inner())
             .send(req)
         {
-            let _ = req
-                .done
-                .send(Err(anyhow::anyhow!("the database writer stopped")));
+            let _ = req.done.send(Err(anyhow!("the database writer stopped")));
         }
         Pending(rx)
     }
 
-    /// The schema version of the open database (`PRAGMA user_version`): the number of
-    /// [`MIGRATIONS`] applied.
+    /// The schema version of the open database: the number of migrations applied.
     pub fn schema_version(&self) -> anyhow::Result<u32> {
-        self.with(|c| c.query_row("PRAGMA user_version", [], |r| r.get(0)))
+        self.with(|c| schema_version(c))
     }
 
     /// Queues the insertion of a new game's row.
     pub fn create_game(&self, g: &GameRow) -> Pending {
-        let g = g.clone();
+        let (g, me) = (g.clone(), self.instance.clone());
         self.write(move |c| {
-            c.execute(
+            touched(c, &me, &g.id)?;
+            c.exec(
                 "INSERT INTO games (id, start, created_ms, updated_ms, south_kind, north_kind,
                     ai_level, south_token, north_token, invite, resigned, seed, south_name, north_name)
-                 VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                params![
-                    g.id,
-                    g.start,
+                 VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                vals![
+                    &g.id,
+                    &g.start,
                     g.created_ms,
                     kind(g.ai[0], g.bots[0]),
                     kind(g.ai[1], g.bots[1]),
                     g.ai_level,
-                    g.tokens[0],
-                    g.tokens[1],
-                    g.invite,
+                    g.tokens[0].clone(),
+                    g.tokens[1].clone(),
+                    g.invite.clone(),
                     g.resigned.map(side_name),
                     g.seed,
-                    g.names[0],
-                    g.names[1],
+                    g.names[0].clone(),
+                    g.names[1].clone(),
                 ],
             )
             .map(|_| ())
@@ -294,74 +629,65 @@ impl Store {
 
     /// The game and its moves in order, or `None`.
     pub fn load_game(&self, id: &str) -> anyhow::Result<Option<(GameRow, Vec<MoveRow>)>> {
-        self.with(|c| {
-            let row = c
-                .query_row(
-                    "SELECT id, start, created_ms, south_kind, north_kind, ai_level, south_token,
-                        north_token, invite, resigned, seed, south_name, north_name,
-                        interrupted_ms
-                     FROM games WHERE id = ?1",
-                    [id],
-                    |r| {
-                        let kinds = [r.get::<_, String>(3)?, r.get::<_, String>(4)?];
-                        Ok(GameRow {
-                            id: r.get(0)?,
-                            start: r.get(1)?,
-                            created_ms: r.get(2)?,
-                            ai: kinds.clone().map(|k| k == "ai"),
-                            bots: kinds.map(|k| k == "kgp"),
-                            ai_level: r.get(5)?,
-                            tokens: [r.get(6)?, r.get(7)?],
-                            invite: r.get(8)?,
-                            resigned: r
-                                .get::<_, Option<String>>(9)?
-                                .map(|s| u8::from(s == "north")),
-                            seed: r.get(10)?,
-                            names: [r.get(11)?, r.get(12)?],
-                            interrupted: r.get::<_, Option<i64>>(13)?.is_some(),
-                        })
-                    },
-                )
-                .optional()?;
-            let Some(row) = row else { return Ok(None) };
-            let mut st = c.prepare_cached(
-                "SELECT ply, pit, eval, depth, time_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
-            )?;
-            let moves = st
-                .query_map([id], |r| {
+        let id = id.to_string();
+        self.with(move |c| {
+            let Some(r) = c.query_opt(
+                "SELECT id, start, created_ms, south_kind, north_kind, ai_level, south_token,
+                    north_token, invite, resigned, seed, south_name, north_name, interrupted_ms
+                 FROM games WHERE id = $1",
+                vals![&id],
+            )?
+            else {
+                return Ok(None);
+            };
+            let kinds = [r.text(3)?, r.text(4)?];
+            let row = GameRow {
+                id: r.text(0)?,
+                start: r.text(1)?,
+                created_ms: r.int(2)?,
+                ai: kinds.clone().map(|k| k == "ai"),
+                bots: kinds.map(|k| k == "kgp"),
+                ai_level: r.opt_num(5)?,
+                tokens: [r.opt_text(6)?, r.opt_text(7)?],
+                invite: r.opt_text(8)?,
+                resigned: r.opt_text(9)?.map(|s| u8::from(s == "north")),
+                seed: r.int(10)?,
+                names: [r.opt_text(11)?, r.opt_text(12)?],
+                interrupted: r.opt_int(13)?.is_some(),
+            };
+            let moves = c
+                .query(
+                    "SELECT ply, pit, eval, depth, time_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+                    vals![&id],
+                )?
+                .iter()
+                .map(|r| {
                     Ok(MoveRow {
-                        ply: r.get(0)?,
-                        pit: r.get(1)?,
-                        eval: r.get(2)?,
-                        depth: r.get(3)?,
-                        time_ms: r.get::<_, Option<i64>>(4)?.map(|t| t.max(0) as u64),
+                        ply: r.num(0)?,
+                        pit: r.num(1)?,
+                        eval: r.opt_num(2)?,
+                        depth: r.opt_num(3)?,
+                        time_ms: r.opt_int(4)?.map(|t| t.max(0) as u64),
                     })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
             Ok(Some((row, moves)))
         })
     }
 
     /// Appends a move; its ply must be the next one (the primary key refuses a duplicate).
     pub fn add_move(&self, id: &str, m: &MoveRow) -> Pending {
-        let (id, m) = (id.to_string(), *m);
+        let (id, m, me) = (id.to_string(), *m, self.instance.clone());
         self.write(move |tx| {
-            tx.execute(
+            touched(tx, &me, &id)?;
+            tx.exec(
                 "INSERT INTO moves (game_id, ply, pit, eval, depth, time_ms, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![
-                    id,
-                    m.ply,
-                    m.pit,
-                    m.eval,
-                    m.depth,
-                    m.time_ms.map(|t| t as i64),
-                    now_ms()
-                ],
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                vals![&id, m.ply, m.pit, m.eval, m.depth, m.time_ms, now_ms()],
             )?;
-            tx.execute(
-                "UPDATE games SET updated_ms = ?2 WHERE id = ?1",
-                params![id, now_ms()],
+            tx.exec(
+                "UPDATE games SET updated_ms = $2 WHERE id = $1",
+                vals![&id, now_ms()],
             )?;
             // A game between accounts that this move ends is settled with it.
             crate::ratings::settle(tx, &id)
@@ -370,11 +696,12 @@ impl Store {
 
     /// Deletes the moves from ply `from` on (undo).
     pub fn truncate(&self, id: &str, from: u32) -> Pending {
-        let id = id.to_string();
+        let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
-            c.execute(
-                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                params![id, from],
+            touched(c, &me, &id)?;
+            c.exec(
+                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+                vals![&id, from],
             )
             .map(|_| ())
         })
@@ -382,11 +709,12 @@ impl Store {
 
     /// Queues the resignation of game `id` by `side` (0 South, 1 North).
     pub fn set_resigned(&self, id: &str, side: u8) -> Pending {
-        let id = id.to_string();
+        let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
-            c.execute(
-                "UPDATE games SET resigned = ?2, updated_ms = ?3 WHERE id = ?1",
-                params![id, side_name(side), now_ms()],
+            touched(c, &me, &id)?;
+            c.exec(
+                "UPDATE games SET resigned = $2, updated_ms = $3 WHERE id = $1",
+                vals![&id, side_name(side), now_ms()],
             )?;
             crate::ratings::settle(c, &id)
         })
@@ -394,106 +722,174 @@ impl Store {
 
     /// Marks game `id` as cut off by a restart ([`GameRow::interrupted`]).
     pub fn set_interrupted(&self, id: &str) -> Pending {
-        let id = id.to_string();
+        let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
-            let now = now_ms();
-            c.execute(
-                "UPDATE games SET interrupted_ms = ?2, updated_ms = ?2 WHERE id = ?1",
-                params![id, now],
+            touched(c, &me, &id)?;
+            c.exec(
+                "UPDATE games SET interrupted_ms = $2, updated_ms = $2 WHERE id = $1",
+                vals![&id, now_ms()],
             )
             .map(|_| ())
         })
     }
 
-    /// Gives the open seat `side` its token and name, and spends the invitation.
+    /// Gives the open seat `side` its token and name, and spends the invitation; fails where
+    /// the seat was taken meanwhile (by another server on the same database).
     pub fn claim_seat(&self, id: &str, side: u8, token: &str, name: Option<&str>) -> Pending {
         let sql = if side == 0 {
-            "UPDATE games SET south_token = ?2, south_name = ?3, invite = NULL WHERE id = ?1"
+            "UPDATE games SET south_token = $2, south_name = $3, invite = NULL
+             WHERE id = $1 AND invite IS NOT NULL AND south_token IS NULL"
         } else {
-            "UPDATE games SET north_token = ?2, north_name = ?3, invite = NULL WHERE id = ?1"
+            "UPDATE games SET north_token = $2, north_name = $3, invite = NULL
+             WHERE id = $1 AND invite IS NOT NULL AND north_token IS NULL"
         };
         let (id, token, name) = (id.to_string(), token.to_string(), name.map(str::to_string));
-        self.write(move |c| c.execute(sql, params![id, token, name]).map(|_| ()))
+        let me = self.instance.clone();
+        self.write(move |c| {
+            touched(c, &me, &id)?;
+            match c.exec(sql, vals![&id, token, name])? {
+                1 => Ok(()),
+                _ => Err(anyhow!("the seat was taken meanwhile")),
+            }
+        })
     }
 
     /// Ids of the `limit` newest games with a KGP bot, newest first.
     pub fn bot_games(&self, limit: u32) -> anyhow::Result<Vec<String>> {
-        self.with(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT id FROM games WHERE south_kind = 'kgp' OR north_kind = 'kgp'
-                 ORDER BY created_ms DESC, id LIMIT ?1",
-            )?;
-            let ids = st
-                .query_map([limit], |r| r.get(0))?
-                .collect::<rusqlite::Result<Vec<String>>>();
-            ids
-        })
+        self.ids(
+            "SELECT id FROM games WHERE south_kind = 'kgp' OR north_kind = 'kgp'
+             ORDER BY created_ms DESC, id LIMIT $1",
+            vec![limit.into()],
+        )
     }
 
     /// Ids of the KGP bots' games neither resigned nor already marked as interrupted, for
     /// marking those a restart cut off.
     pub fn open_bot_games(&self) -> anyhow::Result<Vec<String>> {
-        self.with(|c| {
-            let mut st = c.prepare(
-                "SELECT id FROM games WHERE (south_kind = 'kgp' OR north_kind = 'kgp')
-                 AND resigned IS NULL AND interrupted_ms IS NULL",
-            )?;
-            let ids = st
-                .query_map([], |r| r.get(0))?
-                .collect::<rusqlite::Result<Vec<String>>>();
-            ids
-        })
+        self.ids(
+            "SELECT id FROM games WHERE (south_kind = 'kgp' OR north_kind = 'kgp')
+             AND resigned IS NULL AND interrupted_ms IS NULL",
+            Vec::new(),
+        )
     }
 
     /// Ids of games (not resigned, changed in the last week) where the computer plays, for
     /// resuming after a restart.
     pub fn ai_games(&self) -> anyhow::Result<Vec<String>> {
-        self.with(|c| {
-            let mut st = c.prepare(
-                "SELECT id FROM games WHERE resigned IS NULL
-                 AND (south_kind = 'ai' OR north_kind = 'ai') AND updated_ms > ?1
-                 ORDER BY updated_ms DESC LIMIT 1000",
-            )?;
-            let week = 7 * 24 * 3600 * 1000;
-            let ids = st
-                .query_map([now_ms() - week], |r| r.get(0))?
-                .collect::<rusqlite::Result<Vec<String>>>();
-            ids
-        })
+        let week = 7 * 24 * 3600 * 1000;
+        self.ids(
+            "SELECT id FROM games WHERE resigned IS NULL
+             AND (south_kind = 'ai' OR north_kind = 'ai') AND updated_ms > $1
+             ORDER BY updated_ms DESC LIMIT 1000",
+            vec![(now_ms() - week).into()],
+        )
+    }
+
+    /// The first column of a query's rows, as texts.
+    fn ids(&self, sql: &'static str, params: Vec<db::Val>) -> anyhow::Result<Vec<String>> {
+        self.with(move |c| c.query(sql, &params)?.iter().map(|r| r.text(0)).collect())
     }
 }
 
-fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
-    let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version as usize > MIGRATIONS.len() {
-        anyhow::bail!(
-            "the database has schema version {version}, newer than this server's {}",
-            MIGRATIONS.len()
-        );
+/// The schema version: SQLite's `user_version`, PostgreSQL's `mancala_schema` row (0 before
+/// the first migration).
+fn schema_version(c: &mut dyn Conn) -> anyhow::Result<u32> {
+    let row = match c.kind() {
+        Kind::Sqlite => c.query_opt("PRAGMA user_version", &[])?,
+        Kind::Postgres => {
+            c.batch("CREATE TABLE IF NOT EXISTS mancala_schema (version BIGINT NOT NULL)")?;
+            c.query_opt("SELECT version FROM mancala_schema", &[])?
+        }
+    };
+    row.map_or(Ok(0), |r| r.num(0))
+}
+
+fn migrate(c: &mut dyn Conn) -> anyhow::Result<()> {
+    let (list, kind) = match c.kind() {
+        Kind::Sqlite => (MIGRATIONS, Kind::Sqlite),
+        Kind::Postgres => (PG_MIGRATIONS, Kind::Postgres),
+    };
+    if kind == Kind::Postgres {
+        // Servers starting together: the first migrates, the others wait and find it done.
+        c.batch("BEGIN")?;
+        c.exec("SELECT pg_advisory_xact_lock(7262)", &[])?;
     }
-    for (k, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (k + 1) as u32)?;
-        tx.commit()?;
+    let result = (|| {
+        let version = schema_version(c)? as usize;
+        if version > list.len() {
+            anyhow::bail!(
+                "the database has schema version {version}, newer than this server's {}",
+                list.len()
+            );
+        }
+        for (k, sql) in list.iter().enumerate().skip(version) {
+            let next = (k + 1) as u32;
+            match kind {
+                Kind::Sqlite => {
+                    c.batch("BEGIN")?;
+                    c.batch(sql)?;
+                    c.batch(&format!("PRAGMA user_version = {next}"))?;
+                    c.batch("COMMIT")?;
+                }
+                Kind::Postgres => {
+                    c.batch(sql)?;
+                    c.exec("DELETE FROM mancala_schema", &[])?;
+                    c.exec("INSERT INTO mancala_schema VALUES ($1)", vals![next])?;
+                }
+            }
+        }
+        Ok(())
+    })();
+    if kind == Kind::Postgres {
+        c.batch(if result.is_ok() { "COMMIT" } else { "ROLLBACK" })?;
+    } else if result.is_err() {
+        let _ = c.batch("ROLLBACK");
     }
-    Ok(())
+    result.with_context(|| format!("migrating the {kind} database"))
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A fresh, empty PostgreSQL schema for one test: the address to give [`Store::connect`],
+    /// or `None` (saying so) where `MANCALA_TEST_POSTGRES` names no server.
+    pub(crate) fn pg_test_url(test: &str) -> Option<String> {
+        let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
+            eprintln!("skipped on PostgreSQL ({test}): MANCALA_TEST_POSTGRES is not set");
+            return None;
+        };
+        Some(db::fresh_schema(&base).expect("MANCALA_TEST_POSTGRES names a server"))
+    }
+
+    /// Each store test, on SQLite and (where a server is given) on PostgreSQL.
+    fn on_both(test: &str, f: impl Fn(&dyn Fn() -> Store)) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.db");
+        f(&|| Store::open(&path).unwrap());
+        if let Some(url) = pg_test_url(test) {
+            f(&|| Store::connect(&url).unwrap());
+        }
+    }
 
     #[test]
     fn migrates_and_round_trips() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("games.db");
-        let s = Store::open(&path).unwrap();
-        assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+        on_both("migrates_and_round_trips", |open| {
+            let s = open();
+            let n = match s.kind() {
+                Kind::Sqlite => MIGRATIONS.len(),
+                Kind::Postgres => PG_MIGRATIONS.len(),
+            };
+            assert_eq!(s.schema_version().unwrap() as usize, n);
+            round_trip(s, open);
+        });
+    }
+
+    fn round_trip(s: Store, open: &dyn Fn() -> Store) {
         let g = GameRow {
             id: "abc".into(),
             start: "kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s".into(),
-            created_ms: 1,
+            created_ms: 1_765_000_000_000,
             ai: [false, true],
             bots: [false, false],
             ai_level: Some(3),
@@ -502,7 +898,7 @@ mod tests {
             invite: None,
             resigned: None,
             interrupted: false,
-            seed: 9,
+            seed: -9,
         };
         s.create_game(&g).wait().unwrap();
         let m = MoveRow {
@@ -519,17 +915,58 @@ mod tests {
         );
         // A failed write leaves the others of its batch alone.
         let a = s.add_move("abc", &m);
-        let b = s.add_move("abc", &MoveRow { ply: 1, ..m });
+        let b = s.add_move(
+            "abc",
+            &MoveRow {
+                ply: 1,
+                eval: Some(-4),
+                depth: Some(12),
+                time_ms: Some(1500),
+                ..m
+            },
+        );
         assert!(a.wait().is_err());
         b.wait().unwrap();
         drop(s);
-        let s = Store::open(&path).unwrap();
+        let s = open();
         let (row, moves) = s.load_game("abc").unwrap().unwrap();
         assert_eq!(row, g);
-        assert_eq!(moves, vec![m, MoveRow { ply: 1, ..m }]);
+        assert_eq!(moves.len(), 2);
+        assert_eq!(moves[0], m);
+        assert_eq!(
+            (moves[1].eval, moves[1].depth, moves[1].time_ms),
+            (Some(-4), Some(12), Some(1500))
+        );
         s.truncate("abc", 0).wait().unwrap();
         assert!(s.load_game("abc").unwrap().unwrap().1.is_empty());
         assert!(s.load_game("nope").unwrap().is_none());
+        // A seat is claimed once, with the invitation.
+        assert!(
+            s.claim_seat("abc", 1, "tok", Some("Bo")).wait().is_err(),
+            "no invitation"
+        );
+        s.create_game(&GameRow {
+            id: "inv".into(),
+            invite: Some("code".into()),
+            ..g.clone()
+        })
+        .wait()
+        .unwrap();
+        s.claim_seat("inv", 1, "tok", Some("Bo")).wait().unwrap();
+        assert!(
+            s.claim_seat("inv", 1, "tok2", None).wait().is_err(),
+            "taken"
+        );
+        s.set_resigned("inv", 1).wait().unwrap();
+        let (row, _) = s.load_game("inv").unwrap().unwrap();
+        assert_eq!(
+            (
+                row.tokens[1].as_deref(),
+                row.names[1].as_deref(),
+                row.resigned
+            ),
+            (Some("tok"), Some("Bo"), Some(1))
+        );
         // A KGP bot's seat is its own kind, and its games are listed.
         let bot = GameRow {
             id: "kgp1".into(),
@@ -542,5 +979,58 @@ mod tests {
         s.create_game(&bot).wait().unwrap();
         assert_eq!(s.load_game("kgp1").unwrap().unwrap().0, bot);
         assert_eq!(s.bot_games(10).unwrap(), vec!["kgp1".to_string()]);
+        assert_eq!(s.open_bot_games().unwrap(), vec!["kgp1".to_string()]);
+        s.set_interrupted("kgp1").wait().unwrap();
+        assert!(s.open_bot_games().unwrap().is_empty());
+        assert!(s.load_game("kgp1").unwrap().unwrap().0.interrupted);
+    }
+
+    /// The tables and columns of each schema version, as the database itself lists them.
+    fn columns(s: &Store) -> Vec<(String, String)> {
+        s.with(|c| {
+            let sql = match c.kind() {
+                Kind::Sqlite => {
+                    "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+                     WHERE m.type = 'table' ORDER BY 1, 2"
+                }
+                Kind::Postgres => {
+                    "SELECT table_name::text, column_name::text FROM information_schema.columns
+                     WHERE table_schema = current_schema() AND table_name <> 'mancala_schema'
+                     ORDER BY 1, 2"
+                }
+            };
+            c.query(sql, &[])?
+                .iter()
+                .map(|r| Ok((r.text(0)?, r.text(1)?)))
+                .collect()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn both_databases_make_the_same_tables_and_columns() {
+        assert_eq!(MIGRATIONS.len(), PG_MIGRATIONS.len());
+        let dir = tempfile::tempdir().unwrap();
+        let lite = columns(&Store::open(&dir.path().join("g.db")).unwrap());
+        assert!(lite.contains(&("moves".into(), "time_ms".into())));
+        if let Some(url) = pg_test_url("both_databases_make_the_same_tables_and_columns") {
+            assert_eq!(columns(&Store::connect(&url).unwrap()), lite);
+        }
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused() {
+        on_both("a_newer_schema_is_refused", |open| {
+            let s = open();
+            s.write(|c| match c.kind() {
+                Kind::Sqlite => c.batch("PRAGMA user_version = 99"),
+                Kind::Postgres => c.batch("UPDATE mancala_schema SET version = 99"),
+            })
+            .wait()
+            .unwrap();
+            drop(s);
+            let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(open));
+            assert!(e.is_err(), "a database of schema 99 is opened");
+        });
     }
 }

@@ -774,6 +774,152 @@ pub fn replay<P>(
     }
 }
 
+/// The state of a game everyone may see (never a token), plus `you` for the seat asking.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// Bumped on every change.
+    pub version: u64,
+    /// Moves played.
+    pub ply: usize,
+    /// The rules facts.
+    pub rules: RulesView,
+    /// The position now.
+    pub board: Board,
+    /// `"south"` or `"north"`; null once the game is over.
+    pub to_move: Option<&'static str>,
+    /// Whether the game is over (by the rules or a resignation).
+    pub over: bool,
+    /// How the game ended; null while it goes on.
+    pub result: Option<GameResult>,
+    /// The pits the side to move may play, 1-based; empty once over.
+    pub legal: Vec<u8>,
+    /// Why some pits of the side to move that hold pieces may not be played now (Dracala's
+    /// compulsory capture, Kauri's cowries, Oware's feeding); null where every one may.
+    pub forced: Option<&'static str>,
+    /// Whether the side to move may swap (the pie rule: North's first action).
+    pub swap: bool,
+    /// Both seats.
+    pub players: Seats<Player>,
+    /// Whether one seat is the computer's.
+    pub vs_computer: bool,
+    /// Whether the computer is to move.
+    pub thinking: bool,
+    /// Whether the second seat is still free.
+    pub waiting_for_opponent: bool,
+    /// The turns in notation.
+    pub turns: Vec<TurnView>,
+    /// The last moves (at most 12), each with the position before it.
+    pub recent: Vec<MoveView>,
+    /// The asker's seat; null for a watcher.
+    pub you: Option<&'static str>,
+    /// The invitation, to a seat holder only, while the other seat is free; else null.
+    pub invite: Option<String>,
+}
+
+/// South's and North's seats.
+#[derive(Debug, Clone, Serialize)]
+pub struct Seats<P> {
+    /// South's seat.
+    pub south: P,
+    /// North's seat.
+    pub north: P,
+}
+
+/// A seat of a stored game: the computer with its level, a person with his name (null
+/// where none was given) and whether he has joined, or a bot connected over a protocol.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Player {
+    /// The computer.
+    Computer {
+        /// Its level.
+        level: u8,
+        /// `Computer (level N)`.
+        name: String,
+        /// Always true.
+        joined: bool,
+    },
+    /// A person.
+    Human {
+        /// The name given, or null.
+        name: Option<String>,
+        /// Whether the seat is taken.
+        joined: bool,
+    },
+    /// A bot connected to the server's KGP port.
+    Bot {
+        /// Its `info:name`.
+        name: String,
+        /// The protocol it plays over: `kgp`.
+        protocol: &'static str,
+    },
+}
+
+/// The view of `game` that every front end answers alike (the server's stored games, the
+/// browser's own): the board, the legal moves, the end (`stop`: how it ended other than by
+/// its rules), the turns and the last 12 moves, each with the value `eval` gives the move
+/// of that ply (the computer's), and the seats. The rest is the caller's: its `id`,
+/// `version`, whether it is against the computer and thinking, the invitation and the
+/// asker's seat (all empty here).
+pub fn game_view(
+    game: &Game,
+    stop: Option<Stop>,
+    eval: &dyn Fn(usize) -> Option<i32>,
+    players: Seats<Player>,
+) -> GameView {
+    let g = game;
+    let n = g.moves().len();
+    let recent = (n.saturating_sub(12)..n)
+        .filter_map(|k| {
+            let before = g.position_at(k)?;
+            let mut v = move_view(before, g.position_at(k + 1)?, &g.moves()[k], k);
+            v.before = Some(board(before));
+            v.eval = eval(k);
+            Some(v)
+        })
+        .collect();
+    let over = stop.is_some() || g.is_over();
+    let moves = if over {
+        Default::default()
+    } else {
+        g.legal_moves()
+    };
+    let legal: Vec<u8> = moves
+        .as_slice()
+        .iter()
+        .filter(|&&p| p != mancala_core::SWAP)
+        .map(|p| p + 1)
+        .collect();
+    let p = g.position();
+    let pieces = |i: usize| p.seeds(p.to_move(), i) > 0 || p.cowries(p.to_move(), i) > 0;
+    let held = (0..p.pits()).filter(|&i| pieces(i)).count();
+    GameView {
+        id: String::new(),
+        version: 0,
+        ply: n,
+        rules: rules_view(g),
+        board: board(p),
+        to_move: (!over).then(|| side_str(g.to_move())),
+        over,
+        result: result(g, stop),
+        forced: (!over && legal.len() < held)
+            .then(|| g.rules().move_restriction())
+            .flatten(),
+        swap: moves.contains(mancala_core::SWAP),
+        legal,
+        players,
+        vs_computer: false,
+        thinking: false,
+        waiting_for_opponent: false,
+        turns: turns(g),
+        recent,
+        you: None,
+        invite: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,13 +5,12 @@
 
 use std::path::PathBuf;
 
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-use crate::api::Ctx;
 use crate::app::ApiError;
 
 /// `(name, content type, contents)` of every file of the client.
@@ -200,8 +199,9 @@ fn file(dir: Option<&PathBuf>, name: &str) -> Response {
 }
 
 /// The routes of the browser client's files: `/` (its `index.html`) and `/{name}`, from
-/// `dir` when given, else from the copy built in.
-pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
+/// `dir` when given, else from the copy built in; they read no state, so they join a
+/// router of any.
+pub fn routes<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Router<S> {
     let d1 = dir.clone();
     let d2 = dir.clone();
     Router::new()
@@ -214,14 +214,14 @@ pub fn routes(dir: Option<PathBuf>) -> Router<Ctx> {
         )
         .route(
             "/locales/{name}",
-            get(move |State(_): State<Ctx>, Path(name): Path<String>| {
+            get(move |Path(name): Path<String>| {
                 let d = d2.clone();
                 async move { file(d.as_ref(), &format!("locales/{name}")) }
             }),
         )
         .route(
             "/{name}",
-            get(move |State(_): State<Ctx>, Path(name): Path<String>| {
+            get(move |Path(name): Path<String>| {
                 let d = dir.clone();
                 async move { file(d.as_ref(), &name) }
             }),

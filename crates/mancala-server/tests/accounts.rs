@@ -497,12 +497,14 @@ async fn names_with_markup() {
 async fn the_user_command() {
     use mancala_server::accounts::UserAction;
     let server = Server::start(test_config()).await;
-    let db = server.dir.path().join("games.db");
-    // The command blocks (as it does in the `mancala` binary): off the runtime's threads.
-    let user_command = |db: &std::path::Path, a: UserAction, name: &str, pw: Option<&str>| {
-        let (db, name, pw) = (db.to_path_buf(), name.to_string(), pw.map(str::to_string));
+    let db = server.db.clone();
+    // The command blocks (as it does in the `mancala` binary): off the runtime's threads,
+    // on a store of its own beside the server's.
+    let user_command = |db: &str, a: UserAction, name: &str, pw: Option<&str>| {
+        let (db, name, pw) = (db.to_string(), name.to_string(), pw.map(str::to_string));
         std::thread::spawn(move || {
-            mancala_server::accounts::user_command(&db, a, &name, pw.as_deref())
+            let store = mancala_server::Store::connect(&db)?;
+            mancala_server::accounts::user_command(&store, a, &name, pw.as_deref())
         })
         .join()
         .unwrap()
@@ -559,7 +561,7 @@ async fn a_password_never_leaves_the_server() {
     let (out, err) = (dir.path().join("out.log"), dir.path().join("err.log"));
     let mut child = Command::new(common::bin())
         .args(["--addr", "127.0.0.1:0", "--rate-limit", "0", "--db"])
-        .arg(dir.path().join("games.db"))
+        .arg(common::fresh_db(dir.path()))
         .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
         .stderr(Stdio::from(std::fs::File::create(&err).unwrap()))
         .spawn()
@@ -766,14 +768,19 @@ async fn a_seek_in_the_lobby_starts_a_game_for_both() {
     server.stop().await;
 }
 
-/// With `--forwarded-for` the per-address login limit counts each client by the address its
-/// proxy appended to `X-Forwarded-For`; without it, by the connection's address, whatever the
-/// header says.
+/// With `--trusted-proxy` the per-address login limit counts each client by the address the
+/// proxy appended to `X-Forwarded-For` (as the rate limit does); without it, by the
+/// connection's address, whatever the header says.
 #[tokio::test]
 async fn behind_a_proxy_clients_are_counted_apart() {
     for trusted in [true, false] {
+        let proxies = if trusted {
+            vec![mancala_server::client_addr::parse_proxy("127.0.0.1").unwrap()]
+        } else {
+            Vec::new()
+        };
         let server = Server::start(mancala_server::Config {
-            forwarded_for: trusted,
+            trusted_proxies: mancala_server::client_addr::TrustedProxies(proxies),
             ..test_config()
         })
         .await;

@@ -417,6 +417,49 @@ async fn too_many_requests_from_one_client_get_429() {
     s.stop().await;
 }
 
+/// Statuses of GET /api/health sent with each `X-Forwarded-For` in turn.
+async fn health_from(base: &str, forwarded: &[&str]) -> Vec<u16> {
+    let http = reqwest::Client::new();
+    let mut out = Vec::new();
+    for f in forwarded {
+        let r = http
+            .get(format!("{base}/api/health"))
+            .header("x-forwarded-for", *f)
+            .send()
+            .await
+            .expect("request");
+        out.push(r.status().as_u16());
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn x_forwarded_for_is_read_only_from_a_trusted_proxy() {
+    let mut cfg = test_config();
+    // Three requests, then (almost) none.
+    cfg.rate = 0.001;
+    cfg.burst = 3.0;
+    let a = "198.51.100.1";
+    let b = "198.51.100.2";
+    // An untrusted peer (this test, on 127.0.0.1) may not pose as other clients.
+    let s = Server::start(cfg.clone()).await;
+    assert_eq!(
+        health_from(&s.base, &[a, a, a, b, "203.0.113.1"]).await,
+        [200, 200, 200, 429, 429]
+    );
+    s.stop().await;
+    // Behind a trusted proxy each client has its own bucket.
+    cfg.trusted_proxies = mancala_server::client_addr::TrustedProxies(vec![
+        mancala_server::client_addr::parse_proxy("127.0.0.0/8").unwrap(),
+    ]);
+    let s = Server::start(cfg).await;
+    assert_eq!(
+        health_from(&s.base, &[a, a, a, a, b, &format!("{a}, {b}")]).await,
+        [200, 200, 200, 429, 200, 200]
+    );
+    s.stop().await;
+}
+
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 

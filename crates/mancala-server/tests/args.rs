@@ -114,3 +114,28 @@ fn numeric_options_have_ranges() {
         assert!(first.contains(needle), "{flag} {value}: {first}");
     }
 }
+
+#[test]
+fn an_unreachable_or_malformed_postgresql_address_is_refused_without_its_password() {
+    // Port 1: nothing listens there.
+    let (code, err) = exit(&[
+        "--db".as_ref(),
+        "postgres://ann:s3cret@127.0.0.1:1/x".as_ref(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("postgres://ann@127.0.0.1:1/x: cannot connect to PostgreSQL"),
+        "{err}"
+    );
+    assert!(!err.contains("s3cret"), "{err}");
+    refused(
+        &[
+            "--db".as_ref(),
+            "postgres://ann:s3cret@h/x?sslmode=bogus".as_ref(),
+        ],
+        &[
+            "not a PostgreSQL address",
+            "postgres://USER:PASSWORD@HOST/DB",
+        ],
+    );
+}

@@ -3,6 +3,9 @@
 //! the KGP server reported, and a browser watching `/api/games/{id}/ws` sees its moves.
 
 mod common;
+#[path = "../../mancala-protocols/tests/kgp_common/mod.rs"]
+#[allow(dead_code)]
+mod kgp_common;
 
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
@@ -123,7 +126,7 @@ async fn a_kgp_bots_games_are_stored_listed_and_watched() {
     assert_eq!(last["ply"], games[1]["ply"]);
 
     // Each stored game, read back from the database, replays to the result reported.
-    let store = mancala_server::Store::open(&s.dir.path().join("games.db")).unwrap();
+    let store = mancala_server::Store::connect(&s.db).unwrap();
     for (g, r) in games.iter().rev().zip(&report.games) {
         assert_eq!(g["over"], true);
         assert_eq!(g["rules"], "kalah,seeds=6,stop-when-decided=true");
@@ -200,7 +203,7 @@ async fn a_bot_that_breaks_off_before_any_move_leaves_no_game() {
     let c = Client::new(&s.base);
     let list = c.get("/api/kgp/games", None).await.ok();
     assert_eq!(list["games"], serde_json::json!([]), "{list}");
-    let store = mancala_server::Store::open(&s.dir.path().join("games.db")).unwrap();
+    let store = mancala_server::Store::connect(&s.db).unwrap();
     assert!(store.bot_games(100).unwrap().is_empty());
 }
 
@@ -236,22 +239,7 @@ fn lobby_bot(
     let name = name.to_string();
     std::thread::spawn(move || {
         let link = Link::tcp(TcpStream::connect(addr).unwrap()).unwrap();
-        let mut computer = Computer::new(Level::new(level).unwrap(), 3);
-        let cfg = ClientConfig {
-            mode: Mode::Freeplay,
-            name,
-            authors: Some("tests".into()),
-            token: None,
-            per_move: None,
-        };
-        run_client(
-            link.reader,
-            link.writer,
-            &mut computer,
-            &cfg,
-            Box::new(std::io::sink()),
-        )
-        .unwrap()
+        kgp_common::client_seeded(link, &name, Mode::Freeplay, level, 3)
     })
 }
 
@@ -271,7 +259,7 @@ async fn waiting(c: &Client, n: usize) -> Vec<Value> {
 
 /// The scores a stored game replays to, from the database.
 fn stored_scores(s: &Server, id: &str) -> [u16; 2] {
-    let store = mancala_server::Store::open(&s.dir.path().join("games.db")).unwrap();
+    let store = mancala_server::Store::connect(&s.db).unwrap();
     let (row, moves) = store.load_game(id).unwrap().unwrap();
     let mut game = Game::new(row.start.parse().unwrap());
     for m in &moves {
@@ -633,7 +621,7 @@ async fn a_resignation_frees_the_bot_and_a_bot_that_leaves_forfeits() {
     assert_eq!(st["ply"], 1);
     assert_eq!(st["result"]["winner"], "north", "{st}");
     assert_eq!(st["result"]["why"]["key"], "result.resigned", "{st}");
-    let store = mancala_server::Store::open(&s.dir.path().join("games.db")).unwrap();
+    let store = mancala_server::Store::connect(&s.db).unwrap();
     assert_eq!(store.load_game(&game).unwrap().unwrap().0.resigned, Some(0));
     assert_eq!(waiting(&c, 0).await.len(), 0);
 }

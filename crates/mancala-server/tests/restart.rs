@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_survive_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.db");
+    let db = common::fresh_db(dir.path());
     let p = Proc::start(&db);
     let c = Client::new(&p.base);
     let (id, token, _) = c
@@ -63,7 +63,7 @@ async fn games_survive_a_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_loses_no_acknowledged_move() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.db");
+    let db = common::fresh_db(dir.path());
     let p = Proc::start(&db);
     let c = Client::new(&p.base);
     // Two people, moves sent as fast as they are acknowledged, and a game against the
@@ -243,13 +243,13 @@ async fn bot_game(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_leaves_a_bots_cut_off_game_unfinished() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.db");
+    let db = common::fresh_db(dir.path());
     let rules = "kalah,seeds=6,stop-when-decided=true";
     let start = format!("{rules}/6-6-6-6-6-6/0/6-6-6-6-6-6/0/s");
     // South's last seed ends the game: South's row empties, North sweeps its 5.
     let ending = format!("{rules}/0-0-0-0-0-1/30/5-0-0-0-0-0/36/s");
     {
-        let store = mancala_server::Store::open(&db).unwrap();
+        let store = mancala_server::Store::connect(&db).unwrap();
         bot_game(&store, "cut0000000000001", &start, &[0], None).await;
         bot_game(&store, "gone000000000002", &start, &[0, 2], Some(1)).await;
         bot_game(&store, "done000000000003", &ending, &[5], None).await;
@@ -285,7 +285,7 @@ async fn a_restart_leaves_a_bots_cut_off_game_unfinished() {
         assert_eq!(list["games"].as_array().unwrap().len(), 3, "{list}");
         p.terminate();
     }
-    let store = mancala_server::Store::open(&db).unwrap();
+    let store = mancala_server::Store::connect(&db).unwrap();
     let interrupted = |id: &str| store.load_game(id).unwrap().unwrap().0.interrupted;
     assert!(interrupted("cut0000000000001"));
     assert!(!interrupted("gone000000000002"));

@@ -8,7 +8,8 @@
 //! the engine's [`mancala_engine::Evaluation`] JSON: whose view, whether lower is better,
 //! proven or searched to depth D.
 //!
-//! Games against the computer live in this module's memory, one table per worker. The engine
+//! Games against the computer live in this module's memory, one table per worker; the page
+//! keeps each game's [`snapshot`] and [`restore`]s it into a new worker. The engine
 //! runs on one thread (there are none in the browser); a search stops at its budget, and the
 //! page stops a search early by terminating the worker and starting a new one.
 
@@ -31,8 +32,8 @@ mod view;
 const TABLE_MB: usize = 16;
 
 struct Local {
-    /// `local-SEED-K`: the creating request's seed tells games of earlier workers (earlier
-    /// visits, whose games are gone) from this one's.
+    /// `local-SEED-K`: the creating request's seed and the count of games this worker made;
+    /// a game restored from a [`snapshot`] keeps its id.
     id: String,
     game: Game,
     /// The computer's level; `None` for two people at one screen.
@@ -41,8 +42,9 @@ struct Local {
     you: Side,
     resigned: Option<Side>,
     version: u64,
-    /// The computer's values of its moves, by ply.
-    evals: Vec<Option<mancala_engine::Evaluation>>,
+    /// The computer's values of its moves, by ply: its margin after the move, from the
+    /// mover's view (what the server stores as a move's `eval`).
+    evals: Vec<Option<i32>>,
 }
 
 thread_local! {
@@ -192,81 +194,53 @@ impl Local {
                 break;
             }
             self.evals.truncate(self.game.moves().len() - 1);
-            self.evals.push(d.eval);
+            self.evals.push(d.eval.map(|e| e.margin));
         }
     }
 
     fn view(&self) -> Value {
-        let g = &self.game;
-        let n = g.moves().len();
-        let recent: Vec<_> = (n.saturating_sub(12)..n)
-            .filter_map(|k| {
-                let before = g.position_at(k)?;
-                let mut v = view::move_view(before, g.position_at(k + 1)?, &g.moves()[k], k);
-                v.before = Some(view::board(before));
-                v.eval = self.evals.get(k).copied().flatten().map(|e| e.margin);
-                Some(v)
-            })
-            .collect();
-        let over = self.over();
-        let moves = if over {
-            Default::default()
-        } else {
-            g.legal_moves()
-        };
-        let legal: Vec<u8> = moves
-            .as_slice()
-            .iter()
-            .filter(|&&p| p != mancala_core::SWAP)
-            .map(|p| p + 1)
-            .collect();
-        let p = g.position();
-        let pieces = |i: usize| p.seeds(p.to_move(), i) > 0 || p.cowries(p.to_move(), i) > 0;
-        let held = (0..p.pits()).filter(|&i| pieces(i)).count();
-        let forced = (!over && legal.len() < held)
-            .then(|| g.rules().move_restriction())
-            .flatten();
         let seat = |s: Side| match self.level {
-            Some(l) if s != self.you => json!({
-                "kind": "computer", "level": l, "name": format!("Computer (level {l})"), "joined": true,
-            }),
-            _ => json!({ "kind": "human", "name": null, "joined": true }),
+            Some(level) if s != self.you => view::Player::Computer {
+                level,
+                name: format!("Computer (level {level})"),
+                joined: true,
+            },
+            _ => view::Player::Human {
+                name: None,
+                joined: true,
+            },
         };
+        let players = view::Seats {
+            south: seat(Side::South),
+            north: seat(Side::North),
+        };
+        let eval = |k: usize| self.evals.get(k).copied().flatten();
         let stop = self.resigned.map(view::Stop::Resigned);
-        json!({
-            "id": self.id,
-            "version": self.version,
-            "ply": n,
-            "rules": view::rules_view(g),
-            "board": view::board(p),
-            "to_move": (!over).then(|| view::side_str(g.to_move())),
-            "over": over,
-            "result": view::result(g, stop),
-            "legal": legal,
-            "forced": forced,
-            "swap": moves.contains(mancala_core::SWAP),
-            "players": { "south": seat(Side::South), "north": seat(Side::North) },
-            "vs_computer": self.level.is_some(),
-            "thinking": self.computer_to_move(),
-            "waiting_for_opponent": false,
-            "turns": view::turns(g),
-            "recent": recent,
-            "you": view::side_str(if self.level.is_some() { self.you } else { g.to_move() }),
-            "invite": null,
-            "local": true,
-        })
+        let g = &self.game;
+        let v = view::GameView {
+            id: self.id.clone(),
+            version: self.version,
+            vs_computer: self.level.is_some(),
+            thinking: self.computer_to_move(),
+            you: Some(view::side_str(if self.level.is_some() {
+                self.you
+            } else {
+                g.to_move()
+            })),
+            ..view::game_view(g, stop, &eval, players)
+        };
+        let mut v = serde_json::to_value(v).unwrap_or(Value::Null);
+        v["local"] = json!(true);
+        v
     }
 }
 
 fn with_game(id: &str, f: impl FnOnce(&mut Local) -> Result<Value, String>) -> String {
     answer(GAMES.with(|g| {
         let mut g = g.borrow_mut();
-        let k: Option<usize> = id.rsplit('-').next().and_then(|k| k.parse().ok());
-        match k.and_then(|k| g.get_mut(k)).filter(|game| game.id == id) {
+        match g.iter_mut().find(|game| game.id == id) {
             Some(game) => f(game),
-            None => Err(format!(
-                "no game {id} in this browser: games here end when the page is closed"
-            )),
+            None => Err(format!("no game {id} in this browser")),
         }
     }))
 }
@@ -520,5 +494,96 @@ pub fn replay_record(text: &str, per_move_ms: u32, total_ms: u32) -> String {
         v.note = note.as_ref().map(|n| n.to_string());
         v.note_message = note.map(|n| n.msg());
         Ok(v)
+    })())
+}
+
+/// What rebuilds a game in another worker ([`restore`]): its id, start position, moves (pit
+/// numbers from 1, or "swap"), the computer's level and values, the person's seat and a
+/// resignation. The page keeps it in the browser's storage after each change, so a game
+/// outlives a reload or a stopped search.
+#[wasm_bindgen]
+pub fn snapshot(id: &str) -> String {
+    with_game(id, |g| {
+        let moves: Vec<Value> = g
+            .game
+            .moves()
+            .iter()
+            .map(|m| match m.pit {
+                mancala_core::SWAP => json!("swap"),
+                p => json!(p + 1),
+            })
+            .collect();
+        Ok(json!({
+            "id": g.id,
+            "start": g.game.start().to_string(),
+            "moves": moves,
+            "level": g.level,
+            "you": view::side_str(g.you),
+            "resigned": g.resigned.map(view::side_str),
+            "version": g.version,
+            "evals": g.evals,
+        }))
+    })
+}
+
+/// Rebuilds a game from its [`snapshot`] (every move replayed and checked) and answers its
+/// state, as `GET /api/games/{id}`. A game of that id already here is replaced.
+#[wasm_bindgen]
+pub fn restore(snapshot: &str) -> String {
+    answer((|| {
+        let s: Value = serde_json::from_str(snapshot).map_err(|e| e.to_string())?;
+        let text = |k: &str| s.get(k).and_then(Value::as_str);
+        let id = text("id")
+            .filter(|id| id.starts_with("local-") && id.len() <= 64)
+            .ok_or("a snapshot needs the id of a game of this browser")?
+            .to_string();
+        let mut game = Game::new(position(
+            text("start").ok_or("a snapshot needs its start")?,
+        )?);
+        let moves = s
+            .get("moves")
+            .and_then(Value::as_array)
+            .ok_or("a snapshot needs its moves")?;
+        for (k, pit) in moves.iter().enumerate() {
+            game.play(pit_index(pit)?)
+                .map_err(|e| format!("move {}: {e}", k + 1))?;
+        }
+        let level = match s.get("level") {
+            None | Some(Value::Null) => None,
+            Some(l) => Some(
+                l.as_u64()
+                    .filter(|l| (1..=8).contains(l))
+                    .ok_or("level must be 1 to 8")? as u8,
+            ),
+        };
+        let side = |k: &str| -> Result<Option<Side>, String> {
+            match text(k) {
+                None => Ok(None),
+                Some("south") => Ok(Some(Side::South)),
+                Some("north") => Ok(Some(Side::North)),
+                Some(other) => Err(format!("{k} must be south or north, not \"{other}\"")),
+            }
+        };
+        let mut evals: Vec<Option<i32>> = match s.get("evals") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(e) => serde_json::from_value(e.clone()).map_err(|e| format!("evals: {e}"))?,
+        };
+        evals.resize(game.moves().len(), None);
+        let local = Local {
+            id,
+            game,
+            level,
+            you: side("you")?.unwrap_or(Side::South),
+            resigned: side("resigned")?,
+            version: s.get("version").and_then(Value::as_u64).unwrap_or(0),
+            evals,
+        };
+        let view = local.view();
+        GAMES.with(|g| {
+            let mut g = g.borrow_mut();
+            g.retain(|x| x.id != local.id);
+            g.push(local);
+        });
+        Ok(view)
     })())
 }

@@ -16,6 +16,11 @@ fn a_game_against_the_computer_with_undo_and_a_hint() {
     let id = created["game"]["id"].as_str().unwrap().to_string();
     assert_eq!(created["seat"], "south");
     assert_eq!(created["game"]["legal"].as_array().unwrap().len(), 6);
+    // The server's game view, marked as the browser's own.
+    assert_eq!(created["game"]["local"], true);
+    assert_eq!(created["game"]["you"], "south");
+    assert_eq!(created["game"]["players"]["north"]["kind"], "computer");
+    assert!(created["game"]["invite"].is_null() && created["game"]["result"].is_null());
     let hint = json(mancala_wasm::hint(&id, 100));
     assert!(hint["eval"]["side"] == "south", "{hint}");
     let pit = hint["pit"].to_string();
@@ -58,4 +63,55 @@ fn analysis_and_proof_say_whose_value_and_how_sure() {
     assert_eq!(p["proven"], true);
     assert_eq!(p["eval"]["proven"], true);
     assert_eq!(p["eval"]["side"], "north");
+}
+
+#[test]
+fn a_snapshot_restores_the_same_game_and_bad_snapshots_are_refused() {
+    let created = json(mancala_wasm::new_game(
+        r#"{"rules":"kalah","opponent":"computer","level":2,"side":"north"}"#,
+        11,
+    ));
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    // The computer opened as South; the person plays a few moves.
+    let mut state = created["game"].clone();
+    for _ in 0..3 {
+        if state["over"] == true {
+            break;
+        }
+        let pit = state["legal"][0].to_string();
+        let ply = state["ply"].as_u64().unwrap() as u32;
+        state = json(mancala_wasm::play(&id, &pit, ply, 3));
+    }
+    let snap = mancala_wasm::snapshot(&id);
+    // Another game of the same id (as in a new worker) is replaced by the restored one.
+    let restored = json(mancala_wasm::restore(&snap));
+    assert_eq!(restored, state, "{snap}");
+    assert_eq!(json(mancala_wasm::state(&id)), state);
+    assert!(
+        json(mancala_wasm::snapshot(&id))["moves"]
+            .as_array()
+            .unwrap()
+            .len()
+            >= 4
+    );
+
+    let mut bad: Value = serde_json::from_str(&snap).unwrap();
+    bad["moves"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(9));
+    let mut foreign = bad.clone();
+    foreign["id"] = "game-1".into();
+    for s in [
+        "".to_string(),
+        "[]".into(),
+        bad.to_string(),
+        foreign.to_string(),
+        snap.replace("\"level\":2", "\"level\":12"),
+        snap.replace("\"you\":\"north\"", "\"you\":\"east\""),
+    ] {
+        assert!(json(mancala_wasm::restore(&s))["error"].is_string(), "{s}");
+    }
+    // A refused snapshot leaves the game as it was.
+    assert_eq!(json(mancala_wasm::state(&id)), state);
 }

@@ -2,9 +2,11 @@
 //! two people at one keyboard, with an animated sowing, the move list, hints, undo/redo,
 //! records and a replay mode.
 //!
-//! [`App`] holds the whole state and reacts to keys ([`App::on_key`]) and to time
-//! ([`App::tick`]); [`view`] draws it. Engine work (the computer's moves, hints) runs on a
-//! background thread so the screen stays live; tests set [`App::sync`] to run it inline.
+//! [`App`] drives the game [`Session`] (seats, undo and redo, the end, the record) and holds
+//! what the screen needs beside it; it reacts to keys ([`App::on_key`]) and to time
+//! ([`App::tick`]); [`view`] draws it. Engine work (the computer's moves, hints, values) runs
+//! on a background thread about a [`Moment`] of the session, through the engine's `think`
+//! policies, so the screen stays live; tests set [`App::sync`] to run it inline.
 //! The terminal is restored on exit, on Ctrl-C (a key in raw mode) and on panic (ratatui's
 //! panic hook, plus a guard for early returns).
 
@@ -22,7 +24,8 @@ use mancala_core::i18n::{self, Lang};
 use mancala_core::notation::{self, Notation};
 use mancala_core::record::Players;
 use mancala_core::{Game, Position, Preset, Record, Rules, Side};
-use mancala_engine::{search, Engine, Level, Limits, SearchResult};
+use mancala_engine::{search, think, Budget, Engine, Level, Limits, SearchResult};
+use mancala_play::session::{Moment, Seat, Session};
 use mancala_play::{Besides, Rng};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -138,14 +141,13 @@ enum JobKind {
 enum Outcome {
     Move(Option<u8>),
     Search(Option<SearchResult>),
-    Values(Vec<mancala_engine::MoveValue>),
+    Values(think::Analysis),
 }
 
-/// Engine work in flight, for the position it was asked about.
+/// Engine work in flight, for the moment of the game it was asked about.
 struct Job {
     kind: JobKind,
-    position: Position,
-    plies: usize,
+    moment: Moment,
     rx: Receiver<Outcome>,
 }
 
@@ -160,10 +162,8 @@ pub struct Anim {
 pub struct App {
     /// The language of its words (`--lang`).
     pub lang: Lang,
-    pub game: Game,
-    /// Plies taken back, the next to replay last.
-    pub redo: Vec<u8>,
-    pub players: [Player; 2],
+    /// The game, its seats, undo and redo.
+    pub session: Session,
     /// The side drawn at the bottom.
     pub bottom: Side,
     /// The pit (of the side to move) a human would sow with Enter.
@@ -187,10 +187,11 @@ pub struct App {
     /// Run engine work inline (tests).
     pub sync: bool,
     pub speed_ms: u64,
-    /// What a hint or a value may spend.
+    /// What a value (the `v` key) may spend, and the depth a hint searches to.
     pub analysis_limits: Limits,
-    /// What a hint may spend on a proof first, before the search within `analysis_limits`.
-    pub hint_proof: Duration,
+    /// What a hint may spend ([`think::hint`]): a proof within half of it, else a search
+    /// (to the depth of `analysis_limits`) within the rest; `None`: a search alone.
+    pub hint_time: Option<Duration>,
     /// The per-move seeds of the computer's random choices.
     seeds: Rng,
     pub quit: bool,
@@ -202,9 +203,7 @@ impl App {
     pub fn new(game: Game, players: [Player; 2], seed: u64) -> App {
         let mut app = App {
             lang: Lang::En,
-            game,
-            redo: Vec::new(),
-            players,
+            session: session(game, players),
             bottom: Side::South,
             cursor: 0,
             replay: None,
@@ -224,7 +223,7 @@ impl App {
                 time: Some(Duration::from_millis(1500)),
                 nodes: None,
             },
-            hint_proof: Duration::from_millis(1000),
+            hint_time: Some(HINT_TIME),
             seeds: Rng::lcg(seed),
             quit: false,
             file: None,
@@ -235,14 +234,29 @@ impl App {
         app
     }
 
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    /// Who plays each side, South first.
+    pub fn players(&self) -> [Player; 2] {
+        Side::BOTH.map(|s| {
+            self.session
+                .seat(s)
+                .level()
+                .map_or(Player::Human, Player::Engine)
+        })
+    }
+
     /// Speaks `lang` from now on (and says again what the game is, in it).
     pub fn set_lang(&mut self, lang: Lang) {
         self.lang = lang;
         self.message = self.tf(
             "tui.welcome",
             &[
-                ("rules", self.game.rules()),
-                ("summary", &self.game.rules().preset.summary_in(lang)),
+                ("rules", self.game().rules()),
+                ("summary", &self.game().rules().preset.summary_in(lang)),
             ],
         );
     }
@@ -273,36 +287,36 @@ impl App {
 
     /// A lone human sits at the bottom; otherwise South does.
     fn natural_bottom(&self) -> Side {
-        match self.players {
+        match self.players() {
             [Player::Engine(_), Player::Human] => Side::North,
             _ => Side::South,
         }
     }
 
     pub fn notation(&self) -> Notation {
-        Notation::for_rules(self.game.rules())
+        Notation::for_rules(self.game().rules())
     }
 
     /// The position shown: the replayed ply, or now.
     pub fn shown_position(&self) -> &Position {
         match self.replay {
-            Some(k) => self.game.position_at(k).unwrap_or(self.game.position()),
-            None => self.game.position(),
+            Some(k) => self.game().position_at(k).unwrap_or(self.game().position()),
+            None => self.game().position(),
         }
     }
 
     /// A human may sow now (live game, his turn, nothing in the way).
     pub fn human_to_move(&self) -> bool {
-        !self.game.is_over()
+        !self.game().is_over()
             && self.replay.is_none()
-            && self.players[self.game.to_move().index()].is_human()
+            && self.players()[self.game().to_move().index()].is_human()
     }
 
     fn computer_to_move(&self) -> bool {
-        !self.game.is_over()
+        !self.game().is_over()
             && self.replay.is_none()
             && self.overlay.is_none()
-            && !self.players[self.game.to_move().index()].is_human()
+            && !self.players()[self.game().to_move().index()].is_human()
     }
 
     pub fn thinking(&self) -> Option<&'static str> {
@@ -317,8 +331,8 @@ impl App {
         if let Some(name) = &self.names[side.index()] {
             return self.tf("tui.player.named", &[("side", &word), ("name", name)]);
         }
-        match self.players[side.index()] {
-            Player::Human if self.players.iter().all(|p| p.is_human()) => {
+        match self.players()[side.index()] {
+            Player::Human if self.players().iter().all(|p| p.is_human()) => {
                 self.tf("tui.player.human", &[("side", &word)])
             }
             Player::Human => self.tf("tui.player.you", &[("side", &word)]),
@@ -331,7 +345,7 @@ impl App {
 
     /// Keeps the cursor on a legal pit of the side to move.
     fn fix_cursor(&mut self) {
-        let legal = self.game.legal_moves();
+        let legal = self.game().legal_moves();
         if !legal.contains(self.cursor) {
             // A pit: the swap (the `w` key) is not on the board.
             if let Some(&p) = legal.as_slice().iter().find(|&&p| p != mancala_core::SWAP) {
@@ -342,17 +356,17 @@ impl App {
 
     /// Moves the cursor to the next legal pit to the left (`dir` = -1) or right on screen.
     fn move_cursor(&mut self, dir: i32) {
-        let legal = self.game.legal_moves();
+        let legal = self.game().legal_moves();
         if legal.is_empty() {
             return;
         }
         // The bottom row reads pit 0 at the left; the top row is turned round.
-        let dir = if self.game.to_move() == self.bottom {
+        let dir = if self.game().to_move() == self.bottom {
             dir
         } else {
             -dir
         };
-        let m = self.game.position().pits() as i32;
+        let m = self.game().position().pits() as i32;
         let mut p = self.cursor as i32;
         for _ in 0..m {
             p += dir;
@@ -368,14 +382,9 @@ impl App {
 
     /// Plays `pit` for the side to move, animated.
     fn play(&mut self, pit: u8) -> Result<()> {
-        let before = *self.game.position();
+        let before = *self.game().position();
         let side = before.to_move();
-        let effect = self.game.play(pit)?;
-        if self.redo.last() == Some(&pit) {
-            self.redo.pop();
-        } else {
-            self.redo.clear();
-        }
+        let effect = self.session.play(pit)?;
         self.hint = None;
         self.engine_line = None;
         let text = self.notation().move_text(side, pit);
@@ -391,17 +400,17 @@ impl App {
         if effect.handed > 0 {
             msg += &self.tf("tui.ev.handed", &[("n", &effect.handed), ("side", &them)]);
         }
-        if effect.again && !self.game.is_over() {
+        if effect.again && !self.game().is_over() {
             msg += self.tr(if effect.in_store {
                 "tui.ev.again"
             } else {
                 "tui.ev.pass"
             });
         }
-        if self.game.is_over() {
+        if self.game().is_over() {
             msg = format!(
                 "{msg} {}",
-                crate::board::result_line_in(&self.game, self.lang)
+                crate::board::result_line_in(self.game(), self.lang)
             );
         }
         self.events.push(msg.clone());
@@ -410,7 +419,7 @@ impl App {
         }
         self.message = msg;
         if self.speed_ms > 0 {
-            let frames = anim::sowing(&before, pit, self.game.position());
+            let frames = anim::sowing(&before, pit, self.game().position());
             let step = Duration::from_millis(self.speed_ms.min(2500 / frames.len().max(1) as u64));
             self.anim = Some(Anim {
                 frames,
@@ -437,33 +446,14 @@ impl App {
     }
 
     /// Takes back the last person's last move and every move after it (the one undo rule,
-    /// [`mancala_play::session::undo_point`]); between two computers, one ply.
+    /// [`Session::undo_last`]); between two computers, one move.
     fn undo(&mut self) {
         self.skip_anim();
         self.cancel_job();
-        let any_human = self.players.iter().any(|p| p.is_human());
-        let asker = self
-            .game
-            .moves()
-            .iter()
-            .rev()
-            .find(|m| self.players[m.side.index()].is_human())
-            .map(|m| m.side);
-        let k = match asker {
-            Some(side) => mancala_play::session::undo_point(&self.game, side),
-            None if !any_human => self.game.moves().len().checked_sub(1),
-            None => None,
-        };
-        let Some(k) = k else {
+        let Ok(n) = self.session.undo_last() else {
             self.message = self.tr("tui.msg.no-undo").into();
             return;
         };
-        let mut n = 0;
-        while self.game.moves().len() > k {
-            let Some(m) = self.game.undo() else { break };
-            self.redo.push(m.pit);
-            n += 1;
-        }
         self.hint = None;
         self.engine_line = None;
         self.message = self.tf(
@@ -477,25 +467,15 @@ impl App {
         self.fix_cursor();
     }
 
-    /// Replays undone plies up to the next human decision.
+    /// Replays undone plies up to the next human decision ([`Session::redo`]).
     fn redo(&mut self) {
         self.skip_anim();
         self.cancel_job();
-        if self.redo.is_empty() {
+        if !self.session.can_redo() {
             self.message = self.tr("tui.msg.no-redo").into();
             return;
         }
-        let mut n = 0;
-        while let Some(pit) = self.redo.pop() {
-            if self.game.play(pit).is_err() {
-                self.redo.clear();
-                break;
-            }
-            n += 1;
-            if self.game.is_over() || self.players[self.game.to_move().index()].is_human() {
-                break;
-            }
-        }
+        let n = self.session.redo();
         self.hint = None;
         self.engine_line = None;
         self.message = self.tf(
@@ -510,49 +490,43 @@ impl App {
     }
 
     fn start_job(&mut self, kind: JobKind) {
-        let position = *self.game.position();
-        let history = self.game.history().to_vec();
+        let moment = self.session.moment();
+        let m = moment.clone();
         let (tx, rx) = channel();
+        // Budgets are made here, where the request arrives: the table's set-up counts.
         let work: Box<dyn FnOnce() -> Outcome + Send> = match kind {
             JobKind::Computer => {
-                let Player::Engine(level) = self.players[position.to_move().index()] else {
+                let Some(level) = self.session.seat(m.position.to_move()).level() else {
                     return;
                 };
                 let seed = self.seeds.next_u64();
-                Box::new(move || Outcome::Move(level.choose(&position, &history, seed)))
+                Box::new(move || Outcome::Move(m.choose(&level, seed)))
             }
             JobKind::Analysis(Analysis::Hint) => {
-                let (limits, prove) = (self.analysis_limits, self.hint_proof);
+                let depth = self.analysis_limits.depth;
+                let budget = match self.hint_time {
+                    Some(t) => Budget::time(t).with_depth(depth),
+                    None => Budget::from(self.analysis_limits),
+                };
                 Box::new(move || {
                     let engine = Engine::new(16, 1);
                     engine.prefault();
-                    let r = engine.hint(&position, prove, limits, &history);
-                    Outcome::Search(r)
+                    Outcome::Search(m.hint(&engine, budget))
                 })
             }
             JobKind::Analysis(Analysis::Moves) => {
-                // Proofs where they finish within half the time, else one search depth for
-                // every move, as `mancala analyze --all-moves` and the web's analysis board.
-                let limits = Limits {
-                    depth: None,
-                    time: Some(self.analysis_limits.time.unwrap_or(Duration::from_secs(1))),
-                    nodes: None,
-                };
-                Box::new(move || {
-                    Outcome::Values(Engine::new(16, 1).analyze_moves(&position, limits, &history))
-                })
+                // Every move's value and the best line, as `mancala analyze --all-moves` and
+                // the web's analysis board give them.
+                let budget =
+                    Budget::time(self.analysis_limits.time.unwrap_or(Duration::from_secs(1)));
+                Box::new(move || Outcome::Values(m.analyse(&Engine::new(16, 1), budget)))
             }
             JobKind::Analysis(_) => {
                 let limits = self.analysis_limits;
-                Box::new(move || Outcome::Search(search(&position, limits, &history)))
+                Box::new(move || Outcome::Search(search(&m.position, limits, &m.history)))
             }
         };
-        let job = Job {
-            kind,
-            position,
-            plies: self.game.moves().len(),
-            rx,
-        };
+        let job = Job { kind, moment, rx };
         if self.sync {
             tx.send(work()).ok();
         } else {
@@ -571,7 +545,7 @@ impl App {
         };
         let job = self.job.take().expect("a job");
         // Stale: the game moved on (undo, new game) while the engine worked.
-        if job.plies != self.game.moves().len() || job.position != *self.game.position() {
+        if !self.session.is_at(&job.moment) {
             return;
         }
         match (job.kind, result) {
@@ -581,26 +555,24 @@ impl App {
                 }
             }
             (JobKind::Analysis(a), Outcome::Search(Some(r))) => self.show_analysis(a, &r),
-            (JobKind::Analysis(_), Outcome::Values(v)) => self.show_values(&v),
+            (JobKind::Analysis(_), Outcome::Values(a)) => self.show_values(&a),
             _ => {}
         }
     }
 
     /// The values of every legal move in a window, best first, each with what it gives away
     /// against the best; the best move becomes the hint.
-    fn show_values(&mut self, values: &[mancala_engine::MoveValue]) {
-        let pos = *self.game.position();
-        let side = pos.to_move();
+    fn show_values(&mut self, a: &think::Analysis) {
+        let side = self.game().to_move();
         let n = self.notation();
-        let mut sorted = values.to_vec();
-        sorted.sort_by_key(|v| std::cmp::Reverse(v.eval.score()));
-        if let Some(b) = mancala_engine::MoveValue::best(values) {
+        if let Some(b) = a.best {
             self.hint = Some(b.pit);
         }
-        let lines = sorted
+        let lines = a
+            .moves
             .iter()
             .map(|v| {
-                let loss = match mancala_engine::MoveValue::loss(values, v.pit) {
+                let loss = match a.loss(v.pit) {
                     Some(0) => String::new(),
                     Some(l) => self.tf("tui.msg.gives-away", &[("n", &l)]),
                     None => String::new(),
@@ -617,14 +589,14 @@ impl App {
     }
 
     fn show_analysis(&mut self, a: Analysis, r: &SearchResult) {
-        let pos = *self.game.position();
+        let pos = *self.game().position();
         let side = pos.to_move();
         let n = self.notation();
         let best = n.move_text(side, r.best);
         let value = r.eval.text_in(self.lang);
         match a {
             Analysis::Hint => {
-                if self.players[side.index()].is_human() {
+                if self.players()[side.index()].is_human() {
                     self.cursor = r.best;
                 }
                 self.hint = Some(r.best);
@@ -745,7 +717,7 @@ impl App {
                     if let Err(e) = self.play(pit) {
                         self.message = self.said(&e);
                     }
-                } else if self.game.is_over() {
+                } else if self.game().is_over() {
                     self.message = self.tr("tui.msg.over-new").into();
                 }
             }
@@ -771,7 +743,7 @@ impl App {
             KeyCode::Char('u') => self.undo(),
             KeyCode::Char('r') => self.redo(),
             KeyCode::Char('h') | KeyCode::Char('v') | KeyCode::Char('m') => {
-                if self.game.is_over() {
+                if self.game().is_over() {
                     self.message = self.tr("tui.msg.over").into();
                 } else {
                     let a = match k.code {
@@ -790,7 +762,7 @@ impl App {
                     input: self
                         .file
                         .clone()
-                        .unwrap_or_else(|| format!("{}-game.txt", self.game.rules().preset)),
+                        .unwrap_or_else(|| format!("{}-game.txt", self.game().rules().preset)),
                 })
             }
             KeyCode::Char('o') | KeyCode::Char('l') => {
@@ -801,7 +773,7 @@ impl App {
             }
             KeyCode::Char('p') => {
                 self.cancel_job();
-                self.replay = Some(self.game.moves().len());
+                self.replay = Some(self.game().moves().len());
                 self.message = self.tr("tui.msg.replay").into();
             }
             KeyCode::Char('n') => self.overlay = Some(Overlay::Setup(self.setup())),
@@ -815,7 +787,7 @@ impl App {
     }
 
     fn replay_key(&mut self, k: KeyEvent) {
-        let len = self.game.moves().len();
+        let len = self.game().moves().len();
         let Some(at) = self.replay else { return };
         match k.code {
             KeyCode::Char('q') => self.quit = true,
@@ -833,16 +805,13 @@ impl App {
                 })
             }
             KeyCode::Enter => {
-                while self.game.moves().len() > at {
-                    if let Some(m) = self.game.undo() {
-                        self.redo.push(m.pit);
-                    }
-                }
+                self.session.back_to(at);
                 self.replay = None;
-                self.message = if self.redo.is_empty() {
-                    self.tr("tui.msg.back").into()
+                self.message = if self.session.can_redo() {
+                    let n = self.session.redo_len();
+                    self.tf("tui.msg.play-on", &[("at", &at), ("n", &n)])
                 } else {
-                    self.tf("tui.msg.play-on", &[("at", &at), ("n", &self.redo.len())])
+                    self.tr("tui.msg.back").into()
                 };
                 self.fix_cursor();
             }
@@ -860,7 +829,7 @@ impl App {
     fn turn_bounds(&self) -> Vec<usize> {
         let mut b = vec![0];
         let mut k = 0;
-        for (_, moves) in self.game.turns() {
+        for (_, moves) in self.game().turns() {
             k += moves.len();
             b.push(k);
         }
@@ -879,7 +848,7 @@ impl App {
         self.turn_bounds()
             .into_iter()
             .find(|&b| b > at)
-            .unwrap_or(self.game.moves().len())
+            .unwrap_or(self.game().moves().len())
     }
 
     fn prompt_key(&mut self, kind: PromptKind, mut input: String, k: KeyEvent) {
@@ -910,9 +879,9 @@ impl App {
                             // Line n of the move list: the first player's turn there.
                             let b = self.turn_bounds();
                             let first_north =
-                                self.game.turns().first().map(|t| t.0) == Some(Side::North);
+                                self.game().turns().first().map(|t| t.0) == Some(Side::North);
                             let turn = (2 * (n - 1)).saturating_sub(first_north as usize);
-                            let at = b.get(turn).copied().unwrap_or(self.game.moves().len());
+                            let at = b.get(turn).copied().unwrap_or(self.game().moves().len());
                             self.replay = Some(at);
                         }
                         _ => self.message = self.tf("tui.msg.no-line", &[("text", &text)]),
@@ -959,11 +928,11 @@ impl App {
 
     /// A game with moves that has not ended: leaving it discards something.
     fn in_progress(&self) -> bool {
-        !self.game.moves().is_empty() && !self.game.is_over()
+        !self.game().moves().is_empty() && !self.game().is_over()
     }
 
     fn setup(&self) -> Setup {
-        let current = *self.game.rules();
+        let current = *self.game().rules();
         let mut choices: Vec<Rules> = Preset::ALL.iter().map(|p| p.rules()).collect();
         if !choices.contains(&current) {
             choices.insert(0, current);
@@ -972,7 +941,10 @@ impl App {
             field: 0,
             choice: choices.iter().position(|r| *r == current).unwrap_or(0),
             choices,
-            players: [setup_index(&self.players[0]), setup_index(&self.players[1])],
+            players: [
+                setup_index(&self.players()[0]),
+                setup_index(&self.players()[1]),
+            ],
             discards: self.in_progress(),
             confirm: false,
         }
@@ -1017,9 +989,7 @@ impl App {
     fn new_game(&mut self, game: Game, players: [Player; 2]) {
         self.cancel_job();
         self.skip_anim();
-        self.game = game;
-        self.players = players;
-        self.redo.clear();
+        self.session = session(game, players);
         self.replay = None;
         self.hint = None;
         self.engine_line = None;
@@ -1031,22 +1001,15 @@ impl App {
         self.message = self.tf(
             "tui.msg.new-game",
             &[
-                ("rules", self.game.rules()),
-                ("south", &label(&self.players[0], self.lang)),
-                ("north", &label(&self.players[1], self.lang)),
+                ("rules", self.game().rules()),
+                ("south", &label(&self.players()[0], self.lang)),
+                ("north", &label(&self.players()[1], self.lang)),
             ],
         );
     }
 
     fn record(&self) -> Record {
-        let name = |s: Side| self.players[s.index()].record_name();
-        Record::from_game(
-            &self.game,
-            Players {
-                south: Some(name(Side::South)),
-                north: Some(name(Side::North)),
-            },
-        )
+        self.session.record()
     }
 
     pub fn save(&mut self, path: &str) -> Result<()> {
@@ -1070,11 +1033,11 @@ impl App {
         // A record whose annotations or score disagree with its moves opens anyway (as
         // `--lenient` elsewhere), and the message says where.
         let (rec, game, note) = crate::input::load_record_noting(path, rules)?;
-        let players = self.players;
+        let players = self.players();
         self.new_game(game, players);
         self.names = [rec.players.south.clone(), rec.players.north.clone()];
         // A loaded game opens at its end, in replay mode, so nobody moves by surprise.
-        self.replay = Some(self.game.moves().len());
+        self.replay = Some(self.game().moves().len());
         self.file = Some(path.to_string());
         let who = match &self.names {
             [None, None] => String::new(),
@@ -1087,20 +1050,20 @@ impl App {
             ),
         };
         let result = match rec.result.as_ref().and_then(|r| r.reason.clone()) {
-            Some(reason) if !self.game.is_over() => {
-                let s = self.game.scores();
+            Some(reason) if !self.game().is_over() => {
+                let s = self.game().scores();
                 let score = self.tf("result.line.score", &[("south", &s[0]), ("north", &s[1])]);
                 format!("{reason}, {score}")
             }
-            _ => crate::board::result_line_in(&self.game, self.lang),
+            _ => crate::board::result_line_in(self.game(), self.lang),
         };
         self.message = self.tf(
             "tui.msg.opened",
             &[
                 ("path", &path),
                 ("who", &who),
-                ("n", &self.game.moves().len()),
-                ("game", &self.game.rules().title_in(self.lang)),
+                ("n", &self.game().moves().len()),
+                ("game", &self.game().rules().title_in(self.lang)),
                 ("result", &result),
             ],
         );
@@ -1113,7 +1076,7 @@ impl App {
     /// The move list's line number (as the notation numbers it) of the turn holding ply `k`
     /// (1-based: the `k`-th move); `None` for the start.
     pub fn line_of_move(&self, k: usize) -> Option<usize> {
-        let turns = self.game.turns();
+        let turns = self.game().turns();
         let first_north = usize::from(turns.first().is_some_and(|t| t.0 == Side::North));
         let mut ply = 0;
         for (i, t) in turns.iter().enumerate() {
@@ -1130,7 +1093,7 @@ impl App {
     /// holding ply `at` (the last ply played before it).
     pub fn move_lines(&self, at: usize, width: usize) -> (Vec<String>, Option<usize>) {
         let n = self.notation();
-        let turns = self.game.turns();
+        let turns = self.game().turns();
         let mut lines = Vec::new();
         let mut current = None;
         let mut ply = 0;
@@ -1210,6 +1173,23 @@ fn wrap_turn(t: &str, room: usize) -> Vec<String> {
     }
     out.push(rest.into_iter().collect());
     out
+}
+
+/// A hint's time: a proof within half of it, else a search within the rest.
+const HINT_TIME: Duration = Duration::from_secs(2);
+
+/// The session of `game` between `players` (a person, or the computer at a level whose moves
+/// the app's thread chooses), named in the record as `human` or the level.
+fn session(game: Game, players: [Player; 2]) -> Session {
+    let seat = |p: &Player| match p {
+        Player::Engine(l) => Seat::Level(*l),
+        _ => Seat::Person,
+    };
+    let names = Players {
+        south: Some(players[0].record_name()),
+        north: Some(players[1].record_name()),
+    };
+    Session::from_game(game, [seat(&players[0]), seat(&players[1])], names)
 }
 
 /// Restores the terminal when dropped (early returns and errors; panics have ratatui's hook).

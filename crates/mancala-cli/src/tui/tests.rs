@@ -23,7 +23,7 @@ fn app(rules: &str, players: [Player; 2]) -> App {
         nodes: None,
     };
     // Hints search at once (a test of the proof sets its own time).
-    a.hint_proof = Duration::ZERO;
+    a.hint_time = None;
     a
 }
 
@@ -113,12 +113,12 @@ fn snapshot_new_game_screen() {
 fn snapshot_game_over_and_small_terminal() {
     let mut a = app("vaccean", HUMANS);
     for _ in 0..200 {
-        if a.game.is_over() {
+        if a.game().is_over() {
             break;
         }
         key(&mut a, KeyCode::Enter);
     }
-    assert!(a.game.is_over());
+    assert!(a.game().is_over());
     insta::assert_snapshot!("game_over", screen(&a, 90, 24).backend());
     // Too small: a message instead of a broken board; wide enough but short: no moves panel.
     insta::assert_snapshot!("too_small", screen(&a, 30, 10).backend());
@@ -139,7 +139,7 @@ fn cursor_walks_legal_pits_in_screen_order() {
     assert_eq!(a.cursor, 0, "stops at the edge");
     // North sits on top, his pit 1 on the right: Left goes to his higher pits.
     keys(&mut a, "1");
-    assert_eq!(a.game.to_move(), Side::North);
+    assert_eq!(a.game().to_move(), Side::North);
     let start = a.cursor;
     key(&mut a, KeyCode::Left);
     assert_eq!(a.cursor, start + 1);
@@ -149,35 +149,35 @@ fn cursor_walks_legal_pits_in_screen_order() {
 fn number_keys_sow_and_illegal_moves_are_refused() {
     let mut a = app("kalah", HUMANS);
     keys(&mut a, "4");
-    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.game().moves().len(), 1);
     assert!(a.message.contains("South sowed D"), "{}", a.message);
     // The last of D's 3 seeds falls in the store: South moves again.
-    assert_eq!(a.game.to_move(), Side::South);
+    assert_eq!(a.game().to_move(), Side::South);
     keys(&mut a, "4");
-    assert_eq!(a.game.moves().len(), 1, "pit D is empty now");
+    assert_eq!(a.game().moves().len(), 1, "pit D is empty now");
     assert!(a.message.contains("illegal"), "{}", a.message);
     keys(&mut a, "9");
-    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.game().moves().len(), 1);
 }
 
 #[test]
 fn undo_and_redo_against_the_computer() {
     let mut a = app("kalah", [Player::Human, computer(2)]);
     key(&mut a, KeyCode::Char('1'));
-    let played = a.game.moves().len();
+    let played = a.game().moves().len();
     assert!(played >= 2, "the computer replied");
-    assert_eq!(a.game.to_move(), Side::South);
-    let after = *a.game.position();
+    assert_eq!(a.game().to_move(), Side::South);
+    let after = *a.game().position();
     keys(&mut a, "u");
-    assert_eq!(a.game.moves().len(), 0, "back to South's decision");
-    assert_eq!(a.redo.len(), played);
+    assert_eq!(a.game().moves().len(), 0, "back to South's decision");
+    assert_eq!(a.session.redo_len(), played);
     keys(&mut a, "r");
-    assert_eq!(*a.game.position(), after);
-    assert!(a.redo.is_empty());
+    assert_eq!(*a.game().position(), after);
+    assert!(!a.session.can_redo());
     // Undo, then a different move: the redo list is dropped.
     keys(&mut a, "u");
     keys(&mut a, "2");
-    assert!(a.redo.is_empty());
+    assert!(!a.session.can_redo());
     keys(&mut a, "uuuu");
     assert!(a.message.contains("Nothing to undo"));
 }
@@ -188,37 +188,37 @@ fn undo_and_redo_against_the_computer() {
 fn undo_after_an_extra_turn_takes_back_one_sowing() {
     let mut a = app("kalah", [Player::Human, computer(1)]);
     keys(&mut a, "41");
-    assert!(a.game.moves().len() > 2, "the computer replied");
+    assert!(a.game().moves().len() > 2, "the computer replied");
     keys(&mut a, "u");
     assert_eq!(
-        a.game.position().to_string(),
+        a.game().position().to_string(),
         "kalah/3-3-3-0-4-4/1/3-3-3-3-3-3/0/s"
     );
-    assert_eq!(a.game.to_move(), Side::South);
+    assert_eq!(a.game().to_move(), Side::South);
 }
 
 #[test]
 fn undo_between_two_people_takes_back_one_move() {
     let mut a = app("kalah", HUMANS);
     keys(&mut a, "14");
-    assert_eq!(a.game.moves().len(), 2);
+    assert_eq!(a.game().moves().len(), 2);
     keys(&mut a, "u");
-    assert_eq!(a.game.moves().len(), 1);
-    assert_eq!(a.game.to_move(), Side::North);
+    assert_eq!(a.game().moves().len(), 1);
+    assert_eq!(a.game().to_move(), Side::North);
     keys(&mut a, "r");
-    assert_eq!(a.game.moves().len(), 2);
+    assert_eq!(a.game().moves().len(), 2);
 }
 
 #[test]
 fn replay_steps_jumps_and_plays_on() {
     let mut a = app("kauri", HUMANS);
     keys(&mut a, "64524");
-    let all = a.game.moves().len();
+    let all = a.game().moves().len();
     keys(&mut a, "p");
     assert_eq!(a.replay, Some(all));
     key(&mut a, KeyCode::Home);
     assert_eq!(a.replay, Some(0));
-    assert_eq!(a.shown_position(), a.game.start());
+    assert_eq!(a.shown_position(), a.game().start());
     key(&mut a, KeyCode::Right);
     key(&mut a, KeyCode::Right);
     assert_eq!(a.replay, Some(2));
@@ -233,13 +233,13 @@ fn replay_steps_jumps_and_plays_on() {
     assert!(text(&a).contains("REPLAY: move 2 of 5"));
     // Keys that would play do nothing in replay mode.
     keys(&mut a, "1");
-    assert_eq!(a.game.moves().len(), all);
+    assert_eq!(a.game().moves().len(), all);
     key(&mut a, KeyCode::Enter);
     assert_eq!(a.replay, None);
-    assert_eq!(a.game.moves().len(), 2);
-    assert_eq!(a.redo.len(), all - 2);
+    assert_eq!(a.game().moves().len(), 2);
+    assert_eq!(a.session.redo_len(), all - 2);
     keys(&mut a, "rrr");
-    assert_eq!(a.game.moves().len(), all);
+    assert_eq!(a.game().moves().len(), all);
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn save_and_open_records() {
         for _ in 0..7 {
             key(&mut a, KeyCode::Enter);
         }
-        let pos = *a.game.position();
+        let pos = *a.game().position();
         keys(&mut a, "s");
         assert!(matches!(a.overlay, Some(Overlay::Prompt { .. })));
         // Replace the offered name.
@@ -266,7 +266,7 @@ fn save_and_open_records() {
         keys(&mut b, "o");
         keys(&mut b, &path);
         key(&mut b, KeyCode::Enter);
-        assert_eq!(*b.game.position(), pos, "{}", b.message);
+        assert_eq!(*b.game().position(), pos, "{}", b.message);
         assert_eq!(b.replay, Some(7), "opens in replay mode at the end");
         keys(&mut b, "o/nonexistent/file");
         key(&mut b, KeyCode::Enter);
@@ -290,8 +290,8 @@ fn a_record_with_a_wrong_annotation_opens_with_a_note() {
         "{}",
         a.message
     );
-    assert!(a.game.is_over(), "{}", a.message);
-    assert_eq!(a.game.position().scores(), [8, 31]);
+    assert!(a.game().is_over(), "{}", a.message);
+    assert_eq!(a.game().position().scores(), [8, 31]);
 }
 
 #[test]
@@ -355,7 +355,7 @@ fn saving_over_an_existing_file_asks_first() {
 fn hint_and_value_use_the_engine() {
     let mut a = app("kalah,seeds=4", HUMANS);
     keys(&mut a, "h");
-    let want = search(a.game.position(), a.analysis_limits, &[]).unwrap();
+    let want = search(a.game().position(), a.analysis_limits, &[]).unwrap();
     assert_eq!(a.cursor, want.best);
     assert_eq!(a.hint, Some(want.best));
     let line = a.engine_line.clone().unwrap();
@@ -371,7 +371,8 @@ fn hint_and_value_use_the_engine() {
     assert!(a.engine_line.is_none());
     // Where the proof finishes, the hint is the best move: E, proven +2.
     let mut a = app("kalah", HUMANS);
-    a.hint_proof = Duration::from_secs(120);
+    // A proof within half of the hint's time.
+    a.hint_time = Some(Duration::from_secs(240));
     keys(&mut a, "h");
     assert_eq!(a.hint, Some(4));
     let line = a.engine_line.clone().unwrap();
@@ -387,7 +388,7 @@ fn a_misere_hint_says_fewer_seeds_win() {
     // margin read as if more were better.
     let mut a = app("dracala", HUMANS);
     keys(&mut a, "h");
-    let want = search(a.game.position(), a.analysis_limits, &[]).unwrap();
+    let want = search(a.game().position(), a.analysis_limits, &[]).unwrap();
     let line = a.engine_line.clone().unwrap();
     // The outcome in words (`South loses by 2`), then the misère note.
     let words = want.eval.outcome_text().replace(" (fewer seeds win)", "");
@@ -409,10 +410,10 @@ fn sowing_animation_runs_and_is_skippable() {
     a.tick(Instant::now() + Duration::from_millis(120));
     assert!(a.anim.as_ref().unwrap().idx >= 2);
     // Space skips the rest and does nothing else.
-    let before = a.game.moves().len();
+    let before = a.game().moves().len();
     a.on_key(KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE));
     assert!(a.anim.is_none());
-    assert_eq!(a.game.moves().len(), before);
+    assert_eq!(a.game().moves().len(), before);
     // Time alone ends an animation too.
     a.on_key(KeyEvent::new(KeyCode::Char('2'), KeyModifiers::NONE));
     assert!(a.anim.is_some());
@@ -460,14 +461,14 @@ fn new_game_screen_changes_game_and_players() {
     key(&mut a, KeyCode::Right); // North: human -> level 1
     key(&mut a, KeyCode::Enter);
     assert_eq!(a.overlay, None);
-    assert_eq!(a.game.rules().preset, mancala_core::Preset::KalahBrazil);
-    assert_eq!(a.players, [Player::Human, computer(1)]);
+    assert_eq!(a.game().rules().preset, mancala_core::Preset::KalahBrazil);
+    assert_eq!(a.players(), [Player::Human, computer(1)]);
     // Esc leaves the screen without a new game.
     key(&mut a, KeyCode::Enter);
-    let moves = a.game.moves().len();
+    let moves = a.game().moves().len();
     keys(&mut a, "n");
     key(&mut a, KeyCode::Esc);
-    assert_eq!(a.game.moves().len(), moves);
+    assert_eq!(a.game().moves().len(), moves);
 }
 
 #[test]
@@ -479,12 +480,12 @@ fn every_preset_plays_to_the_end_against_the_computer() {
         a.speed_ms = 0;
         settle(&mut a);
         for _ in 0..2000 {
-            if a.game.is_over() {
+            if a.game().is_over() {
                 break;
             }
             key(&mut a, KeyCode::Enter);
         }
-        assert!(a.game.is_over(), "{preset}");
+        assert!(a.game().is_over(), "{preset}");
         assert!(text(&a).contains("Game over"), "{preset}");
     }
 }
@@ -494,7 +495,7 @@ fn the_human_playing_north_sits_at_the_bottom() {
     let mut a = app("kalah", [computer(1), Player::Human]);
     assert_eq!(a.bottom, Side::North);
     settle(&mut a);
-    assert_eq!(a.game.to_move(), Side::North, "the computer opened");
+    assert_eq!(a.game().to_move(), Side::North, "the computer opened");
     keys(&mut a, "f");
     assert_eq!(a.bottom, Side::South);
 }
@@ -571,8 +572,8 @@ fn a_draw_by_repetition_shows_nobody_to_move() {
     for pit in line {
         keys(&mut a, &(pit + 1).to_string());
     }
-    assert!(a.game.ended_by_repetition(), "{}", a.game.position());
-    assert!(!a.game.position().is_over());
+    assert!(a.game().ended_by_repetition(), "{}", a.game().position());
+    assert!(!a.game().position().is_over());
     let t = text(&a);
     assert!(t.contains("Game over"), "{t}");
     assert!(!t.contains("to move"), "{t}");
@@ -619,7 +620,7 @@ fn long_turns_are_whole_in_the_move_list() {
     let t = screen(&a, 80, 24).backend().to_string();
     assert!(t.contains("d-a-f (+34)"), "{t}");
     // A turn too long for the panel goes on lines of its own, broken after a move.
-    let (lines, _) = a.move_lines(a.game.moves().len(), 12);
+    let (lines, _) = a.move_lines(a.game().moves().len(), 12);
     assert!(lines.iter().all(|l| l.chars().count() <= 12), "{lines:?}");
     assert_eq!(
         lines[lines.len() - 2..],
@@ -627,7 +628,7 @@ fn long_turns_are_whole_in_the_move_list() {
         "{lines:?}"
     );
     // At the panel's width the turn and its reply share a line where both fit.
-    let (lines, _) = a.move_lines(a.game.moves().len(), 26);
+    let (lines, _) = a.move_lines(a.game().moves().len(), 26);
     assert_eq!(lines[2], "  3. b        C (+2)");
 }
 
@@ -638,7 +639,7 @@ fn the_event_log_keeps_a_players_move_when_the_computer_answers() {
     keys(&mut a, "4");
     keys(&mut a, "1");
     settle(&mut a);
-    assert_eq!(a.game.moves().len(), 3, "{}", a.game.position());
+    assert_eq!(a.game().moves().len(), 3, "{}", a.game().position());
     let t = screen(&a, 80, 24).backend().to_string();
     assert!(
         t.contains("South sowed D. Last seed in the store: again."),
@@ -668,10 +669,10 @@ fn a_game_in_progress_is_not_discarded_without_asking() {
         .backend()
         .to_string()
         .contains("Enter again discards"));
-    assert_eq!(a.game.moves().len(), 1);
+    assert_eq!(a.game().moves().len(), 1);
     key(&mut a, KeyCode::Enter);
     assert!(a.overlay.is_none());
-    assert_eq!(a.game.moves().len(), 0);
+    assert_eq!(a.game().moves().len(), 0);
     // q over a game in progress asks first; any other key forgets it.
     keys(&mut a, "1q");
     assert!(!a.quit && a.message.starts_with("q again quits"));
@@ -736,7 +737,7 @@ fn w_swaps_under_the_pie_rule() {
         HUMANS,
     );
     keys(&mut a, "w");
-    assert_eq!(a.game.moves().len(), 0);
+    assert_eq!(a.game().moves().len(), 0);
     assert!(
         a.message.contains("a swap is only North's first action"),
         "{}",
@@ -744,22 +745,22 @@ fn w_swaps_under_the_pie_rule() {
     );
     keys(&mut a, "1");
     assert_eq!(
-        a.game.to_move(),
+        a.game().to_move(),
         Side::North,
         "no extra turn on the first move"
     );
-    let before = *a.game.position();
+    let before = *a.game().position();
     keys(&mut a, "w");
-    assert_eq!(*a.game.position(), before.mirrored());
-    assert_eq!(a.game.to_move(), Side::South);
+    assert_eq!(*a.game().position(), before.mirrored());
+    assert_eq!(a.game().to_move(), Side::South);
     assert!(a.message.contains("North swapped"), "{}", a.message);
     assert!(
-        a.game.legal_moves().contains(a.cursor),
+        a.game().legal_moves().contains(a.cursor),
         "the cursor is on a pit"
     );
     // Undo takes the swap back like any move.
     keys(&mut a, "u");
-    assert_eq!(*a.game.position(), before);
+    assert_eq!(*a.game().position(), before);
 }
 
 /// The final margin of `me` with perfect play from `p`, by plain minimax (no engine code).

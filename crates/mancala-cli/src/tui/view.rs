@@ -135,69 +135,74 @@ fn centered(s: &str, w: usize) -> String {
     format!("{}{}{}", " ".repeat(left), s, " ".repeat(w - n - left))
 }
 
-fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc>) {
-    let pos = app.shown_position();
-    let m = b.pits;
-    let cw = cell_w(b);
-    let bottom = app.bottom;
-    let top = bottom.other();
-    let notation = app.notation();
-    // The game, not the position alone, knows a draw by repetition.
-    let over = match app.replay {
-        Some(k) => pos.is_over() || (k == app.game.moves().len() && app.game.is_over()),
-        None => app.game.is_over(),
-    };
-    let live = !over && app.frame().is_none();
-    let mover = pos.to_move();
-    let legal = pos.legal_moves();
-    let human = app.human_to_move() && app.frame().is_none();
-    let shown_ply = app.replay.unwrap_or(app.game.moves().len());
-    let last = shown_ply
-        .checked_sub(1)
-        .and_then(|k| app.game.moves().get(k))
-        .map(|mv| (mv.side, mv.pit as usize));
-    let cols = |side: Side| -> Vec<usize> {
-        if side == bottom {
-            (0..m).collect()
-        } else {
-            (0..m).rev().collect()
+/// What the board's drawing marks beyond the counts: the place a sowing is at, the cursor,
+/// the last move, the hint, and the pits the side to move may not play.
+struct Marks {
+    hot: Option<Loc>,
+    /// A live game with no sowing shown.
+    live: bool,
+    mover: Side,
+    legal: mancala_core::Moves,
+    /// A person is to move, so the cursor shows.
+    human: bool,
+    cursor: u8,
+    /// The last move shown: its side and pit.
+    last: Option<(Side, usize)>,
+    /// The hint's pit, outside replay mode.
+    hint: Option<u8>,
+}
+
+impl Marks {
+    fn new(app: &App, hot: Option<Loc>) -> Marks {
+        let pos = app.shown_position();
+        let game = app.game();
+        // The game, not the position alone, knows a draw by repetition.
+        let over = match app.replay {
+            Some(k) => pos.is_over() || (k == game.moves().len() && game.is_over()),
+            None => game.is_over(),
+        };
+        let shown_ply = app.replay.unwrap_or(game.moves().len());
+        Marks {
+            hot,
+            live: !over && app.frame().is_none(),
+            mover: pos.to_move(),
+            legal: pos.legal_moves(),
+            human: app.human_to_move() && app.frame().is_none(),
+            cursor: app.cursor,
+            last: shown_ply
+                .checked_sub(1)
+                .and_then(|k| game.moves().get(k))
+                .map(|mv| (mv.side, mv.pit as usize)),
+            hint: app.hint.filter(|_| app.replay.is_none()),
         }
-    };
-    let cell_style = |side: Side, i: usize| -> Style {
+    }
+
+    /// The style of pit `i` of `side`.
+    fn pit(&self, side: Side, i: usize) -> Style {
         let mut st = Style::default();
-        if hot == Some(Loc::Pit(side, i)) {
+        if self.hot == Some(Loc::Pit(side, i)) {
             return st
                 .bg(Color::Green)
                 .fg(Color::Black)
                 .add_modifier(Modifier::BOLD);
         }
-        if human && side == mover && i as u8 == app.cursor {
+        if self.human && side == self.mover && i as u8 == self.cursor {
             return st.add_modifier(Modifier::REVERSED | Modifier::BOLD);
         }
-        if last == Some((side, i)) {
+        if self.last == Some((side, i)) {
             st = st.fg(Color::Yellow).add_modifier(Modifier::BOLD);
-        } else if live && side == mover && !legal.contains(i as u8) {
+        } else if self.live && side == self.mover && !self.legal.contains(i as u8) {
             st = st.fg(Color::DarkGray);
         }
-        if app.hint == Some(i as u8) && side == mover && app.replay.is_none() {
+        if self.hint == Some(i as u8) && side == self.mover {
             st = st.fg(Color::Cyan).add_modifier(Modifier::UNDERLINED);
         }
         st
-    };
-    let cell_text = |side: Side, i: usize| -> String {
-        let s = b.seeds[side.index()][i];
-        let t = if b.kauri {
-            match b.cowries[side.index()][i] {
-                0 => s.to_string(),
-                c => format!("{s}c{c}"),
-            }
-        } else {
-            s.to_string()
-        };
-        centered(&t, cw)
-    };
-    let store_style = |side: Side| -> Style {
-        if hot == Some(Loc::Store(side)) {
+    }
+
+    /// The style of `side`'s store.
+    fn store(&self, side: Side) -> Style {
+        if self.hot == Some(Loc::Store(side)) {
             Style::default()
                 .bg(Color::Green)
                 .fg(Color::Black)
@@ -205,18 +210,79 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
         } else {
             Style::default().add_modifier(Modifier::BOLD)
         }
+    }
+
+    /// The style of the name of pit `i` of `side`.
+    fn label(&self, side: Side, i: usize) -> Style {
+        if self.last == Some((side, i)) {
+            Style::default().fg(Color::Yellow)
+        } else {
+            Style::default().fg(Color::Gray)
+        }
+    }
+}
+
+/// A side's line above or below the board: its player, its store, and a mark when it is to
+/// move.
+fn name_line<'a>(app: &App, b: &Board, side: Side, to_move: bool) -> Line<'a> {
+    let mut spans = vec![Span::styled(
+        format!(" {}", app.player_label(side)),
+        if to_move {
+            Style::default().add_modifier(Modifier::BOLD)
+        } else {
+            Style::default().fg(Color::Gray)
+        },
+    )];
+    spans.push(Span::raw(
+        app.tf("tui.store", &[("n", &b.stores[side.index()])]),
+    ));
+    if to_move {
+        spans.push(Span::styled(
+            app.tr("tui.to-move-mark"),
+            Style::default()
+                .fg(Color::Green)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// A pit's text: its seeds, and its cowries where the game has them, centred in `cw`.
+fn cell_text(b: &Board, side: Side, i: usize, cw: usize) -> String {
+    let s = b.seeds[side.index()][i];
+    let cowries = if b.kauri {
+        b.cowries[side.index()][i]
+    } else {
+        0
+    };
+    let t = match cowries {
+        0 => s.to_string(),
+        c => format!("{s}c{c}"),
+    };
+    centered(&t, cw)
+}
+
+fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc>) {
+    let pos = app.shown_position();
+    let m = b.pits;
+    let cw = cell_w(b);
+    let bottom = app.bottom;
+    let top = bottom.other();
+    let notation = app.notation();
+    let marks = Marks::new(app, hot);
+    let cols = |side: Side| -> Vec<usize> {
+        if side == bottom {
+            (0..m).collect()
+        } else {
+            (0..m).rev().collect()
+        }
     };
     let pad = " ".repeat(STORE_W);
     let label_line = |side: Side| -> Line {
         let mut spans = vec![Span::raw(format!("{pad} "))];
         for i in cols(side) {
             let text = centered(&notation.move_text(side, i as u8).to_string(), cw);
-            let st = if last == Some((side, i)) {
-                Style::default().fg(Color::Yellow)
-            } else {
-                Style::default().fg(Color::Gray)
-            };
-            spans.push(Span::styled(text, st));
+            spans.push(Span::styled(text, marks.label(side, i)));
             spans.push(Span::raw(" "));
         }
         Line::from(spans)
@@ -224,7 +290,7 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
     let row_line = |side: Side, left: &str, right: &str| -> Line {
         let mut spans = vec![Span::raw(left.to_string()), Span::raw("│")];
         for i in cols(side) {
-            spans.push(Span::styled(cell_text(side, i), cell_style(side, i)));
+            spans.push(Span::styled(cell_text(b, side, i, cw), marks.pit(side, i)));
             spans.push(Span::raw("│"));
         }
         spans.push(Span::raw(right.to_string()));
@@ -234,47 +300,25 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
         let seg = "─".repeat(cw);
         format!("{l}{}{r}", vec![seg; m].join(mid))
     };
-    let name_line = |side: Side| -> Line {
-        let to_move = live && side == mover;
-        let mut spans = vec![Span::styled(
-            format!(" {}", app.player_label(side)),
-            if to_move {
-                Style::default().add_modifier(Modifier::BOLD)
-            } else {
-                Style::default().fg(Color::Gray)
-            },
-        )];
-        spans.push(Span::raw(
-            app.tf("tui.store", &[("n", &b.stores[side.index()])]),
-        ));
-        if to_move {
-            spans.push(Span::styled(
-                app.tr("tui.to-move-mark"),
-                Style::default()
-                    .fg(Color::Green)
-                    .add_modifier(Modifier::BOLD),
-            ));
-        }
-        Line::from(spans)
-    };
+    let to_move = |side: Side| marks.live && side == marks.mover;
     let bar = "─".repeat(STORE_W - 2);
     let store_num = |side: Side| format!("{:^w$}", b.stores[side.index()], w = STORE_W - 2);
     let mut lines = vec![
-        name_line(top),
+        name_line(app, b, top, to_move(top)),
         label_line(top),
         Line::raw(format!("{pad}{}", rule("╭", "┬", "╮"))),
         row_line(top, &format!("╭{bar}╮"), &format!("╭{bar}╮")),
         Line::from(vec![
             Span::raw("│"),
-            Span::styled(store_num(top), store_style(top)),
+            Span::styled(store_num(top), marks.store(top)),
             Span::raw(format!("│{}│", rule("├", "┼", "┤"))),
-            Span::styled(store_num(bottom), store_style(bottom)),
+            Span::styled(store_num(bottom), marks.store(bottom)),
             Span::raw("│"),
         ]),
         row_line(bottom, &format!("╰{bar}╯"), &format!("╰{bar}╯")),
         Line::raw(format!("{pad}{}", rule("╰", "┴", "╯"))),
         label_line(bottom),
-        name_line(bottom),
+        name_line(app, b, bottom, to_move(bottom)),
     ];
     if b.kauri {
         lines.push(Line::styled(
@@ -295,8 +339,8 @@ fn render_board(app: &App, f: &mut Frame, area: Rect, b: &Board, hot: Option<Loc
 fn render_info(app: &App, f: &mut Frame, area: Rect) {
     let pos = app.shown_position();
     let status = if let Some(k) = app.replay {
-        let len = app.game.moves().len();
-        let what = match k.checked_sub(1).and_then(|i| app.game.moves().get(i)) {
+        let len = app.game().moves().len();
+        let what = match k.checked_sub(1).and_then(|i| app.game().moves().get(i)) {
             Some(mv) => app.tf(
                 "tui.replay.after",
                 &[
@@ -316,11 +360,14 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
                 .fg(Color::Magenta)
                 .add_modifier(Modifier::BOLD),
         )
-    } else if app.game.is_over() {
+    } else if app.game().is_over() {
         Line::styled(
             app.tf(
                 "tui.over",
-                &[("result", &crate::board::result_line_in(&app.game, app.lang))],
+                &[(
+                    "result",
+                    &crate::board::result_line_in(app.game(), app.lang),
+                )],
             ),
             Style::default()
                 .fg(Color::Green)
@@ -329,7 +376,7 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
     } else {
         let side = pos.to_move();
         let who = app.player_label(side);
-        let text = match (app.thinking(), app.players[side.index()]) {
+        let text = match (app.thinking(), app.players()[side.index()]) {
             (Some("thinking"), _) => app.tf("tui.thinking", &[("who", &who)]),
             (_, Player::Human) => app.tf(
                 "tui.to-move-human",
@@ -369,7 +416,7 @@ fn render_info(app: &App, f: &mut Frame, area: Rect) {
 }
 
 fn render_moves(app: &App, f: &mut Frame, area: Rect) {
-    let at = app.replay.unwrap_or(app.game.moves().len());
+    let at = app.replay.unwrap_or(app.game().moves().len());
     let (lines, current) = app.move_lines(at, area.width.saturating_sub(2) as usize);
     let height = area.height.saturating_sub(2) as usize;
     let focus = current.unwrap_or(lines.len().saturating_sub(1));

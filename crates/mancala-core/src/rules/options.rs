@@ -107,6 +107,13 @@ pub const OPTIONS: &[RuleOption] = &[
         get: |r| OptionValue::of(r.repetition),
         set: |r, v| r.repetition = v.keyword(),
     },
+    RuleOption {
+        name: "decided-leftovers",
+        kind: OptionKind::Keyword(DecidedLeftovers::WORDS),
+        applies: Preset::is_oware_family,
+        get: |r| OptionValue::of(r.decided_leftovers),
+        set: |r, v| r.decided_leftovers = v.keyword(),
+    },
 ];
 
 impl RuleOption {

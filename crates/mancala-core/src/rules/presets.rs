@@ -6,8 +6,8 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Capture, EndCheck, GrandSlam, Leftovers, Repetition, Rules, Stage, MAX_TOTAL_SEEDS,
-    WIDE_MAX_SEEDS,
+    Capture, DecidedLeftovers, EndCheck, GrandSlam, Leftovers, Repetition, Rules, Stage,
+    MAX_TOTAL_SEEDS, WIDE_MAX_SEEDS,
 };
 use crate::i18n::{self, Lang};
 use crate::notation::Notation;
@@ -95,6 +95,7 @@ const BASE: Rules = Rules {
     stage: Stage::Full,
     grand_slam: GrandSlam::CaptureNothing,
     repetition: Repetition::OwnRow,
+    decided_leftovers: DecidedLeftovers::NotCounted,
 };
 
 /// Every preset, in [`Preset`] declaration order (the default first): a preset is added by
@@ -315,7 +316,7 @@ impl Preset {
     }
 
     /// Whether it is Oware ([`crate::oware`]), the only family whose options include
-    /// `grand-slam` and `repetition`.
+    /// `grand-slam`, `repetition` and `decided-leftovers`.
     pub fn is_oware_family(self) -> bool {
         self.family() == GameFamily::Oware
     }

@@ -67,7 +67,7 @@ fn rules_text_is_complete_in_every_language() {
         "kalah-brazil,stage=basic",
         "kalah-brazil,stage=extra-turn",
         "oware,grand-slam=forbidden,repetition=split,stop-when-decided=false",
-        "oware,grand-slam=capture-all",
+        "oware,grand-slam=capture-all,decided-leftovers=to-owner",
         "kauri,stop-when-decided=false",
     ] {
         cases.push(s.parse().unwrap());
@@ -225,7 +225,7 @@ fn every_option_round_trips_through_its_text() {
     let e = "kalah,colour=red".parse::<Rules>().unwrap_err().to_string();
     assert_eq!(
         e,
-        "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition)"
+        "rules: unknown option `colour` (options: pits, seeds, capture, end, leftovers, stop-when-decided, first-move-extra-turn, pie, stage, grand-slam, repetition, decided-leftovers)"
     );
     let e = "kalah,stop-when-decided=maybe"
         .parse::<Rules>()

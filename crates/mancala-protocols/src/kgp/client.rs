@@ -164,7 +164,7 @@ pub fn run_client(
                     Ok(Some(l)) => l,
                     Ok(None) => return,
                     Err(e) => {
-                        let _ = tx.send(Err(e));
+                        let _ = tx.send(Err(e.to_string()));
                         return;
                     }
                 };
@@ -278,7 +278,7 @@ pub fn run_client(
                     Some(Ok(p)) => p,
                     other => {
                         let why = match other {
-                            Some(Err(e)) => e,
+                            Some(Err(e)) => e.to_string(),
                             _ => "the state has no board".to_string(),
                         };
                         let e = Message::new("error", vec![Arg::Text(why)]).answering(id);
@@ -360,8 +360,8 @@ pub fn run_client(
                     continue;
                 };
                 let answer = match (m.board(0), m.int(1)) {
-                    (Some(b), Some(k)) => sow(b, k),
-                    _ => Err("a problem is a board and a move".into()),
+                    (Some(b), Some(k)) => sow(b, k).map_err(|e| e.to_string()),
+                    _ => Err("a problem is a board and a move".to_string()),
                 };
                 let reply = match answer {
                     Ok((board, again)) => {

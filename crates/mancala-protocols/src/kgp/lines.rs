@@ -5,12 +5,14 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 
+use super::LineError;
+
 /// The reading half of a connection.
 pub trait LineRead: Send {
     /// The next line without its line break, at most [`super::MAX_LINE`] bytes; `None` when
     /// the peer has ended the connection. `Err` says why no line can be read: a line too
     /// long, one that is not UTF-8, a frame that is not text, or the network's failure.
-    fn read_line(&mut self) -> Result<Option<String>, String>;
+    fn read_line(&mut self) -> Result<Option<String>, LineError>;
 }
 
 /// The writing half of a connection.
@@ -23,7 +25,7 @@ pub trait LineWrite: Send {
 }
 
 impl<R: BufRead + Send> LineRead for R {
-    fn read_line(&mut self) -> Result<Option<String>, String> {
+    fn read_line(&mut self) -> Result<Option<String>, LineError> {
         super::read_line(self)
     }
 }
@@ -37,7 +39,7 @@ impl<W: Write + Send> LineWrite for W {
 }
 
 impl LineRead for Box<dyn LineRead> {
-    fn read_line(&mut self) -> Result<Option<String>, String> {
+    fn read_line(&mut self) -> Result<Option<String>, LineError> {
         (**self).read_line()
     }
 }

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use mancala_core::{Position, Rules, Side};
 
-use super::server::{bot_move, Conn, Recording, ServerConfig};
+use super::conn::{bot_move, Conn};
+use super::recording::Recording;
 use super::{Arg, Message};
 
 /// How often a waiting bot's thread looks for orders and for what its bot sent.
@@ -413,16 +414,21 @@ fn forfeit(
 /// Keeps a freeplay bot in `lobby` until it leaves: pinged while it waits, its moves asked
 /// by the games made for it. Returns the fault that ended the connection (a closed
 /// connection is one, as in any game).
-pub(crate) fn wait(conn: &mut Conn, cfg: &ServerConfig, lobby: &Lobby) -> Result<(), String> {
-    let (id, orders) = lobby.enter(conn.name.clone(), conn.authors.clone(), &cfg.rules);
-    let r = serve_orders(conn, cfg, lobby, &orders);
+pub(crate) fn wait(
+    conn: &mut Conn,
+    rules: &Rules,
+    move_time: Duration,
+    lobby: &Lobby,
+) -> Result<(), String> {
+    let (id, orders) = lobby.enter(conn.name.clone(), conn.authors.clone(), rules);
+    let r = serve_orders(conn, move_time, lobby, &orders);
     lobby.leave(id, r.as_ref().err().map_or("the bot left", String::as_str));
     r
 }
 
 fn serve_orders(
     conn: &mut Conn,
-    cfg: &ServerConfig,
+    move_time: Duration,
     lobby: &Lobby,
     orders: &mpsc::Receiver<Order>,
 ) -> Result<(), String> {
@@ -434,7 +440,7 @@ fn serve_orders(
                 conn.send(&m)?;
             }
             Ok(Order::Move { pos, reply }) => {
-                let r = bot_move(conn, cfg, &pos);
+                let r = bot_move(conn, move_time, &pos);
                 let _ = reply.send(r.clone());
                 r?;
             }

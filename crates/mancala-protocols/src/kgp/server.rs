@@ -3,19 +3,17 @@
 
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use mancala_core::{Position, Rules, Side};
 use mancala_engine::Level;
 
-use super::{board_for, rules_for, sow, Arg, LineRead, LineWrite, Link, Message, Mode, VERSION};
+use super::conn::{bot_move, tcp_link, Conn, Got};
+use super::recording::{GameResult, GameStart, Recorder};
+use super::{board_for, rules_for, sow, Arg, Link, Message, Mode, VERSION};
 use crate::shown;
 use mancala_play::Rng;
-
-/// Time a write to a bot may block before the connection counts as failed.
-const WRITE_TIME: Duration = Duration::from_secs(10);
 
 /// What a server plays against its connected bots.
 #[derive(Clone, Debug)]
@@ -45,45 +43,6 @@ pub struct ServerConfig {
     pub lobby: Option<std::sync::Arc<super::Lobby>>,
 }
 
-/// Takes the freeplay games of a server as they are played, to store or show them.
-pub trait Recorder: Send + Sync + std::fmt::Debug {
-    /// A game starts; `None` where it is not recorded (the game is played all the same).
-    fn start(&self, game: &GameStart<'_>) -> Option<Box<dyn Recording>>;
-}
-
-/// One recorded game: its moves as they are played, then its end.
-pub trait Recording: Send {
-    /// `pit` (0-based, the mover's own) was played, by a bot or by our level, after
-    /// `time`; called before the game goes on (a person's moves in a lobby's game are
-    /// stored by whoever took them, and not told here).
-    fn moved(&mut self, pit: u8, by_bot: bool, time: Duration);
-    /// The game is over: by the rules, or by the bot's fault (`result.fault`).
-    fn ended(&mut self, result: &GameResult);
-    /// The game is over by `side`'s forfeit, for the reason `why`: a bot's fault, a
-    /// person's time (a lobby's games, which have no [`GameResult`]; a person's own
-    /// resignation is stored by whoever took it).
-    fn forfeited(&mut self, side: Side, why: &str);
-    /// The game is over by a fault of the bot on move, `side` (`why`), its opponent's bot
-    /// having left the game too (`other`): both are at fault. By default `side`'s forfeit.
-    fn forfeited_both(&mut self, side: Side, why: &str, other: &str) {
-        let _ = other;
-        self.forfeited(side, why);
-    }
-}
-
-/// What a recorder is told of a game as it starts.
-#[derive(Clone, Copy, Debug)]
-pub struct GameStart<'a> {
-    /// The game's rules (the start is theirs).
-    pub rules: &'a Rules,
-    /// The bot's seat.
-    pub bot_seat: Side,
-    /// The bot's `info:name`, where it gave one.
-    pub name: Option<&'a str>,
-    /// The game's number in its connection, from 1.
-    pub number: u32,
-}
-
 impl ServerConfig {
     /// Kalah(6,6) against `level`, 2 games or 5 positions a connection, 5 s a move.
     pub fn new(level: Level) -> ServerConfig {
@@ -100,26 +59,6 @@ impl ServerConfig {
             lobby: None,
         }
     }
-}
-
-/// One freeplay game of a connection.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct GameResult {
-    /// The bot's seat (the boards it was sent were mirrored when North).
-    pub bot_seat: Side,
-    /// Final stores, South first (at a fault: as they stood).
-    pub scores: [u16; 2],
-    /// The winner; `None` for a draw or an unfinished game.
-    pub winner: Option<Side>,
-    /// Moves the bot played.
-    pub bot_moves: u32,
-    /// The bot's average time a move in milliseconds, from `state` to its `yield` (or our
-    /// `stop`).
-    pub bot_avg_ms: f64,
-    /// Our level's average time a move in milliseconds.
-    pub server_avg_ms: f64,
-    /// Why the game ended early: the bot's fault.
-    pub fault: Option<String>,
 }
 
 /// What happened in one connection.
@@ -141,177 +80,6 @@ pub struct SessionReport {
     pub fault: Option<String>,
 }
 
-/// One bot connection on the server's side: its writer, its lines (read on a thread of
-/// their own, at most [`MAX_LINE`] bytes each) and the ids used.
-pub(crate) struct Conn {
-    out: Box<dyn LineWrite>,
-    lines: mpsc::Receiver<Result<String, String>>,
-    next_id: u64,
-    /// States and problems whose answers are over (late answers are ignored).
-    stopped: std::collections::HashSet<u64>,
-    /// The bot's `info:name` and `info:authors`, where it sent them.
-    pub(crate) name: Option<String>,
-    pub(crate) authors: Option<String>,
-}
-
-/// A received message or why none came; `Err` is the bot's fault.
-enum Got {
-    Msg(Message),
-    Timeout,
-}
-
-impl Conn {
-    pub(crate) fn new(link: Link) -> Conn {
-        let Link {
-            reader: mut input,
-            writer: out,
-            ..
-        } = link;
-        // Bounded: a bot that floods lines waits on its socket instead of filling memory.
-        let (tx, lines) = mpsc::sync_channel(64);
-        std::thread::spawn(move || loop {
-            match input.read_line() {
-                Ok(Some(l)) => {
-                    if tx.send(Ok(l)).is_err() {
-                        return;
-                    }
-                }
-                Ok(None) => return,
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
-            }
-        });
-        Conn {
-            out,
-            lines,
-            next_id: 1,
-            stopped: Default::default(),
-            name: None,
-            authors: None,
-        }
-    }
-
-    pub(crate) fn send(&mut self, m: &Message) -> Result<(), String> {
-        self.out.write_line(&m.to_string()).map_err(|e| {
-            // A transport that knows the bot closed (a WebSocket's close frame) says so.
-            if e.kind() == std::io::ErrorKind::NotConnected {
-                "the bot closed the connection".to_string()
-            } else {
-                format!("the connection failed while writing to it ({e})")
-            }
-        })
-    }
-
-    /// Sends `m` with a fresh id; returns the id.
-    pub(crate) fn send_new(&mut self, m: Message) -> Result<u64, String> {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&m.with_id(id))?;
-        Ok(id)
-    }
-
-    /// The next message that needs the caller, by `until`. `set`, `pong`, `ok` and `error` are
-    /// taken here and blank lines skipped; garbage, a closed connection and `goodbye` are
-    /// faults.
-    fn next(&mut self, until: Option<Instant>) -> Result<Got, String> {
-        loop {
-            let got = match until {
-                Some(u) => match self
-                    .lines
-                    .recv_timeout(u.saturating_duration_since(Instant::now()))
-                {
-                    Ok(l) => l,
-                    Err(mpsc::RecvTimeoutError::Timeout) => return Ok(Got::Timeout),
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err("the bot closed the connection".into())
-                    }
-                },
-                None => match self.lines.try_recv() {
-                    Ok(l) => l,
-                    Err(mpsc::TryRecvError::Empty) => return Ok(Got::Timeout),
-                    Err(mpsc::TryRecvError::Disconnected) => {
-                        return Err("the bot closed the connection".into())
-                    }
-                },
-            };
-            let line = got?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let m = Message::parse(&line)
-                .map_err(|e| format!("a malformed message `{}`: {e}", shown(&line)))?;
-            match m.name.as_str() {
-                "set" => match m.text(0) {
-                    // A blank name or author is none.
-                    Some("info:name") => {
-                        self.name = m.text(1).filter(|t| !t.trim().is_empty()).map(shown)
-                    }
-                    Some("info:authors") => {
-                        self.authors = m.text(1).filter(|t| !t.trim().is_empty()).map(shown)
-                    }
-                    _ => {}
-                },
-                // Either side may ping: answered at once, whatever else is going on.
-                "ping" => {
-                    let mut pong = Message::new("pong", vec![]);
-                    pong.reference = m.id;
-                    self.send(&pong)?;
-                }
-                "pong" | "ok" | "error" => {}
-                "goodbye" => return Err("the bot said goodbye".into()),
-                _ => return Ok(Got::Msg(m)),
-            }
-        }
-    }
-
-    /// Refuses what the bot sent while nothing was asked of it: an answer to a request that
-    /// is over is ignored (KGP allows it to cross a `stop`), anything else is a fault.
-    pub(crate) fn nothing_asked(&mut self) -> Result<(), String> {
-        while let Got::Msg(m) = self.next(None)? {
-            if m.reference.is_some_and(|r| self.stopped.contains(&r)) {
-                continue;
-            }
-            return Err(format!(
-                "`{}` out of turn: no position was asked about",
-                shown(&m.to_string())
-            ));
-        }
-        Ok(())
-    }
-
-    /// Checks that an answer refers to request `id` (or to none, or to one that is over:
-    /// `Ok(false)`, ignored).
-    fn answers(&self, m: &Message, id: u64) -> Result<bool, String> {
-        match m.reference {
-            None => Ok(true),
-            Some(r) if r == id => Ok(true),
-            Some(r) if self.stopped.contains(&r) => Ok(false),
-            Some(r) => Err(format!(
-                "`{}` refers to @{r}, which names no request of this server's that is open",
-                shown(&m.to_string())
-            )),
-        }
-    }
-
-    /// Ends the request `id` with `stop`.
-    fn stop(&mut self, id: u64) -> Result<(), String> {
-        self.stopped.insert(id);
-        let stop = Message::new("stop", vec![]).answering(id);
-        self.send_new(stop).map(|_| ())
-    }
-
-    /// Ends the connection: `error` with the bot's fault where there is one, `goodbye`.
-    pub(crate) fn close(&mut self, fault: Option<&str>) {
-        if let Some(why) = fault {
-            let _ = self.send(&Message::new("error", vec![Arg::Text(why.to_string())]));
-        }
-        let _ = self.send(&Message::new("goodbye", vec![]));
-        self.out.close();
-    }
-}
-
 /// Serves one connection to its end: the greeting, the bot's `mode`, then its games or
 /// positions, and `goodbye`. A protocol fault of the bot ends the connection with an
 /// `error` naming it, and is the report's `fault`.
@@ -327,13 +95,6 @@ pub fn serve_connection(stream: TcpStream, cfg: &ServerConfig) -> SessionReport 
             ..SessionReport::default()
         },
     }
-}
-
-/// A bot's TCP connection as a link, with the server's write timeout: a bot that stops
-/// reading cannot block the server.
-pub(crate) fn tcp_link(stream: TcpStream) -> std::io::Result<Link> {
-    stream.set_write_timeout(Some(WRITE_TIME))?;
-    Link::tcp(stream)
 }
 
 /// [`serve_connection`] over any transport's lines.
@@ -394,7 +155,7 @@ fn session(conn: &mut Conn, cfg: &ServerConfig, report: &mut SessionReport) -> R
         Mode::Freeplay => {
             // In a lobby the games are made for the bot, and recorded there, not reported.
             if let Some(lobby) = &cfg.lobby {
-                return super::lobby::wait(conn, cfg, lobby);
+                return super::lobby::wait(conn, &cfg.rules, cfg.move_time, lobby);
             }
             for g in 0..cfg.games {
                 let seat = if g % 2 == 0 { Side::South } else { Side::North };
@@ -546,7 +307,7 @@ fn freeplay_game(
         let start = Instant::now();
         let bots = pos.to_move() == seat;
         let turn = if bots {
-            bot_move(conn, cfg, &pos)
+            bot_move(conn, cfg.move_time, &pos)
         } else {
             conn.nothing_asked().and_then(|()| {
                 cfg.level
@@ -592,42 +353,6 @@ fn freeplay_game(
 
 fn avg_ms(t: Duration, n: u32) -> f64 {
     t.as_secs_f64() * 1000.0 / f64::from(n.max(1))
-}
-
-/// The bot's move (0-based) in `pos`: its last `move` for the `state` by the deadline or its
-/// `yield`.
-pub(crate) fn bot_move(conn: &mut Conn, cfg: &ServerConfig, pos: &Position) -> Result<u8, String> {
-    conn.nothing_asked()?;
-    let board = board_for(pos, pos.to_move());
-    let id = conn.send_new(Message::new("state", vec![Arg::Board(board)]))?;
-    let until = Instant::now() + cfg.move_time;
-    let n = pos.pits() as i64;
-    let mut chosen = None;
-    while let Got::Msg(m) = conn.next(Some(until))? {
-        if !conn.answers(&m, id)? {
-            continue;
-        }
-        match m.name.as_str() {
-            "yield" if chosen.is_none() => return Err("yield before any move".into()),
-            "yield" => break,
-            "move" => {
-                let k = m.int(0).ok_or_else(|| {
-                    format!("`{}`: a move is a pit number", shown(&m.to_string()))
-                })?;
-                if !(1..=n).contains(&k) {
-                    return Err(format!("move {k}: a pit is 1 to {n}"));
-                }
-                let pit = (k - 1) as u8;
-                if !pos.legal_moves().contains(pit) {
-                    return Err(format!("illegal move {k}: its pit is empty"));
-                }
-                chosen = Some(pit);
-            }
-            _ => return Err(format!("`{}` where a move is due", shown(&m.to_string()))),
-        }
-    }
-    conn.stop(id)?;
-    chosen.ok_or_else(|| format!("no move within {} ms", cfg.move_time.as_millis()))
 }
 
 /// How the connections to a listener speak KGP.
@@ -717,11 +442,12 @@ fn accept_loop(
                     let peer = stream
                         .peer_addr()
                         .map_or_else(|_| "?".into(), |a| a.to_string());
-                    match super::ws::accept(stream, cfg.greeting_time.min(WRITE_TIME)) {
+                    match super::ws::accept(stream, cfg.greeting_time.min(super::conn::WRITE_TIME))
+                    {
                         Ok(link) => serve_link(link, &cfg),
                         Err(fault) => SessionReport {
                             peer,
-                            fault: Some(fault),
+                            fault: Some(fault.to_string()),
                             ..SessionReport::default()
                         },
                     }

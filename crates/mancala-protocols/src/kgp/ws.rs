@@ -19,7 +19,7 @@ use tungstenite::protocol::{Role, WebSocketConfig};
 use tungstenite::{Error, Message, WebSocket};
 
 use super::lines::{LineRead, LineWrite, Link};
-use super::MAX_LINE;
+use super::{LineError, MAX_LINE};
 
 /// At most a line and its line break a message and a frame.
 fn config() -> WebSocketConfig {
@@ -37,7 +37,7 @@ struct WsReader {
 }
 
 impl LineRead for WsReader {
-    fn read_line(&mut self) -> Result<Option<String>, String> {
+    fn read_line(&mut self) -> Result<Option<String>, LineError> {
         loop {
             if let Some(l) = self.pending.pop_front() {
                 return Ok(Some(l));
@@ -49,17 +49,12 @@ impl LineRead for WsReader {
                     for l in t.split('\n') {
                         let l = l.strip_suffix('\r').unwrap_or(l);
                         if l.len() > MAX_LINE {
-                            return Err(format!("a line longer than {MAX_LINE} bytes"));
+                            return Err(LineError::TooLong);
                         }
                         self.pending.push_back(l.to_string());
                     }
                 }
-                Ok(Message::Binary(b)) => {
-                    return Err(format!(
-                        "a binary WebSocket message ({} bytes): KGP is sent as text",
-                        b.len()
-                    ))
-                }
+                Ok(Message::Binary(b)) => return Err(LineError::Binary(b.len())),
                 Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)) => {}
                 Ok(Message::Close(_)) => {
                     // Nothing more is written; the close's answer, queued by tungstenite, goes
@@ -73,12 +68,10 @@ impl LineRead for WsReader {
                 Err(Error::Protocol(
                     tungstenite::error::ProtocolError::ResetWithoutClosingHandshake,
                 )) => return Ok(None),
-                Err(Error::Capacity(_)) => {
-                    return Err(format!("a WebSocket message longer than {MAX_LINE} bytes"))
-                }
-                Err(Error::Utf8(_)) => return Err("a line that is not UTF-8".into()),
-                Err(Error::Io(e)) => return Err(format!("the connection failed: {e}")),
-                Err(e) => return Err(format!("the WebSocket failed: {e}")),
+                Err(Error::Capacity(_)) => return Err(LineError::MessageTooLong),
+                Err(Error::Utf8(_)) => return Err(LineError::NotUtf8),
+                Err(Error::Io(e)) => return Err(LineError::Failed(e)),
+                Err(e) => return Err(LineError::WebSocket(e.to_string())),
             }
         }
     }
@@ -133,35 +126,80 @@ fn link(ws: WebSocket<TcpStream>, role: Role, peer: String) -> std::io::Result<L
     })
 }
 
+/// Why a WebSocket connection could not be made ([`accept`], [`connect`]).
+#[derive(Debug, thiserror::Error)]
+pub enum WsError {
+    /// The network failed (accepting a bot).
+    #[error("the connection failed: {0}")]
+    Failed(#[from] std::io::Error),
+    /// A bot that did not open with a WebSocket handshake (the library's reason).
+    #[error("no WebSocket handshake (this port speaks KGP over ws:// only): {0}")]
+    NoHandshake(String),
+    /// Connecting to `url` failed.
+    #[error("{url}: {why}")]
+    Connect {
+        /// The address asked for.
+        url: String,
+        /// Why.
+        why: ConnectError,
+    },
+}
+
+/// Why connecting to a `ws://` address failed ([`connect`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// A `wss://` address.
+    #[error("TLS (wss://) is not supported; use ws:// or HOST:PORT over TCP")]
+    Tls,
+    /// An address of another scheme.
+    #[error("a WebSocket address starts with ws://")]
+    NotWs,
+    /// No host in the address.
+    #[error("no HOST[:PORT] after ws://")]
+    NoHost,
+    /// A host name that resolves to no address.
+    #[error("the host has no address")]
+    NoAddress,
+    /// The network failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The server did not complete the handshake (the library's reason).
+    #[error("the WebSocket handshake failed: {0}")]
+    Handshake(String),
+}
+
 /// Accepts a WebSocket bot on `stream`: the HTTP upgrade, any path, within `timeout`.
-pub fn accept(stream: TcpStream, timeout: Duration) -> Result<Link, String> {
+pub fn accept(stream: TcpStream, timeout: Duration) -> Result<Link, WsError> {
     let peer = stream
         .peer_addr()
         .map_or_else(|_| "?".into(), |a| a.to_string());
     stream
         .set_read_timeout(Some(timeout))
-        .and_then(|()| stream.set_write_timeout(Some(timeout)))
-        .map_err(|e| format!("the connection failed: {e}"))?;
-    let ws = tungstenite::accept_with_config(stream, Some(config())).map_err(|e| {
-        format!("no WebSocket handshake (this port speaks KGP over ws:// only): {e}")
-    })?;
-    link(ws, Role::Server, peer).map_err(|e| format!("the connection failed: {e}"))
+        .and_then(|()| stream.set_write_timeout(Some(timeout)))?;
+    let ws = tungstenite::accept_with_config(stream, Some(config()))
+        .map_err(|e| WsError::NoHandshake(e.to_string()))?;
+    Ok(link(ws, Role::Server, peer)?)
 }
 
 /// Connects to the KGP server at `url` (`ws://HOST[:PORT]/PATH`, port 80 by default), the
 /// connection and handshake within `timeout`.
-pub fn connect(url: &str, timeout: Duration) -> Result<Link, String> {
+pub fn connect(url: &str, timeout: Duration) -> Result<Link, WsError> {
+    connect_to(url, timeout).map_err(|why| WsError::Connect {
+        url: url.to_string(),
+        why,
+    })
+}
+
+fn connect_to(url: &str, timeout: Duration) -> Result<Link, ConnectError> {
     if url.starts_with("wss://") {
-        return Err(format!(
-            "{url}: TLS (wss://) is not supported; use ws:// or HOST:PORT over TCP"
-        ));
+        return Err(ConnectError::Tls);
     }
     let Some(rest) = url.strip_prefix("ws://") else {
-        return Err(format!("{url}: a WebSocket address starts with ws://"));
+        return Err(ConnectError::NotWs);
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     if authority.is_empty() || authority.contains('@') {
-        return Err(format!("{url}: no HOST[:PORT] after ws://"));
+        return Err(ConnectError::NoHost);
     }
     let host_port = if authority.rsplit_once(':').is_some_and(|(h, p)| {
         !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && !h.ends_with(':')
@@ -170,19 +208,15 @@ pub fn connect(url: &str, timeout: Duration) -> Result<Link, String> {
     } else {
         format!("{authority}:80")
     };
-    let addrs: Vec<_> = host_port
-        .to_socket_addrs()
-        .map_err(|e| format!("{url}: {e}"))?
-        .collect();
-    let mut last = format!("{url}: the host has no address");
+    let mut last = ConnectError::NoAddress;
     let mut stream = None;
-    for a in addrs {
+    for a in host_port.to_socket_addrs()? {
         match TcpStream::connect_timeout(&a, timeout) {
             Ok(s) => {
                 stream = Some(s);
                 break;
             }
-            Err(e) => last = format!("{url}: {e}"),
+            Err(e) => last = e.into(),
         }
     }
     let stream = stream.ok_or(last)?;
@@ -191,9 +225,8 @@ pub fn connect(url: &str, timeout: Duration) -> Result<Link, String> {
         .map_or_else(|_| host_port.clone(), |a| a.to_string());
     stream
         .set_read_timeout(Some(timeout))
-        .and_then(|()| stream.set_write_timeout(Some(timeout)))
-        .map_err(|e| format!("{url}: {e}"))?;
+        .and_then(|()| stream.set_write_timeout(Some(timeout)))?;
     let (ws, _) = tungstenite::client::client_with_config(url, stream, Some(config()))
-        .map_err(|e| format!("{url}: the WebSocket handshake failed: {e}"))?;
-    link(ws, Role::Client, peer).map_err(|e| format!("{url}: {e}"))
+        .map_err(|e| ConnectError::Handshake(e.to_string()))?;
+    Ok(link(ws, Role::Client, peer)?)
 }

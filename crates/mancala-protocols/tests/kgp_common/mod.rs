@@ -1,13 +1,15 @@
-//! What the KGP tests over TCP and over WebSocket share: the server's settings, its reports,
-//! and our client over any link.
+//! What the KGP tests share (over TCP, over WebSocket, and the web server's lobby): the
+//! server's settings, a server on listeners and its reports, and our client over any link.
 
-use std::sync::mpsc::Receiver;
+use std::net::TcpListener;
+use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use mancala_engine::Level;
 use mancala_play::Computer;
 use mancala_protocols::kgp::{
-    run_client, ClientConfig, ClientReport, Link, Mode, ServerConfig, SessionReport,
+    self, run_client, ClientConfig, ClientReport, Link, Mode, ServerConfig, SessionReport,
+    Transport,
 };
 
 /// The server at `level`, 2 s a position.
@@ -17,9 +19,30 @@ pub fn config(level: u8) -> ServerConfig {
     cfg
 }
 
+/// A server with `cfg` on `listeners` (on a thread); its connections' reports come to the
+/// receiver.
+pub fn serving(
+    listeners: Vec<(TcpListener, Transport)>,
+    cfg: ServerConfig,
+) -> Receiver<SessionReport> {
+    let (tx, rx) = mpsc::channel();
+    let tx = std::sync::Mutex::new(tx);
+    std::thread::spawn(move || {
+        kgp::serve_all(listeners, cfg, move |r| {
+            let _ = tx.lock().unwrap().send(r);
+        })
+    });
+    rx
+}
+
 /// Our client named `name`, at `level`, through `link` to its end.
 pub fn client(link: Link, name: &str, mode: Mode, level: u8) -> ClientReport {
-    let mut computer = Computer::new(Level::new(level).unwrap(), 7);
+    client_seeded(link, name, mode, level, 7)
+}
+
+/// [`client`] with its computer's `seed`.
+pub fn client_seeded(link: Link, name: &str, mode: Mode, level: u8, seed: u64) -> ClientReport {
+    let mut computer = Computer::new(Level::new(level).unwrap(), seed);
     let cfg = ClientConfig {
         mode,
         name: name.into(),

@@ -13,9 +13,12 @@ position strings:
   any number of processes or machines prove (as ``mancala solve --split``).
 
 Adapters (pure Python): :mod:`mancala.gym_env` (Gymnasium; importing it registers
-``mancala/Mancala-v0``), :mod:`mancala.pettingzoo_env` (PettingZoo AEC), and
-:mod:`mancala.openspiel_game` (OpenSpiel's ``python_mancala``, registered with
-``pyspiel.register_game`` when this package is imported and ``open_spiel`` is installed).
+``mancala/Mancala-v0``, one game against a level, and ``mancala/SelfPlay-v0``, whose vector
+entry point is :mod:`mancala.vector_env`, a ``gymnasium.vector.VectorEnv`` on one
+:class:`VecGame`), :mod:`mancala.sb3_vec_env` (Stable-Baselines3's ``VecEnv`` contract),
+:mod:`mancala.pettingzoo_env` (PettingZoo AEC), and :mod:`mancala.openspiel_game` (OpenSpiel's
+``python_mancala``, registered with ``pyspiel.register_game`` when this package is imported and
+``open_spiel`` is installed).
 
 Observation layout (float32, from the side to move, ``m`` pits a side): the mover's pits from
 his left (``0..m``), the opponent's pits from the opponent's left (``m..2m``), the mover's

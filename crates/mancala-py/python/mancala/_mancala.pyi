@@ -201,6 +201,8 @@ class VecGame:
         self,
         actions: npt.ArrayLike,
         out: Optional[_Step] = None,
+        active: Optional[npt.NDArray[np.bool_]] = None,
+        final_observations: Optional[npt.NDArray[np.float32]] = None,
     ) -> _Step:
         """Plays ``actions[i]`` (own pit, 0-based from the mover's left) in game ``i``; returns
         ``(observations, rewards, dones, masks)``, each game's after its move (a finished game
@@ -211,12 +213,26 @@ class VecGame:
         ``out``: the four arrays of an earlier step's result (or arrays of the same dtypes and
         shapes, C-contiguous), written instead of new ones and returned: a step then allocates
         nothing. They are overwritten at every such step, so copy what must be kept.
+
+        ``active`` (bool, ``(n,)``): only the games it marks move; the others keep their
+        position and generator, report reward 0 and not done, and their actions are not
+        checked. ``final_observations`` (float32, ``(n, observation_size)``): each game that
+        ends writes there the finished position as seen by the player who made the last move
+        (whose reward it is) before it starts again; the other rows are left as they were.
+        (What ``mancala.vector_env`` and ``mancala.sb3_vec_env`` build their autoreset on.)
         """
-    def step_random(self, out: Optional[_RandomStep] = None) -> _RandomStep:
+    def step_random(
+        self,
+        out: Optional[_RandomStep] = None,
+        active: Optional[npt.NDArray[np.bool_]] = None,
+        final_observations: Optional[npt.NDArray[np.float32]] = None,
+    ) -> _RandomStep:
         """Plays a uniformly random legal move in every game, drawn from the seeded generator
         as ``sample_actions`` draws it, in the step's own pass over the games; returns
         ``(actions, observations, rewards, dones, masks)``. ``out``: the five arrays of an
-        earlier call's result, written instead of new ones, as for ``step``."""
+        earlier call's result, written instead of new ones, as for ``step``. ``active`` and
+        ``final_observations`` as for ``step`` (a game that does not move draws nothing: its
+        action is -1)."""
     def __len__(self) -> int: ...
 
 def analyze(

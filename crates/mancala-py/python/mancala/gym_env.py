@@ -1,5 +1,7 @@
-"""A Gymnasium environment: one agent plays a seat of any game against a computer level or a
-callable opponent.
+"""Gymnasium environments: :class:`MancalaEnv`, one agent plays a seat of any game against a
+computer level or a callable opponent; :class:`SelfPlayEnv`, the agent plays both seats (the
+single environment of :class:`mancala.vector_env.MancalaVectorEnv`, which steps many of them
+in Rust).
 
 The observation is :meth:`mancala.Game.observation` from the agent's seat (layout in the
 package docstring); the action is an own pit, 0-based from the agent's left. ``info`` carries
@@ -126,5 +128,84 @@ class MancalaEnv(gymnasium.Env):
         return None
 
 
+def _side_index(side: str) -> int:
+    return 0 if side == "south" else 1
+
+
+class SelfPlayEnv(gymnasium.Env):
+    """``SelfPlayEnv(rules="kalah", reward="win")``: one game, both seats played by the agent.
+
+    The observation is :meth:`mancala.Game.observation` from the side to move, so a policy
+    always sees its own row first; ``info["to_move"]`` says who that is (0 South, 1 North:
+    after an extra turn the same player moves again). The reward is for the player who made
+    the move (0 until the game ends), ``"win"`` or ``"margin"`` as for :class:`MancalaEnv`.
+    When a move ends the game, the observation is the finished position as that player sees
+    it, and ``info["action_mask"]`` is all zeros (no move is legal) with no ``"to_move"``. An
+    illegal action raises ``ValueError`` and changes nothing, as :class:`mancala.VecGame`
+    does: choose from ``info["action_mask"]``.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self, rules: str = "kalah", reward: str = "win", render_mode: Optional[str] = None
+    ) -> None:
+        if reward not in ("win", "margin"):
+            raise ValueError(f"reward {reward!r}: give 'win' or 'margin'")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r}: only 'ansi'")
+        self.rules = rules
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.game = Game(rules)
+        refuse_pie(self.game, "SelfPlayEnv")
+        self.observation_space = spaces.Box(
+            0.0, float(self.game.total_seeds), shape=(self.game.observation_size,), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(self.game.pits)
+
+    def _info(self) -> Dict[str, Any]:
+        if self.game.is_over:
+            return {"action_mask": np.zeros(self.game.pits, dtype=np.int8)}
+        return {
+            "action_mask": self.game.legal_mask().astype(np.int8),
+            "to_move": _side_index(self.game.to_move),
+        }
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        super().reset(seed=seed)
+        self.game = Game(self.rules)
+        return self.game.observation(), self._info()
+
+    def step(self, action: int) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        if self.game.is_over:
+            raise RuntimeError("the episode is over: call reset()")
+        pit = as_pit(action, self.game.pits)
+        if pit not in self.game.legal_moves():
+            raise ValueError(f"action {pit}: not a legal move (legal: {self.game.legal_moves()})")
+        mover = self.game.to_move
+        self.game.play(pit)
+        if self.game.is_over:
+            reward = self.game.reward(mover, self.reward_kind)
+            return self.game.observation(mover), reward, True, False, self._info()
+        return self.game.observation(), 0.0, False, False, self._info()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode == "ansi":
+            s = self.game.scores
+            return f"{self.game.position}  (South {s[0]}, North {s[1]})"
+        return None
+
+
 # `gymnasium.make("mancala/Mancala-v0", rules="kauri", opponent=5)` once this module is imported.
 gymnasium.register(id="mancala/Mancala-v0", entry_point="mancala.gym_env:MancalaEnv")
+# `gymnasium.make_vec("mancala/SelfPlay-v0", num_envs=1024, vectorization_mode="vector_entry_point")`
+# steps the games in Rust (mancala.vector_env); "sync" or "async" make Gymnasium's own vector
+# environments of `SelfPlayEnv`, which step the same games one by one.
+gymnasium.register(
+    id="mancala/SelfPlay-v0",
+    entry_point="mancala.gym_env:SelfPlayEnv",
+    vector_entry_point="mancala.vector_env:MancalaVectorEnv",
+)

@@ -10,6 +10,13 @@ of OpenSpiel's own ``mancala``), stated in the game string; ``rules=kalah`` mean
 0-based from the mover's left; players 0 (South, moves first) and 1 (North); returns +1/-1/0
 (misère and Kauri's cowrie rule decide, as the game's outcome does). The observation tensor is
 :meth:`mancala.Game.observation` from the observing player's seat.
+
+:data:`OPENSPIEL_RULES` gives, for each of OpenSpiel's own games that this package plays, the
+rules string that plays it exactly (the same legal moves, ends and final stores, checked in
+lockstep): ``mancala`` is ``kalah,seeds=4``; ``oware`` is
+``oware,decided-leftovers=to-owner`` (OpenSpiel gives each row's seeds to its owner when a
+store passes 24; this package's ``oware`` leaves them to nobody, which changes margins, never
+the winner). ``pyspiel.load_game("python_mancala", {"rules": OPENSPIEL_RULES["oware"]})``.
 """
 
 from typing import Any, Dict, List, Optional
@@ -23,6 +30,11 @@ from ._adapters import refuse_pie
 # The default rules, written out: Kalah(6,4), the game of OpenSpiel's own `mancala`. `kalah`
 # alone is Kalah(6,3) here as everywhere in this package.
 DEFAULT_RULES = "kalah;seeds:4"
+# The rules strings that play OpenSpiel's own games exactly, by OpenSpiel's name.
+OPENSPIEL_RULES = {
+    "mancala": "kalah,seeds=4",
+    "oware": "oware,decided-leftovers=to-owner",
+}
 # Games whose positions repeat end by the repetition rule; random games of every preset stay
 # far below this bound.
 MAX_GAME_LENGTH = 10_000

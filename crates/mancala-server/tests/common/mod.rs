@@ -13,8 +13,22 @@ use mancala_server::{App, Config, Store};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
+/// A fresh database for one server of a test: a SQLite file in `dir`, or, where
+/// `MANCALA_TEST_STORE=postgres`, an empty schema of the PostgreSQL server that
+/// `MANCALA_TEST_POSTGRES` names (scripts/test.sh runs the server's tests both ways).
+pub fn fresh_db(dir: &Path) -> String {
+    if std::env::var("MANCALA_TEST_STORE").as_deref() == Ok("postgres") {
+        let base = std::env::var("MANCALA_TEST_POSTGRES")
+            .expect("MANCALA_TEST_STORE=postgres needs MANCALA_TEST_POSTGRES");
+        return mancala_server::db::fresh_schema(&base).expect("a fresh PostgreSQL schema");
+    }
+    dir.join("games.db").to_string_lossy().into_owned()
+}
+
 pub struct Server {
     pub addr: SocketAddr,
+    /// The server's database (`Store::connect` opens it again).
+    pub db: String,
     pub base: String,
     pub app: Arc<App>,
     stop: Option<oneshot::Sender<()>>,
@@ -33,8 +47,7 @@ pub fn test_config() -> Config {
         burst: 10.0,
         max_body: 16 * 1024,
         web_dir: None,
-        behind_tls: false,
-        forwarded_for: false,
+        ..Config::default()
     }
 }
 
@@ -42,7 +55,8 @@ impl Server {
     /// A server on 127.0.0.1 with a fresh database in a temporary folder.
     pub async fn start(cfg: Config) -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("games.db")).unwrap();
+        let db = fresh_db(dir.path());
+        let store = Store::connect(&db).unwrap();
         let app = Arc::new(App::new(store, cfg));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -57,6 +71,7 @@ impl Server {
         });
         Server {
             addr,
+            db,
             base: format!("http://{addr}"),
             app,
             stop: Some(tx),
@@ -233,7 +248,7 @@ pub fn bin() -> PathBuf {
 
 impl Proc {
     /// Starts the binary on a free port with `db`; waits for its "listening on" line.
-    pub fn start(db: &Path) -> Proc {
+    pub fn start(db: &str) -> Proc {
         let mut child = Command::new(bin())
             .args([
                 "--addr",

@@ -1,0 +1,119 @@
+//! Two servers on one PostgreSQL database (`MANCALA_TEST_POSTGRES`; skipped, saying so,
+//! without it): a game created on A is joined and played through both, a watcher on A sees
+//! every move made on B, and `kill -9` of A mid-game loses no acknowledged move (the game
+//! finishes on B).
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{legal, Client, Proc};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
+    let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
+        eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+        return;
+    };
+    let db = mancala_server::db::fresh_schema(&base).unwrap();
+    let a = Proc::start(&db);
+    let b = Proc::start(&db);
+    let (ca, cb) = (Client::new(&a.base), Client::new(&b.base));
+
+    let (id, south, v) = ca
+        .create(json!({"rules": "kalah,seeds=3", "opponent": "friend"}))
+        .await;
+    let joined = cb.join(&id, v["invite"].as_str().unwrap()).await.ok();
+    let north = joined["token"].as_str().unwrap().to_string();
+    // The join made on B is known on A.
+    let seen = ca
+        .wait_for(&id, "the join on A", |g| g["invite"].is_null())
+        .await;
+    assert_eq!(seen["players"]["north"]["joined"], true, "{seen}");
+
+    // A watcher on A, noting when each ply's state arrives.
+    let arrived: Arc<Mutex<Vec<(u64, Instant)>>> = Default::default();
+    let url = format!("{}/api/games/{id}/ws", a.base.replacen("http", "ws", 1));
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let watcher = {
+        let arrived = arrived.clone();
+        tokio::spawn(async move {
+            while let Some(Ok(m)) = ws.next().await {
+                if let Message::Text(t) = m {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    if let Some(p) = v["game"]["ply"].as_u64() {
+                        arrived.lock().unwrap().push((p, Instant::now()));
+                    }
+                }
+            }
+        })
+    };
+
+    // Half the game: South through A, North through B, each move as soon as the last is
+    // acknowledged (A and B hear of each other's moves through the database).
+    let mut st = joined["game"].clone();
+    let mut sent: Vec<(u64, Instant)> = Vec::new();
+    let mut k = 0usize;
+    while st["over"] != true && st["ply"].as_u64().unwrap() < 8 {
+        let (c, token) = if st["to_move"] == "south" {
+            (&ca, &south)
+        } else {
+            (&cb, &north)
+        };
+        let l = legal(&st);
+        let ply = st["ply"].as_u64().unwrap();
+        let t0 = Instant::now();
+        st = c.play(&id, token, l[k % l.len()]).await.ok();
+        k += 1;
+        if c.base == cb.base {
+            sent.push((ply + 1, t0));
+        }
+    }
+    let acknowledged = st.clone();
+    // Every move made on B reached A's watcher.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut late = Vec::new();
+    for (ply, t0) in &sent {
+        let at = loop {
+            if let Some(&(_, t)) = arrived.lock().unwrap().iter().find(|(p, _)| p == ply) {
+                break t;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "ply {ply} never reached the watcher on A"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        };
+        late.push(at.duration_since(*t0));
+    }
+    late.sort();
+    eprintln!("B's moves seen by a watcher on A after (from the request): {late:?}");
+    assert!(!late.is_empty());
+    assert!(
+        late[late.len() / 2] < Duration::from_millis(200),
+        "{late:?}"
+    );
+
+    // A dies; B finishes the game, with every move acknowledged before.
+    watcher.abort();
+    a.kill9();
+    let on_b = cb.get(&format!("/api/games/{id}"), None).await.ok();
+    assert_eq!(on_b["ply"], acknowledged["ply"]);
+    assert_eq!(on_b["board"], acknowledged["board"]);
+    let mut st = on_b;
+    while st["over"] != true {
+        let token = if st["to_move"] == "south" {
+            &south
+        } else {
+            &north
+        };
+        let l = legal(&st);
+        st = cb.play(&id, token, l[0]).await.ok();
+    }
+    assert_eq!(st["over"], true);
+    b.terminate();
+}
