@@ -98,8 +98,7 @@ fn shown(s: &str) -> String {
     t
 }
 
-/// Why a line is no command ([`Command::parse`]); texts of the line are quoted shortened
-/// ([`shown`]).
+/// Why a line is no command ([`Command::parse`]); texts of the line are quoted shortened.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum CommandError {
     /// A word that is no command.

@@ -629,7 +629,7 @@ async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> WsMes
 }
 
 async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
-    let Ok(entry) = c.app.entry(&id).await else {
+    let Ok(entry) = c.app.watch(&id).await else {
         return;
     };
     let mut rx = entry.tx.subscribe();

@@ -505,6 +505,15 @@ impl App {
         Ok(entry)
     }
 
+    /// The game `id` for a watcher that connects: loaded, and the computer's turn started
+    /// where it is to move and nobody thinks for it here (the server that took the last move
+    /// may have stopped).
+    pub async fn watch(self: &Arc<Self>, id: &str) -> ApiResult<Arc<Entry>> {
+        let entry = self.entry(id).await?;
+        self.kick_ai(id, &entry).await;
+        Ok(entry)
+    }
+
     /// Creates a game; returns its state, the creator's seat and token, and the invitation
     /// code for a game between two people.
     pub async fn create(self: &Arc<Self>, new: NewGame) -> ApiResult<Created> {
