@@ -31,7 +31,7 @@ async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
     let north = joined["token"].as_str().unwrap().to_string();
     // The join made on B is known on A.
     let seen = ca
-        .wait_for(&id, "the join on A", |g| g["invite"].is_null())
+        .wait_for(&id, "the join on A", |g| g["waiting_for_opponent"] == false)
         .await;
     assert_eq!(seen["players"]["north"]["joined"], true, "{seen}");
 
