@@ -181,9 +181,7 @@ fn is_unique_violation(e: &anyhow::Error) -> bool {
             .downcast_ref::<rusqlite::Error>()
             .and_then(|e| e.sqlite_error_code())
             == Some(rusqlite::ErrorCode::ConstraintViolation);
-        let pg = c
-            .downcast_ref::<postgres::Error>()
-            .and_then(|e| e.code())
+        let pg = c.downcast_ref::<postgres::Error>().and_then(|e| e.code())
             == Some(&postgres::error::SqlState::UNIQUE_VIOLATION);
         sqlite || pg
     })

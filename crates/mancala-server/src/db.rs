@@ -412,7 +412,8 @@ mod tests {
     #[test]
     fn sqlite_answers_values_of_each_kind_and_binds_out_of_order_placeholders() {
         let mut c = rusqlite::Connection::open_in_memory().unwrap();
-        c.batch("CREATE TABLE t (a INTEGER, b TEXT, r REAL)").unwrap();
+        c.batch("CREATE TABLE t (a INTEGER, b TEXT, r REAL)")
+            .unwrap();
         assert_eq!(
             c.exec("INSERT INTO t (b, a) VALUES ($2, $1)", vals![7, "x"])
                 .unwrap(),
@@ -433,7 +434,10 @@ mod tests {
         assert!(Row(vec![Val::Int(300)]).num::<u8>(0).is_err());
         c.exec("UPDATE t SET r = $1 WHERE a = 7", vals![1464.05_f64])
             .unwrap();
-        let r = c.query_opt("SELECT r, a FROM t WHERE a = 7", &[]).unwrap().unwrap();
+        let r = c
+            .query_opt("SELECT r, a FROM t WHERE a = 7", &[])
+            .unwrap()
+            .unwrap();
         assert_eq!(r.real(0).unwrap(), 1464.05);
         assert_eq!(r.real(1).unwrap(), 7.0, "an integer read as a number");
         assert!(r.int(0).is_err() && r.text(0).is_err());

@@ -92,8 +92,7 @@ fn save_rating(
 /// The winner of a stored game if it is over (`Some(None)`: a draw), `None` while it goes on
 /// or where the stored game cannot be replayed.
 fn stored_result(c: &mut dyn Conn, id: &str) -> anyhow::Result<Option<Option<Side>>> {
-    let Some(r) = c.query_opt("SELECT start, resigned FROM games WHERE id = $1", vals![id])?
-    else {
+    let Some(r) = c.query_opt("SELECT start, resigned FROM games WHERE id = $1", vals![id])? else {
         return Ok(None);
     };
     let (start, resigned) = (r.text(0)?, r.opt_text(1)?);
@@ -132,8 +131,12 @@ pub fn settle(c: &mut dyn Conn, id: &str) -> anyhow::Result<()> {
     else {
         return Ok(());
     };
-    let (rules, rated, south, north) =
-        (row.text(0)?, row.int(1)? != 0, row.opt_int(2)?, row.opt_int(3)?);
+    let (rules, rated, south, north) = (
+        row.text(0)?,
+        row.int(1)? != 0,
+        row.opt_int(2)?,
+        row.opt_int(3)?,
+    );
     let Some(winner) = stored_result(c, id)? else {
         return Ok(());
     };
