@@ -51,7 +51,7 @@ fn said(status: StatusCode, key: &'static str) -> ApiError {
 }
 
 /// Runs blocking work (the database, argon2) off the async threads.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
 ) -> ApiResult<T> {
     tokio::task::spawn_blocking(f)

@@ -2,11 +2,16 @@
 //! accounts, shown live over a WebSocket; accepting one starts a game between the two
 //! accounts, and both are told over the same socket.
 //!
-//! Seeks live in memory: a restart empties the lobby (the games it started are stored as any
-//! game between accounts). A seek ends when it is accepted or withdrawn, when its account
+//! Seeks are rows of the database (table `seeks`), so that every server on one PostgreSQL
+//! database shows the same lobby: each change is announced to the others
+//! ([`Store::write_lobby`], `LISTEN/NOTIFY` on `mancala_lobby`), whose lobbies read the seeks
+//! again and tell their sockets; a game a seek started is announced the same way, so its
+//! poster hears of it on whichever server it watches. A seek ends when it is accepted (once:
+//! the row is deleted by the one acceptance that finds it) or withdrawn, when its account
 //! posts another, or after [`SEEK_TTL`].
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -27,8 +32,9 @@ use tokio::sync::broadcast;
 use crate::account_api::{self, Accounts, Session};
 use crate::api::Ctx;
 use crate::app::{random_hex, ApiError, ApiResult};
+use crate::db::{vals, Conn};
 use crate::ratings;
-use crate::store::now_ms;
+use crate::store::{now_ms, Change, Store};
 
 /// How long a seek stays open.
 pub const SEEK_TTL: Duration = Duration::from_secs(30 * 60);
@@ -76,42 +82,122 @@ pub enum LobbyMessage {
     },
 }
 
-/// The open seeks and the channel their changes go out on.
+/// The channel the lobby's changes go out on to this server's sockets.
 pub struct Lobby {
-    seeks: Mutex<Vec<Seek>>,
     tx: broadcast::Sender<Arc<str>>,
+    /// Whether this server follows the lobby changes of others on its database.
+    following: AtomicBool,
 }
 
 impl Default for Lobby {
     fn default() -> Self {
         Lobby {
-            seeks: Mutex::new(Vec::new()),
             tx: broadcast::channel(256).0,
+            following: AtomicBool::new(false),
         }
     }
 }
 
+/// Posting a seek found [`MAX_SEEKS`] open.
+#[derive(Debug, thiserror::Error)]
+#[error("the lobby is full")]
+struct Full;
+
+/// The seek is not open (accepted, withdrawn or expired meanwhile, or never there).
+#[derive(Debug, thiserror::Error)]
+#[error("no such seek")]
+struct Gone;
+
+/// The note that tells other servers the seeks changed.
+const SEEKS_NOTE: &str = "seeks";
+/// The start of the note that carries a [`LobbyMessage::Started`] to other servers.
+const STARTED_NOTE: &str = "started ";
+
+/// Seeks posted before this are expired.
+fn oldest_open() -> i64 {
+    now_ms() - SEEK_TTL.as_millis() as i64
+}
+
+fn side_of(s: &str) -> &'static str {
+    match s {
+        "south" => "south",
+        "north" => "north",
+        _ => "random",
+    }
+}
+
+/// The open seeks (or the one with `id`), oldest first.
+fn open_seeks(c: &mut dyn Conn, id: Option<&str>) -> anyhow::Result<Vec<Seek>> {
+    c.query(
+        "SELECT s.id, u.name, s.rules, s.rated, s.side, s.created_ms, s.user_id
+         FROM seeks s JOIN users u ON u.id = s.user_id
+         WHERE s.created_ms > $1 AND ($2 = '' OR s.id = $2)
+         ORDER BY s.created_ms, s.id",
+        vals![oldest_open(), id.unwrap_or("")],
+    )?
+    .iter()
+    .map(|r| {
+        Ok(Seek {
+            id: r.text(0)?,
+            name: r.text(1)?,
+            preset: r.text(2)?,
+            rated: r.int(3)? != 0,
+            side: side_of(&r.text(4)?),
+            created_ms: r.int(5)?,
+            user: r.int(6)?,
+        })
+    })
+    .collect()
+}
+
 impl Lobby {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Seek>> {
-        let mut s = self.seeks.lock().unwrap_or_else(|e| e.into_inner());
-        let oldest = now_ms() - SEEK_TTL.as_millis() as i64;
-        s.retain(|k| k.created_ms > oldest);
-        s
-    }
-    /// The open seeks, oldest first.
-    pub fn seeks(&self) -> Vec<Seek> {
-        self.lock().clone()
-    }
     fn send(&self, m: &LobbyMessage) {
-        let _ = self
-            .tx
-            .send(Arc::from(serde_json::to_string(m).unwrap_or_default()));
+        self.send_text(serde_json::to_string(m).unwrap_or_default());
     }
-    fn changed(&self) {
-        self.send(&LobbyMessage::Seeks {
-            seeks: self.seeks(),
-        });
+    fn send_text(&self, text: String) {
+        let _ = self.tx.send(Arc::from(text));
     }
+}
+
+/// The open seeks, oldest first.
+async fn seeks(store: &Arc<Store>) -> ApiResult<Vec<Seek>> {
+    let store = store.clone();
+    account_api::blocking(move || store.with(|c| open_seeks(c, None))).await
+}
+
+/// Tells this server's sockets the open seeks, read anew.
+async fn changed(acc: &Accounts) {
+    if let Ok(seeks) = seeks(&acc.app.store).await {
+        acc.lobby.send(&LobbyMessage::Seeks { seeks });
+    }
+}
+
+/// Starts following what other servers on the same database change in the lobby (once; a
+/// task that ends with the server).
+fn follow(acc: &Arc<Accounts>) {
+    if acc.lobby.following.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let mut rx = acc.app.store.lobby_changes();
+    let acc: Weak<Accounts> = Arc::downgrade(acc);
+    tokio::spawn(async move {
+        loop {
+            let change = rx.recv().await;
+            let Some(acc) = acc.upgrade() else { return };
+            match change {
+                Ok(Change::Lobby(note)) => match note.strip_prefix(STARTED_NOTE) {
+                    Some(started) => acc.lobby.send_text(started.to_string()),
+                    None => changed(&acc).await,
+                },
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => changed(&acc).await,
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    });
+}
+
+fn storage(e: anyhow::Error) -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}"))
 }
 
 #[derive(Deserialize)]
@@ -156,18 +242,54 @@ async fn post_seek(
         created_ms: now_ms(),
         user: user.id,
     };
-    {
-        let mut seeks = acc.lobby.lock();
-        seeks.retain(|s| s.user != user.id);
-        if seeks.len() >= MAX_SEEKS {
+    let row = seek.clone();
+    let written = acc
+        .app
+        .store
+        .write_lobby(SEEKS_NOTE.into(), move |c| {
+            c.exec(
+                "DELETE FROM seeks WHERE created_ms <= $1",
+                vals![oldest_open()],
+            )?;
+            let others = c
+                .query_opt(
+                    "SELECT COUNT(*) FROM seeks WHERE user_id <> $1",
+                    vals![row.user],
+                )?
+                .map_or(Ok(0), |r| r.int(0))?;
+            if others >= MAX_SEEKS as i64 {
+                return Err(Full.into());
+            }
+            // One seek an account: a new one replaces its open one.
+            c.exec(
+                "INSERT INTO seeks (id, user_id, rules, rated, side, created_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (user_id) DO UPDATE SET id = $1, rules = $3, rated = $4,
+                    side = $5, created_ms = $6",
+                vals![
+                    &row.id,
+                    row.user,
+                    &row.preset,
+                    row.rated,
+                    row.side,
+                    row.created_ms
+                ],
+            )?;
+            Ok(())
+        })
+        .done()
+        .await;
+    match written {
+        Ok(()) => {}
+        Err(e) if e.is::<Full>() => {
             return Err(ApiError::said(
                 StatusCode::SERVICE_UNAVAILABLE,
                 Msg::new("server.lobby.full"),
-            ));
+            ))
         }
-        seeks.push(seek.clone());
+        Err(e) => return Err(storage(e)),
     }
-    acc.lobby.changed();
+    changed(&acc).await;
     Ok((
         StatusCode::CREATED,
         Json(serde_json::json!({ "seek": seek })),
@@ -189,16 +311,28 @@ async fn withdraw(
     Extension(session): Extension<Session>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let user = account_api::signed_in(&session)?;
-    {
-        let mut seeks = acc.lobby.lock();
-        let before = seeks.len();
-        seeks.retain(|s| !(s.id == id && s.user == user.id));
-        if seeks.len() == before {
-            return Err(no_seek(&id));
-        }
+    let user = account_api::signed_in(&session)?.id;
+    let seek = id.clone();
+    let done = acc
+        .app
+        .store
+        .write_lobby(SEEKS_NOTE.into(), move |c| {
+            match c.exec(
+                "DELETE FROM seeks WHERE id = $1 AND user_id = $2",
+                vals![seek, user],
+            )? {
+                0 => Err(Gone.into()),
+                _ => Ok(()),
+            }
+        })
+        .done()
+        .await;
+    match done {
+        Ok(()) => {}
+        Err(e) if e.is::<Gone>() => return Err(no_seek(&id)),
+        Err(e) => return Err(storage(e)),
     }
-    acc.lobby.changed();
+    changed(&acc).await;
     Ok(Json(serde_json::json!({})))
 }
 
@@ -210,20 +344,40 @@ async fn accept(
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let user = account_api::signed_in(&session)?.clone();
-    let seek = {
-        let mut seeks = acc.lobby.lock();
-        let Some(k) = seeks.iter().position(|s| s.id == id) else {
-            return Err(no_seek(&id));
-        };
-        if seeks[k].user == user.id {
-            return Err(ApiError::said(
-                StatusCode::CONFLICT,
-                Msg::new("server.account.self"),
-            ));
-        }
-        // Taken out before the game is made: a seek is accepted once.
-        seeks.remove(k)
+    if id.is_empty() || id.len() > 64 {
+        return Err(no_seek(&id));
+    }
+    let store = acc.app.store.clone();
+    let key = id.clone();
+    let found =
+        account_api::blocking(move || store.with(move |c| open_seeks(c, Some(&key)))).await?;
+    let Some(seek) = found.into_iter().next() else {
+        return Err(no_seek(&id));
     };
+    if seek.user == user.id {
+        return Err(ApiError::said(
+            StatusCode::CONFLICT,
+            Msg::new("server.account.self"),
+        ));
+    }
+    // Taken out before the game is made: a seek is accepted once, on any server.
+    let key = id.clone();
+    let taken = acc
+        .app
+        .store
+        .write_lobby(SEEKS_NOTE.into(), move |c| {
+            match c.exec("DELETE FROM seeks WHERE id = $1", vals![key])? {
+                0 => Err(Gone.into()),
+                _ => Ok(()),
+            }
+        })
+        .done()
+        .await;
+    match taken {
+        Ok(()) => {}
+        Err(e) if e.is::<Gone>() => return Err(no_seek(&id)),
+        Err(e) => return Err(storage(e)),
+    }
     let side = match seek.side {
         "south" => Side::South,
         "north" => Side::North,
@@ -240,13 +394,22 @@ async fn accept(
     } else {
         (user.name.clone(), seek.name.clone())
     };
-    acc.lobby.send(&LobbyMessage::Started {
+    let started = serde_json::to_string(&LobbyMessage::Started {
         seek: seek.id.clone(),
         game: created.game.id.clone(),
         south,
         north,
-    });
-    acc.lobby.changed();
+    })
+    .unwrap_or_default();
+    // The poster may watch the lobby on another server.
+    acc.app
+        .store
+        .write_lobby(format!("{STARTED_NOTE}{started}"), |_| Ok(()))
+        .done()
+        .await
+        .map_err(storage)?;
+    acc.lobby.send_text(started);
+    changed(&acc).await;
     Ok((
         StatusCode::CREATED,
         Json(serde_json::json!({
@@ -269,10 +432,10 @@ fn accounts_user(seek: &Seek) -> crate::accounts::User {
 }
 
 /// `GET /api/lobby`: the open seeks.
-async fn list(Extension(acc): Extension<Arc<Accounts>>) -> Json<LobbyMessage> {
-    Json(LobbyMessage::Seeks {
-        seeks: acc.lobby.seeks(),
-    })
+async fn list(Extension(acc): Extension<Arc<Accounts>>) -> ApiResult<Json<LobbyMessage>> {
+    Ok(Json(LobbyMessage::Seeks {
+        seeks: seeks(&acc.app.store).await?,
+    }))
 }
 
 /// `GET /api/lobby/ws`: the seeks on connecting and after every change, and each game a seek
@@ -296,12 +459,13 @@ async fn ws(
 }
 
 async fn session(socket: WebSocket, acc: Arc<Accounts>) {
+    follow(&acc);
     let mut rx = acc.lobby.tx.subscribe();
     let (mut tx, mut incoming) = socket.split();
-    let hello = serde_json::to_string(&LobbyMessage::Seeks {
-        seeks: acc.lobby.seeks(),
-    })
-    .unwrap_or_default();
+    let Ok(open) = seeks(&acc.app.store).await else {
+        return;
+    };
+    let hello = serde_json::to_string(&LobbyMessage::Seeks { seeks: open }).unwrap_or_default();
     if tx.send(Message::Text(hello.into())).await.is_err() {
         return;
     }
@@ -311,7 +475,8 @@ async fn session(socket: WebSocket, acc: Arc<Accounts>) {
                 let text: String = match m {
                     Ok(m) => m.to_string(),
                     Err(broadcast::error::RecvError::Lagged(_)) => {
-                        serde_json::to_string(&LobbyMessage::Seeks { seeks: acc.lobby.seeks() })
+                        let Ok(open) = seeks(&acc.app.store).await else { break };
+                        serde_json::to_string(&LobbyMessage::Seeks { seeks: open })
                             .unwrap_or_default()
                     }
                     Err(_) => break,

@@ -55,7 +55,7 @@ pub const MIGRATIONS: &[&str] = &[
     // 3: a bot's game that a restart of the server cut off (its connection is gone).
     "ALTER TABLE games ADD COLUMN interrupted_ms INTEGER;",
     // 4: accounts, their sessions, the games between accounts, the ratings and their
-    // history (`accounts.rs`, `ratings.rs`).
+    // history (`accounts.rs`, `ratings.rs`), and the lobby's open seeks (`lobby.rs`).
     "CREATE TABLE users (
         id          INTEGER PRIMARY KEY,
         name        TEXT NOT NULL,          -- as its owner wrote it
@@ -103,6 +103,14 @@ pub const MIGRATIONS: &[&str] = &[
         volatility REAL NOT NULL,
         at_ms      INTEGER NOT NULL,
         PRIMARY KEY (user_id, game_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE seeks (
+        id         TEXT PRIMARY KEY,
+        user_id    INTEGER NOT NULL UNIQUE REFERENCES users(id) ON DELETE CASCADE,
+        rules      TEXT NOT NULL,           -- the rule set, as ratings key it
+        rated      INTEGER NOT NULL,
+        side       TEXT NOT NULL,           -- 'south' | 'north' | 'random': the poster's seat
+        created_ms INTEGER NOT NULL
     ) WITHOUT ROWID;",
 ];
 
@@ -183,6 +191,14 @@ pub const PG_MIGRATIONS: &[&str] = &[
         volatility DOUBLE PRECISION NOT NULL,
         at_ms      BIGINT NOT NULL,
         PRIMARY KEY (user_id, game_id)
+    );
+    CREATE TABLE seeks (
+        id         TEXT PRIMARY KEY,
+        user_id    BIGINT NOT NULL UNIQUE REFERENCES users(id) ON DELETE CASCADE,
+        rules      TEXT NOT NULL,
+        rated      BIGINT NOT NULL,
+        side       TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
     );",
 ];
 
@@ -280,6 +296,9 @@ pub struct Store {
     instance: Arc<str>,
     /// The games other servers on the same database changed ([`Store::take_changes`]).
     changes: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Change>>>,
+    /// What other servers on the same database changed in the lobby
+    /// ([`Store::lobby_changes`]).
+    lobby: tokio::sync::broadcast::Sender<Change>,
 }
 
 /// What another server on the same PostgreSQL database changed.
@@ -287,12 +306,17 @@ pub struct Store {
 pub enum Change {
     /// This game (its moves, seats or end).
     Game(String),
+    /// The lobby, with the note its writer gave ([`Store::write_lobby`]).
+    Lobby(String),
     /// Anything: notifications may have been missed (the listening connection was lost).
     All,
 }
 
 /// The PostgreSQL channel each change of a game is announced on, as `INSTANCE GAME-ID`.
 const GAMES_CHANNEL: &str = "mancala_games";
+
+/// The PostgreSQL channel each change of the lobby is announced on, as `INSTANCE NOTE`.
+const LOBBY_CHANNEL: &str = "mancala_lobby";
 
 /// Announces, in PostgreSQL, that this write changes game `id` (delivered when the write's
 /// transaction commits; nothing in SQLite, which one server alone uses).
@@ -306,36 +330,57 @@ fn touched(c: &mut dyn Conn, instance: &str, id: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The listening connection: every game another server changes, as [`Change`]s on `tx`;
-/// after a lost connection it listens again and sends [`Change::All`].
-fn listen_loop(url: &str, instance: &str, tx: tokio::sync::mpsc::UnboundedSender<Change>) {
+/// The listening connection: every game another server changes, as [`Change`]s on `tx`, and
+/// every change of the lobby on `lobby`; after a lost connection it listens again and sends
+/// [`Change::All`] on both. `listening` is told once it first listens.
+fn listen_loop(
+    url: &str,
+    instance: &str,
+    tx: tokio::sync::mpsc::UnboundedSender<Change>,
+    lobby: tokio::sync::broadcast::Sender<Change>,
+    listening: mpsc::SyncSender<()>,
+) {
     let mut first = true;
     loop {
         let client = db::pg_connect(url).and_then(|mut c| {
-            c.batch(&format!("LISTEN {GAMES_CHANNEL}"))?;
+            c.batch(&format!("LISTEN {GAMES_CHANNEL}; LISTEN {LOBBY_CHANNEL}"))?;
             Ok(c)
         });
         let Ok(mut client) = client else {
             std::thread::sleep(std::time::Duration::from_secs(1));
             continue;
         };
-        if !first && tx.send(Change::All).is_err() {
-            return;
+        if first {
+            let _ = listening.send(());
+        } else {
+            // A lobby without listeners drops its notes.
+            let _ = lobby.send(Change::All);
+            if tx.send(Change::All).is_err() {
+                return;
+            }
         }
         first = false;
         use postgres::fallible_iterator::FallibleIterator;
         let mut notes = client.notifications();
         let mut notes = notes.blocking_iter();
         while let Ok(Some(n)) = notes.next() {
-            let Some((from, id)) = n.payload().split_once(' ') else {
+            let Some((from, what)) = n.payload().split_once(' ') else {
                 continue;
             };
-            if from != instance && tx.send(Change::Game(id.to_string())).is_err() {
+            if from == instance {
+                continue;
+            }
+            if n.channel() == LOBBY_CHANNEL {
+                let _ = lobby.send(Change::Lobby(what.to_string()));
+            } else if tx.send(Change::Game(what.to_string())).is_err() {
                 return;
             }
         }
     }
 }
+
+/// Lobby notes kept for a slow reader (one that falls further behind reads the lobby anew).
+const LOBBY_NOTES: usize = 256;
 
 /// Most writes committed in one transaction.
 const BATCH: usize = 256;
@@ -474,6 +519,7 @@ impl Store {
             writer: Mutex::new(tx),
             instance: Arc::from(crate::app::random_hex(8)),
             changes: Mutex::new(None),
+            lobby: tokio::sync::broadcast::channel(LOBBY_NOTES).0,
         })
     }
 
@@ -525,14 +571,21 @@ impl Store {
         }
         let instance: Arc<str> = Arc::from(crate::app::random_hex(8));
         let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
-        let (u, me) = (url.to_string(), instance.clone());
-        spawn("mancala-db-listener", move || listen_loop(&u, &me, ctx))?;
+        let lobby = tokio::sync::broadcast::channel(LOBBY_NOTES).0;
+        let (u, me, l) = (url.to_string(), instance.clone(), lobby.clone());
+        let (listening, is_listening) = mpsc::sync_channel(1);
+        spawn("mancala-db-listener", move || {
+            listen_loop(&u, &me, ctx, l, listening)
+        })?;
+        // A server that answers hears the others from then on (it keeps trying past this).
+        let _ = is_listening.recv_timeout(std::time::Duration::from_secs(10));
         Ok(Store {
             kind: Kind::Postgres,
             read: Reader::Postgres(Mutex::new(rtx)),
             writer: Mutex::new(tx),
             instance,
             changes: Mutex::new(Some(crx)),
+            lobby,
         })
     }
 
@@ -548,6 +601,33 @@ impl Store {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take()
+    }
+
+    /// What other servers on the same PostgreSQL database change in the lobby, as they
+    /// commit it: [`Change::Lobby`] with the note of [`Store::write_lobby`], or
+    /// [`Change::All`] where notes may have been missed (nothing comes on SQLite).
+    pub fn lobby_changes(&self) -> tokio::sync::broadcast::Receiver<Change> {
+        self.lobby.subscribe()
+    }
+
+    /// Queues a write that changes the lobby; in PostgreSQL its commit tells the other
+    /// servers on the database `note` ([`Store::lobby_changes`]; at most a few kilobytes).
+    pub(crate) fn write_lobby(
+        &self,
+        note: String,
+        job: impl FnOnce(&mut dyn Conn) -> anyhow::Result<()> + Send + 'static,
+    ) -> Pending {
+        let me = self.instance.clone();
+        self.write(move |c| {
+            job(c)?;
+            if c.kind() == Kind::Postgres {
+                c.exec(
+                    "SELECT pg_notify($1, $2)",
+                    vals![LOBBY_CHANNEL, format!("{me} {note}")],
+                )?;
+            }
+            Ok(())
+        })
     }
 
     /// Runs a read on a reading connection and answers it (blocking the caller until then).

@@ -7,95 +7,10 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{test_config, Server};
+use common::{next_json, test_config, Answer, Browser, Server};
 use serde_json::{json, Value};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
-
-/// A browser-like client of one account: its session cookie and the site's Origin.
-struct Browser {
-    base: String,
-    origin: Option<String>,
-    cookie: Option<String>,
-    http: reqwest::Client,
-}
-
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    headers: reqwest::header::HeaderMap,
-    text: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or(Value::Null)
-    }
-    fn key(&self) -> String {
-        self.json()["key"].as_str().unwrap_or("").to_string()
-    }
-}
-
-impl Browser {
-    fn new(base: &str) -> Browser {
-        Browser {
-            base: base.to_string(),
-            origin: Some(base.to_string()),
-            cookie: None,
-            http: reqwest::Client::new(),
-        }
-    }
-
-    async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
-        let mut rb = self
-            .http
-            .request(method.parse().unwrap(), format!("{}{path}", self.base));
-        if let Some(o) = &self.origin {
-            rb = rb.header("origin", o);
-        }
-        if let Some(c) = &self.cookie {
-            rb = rb.header("cookie", format!("mancala_session={c}"));
-        }
-        if let Some(b) = body {
-            rb = rb
-                .header("content-type", "application/json")
-                .body(b.to_string());
-        }
-        let r = rb.send().await.unwrap();
-        let status = r.status().as_u16();
-        let headers = r.headers().clone();
-        if let Some(v) = headers.get("set-cookie").and_then(|v| v.to_str().ok()) {
-            let value = v
-                .split(';')
-                .next()
-                .and_then(|kv| kv.strip_prefix("mancala_session="))
-                .unwrap_or("");
-            self.cookie = (!value.is_empty()).then(|| value.to_string());
-        }
-        let text = r.text().await.unwrap();
-        Answer {
-            status,
-            headers,
-            text,
-        }
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> Answer {
-        self.send("POST", path, Some(body)).await
-    }
-
-    async fn get(&mut self, path: &str) -> Answer {
-        self.send("GET", path, None).await
-    }
-
-    async fn signup(&mut self, name: &str, password: &str) -> Answer {
-        self.post(
-            "/api/account/signup",
-            json!({"name": name, "password": password}),
-        )
-        .await
-    }
-}
 
 fn rating(v: &Value) -> Glicko2Rating {
     Glicko2Rating {
@@ -637,29 +552,6 @@ async fn a_password_never_leaves_the_server() {
         "the server printed the password: {printed}"
     );
     assert!(seen.len() == 12);
-}
-
-/// The next JSON text message of a WebSocket (within 10 s).
-async fn next_json<S>(ws: &mut S) -> Value
-where
-    S: futures_util::Stream<
-            Item = Result<
-                tokio_tungstenite::tungstenite::Message,
-                tokio_tungstenite::tungstenite::Error,
-            >,
-        > + Unpin,
-{
-    use futures_util::StreamExt;
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("the socket is open")
-            .unwrap();
-        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
 }
 
 /// The lobby: a seek posted by one account is shown live over the lobby's WebSocket; another
