@@ -1065,6 +1065,104 @@ pub(crate) mod tests {
         assert!(s.load_game("kgp1").unwrap().unwrap().0.interrupted);
     }
 
+    /// The move that ends a rated game between accounts and the ratings it gives commit
+    /// together: where the ratings cannot be written the move is refused too, and where they
+    /// can both are stored.
+    #[test]
+    fn a_final_move_and_its_ratings_commit_together() {
+        use mancala_core::{Game, Position};
+        on_both("a_final_move_and_its_ratings_commit_together", |open| {
+            let s = open();
+            let start: Position = "kalah/0-0-0-0-0-1/16/1-1-0-0-0-0/17/s".parse().unwrap();
+            let pit = (0..6)
+                .find(|&p| {
+                    let mut g = Game::new(start.clone());
+                    g.play(p).is_ok() && g.outcome().is_some()
+                })
+                .expect("a move that ends the game");
+            s.write(|c| {
+                c.batch(
+                    "INSERT INTO users (name, name_key, password, created_ms)
+                     VALUES ('a', 'a', 'x', 0), ('b', 'b', 'x', 0)",
+                )
+            })
+            .wait()
+            .unwrap();
+            let users = s
+                .with(|c| {
+                    c.query("SELECT id FROM users ORDER BY name_key", &[])?
+                        .iter()
+                        .map(|r| r.int(0))
+                        .collect::<anyhow::Result<Vec<i64>>>()
+                })
+                .unwrap();
+            for id in ["ends", "refused"] {
+                s.create_game(&GameRow {
+                    id: id.into(),
+                    start: start.to_string(),
+                    created_ms: 1,
+                    ai: [false, false],
+                    bots: [false, false],
+                    ai_level: None,
+                    tokens: [Some("s".into()), Some("n".into())],
+                    names: [None, None],
+                    invite: None,
+                    resigned: None,
+                    interrupted: false,
+                    seed: 1,
+                })
+                .wait()
+                .unwrap();
+                let (s_user, n_user) = (users[0], users[1]);
+                s.write(move |c| {
+                    c.exec(
+                        "INSERT INTO account_games (game_id, rules, rated, south_user, north_user,
+                            created_ms) VALUES ($1, 'kalah', 1, $2, $3, 0)",
+                        vals![id, s_user, n_user],
+                    )
+                    .map(|_| ())
+                })
+                .wait()
+                .unwrap();
+            }
+            let final_move = MoveRow {
+                ply: 0,
+                pit,
+                eval: None,
+                depth: None,
+                time_ms: None,
+            };
+            let state = |id: &'static str| {
+                s.with(move |c| {
+                    let r = c
+                        .query_opt(
+                            "SELECT a.result, (SELECT COUNT(*) FROM moves WHERE game_id = $1),
+                                (SELECT COUNT(*) FROM ratings),
+                                (SELECT COALESCE(MAX(games), 0) FROM ratings)
+                             FROM account_games a WHERE a.game_id = $1",
+                            vals![id],
+                        )?
+                        .unwrap();
+                    Ok((r.opt_text(0)?, r.int(1)?, (r.int(2)?, r.int(3)?)))
+                })
+                .unwrap()
+            };
+            s.add_move("ends", &final_move).wait().unwrap();
+            let (result, moves, rated) = state("ends");
+            assert!(result.is_some());
+            assert_eq!((moves, rated), (1, (2, 1)), "the move and both ratings");
+            s.write(|c| c.batch("DROP TABLE rating_history"))
+                .wait()
+                .unwrap();
+            assert!(s.add_move("refused", &final_move).wait().is_err());
+            assert_eq!(
+                state("refused"),
+                (None, 0, (2, 1)),
+                "neither the move nor a rating"
+            );
+        });
+    }
+
     /// The tables and columns of each schema version, as the database itself lists them.
     fn columns(s: &Store) -> Vec<(String, String)> {
         s.with(|c| {
