@@ -612,7 +612,7 @@ impl Store {
 
     /// Queues a write that changes the lobby; in PostgreSQL its commit tells the other
     /// servers on the database `note` ([`Store::lobby_changes`]; at most a few kilobytes).
-    pub(crate) fn write_lobby(
+    pub fn write_lobby(
         &self,
         note: String,
         job: impl FnOnce(&mut dyn Conn) -> anyhow::Result<()> + Send + 'static,
