@@ -1076,7 +1076,7 @@ pub(crate) mod tests {
             let start: Position = "kalah/0-0-0-0-0-1/16/1-1-0-0-0-0/17/s".parse().unwrap();
             let pit = (0..6)
                 .find(|&p| {
-                    let mut g = Game::new(start.clone());
+                    let mut g = Game::new(start);
                     g.play(p).is_ok() && g.outcome().is_some()
                 })
                 .expect("a move that ends the game");
