@@ -5,25 +5,18 @@
 //   #/join/ID/INVITE     take the free seat of a friend's game
 //   #/replay/ID          replay and analyse a game; #/replay: open a record file
 //   #/analysis/POSITION  the analysis board (the position string, URI-encoded)
+//   #/account            sign up, log in, start a game between accounts (account.js)
+//   #/players[/PRESET]   the leaderboard of a rule set
+//   #/user/NAME[/PRESET] a player's profile: ratings, their graph, games
 
 import { api, local, stopThinking, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
 import { Board, letter, other, sleep } from './board.js';
 import { T } from './text.js';
 import { t, tn, lang, LANGS, setLang, side, message, evalText, fill } from './i18n.js';
+import { h } from './dom.js';
+import { accountScreen, playersScreen, profileScreen, joinAsAccount } from './account.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
-const h = (tag, attrs = {}, ...kids) => {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === 'class') el.className = v;
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (k === 'text') el.textContent = v;
-    else el.setAttribute(k, v === true ? '' : v);
-  }
-  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) el.append(k);
-  return el;
-};
 
 function announce(text) {
   const a = $('#announce');
@@ -45,7 +38,7 @@ function show(name) {
   for (const s of document.querySelectorAll('.screen')) s.hidden = s.id !== `screen-${name}`;
   $('#loading').hidden = true;
   for (const a of document.querySelectorAll('nav a')) a.removeAttribute('aria-current');
-  const nav = { setup: '#nav-new', replay: '#nav-replay', analysis: '#nav-analysis' }[name];
+  const nav = { setup: '#nav-new', replay: '#nav-replay', analysis: '#nav-analysis', account: '#nav-account', players: '#nav-players' }[name];
   if (nav) $(nav).setAttribute('aria-current', 'page');
   return $(`#screen-${name}`);
 }
@@ -67,6 +60,9 @@ async function route() {
     else if (parts[0] === 'replay') await replayScreen(parts[1]);
     // The position's own slashes may come encoded or not (a link typed by hand).
     else if (parts[0] === 'analysis') await analysisScreen(decodeOr(parts.slice(1).join('/')));
+    else if (parts[0] === 'account') cleanup = await accountScreen(show('account'));
+    else if (parts[0] === 'players') await playersScreen(show('players'), decodeOr(parts[1] || ''));
+    else if (parts[0] === 'user' && parts[1]) await profileScreen(show('profile'), decodeOr(parts[1]), decodeOr(parts[2] || ''));
     else await setupScreen();
   } catch (e) {
     const s = show('setup');
@@ -83,6 +79,8 @@ function start() {
   sel.replaceChildren(...Object.entries(LANGS).map(([code, name]) => h('option', { value: code, text: name })));
   sel.value = lang;
   sel.addEventListener('change', () => setLang(sel.value));
+  // A static copy has no server: no accounts.
+  if (local) for (const a of document.querySelectorAll('.server-only')) a.hidden = true;
   // A static copy: say where the computer thinks.
   if (local && !$('#engine-here')) {
     $('header.top').append(h('p', { class: 'engine-here', id: 'engine-here', text: t('web.local.engine') }));
@@ -283,7 +281,14 @@ async function botsSections(s, sideSel, nameInput) {
 
 async function joinGame(id, invite) {
   const mine = seatOf(id);
-  if (!mine) {
+  // A game between accounts: the signed-in account takes the seat (its cookie acts for it).
+  const asAccount = !mine && !local ? await joinAsAccount(id, invite).catch((e) => {
+    toast(t('web.join.watching', { error: e.message }), 'error');
+    return 'watching';
+  }) : null;
+  if (asAccount) {
+    if (asAccount !== 'watching') saveSeat(id, asAccount.seat, null);
+  } else if (!mine) {
     try {
       const r = await api.join(id, invite);
       saveSeat(id, r.seat, r.token);

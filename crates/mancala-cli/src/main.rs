@@ -19,6 +19,7 @@ mod tables;
 mod time_arg;
 mod tournament_cmd;
 mod tui;
+mod user_cmd;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -98,6 +99,8 @@ enum Command {
     Referee(manchester_cmd::RefereeArgs),
     /// A round robin between bot commands over Manchester Kalah or KGP, with standings.
     Tournament(tournament_cmd::TournamentArgs),
+    /// Accounts of the web site (`serve`): add, reset-password, disable.
+    User(user_cmd::UserArgs),
 }
 
 /// The game and its options; every option defaults to the preset's value.
@@ -412,6 +415,7 @@ fn main() -> ExitCode {
         Command::Referee(a) => manchester_cmd::referee(a),
         Command::KgpServer(a) => kgp_cmd::server(a),
         Command::Tournament(a) => tournament_cmd::run(a),
+        Command::User(a) => user_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1682,3 +1682,29 @@ fn play_undo_after_an_extra_turn_takes_back_one_sowing() {
         serde_json::json!([{"side": "south", "moves": [{"pit": 4}]}])
     );
 }
+
+/// `mancala user`: the password comes from standard input (never a flag), is checked, and
+/// never printed; a second account of the same name in another case is refused.
+#[test]
+fn user_accounts_from_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let db = db.to_str().unwrap();
+    let o = with_stdin(&["user", "add", "Ann", "--db", db], "a long password\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "account `Ann` made\n");
+    let o = with_stdin(&["user", "add", "ann", "--db", db], "another password\n");
+    assert_bad_input(&o, "the name `ann` is taken");
+    let o = with_stdin(&["user", "add", "Bob", "--db", db], "short\n");
+    assert_bad_input(&o, "at least 8 characters");
+    let o = with_stdin(
+        &["user", "reset-password", "ANN", "--db", db],
+        "new password!\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("new password!") && !stderr(&o).contains("new password!"));
+    let o = mancala(&["user", "disable", "nobody", "--db", db]);
+    assert_bad_input(&o, "no account `nobody`");
+    let o = mancala(&["user", "add", "Ann", "--password", "x", "--db", db]);
+    assert!(!o.status.success(), "a password is never a flag");
+}

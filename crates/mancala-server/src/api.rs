@@ -1,7 +1,7 @@
 //! The HTTP and WebSocket API. Every error is a 4xx (or 5xx) with `{"error": "..."}`.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -48,7 +48,7 @@ pub struct Ctx {
 }
 
 /// Parses a JSON body, saying what is wrong with it.
-fn parse_json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+pub(crate) fn parse_json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
     let bytes = body.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -80,7 +80,10 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
 /// The rules from a string (`kalah,seeds=4`) or a JSON object, with `options` applied: each
 /// read by the rules' option registry from its text (a JSON number or boolean is taken as its
 /// text), overriding the option's value in the rules given.
-fn rules_from(v: Option<&Value>, options: Option<&HashMap<String, Value>>) -> ApiResult<Rules> {
+pub(crate) fn rules_from(
+    v: Option<&Value>,
+    options: Option<&HashMap<String, Value>>,
+) -> ApiResult<Rules> {
     let bad = ApiError::from;
     let base: Rules = match v {
         None | Some(Value::Null) => Rules::default(),
@@ -208,7 +211,7 @@ async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> Ap
 }
 
 /// The seat a person asks for: `"south"` (the default), `"north"` or `"random"`.
-fn seat_choice(side: Option<&str>) -> ApiResult<Side> {
+pub(crate) fn seat_choice(side: Option<&str>) -> ApiResult<Side> {
     match side.unwrap_or("south") {
         "random" => Ok(if random_hex(1).as_bytes()[0].is_multiple_of(2) {
             Side::South
@@ -736,8 +739,7 @@ impl Limiter {
 /// The client's address of a request, for the rate limit: the peer's, or the one a trusted
 /// proxy names (`client_addr`). `None` where the server was not given peers' addresses.
 fn client_ip(c: &Ctx, ext: &axum::http::Extensions, headers: &HeaderMap) -> Option<IpAddr> {
-    ext.get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(a)| c.app.cfg.trusted_proxies.client(a.ip(), headers))
+    c.app.cfg.trusted_proxies.of_request(ext, headers)
 }
 
 async fn rate_limit(State(c): State<Ctx>, req: Request, next: Next) -> Response {
@@ -794,9 +796,9 @@ async fn json_errors(req: Request, next: Next) -> Response {
     r
 }
 
-/// The API routes and the client's files, with the body limit, rate limit, JSON errors and
-/// panic catching layers.
-pub fn router(c: Ctx) -> Router {
+/// The API routes, `extra` routes (the accounts') and the client's files, with the body
+/// limit, rate limit, JSON errors and panic catching layers.
+pub fn router(c: Ctx, extra: Router<Ctx>) -> Router {
     let max_body = c.app.cfg.max_body;
     let api = Router::new()
         .route("/api/health", get(health))
@@ -824,6 +826,7 @@ pub fn router(c: Ctx) -> Router {
             "/api/replay",
             post(replay_record).layer(DefaultBodyLimit::max(max_body.max(256 * 1024))),
         )
+        .merge(extra)
         .layer(DefaultBodyLimit::max(max_body));
     let catch =
         tower_http::catch_panic::CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {

@@ -465,6 +465,8 @@ impl App {
             while let Some(change) = changes.recv().await {
                 let ids: Vec<String> = match change {
                     Change::Game(id) => vec![id],
+                    // Comes on the lobby's channel only (`Store::lobby_changes`).
+                    Change::Lobby(_) => continue,
                     Change::All => {
                         let map = app.games.lock().unwrap_or_else(|e| e.into_inner());
                         map.keys().cloned().collect()

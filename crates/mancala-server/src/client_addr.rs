@@ -5,7 +5,8 @@
 
 use std::net::{IpAddr, SocketAddr};
 
-use axum::http::HeaderMap;
+use axum::extract::ConnectInfo;
+use axum::http::{Extensions, HeaderMap};
 use ipnet::IpNet;
 
 /// The networks whose peers are reverse proxies of this server (`--trusted-proxy`).
@@ -45,6 +46,14 @@ impl TrustedProxies {
             }
         }
         addr
+    }
+
+    /// The client's address of a request, from its extensions (the peer's address, where the
+    /// server was given peers' addresses) and its headers, by [`TrustedProxies::client`]:
+    /// what the rate limit and the login limits count by. `None` without a peer's address.
+    pub fn of_request(&self, ext: &Extensions, headers: &HeaderMap) -> Option<IpAddr> {
+        ext.get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(a)| self.client(a.ip(), headers))
     }
 }
 

@@ -2,8 +2,9 @@
 //! once: SQLite (rusqlite, the embedded default) and PostgreSQL (the `postgres` client).
 //!
 //! SQL uses PostgreSQL's numbered placeholders (`$1`, `$2`); for SQLite they become `?1`,
-//! `?2`. Values are [`Val`]s (an integer, a text or NULL) both ways, and an integer is written
-//! to whatever integer column it meets (range-checked). Transactions and savepoints are plain
+//! `?2`. Values are [`Val`]s (an integer, a real number, a text or NULL) both ways, and an
+//! integer is written to whatever integer column it meets (range-checked); a real number is
+//! SQLite's `REAL` and PostgreSQL's `DOUBLE PRECISION`. Transactions and savepoints are plain
 //! statements (`BEGIN`, `SAVEPOINT`, `COMMIT`), which both understand.
 
 use std::fmt;
@@ -11,12 +12,14 @@ use std::fmt;
 use anyhow::{anyhow, bail, Context};
 
 /// A value bound to a placeholder or read from a column.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Val {
     /// NULL.
     Null,
     /// Any integer column.
     Int(i64),
+    /// A real number: SQLite's `REAL`, PostgreSQL's `DOUBLE PRECISION` (`FLOAT8`).
+    Real(f64),
     /// Any text column.
     Text(String),
 }
@@ -35,6 +38,12 @@ int_vals!(u8, u16, u32, i32, i64);
 impl From<u64> for Val {
     fn from(v: u64) -> Val {
         Val::Int(i64::try_from(v).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<f64> for Val {
+    fn from(v: f64) -> Val {
+        Val::Real(v)
     }
 }
 
@@ -75,7 +84,7 @@ macro_rules! vals {
 pub(crate) use vals;
 
 /// One row of a query's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Row(pub Vec<Val>);
 
 impl Row {
@@ -89,6 +98,7 @@ impl Row {
         match self.get(i)? {
             Val::Null => Ok(None),
             Val::Int(v) => Ok(Some(*v)),
+            Val::Real(_) => bail!("column {i} is a real number, not an integer"),
             Val::Text(_) => bail!("column {i} is a text, not an integer"),
         }
     }
@@ -113,13 +123,28 @@ impl Row {
         match self.get(i)? {
             Val::Null => Ok(None),
             Val::Text(s) => Ok(Some(s.clone())),
-            Val::Int(_) => bail!("column {i} is an integer, not a text"),
+            Val::Int(_) | Val::Real(_) => bail!("column {i} is a number, not a text"),
         }
     }
     /// Column `i`, a text.
     pub fn text(&self, i: usize) -> anyhow::Result<String> {
         self.opt_text(i)?
             .ok_or_else(|| anyhow!("column {i} is NULL, not a text"))
+    }
+    /// Column `i`, a real number or NULL (an integer is read as one too: SQLite answers an
+    /// expression over integers as an integer).
+    pub fn opt_real(&self, i: usize) -> anyhow::Result<Option<f64>> {
+        match self.get(i)? {
+            Val::Null => Ok(None),
+            Val::Real(v) => Ok(Some(*v)),
+            Val::Int(v) => Ok(Some(*v as f64)),
+            Val::Text(_) => bail!("column {i} is a text, not a number"),
+        }
+    }
+    /// Column `i`, a real number.
+    pub fn real(&self, i: usize) -> anyhow::Result<f64> {
+        self.opt_real(i)?
+            .ok_or_else(|| anyhow!("column {i} is NULL, not a number"))
     }
 }
 
@@ -173,6 +198,7 @@ impl rusqlite::ToSql for Val {
         Ok(match self {
             Val::Null => ToSqlOutput::Borrowed(ValueRef::Null),
             Val::Int(v) => ToSqlOutput::Borrowed(ValueRef::Integer(*v)),
+            Val::Real(v) => ToSqlOutput::Borrowed(ValueRef::Real(*v)),
             Val::Text(s) => ToSqlOutput::Borrowed(ValueRef::Text(s.as_bytes())),
         })
     }
@@ -200,6 +226,7 @@ impl Conn for rusqlite::Connection {
                 row.push(match r.get_ref(i)? {
                     ValueRef::Null => Val::Null,
                     ValueRef::Integer(v) => Val::Int(v),
+                    ValueRef::Real(v) => Val::Real(v),
                     ValueRef::Text(t) => Val::Text(
                         std::str::from_utf8(t)
                             .context("a text column holds bytes that are not UTF-8")?
@@ -234,7 +261,13 @@ mod pg {
                     Type::INT2 => i16::try_from(*v)?.to_sql(ty, out),
                     Type::INT4 => i32::try_from(*v)?.to_sql(ty, out),
                     Type::BOOL => (*v != 0).to_sql(ty, out),
+                    Type::FLOAT8 => (*v as f64).to_sql(ty, out),
                     _ => v.to_sql(ty, out),
+                },
+                Val::Real(v) => match *ty {
+                    Type::FLOAT8 => v.to_sql(ty, out),
+                    Type::FLOAT4 => (*v as f32).to_sql(ty, out),
+                    _ => Err(format!("a real number bound to a {ty} column").into()),
                 },
                 Val::Text(s) => s.to_sql(ty, out),
             }
@@ -247,6 +280,8 @@ mod pg {
                     | Type::INT4
                     | Type::INT8
                     | Type::BOOL
+                    | Type::FLOAT4
+                    | Type::FLOAT8
                     | Type::TEXT
                     | Type::VARCHAR
                     | Type::BPCHAR
@@ -265,6 +300,8 @@ mod pg {
             Type::INT4 => r.try_get::<_, Option<i32>>(i)?.map(|v| Val::Int(v.into())),
             Type::INT8 => r.try_get::<_, Option<i64>>(i)?.map(Val::Int),
             Type::BOOL => r.try_get::<_, Option<bool>>(i)?.map(|v| Val::Int(v.into())),
+            Type::FLOAT4 => r.try_get::<_, Option<f32>>(i)?.map(|v| Val::Real(v.into())),
+            Type::FLOAT8 => r.try_get::<_, Option<f64>>(i)?.map(Val::Real),
             _ => r.try_get::<_, Option<String>>(i)?.map(Val::Text),
         };
         Ok(v.unwrap_or(Val::Null))
@@ -375,14 +412,15 @@ mod tests {
     #[test]
     fn sqlite_answers_values_of_each_kind_and_binds_out_of_order_placeholders() {
         let mut c = rusqlite::Connection::open_in_memory().unwrap();
-        c.batch("CREATE TABLE t (a INTEGER, b TEXT)").unwrap();
+        c.batch("CREATE TABLE t (a INTEGER, b TEXT, r REAL)")
+            .unwrap();
         assert_eq!(
             c.exec("INSERT INTO t (b, a) VALUES ($2, $1)", vals![7, "x"])
                 .unwrap(),
             1
         );
         c.exec(
-            "INSERT INTO t VALUES ($1, $2)",
+            "INSERT INTO t (a, b) VALUES ($1, $2)",
             vals![None::<i64>, None::<String>],
         )
         .unwrap();
@@ -394,5 +432,15 @@ mod tests {
         assert!(rows[0].int(0).is_err());
         assert_eq!(rows[1].num::<u8>(0).unwrap(), 7);
         assert!(Row(vec![Val::Int(300)]).num::<u8>(0).is_err());
+        c.exec("UPDATE t SET r = $1 WHERE a = 7", vals![1464.05_f64])
+            .unwrap();
+        let r = c
+            .query_opt("SELECT r, a FROM t WHERE a = 7", &[])
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.real(0).unwrap(), 1464.05);
+        assert_eq!(r.real(1).unwrap(), 7.0, "an integer read as a number");
+        assert!(r.int(0).is_err() && r.text(0).is_err());
+        assert_eq!(rows[0].opt_real(0).unwrap(), None);
     }
 }

@@ -8,11 +8,15 @@
 
 #![warn(missing_docs)]
 
+pub mod account_api;
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod client_addr;
 pub mod db;
 pub mod kgp;
+pub mod lobby;
+pub mod ratings;
 pub mod response;
 pub mod store;
 pub mod view;
@@ -76,6 +80,10 @@ pub struct ServeArgs {
     /// --kgp-ws-addr.
     #[arg(long)]
     pub kgp_lobby: bool,
+    /// The server is reached through a proxy that terminates TLS (https): session cookies
+    /// are marked `Secure`, and a state-changing request's `Origin` must be https.
+    #[arg(long)]
+    pub behind_tls: bool,
     /// A reverse proxy of this server (an address or a network, `10.0.0.0/8`; repeatable):
     /// requests from it are limited by the client address it names in `X-Forwarded-For`.
     /// From any other peer that header is ignored.
@@ -107,6 +115,7 @@ impl Default for ServeArgs {
             kgp_ws_addr: None,
             kgp_level: 4,
             kgp_lobby: false,
+            behind_tls: false,
             trusted_proxy: Vec::new(),
         }
     }
@@ -134,6 +143,9 @@ pub struct Config {
     pub max_body: usize,
     /// Folder the browser client is served from; `None`: the copy built into the server.
     pub web_dir: Option<PathBuf>,
+    /// The server is reached over TLS (`--behind-tls`): `Secure` session cookies, https
+    /// origins only.
+    pub behind_tls: bool,
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
     pub trusted_proxies: client_addr::TrustedProxies,
 }
@@ -160,6 +172,7 @@ impl Config {
             burst: (a.rate_limit * 3.0).max(10.0),
             max_body: (a.max_body as usize).max(256),
             web_dir: a.web_dir.clone(),
+            behind_tls: a.behind_tls,
             trusted_proxies: client_addr::TrustedProxies(a.trusted_proxy.clone()),
         }
     }
@@ -204,10 +217,19 @@ pub fn default_db_path() -> PathBuf {
     }
 }
 
-/// The router over an app (for tests and for [`serve`]).
+/// The router over an app (for tests and for [`serve`]): the API's and the accounts' routes
+/// behind [`account_api::guard`].
 pub fn router(app: Arc<App>) -> axum::Router {
     let limiter = Arc::new(api::Limiter::new(app.cfg.rate, app.cfg.burst));
-    api::router(api::Ctx { app, limiter })
+    let accounts = Arc::new(account_api::Accounts {
+        app: app.clone(),
+        limiter: accounts::LoginLimiter::default(),
+        behind_tls: app.cfg.behind_tls,
+        lobby: lobby::Lobby::default(),
+    });
+    api::router(api::Ctx { app, limiter }, account_api::routes()).layer(
+        axum::middleware::from_fn_with_state(accounts, account_api::guard),
+    )
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves.
@@ -274,6 +296,31 @@ pub fn database_path(args: &ServeArgs) -> anyhow::Result<PathBuf> {
     Ok(db.clone())
 }
 
+/// Opens the database of `args` (`--db`: a PostgreSQL address or a SQLite file, else the
+/// default file); answers it and its name to print (a PostgreSQL address without its
+/// password).
+pub fn open_store(args: &ServeArgs) -> anyhow::Result<(Store, String)> {
+    let pg = args
+        .db
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .filter(|s| db::is_postgres_url(s));
+    Ok(match pg {
+        Some(url) => {
+            let shown = db::redacted(url);
+            let store = Store::open_postgres(url)
+                .with_context(|| format!("opening the database {shown}"))?;
+            (store, shown)
+        }
+        None => {
+            let db = database_path(args)?;
+            let store = Store::open(&db)
+                .with_context(|| format!("opening the database {}", db.display()))?;
+            (store, db.display().to_string())
+        }
+    })
+}
+
 /// Opens the database, binds the address, prints `listening on http://ADDR` and serves
 /// until Ctrl-C or SIGTERM.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -291,25 +338,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("--egdb {}: opening the endgame tables", dir.display()))?;
         cfg.tables = Some(Tables(Arc::new(tables)));
     }
-    let pg = args
-        .db
-        .as_ref()
-        .and_then(|p| p.to_str())
-        .filter(|s| db::is_postgres_url(s));
-    let (store, shown) = match pg {
-        Some(url) => {
-            let shown = db::redacted(url);
-            let store = Store::open_postgres(url)
-                .with_context(|| format!("opening the database {shown}"))?;
-            (store, shown)
-        }
-        None => {
-            let db = database_path(&args)?;
-            let store = Store::open(&db)
-                .with_context(|| format!("opening the database {}", db.display()))?;
-            (store, db.display().to_string())
-        }
-    };
+    let (store, shown) = open_store(&args)?;
     let listener = TcpListener::bind(&args.addr)
         .await
         .with_context(|| format!("listening on {}", args.addr))?;

@@ -41,6 +41,16 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/api.js"),
     ),
     (
+        "dom.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/dom.js"),
+    ),
+    (
+        "account.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/account.js"),
+    ),
+    (
         "text.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/text.js"),

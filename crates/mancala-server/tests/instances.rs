@@ -1,17 +1,21 @@
 //! Two servers on one PostgreSQL database (`MANCALA_TEST_POSTGRES`; skipped, saying so,
 //! without it): a game created on A is joined and played through both, a watcher on A sees
 //! every move made on B, and `kill -9` of A mid-game loses no acknowledged move (the game
-//! finishes on B).
+//! finishes on B); a seek posted in B's lobby shows live in A's and is accepted there.
 
 mod common;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{legal, Client, Proc};
+use common::{legal, next_json, Browser, Client, Proc};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
+
+/// One pair of servers at a time: the latency measured is the servers', not two pairs'
+/// fighting over two cores.
+static ONE_PAIR: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
@@ -19,6 +23,7 @@ async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
         eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
         return;
     };
+    let _pair = ONE_PAIR.lock().await;
     let db = mancala_server::db::fresh_schema(&base).unwrap();
     let a = Proc::start(&db);
     let b = Proc::start(&db);
@@ -31,7 +36,7 @@ async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
     let north = joined["token"].as_str().unwrap().to_string();
     // The join made on B is known on A.
     let seen = ca
-        .wait_for(&id, "the join on A", |g| g["invite"].is_null())
+        .wait_for(&id, "the join on A", |g| g["waiting_for_opponent"] == false)
         .await;
     assert_eq!(seen["players"]["north"]["joined"], true, "{seen}");
 
@@ -115,5 +120,84 @@ async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
         st = cb.play(&id, token, l[0]).await.ok();
     }
     assert_eq!(st["over"], true);
+    b.terminate();
+}
+
+/// The lobby of people across two servers: a seek posted on B shows live on A's lobby socket,
+/// an account signed in on A accepts it there, and the game starts for both: the poster hears
+/// of it on B's lobby socket and plays its seat through B, and A sees that move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_posted_on_one_server_is_accepted_on_the_other() {
+    let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
+        eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+        return;
+    };
+    let _pair = ONE_PAIR.lock().await;
+    let db = mancala_server::db::fresh_schema(&base).unwrap();
+    let (a, b) = (Proc::start(&db), Proc::start(&db));
+    let (mut ann, mut bob) = (Browser::new(&b.base), Browser::new(&a.base));
+    assert_eq!(ann.signup("ann", "password-a").await.status, 201);
+    assert_eq!(bob.signup("bob", "password-b").await.status, 201);
+    let lobby = |p: &Proc| format!("{}/api/lobby/ws", p.base.replacen("http", "ws", 1));
+    let (mut on_a, _) = tokio_tungstenite::connect_async(lobby(&a)).await.unwrap();
+    let (mut on_b, _) = tokio_tungstenite::connect_async(lobby(&b)).await.unwrap();
+    let empty = json!({"type": "seeks", "seeks": []});
+    assert_eq!(next_json(&mut on_a).await, empty);
+    assert_eq!(next_json(&mut on_b).await, empty);
+
+    let posted = ann
+        .post(
+            "/api/lobby/seeks",
+            json!({"rules": "kalah,seeds=3", "side": "south", "rated": true}),
+        )
+        .await;
+    assert_eq!(posted.status, 201, "{}", posted.text);
+    let seek = posted.json()["seek"].clone();
+    // Live on A, and in A's list.
+    assert_eq!(next_json(&mut on_a).await["seeks"], json!([seek]));
+    assert_eq!(bob.get("/api/lobby").await.json()["seeks"], json!([seek]));
+    assert_eq!(next_json(&mut on_b).await["seeks"], json!([seek]));
+
+    let sid = seek["id"].as_str().unwrap();
+    let accepted = bob
+        .post(&format!("/api/lobby/seeks/{sid}/accept"), json!({}))
+        .await;
+    assert_eq!(accepted.status, 201, "{}", accepted.text);
+    let got = accepted.json();
+    assert_eq!(
+        (got["seat"].as_str(), got["rated"].as_bool()),
+        (Some("north"), Some(true))
+    );
+    let id = got["game"]["id"].as_str().unwrap().to_string();
+    let started =
+        json!({"type": "started", "seek": sid, "game": id, "south": "ann", "north": "bob"});
+    // The poster, on B, is told: the seek is gone, then the game started.
+    assert_eq!(next_json(&mut on_b).await["seeks"], json!([]));
+    assert_eq!(next_json(&mut on_b).await, started);
+    assert_eq!(next_json(&mut on_a).await, started);
+    assert_eq!(ann.get("/api/lobby").await.json()["seeks"], json!([]));
+    // Accepted once, whichever server is asked.
+    let again = format!("/api/lobby/seeks/{sid}/accept");
+    assert_eq!(bob.post(&again, json!({})).await.status, 404);
+
+    // Ann plays South through B by her session; A shows the move to Bob.
+    let state = ann.get(&format!("/api/games/{id}")).await.json();
+    assert_eq!(state["you"], "south", "{state}");
+    let pit = state["legal"][0].clone();
+    let moved = ann
+        .post(&format!("/api/games/{id}/moves"), json!({"pit": pit}))
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.text);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let seen = bob.get(&format!("/api/games/{id}")).await.json();
+        if seen["ply"] == 1 {
+            assert_eq!(seen["you"], "north");
+            break;
+        }
+        assert!(Instant::now() < deadline, "A never showed B's move: {seen}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    a.terminate();
     b.terminate();
 }

@@ -305,3 +305,111 @@ impl Drop for Proc {
         let _ = self.child.wait();
     }
 }
+
+/// A browser-like client of one account: its session cookie and the site's Origin.
+pub struct Browser {
+    pub base: String,
+    pub origin: Option<String>,
+    pub cookie: Option<String>,
+    http: reqwest::Client,
+}
+
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub text: String,
+}
+
+impl Answer {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+    pub fn key(&self) -> String {
+        self.json()["key"].as_str().unwrap_or("").to_string()
+    }
+}
+
+impl Browser {
+    pub fn new(base: &str) -> Browser {
+        Browser {
+            base: base.to_string(),
+            origin: Some(base.to_string()),
+            cookie: None,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    pub async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
+        let mut rb = self
+            .http
+            .request(method.parse().unwrap(), format!("{}{path}", self.base));
+        if let Some(o) = &self.origin {
+            rb = rb.header("origin", o);
+        }
+        if let Some(c) = &self.cookie {
+            rb = rb.header("cookie", format!("mancala_session={c}"));
+        }
+        if let Some(b) = body {
+            rb = rb
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        let r = rb.send().await.unwrap();
+        let status = r.status().as_u16();
+        let headers = r.headers().clone();
+        if let Some(v) = headers.get("set-cookie").and_then(|v| v.to_str().ok()) {
+            let value = v
+                .split(';')
+                .next()
+                .and_then(|kv| kv.strip_prefix("mancala_session="))
+                .unwrap_or("");
+            self.cookie = (!value.is_empty()).then(|| value.to_string());
+        }
+        let text = r.text().await.unwrap();
+        Answer {
+            status,
+            headers,
+            text,
+        }
+    }
+
+    pub async fn post(&mut self, path: &str, body: Value) -> Answer {
+        self.send("POST", path, Some(body)).await
+    }
+
+    pub async fn get(&mut self, path: &str) -> Answer {
+        self.send("GET", path, None).await
+    }
+
+    pub async fn signup(&mut self, name: &str, password: &str) -> Answer {
+        self.post(
+            "/api/account/signup",
+            json!({"name": name, "password": password}),
+        )
+        .await
+    }
+}
+
+/// The next JSON text message of a WebSocket (within 10 s).
+pub async fn next_json<S>(ws: &mut S) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}

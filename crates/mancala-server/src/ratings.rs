@@ -1,0 +1,490 @@
+//! Games between accounts, and Glicko-2 ratings (the `skillratings` crate) per rule set.
+//!
+//! A game created by an account is recorded in `account_games` with its rule set and whether
+//! it is rated. When a move or a resignation ends it, [`settle`] runs in the same database
+//! transaction as that move or resignation: it writes the result and, for a rated game
+//! between two accounts, both players' new ratings, once (a settled game is never settled
+//! again). Each game is its own rating period, as on most game sites.
+//!
+//! The rule set a rating belongs to is the game's rules string: a preset's name (`kalah`,
+//! `oware`) for its standard rules, with the options that differ from them otherwise
+//! (`kalah,seeds=4`), so that one rating never mixes two games.
+
+use mancala_core::{Game, Position, Rules, Side};
+use serde::Serialize;
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
+use skillratings::Outcomes;
+
+use crate::db::{vals, Conn, Row};
+use crate::store::{now_ms, Store};
+
+/// A rating is provisional while its deviation is above this.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// The Glicko-2 system's constants: τ = 0.5 and the convergence tolerance 10⁻⁶ (the values
+/// of Glickman's paper and the crate's defaults).
+pub fn config() -> Glicko2Config {
+    Glicko2Config::new()
+}
+
+/// The rating an account starts with in a rule set: 1500, deviation 350, volatility 0.06.
+pub fn initial() -> Glicko2Rating {
+    Glicko2Rating::new()
+}
+
+/// The key ratings are kept by for `rules`: its rules string.
+pub fn rules_key(rules: &Rules) -> String {
+    rules.to_string()
+}
+
+/// Both players' ratings after one game: `winner` is `None` for a draw.
+pub fn after_game(
+    south: &Glicko2Rating,
+    north: &Glicko2Rating,
+    winner: Option<Side>,
+) -> (Glicko2Rating, Glicko2Rating) {
+    let outcome = match winner {
+        Some(Side::South) => Outcomes::WIN,
+        Some(Side::North) => Outcomes::LOSS,
+        None => Outcomes::DRAW,
+    };
+    glicko2(south, north, &outcome, &config())
+}
+
+fn load_rating(c: &mut dyn Conn, user: i64, rules: &str) -> anyhow::Result<Glicko2Rating> {
+    let row = c.query_opt(
+        "SELECT rating, deviation, volatility FROM ratings WHERE user_id = $1 AND rules = $2",
+        vals![user, rules],
+    )?;
+    match row {
+        Some(r) => Ok(Glicko2Rating {
+            rating: r.real(0)?,
+            deviation: r.real(1)?,
+            volatility: r.real(2)?,
+        }),
+        None => Ok(initial()),
+    }
+}
+
+fn save_rating(
+    c: &mut dyn Conn,
+    user: i64,
+    rules: &str,
+    game: &str,
+    r: &Glicko2Rating,
+    now: i64,
+) -> anyhow::Result<()> {
+    c.exec(
+        "INSERT INTO ratings (user_id, rules, rating, deviation, volatility, games, updated_ms)
+         VALUES ($1, $2, $3, $4, $5, 1, $6)
+         ON CONFLICT (user_id, rules) DO UPDATE SET rating = $3, deviation = $4,
+            volatility = $5, games = ratings.games + 1, updated_ms = $6",
+        vals![user, rules, r.rating, r.deviation, r.volatility, now],
+    )?;
+    c.exec(
+        "INSERT INTO rating_history (user_id, game_id, rules, rating, deviation, volatility, at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        vals![user, game, rules, r.rating, r.deviation, r.volatility, now],
+    )
+    .map(|_| ())
+}
+
+/// The winner of a stored game if it is over (`Some(None)`: a draw), `None` while it goes on
+/// or where the stored game cannot be replayed.
+fn stored_result(c: &mut dyn Conn, id: &str) -> anyhow::Result<Option<Option<Side>>> {
+    let Some(r) = c.query_opt("SELECT start, resigned FROM games WHERE id = $1", vals![id])? else {
+        return Ok(None);
+    };
+    let (start, resigned) = (r.text(0)?, r.opt_text(1)?);
+    if let Some(r) = resigned {
+        return Ok(Some(Some(if r == "south" {
+            Side::North
+        } else {
+            Side::South
+        })));
+    }
+    let Ok(start) = start.parse::<Position>() else {
+        return Ok(None);
+    };
+    let mut game = Game::new(start);
+    let pits = c.query(
+        "SELECT pit FROM moves WHERE game_id = $1 ORDER BY ply",
+        vals![id],
+    )?;
+    for r in pits {
+        if game.play(r.num(0)?).is_err() {
+            return Ok(None);
+        }
+    }
+    Ok(game.outcome().map(|o| o.winner()))
+}
+
+/// Settles game `id` if it is a game between accounts that has just ended: writes its result
+/// and, when it is rated and both seats are accounts, both players' new ratings. Runs inside
+/// the transaction of the write that ended the game; a settled game is left alone.
+pub fn settle(c: &mut dyn Conn, id: &str) -> anyhow::Result<()> {
+    let Some(row) = c.query_opt(
+        "SELECT rules, rated, south_user, north_user FROM account_games
+         WHERE game_id = $1 AND result IS NULL",
+        vals![id],
+    )?
+    else {
+        return Ok(());
+    };
+    let (rules, rated, south, north) = (
+        row.text(0)?,
+        row.int(1)? != 0,
+        row.opt_int(2)?,
+        row.opt_int(3)?,
+    );
+    let Some(winner) = stored_result(c, id)? else {
+        return Ok(());
+    };
+    let now = now_ms();
+    let result = match winner {
+        Some(Side::South) => "south",
+        Some(Side::North) => "north",
+        None => "draw",
+    };
+    c.exec(
+        "UPDATE account_games SET result = $2, ended_ms = $3 WHERE game_id = $1",
+        vals![id, result, now],
+    )?;
+    if let (true, Some(s), Some(n)) = (rated, south, north) {
+        let (rs, rn) = (load_rating(c, s, &rules)?, load_rating(c, n, &rules)?);
+        let (s2, n2) = after_game(&rs, &rn, winner);
+        save_rating(c, s, &rules, id, &s2, now)?;
+        save_rating(c, n, &rules, id, &n2, now)?;
+    }
+    Ok(())
+}
+
+/// Queues the record of a new game between accounts: `user` holds `side`.
+pub fn add_account_game(
+    store: &Store,
+    game: &str,
+    rules: &str,
+    rated: bool,
+    side: Side,
+    user: i64,
+) -> crate::store::Pending {
+    let (game, rules) = (game.to_string(), rules.to_string());
+    let sql = if side == Side::South {
+        "INSERT INTO account_games (game_id, rules, rated, south_user, created_ms)
+         VALUES ($1, $2, $3, $4, $5)"
+    } else {
+        "INSERT INTO account_games (game_id, rules, rated, north_user, created_ms)
+         VALUES ($1, $2, $3, $4, $5)"
+    };
+    store.write(move |c| {
+        c.exec(sql, vals![game, rules, rated, user, now_ms()])
+            .map(|_| ())
+    })
+}
+
+/// Queues giving `side` of an account game to `user`.
+pub fn seat_account(store: &Store, game: &str, side: Side, user: i64) -> crate::store::Pending {
+    let game = game.to_string();
+    let sql = if side == Side::South {
+        "UPDATE account_games SET south_user = $2 WHERE game_id = $1"
+    } else {
+        "UPDATE account_games SET north_user = $2 WHERE game_id = $1"
+    };
+    store.write(move |c| c.exec(sql, vals![game, user]).map(|_| ()))
+}
+
+/// A game between accounts as stored: whether it is rated and who holds each seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountGame {
+    /// Rated (ratings change at its end) or casual.
+    pub rated: bool,
+    /// `[south, north]`: the account holding each seat; `None` while free or held by a guest.
+    pub users: [Option<i64>; 2],
+    /// `[south, north]`: each seat's token.
+    pub tokens: [Option<String>; 2],
+}
+
+/// The game `id` if it is a game between accounts.
+pub fn account_game(store: &Store, id: &str) -> anyhow::Result<Option<AccountGame>> {
+    let id = id.to_string();
+    store.with(move |c| {
+        c.query_opt(
+            "SELECT a.rated, a.south_user, a.north_user, g.south_token, g.north_token
+             FROM account_games a JOIN games g ON g.id = a.game_id WHERE a.game_id = $1",
+            vals![id],
+        )?
+        .map(|r| {
+            Ok(AccountGame {
+                rated: r.int(0)? != 0,
+                users: [r.opt_int(1)?, r.opt_int(2)?],
+                tokens: [r.opt_text(3)?, r.opt_text(4)?],
+            })
+        })
+        .transpose()
+    })
+}
+
+/// A rating as a row answers it from column `k` on: rating, deviation, volatility, games.
+fn rating_view(rules: String, r: &Row, k: usize) -> anyhow::Result<RatingView> {
+    let deviation = r.real(k + 1)?;
+    Ok(RatingView {
+        rules,
+        rating: r.real(k)?,
+        deviation,
+        volatility: r.real(k + 2)?,
+        games: r.num(k + 3)?,
+        provisional: deviation > PROVISIONAL_DEVIATION,
+    })
+}
+
+/// One player's rating in one rule set, as answered.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RatingView {
+    /// The rule set (a rules string such as `kalah` or `kalah,seeds=4`).
+    #[serde(rename = "preset")]
+    pub rules: String,
+    /// The Glicko-2 rating: higher is better.
+    pub rating: f64,
+    /// The rating deviation: the uncertainty of the rating (lower is surer).
+    pub deviation: f64,
+    /// The volatility.
+    pub volatility: f64,
+    /// Rated games played in this rule set.
+    pub games: u32,
+    /// The deviation is above [`PROVISIONAL_DEVIATION`]: the rating is not settled yet.
+    pub provisional: bool,
+}
+
+/// A row of the leaderboard.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Standing {
+    /// 1 for the highest rating.
+    pub rank: u32,
+    /// The account's name (text: a client shows it as text, never as markup).
+    pub name: String,
+    /// Rating, deviation, games and the provisional mark.
+    #[serde(flatten)]
+    pub rating: RatingView,
+}
+
+/// The leaderboard of a rule set: the `limit` best ratings of accounts not disabled, highest
+/// first.
+pub fn leaderboard(store: &Store, rules: &str, limit: u32) -> anyhow::Result<Vec<Standing>> {
+    let rules = rules.to_string();
+    store.with(move |c| {
+        c.query(
+            "SELECT u.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r
+             JOIN users u ON u.id = r.user_id
+             WHERE r.rules = $1 AND u.disabled_ms IS NULL
+             ORDER BY r.rating DESC, u.name_key LIMIT $2",
+            vals![&rules, limit],
+        )?
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            Ok(Standing {
+                rank: k as u32 + 1,
+                name: r.text(0)?,
+                rating: rating_view(rules.clone(), r, 1)?,
+            })
+        })
+        .collect()
+    })
+}
+
+/// A point of a player's rating history.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HistoryPoint {
+    /// The rule set.
+    #[serde(rename = "preset")]
+    pub rules: String,
+    /// The game that moved the rating.
+    pub game: String,
+    /// The rating after it.
+    pub rating: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+    /// When, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+}
+
+/// A game of a player's, from that player's side.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PlayerGame {
+    /// The game's id (`/api/games/ID`, replayable at `/api/games/ID/replay`).
+    pub game: String,
+    /// The rule set.
+    #[serde(rename = "preset")]
+    pub rules: String,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The player's seat: `south` or `north`.
+    pub side: &'static str,
+    /// The opponent's account name; `None` while the seat is free or held by a guest.
+    pub opponent: Option<String>,
+    /// From the player's side: `win`, `loss` or `draw`; `None` while the game goes on.
+    pub result: Option<&'static str>,
+    /// When the game was made, in milliseconds since the Unix epoch.
+    pub created_ms: i64,
+    /// When it ended.
+    pub ended_ms: Option<i64>,
+}
+
+/// A player's profile: ratings, history and games, `rules` filtering the last two.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Profile {
+    /// The name as its owner wrote it (text, never markup).
+    pub name: String,
+    /// When the account was made.
+    pub created_ms: i64,
+    /// Ratings are higher-is-better numbers from this player's side.
+    pub higher_is_better: bool,
+    /// The deviation above which a rating is marked provisional.
+    pub provisional_above: f64,
+    /// The ratings, one a rule set played rated.
+    pub ratings: Vec<RatingView>,
+    /// The rating after each rated game, oldest first.
+    pub history: Vec<HistoryPoint>,
+    /// The newest games (at most 100), newest first.
+    pub games: Vec<PlayerGame>,
+}
+
+/// The profile of `user` (its id and name), filtered to `rules` when given.
+pub fn profile(
+    store: &Store,
+    user: &crate::accounts::User,
+    rules: Option<&str>,
+) -> anyhow::Result<Profile> {
+    let (id, rules) = (user.id, rules.map(str::to_string));
+    let (name, created_ms) = (user.name.clone(), user.created_ms);
+    store.with(move |c| {
+        let ratings = c
+            .query(
+                "SELECT rules, rating, deviation, volatility, games FROM ratings
+                 WHERE user_id = $1 ORDER BY games DESC, rules",
+                vals![id],
+            )?
+            .iter()
+            .map(|r| rating_view(r.text(0)?, r, 1))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        // `$2` is compared with a text column only (PostgreSQL types each placeholder once).
+        let history = c
+            .query(
+                "SELECT rules, game_id, rating, deviation, at_ms FROM rating_history
+                 WHERE user_id = $1 AND ($2 = '' OR rules = $2) ORDER BY at_ms, game_id",
+                vals![id, rules.clone().unwrap_or_default()],
+            )?
+            .iter()
+            .map(|r| {
+                Ok(HistoryPoint {
+                    rules: r.text(0)?,
+                    game: r.text(1)?,
+                    rating: r.real(2)?,
+                    deviation: r.real(3)?,
+                    at_ms: r.int(4)?,
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let games = c
+            .query(
+                "SELECT a.game_id, a.rules, a.rated, a.south_user, a.result, a.created_ms,
+                    a.ended_ms, o.name
+                 FROM account_games a
+                 LEFT JOIN users o ON o.id = CASE WHEN a.south_user = $1 THEN a.north_user
+                                                  ELSE a.south_user END
+                 WHERE (a.south_user = $1 OR a.north_user = $1) AND ($2 = '' OR a.rules = $2)
+                 ORDER BY a.created_ms DESC, a.game_id LIMIT 100",
+                vals![id, rules.unwrap_or_default()],
+            )?
+            .iter()
+            .map(|r| {
+                let side = if r.opt_int(3)? == Some(id) {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                let result = r.opt_text(4)?.map(|w| match w.as_str() {
+                    "draw" => "draw",
+                    w if (w == "south") == (side == Side::South) => "win",
+                    _ => "loss",
+                });
+                Ok(PlayerGame {
+                    game: r.text(0)?,
+                    rules: r.text(1)?,
+                    rated: r.int(2)? != 0,
+                    side: crate::view::side_str(side),
+                    opponent: r.opt_text(7)?,
+                    result,
+                    created_ms: r.int(5)?,
+                    ended_ms: r.opt_int(6)?,
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(Profile {
+            name,
+            created_ms,
+            higher_is_better: true,
+            provisional_above: PROVISIONAL_DEVIATION,
+            ratings,
+            history,
+            games,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skillratings::glicko2::glicko2_rating_period;
+
+    /// The worked example of Glickman's "Example of the Glicko-2 system" (2013): a player
+    /// rated 1500 (deviation 200, volatility 0.06) beats a 1400 (30) and loses to a 1550
+    /// (100) and a 1700 (300) in one rating period, with τ = 0.5: 1464.06, 151.52, 0.05999.
+    #[test]
+    fn glickman_worked_example() {
+        let player = Glicko2Rating {
+            rating: 1500.0,
+            deviation: 200.0,
+            volatility: 0.06,
+        };
+        let opp = |rating, deviation| Glicko2Rating {
+            rating,
+            deviation,
+            volatility: 0.06,
+        };
+        let results = [
+            (opp(1400.0, 30.0), Outcomes::WIN),
+            (opp(1550.0, 100.0), Outcomes::LOSS),
+            (opp(1700.0, 300.0), Outcomes::LOSS),
+        ];
+        assert_eq!(config().tau, 0.5);
+        let r = glicko2_rating_period(&player, &results, &config());
+        // The paper rounds its intermediate values: its new μ' = -0.2069 and φ' = 0.8722 on
+        // the Glicko-2 scale give 1464.06 and 151.52; computed without rounding they are
+        // 1464.05 and 151.52, the same to the paper's four decimals of μ' and φ'.
+        let (mu, phi) = ((r.rating - 1500.0) / 173.7178, r.deviation / 173.7178);
+        assert_eq!(format!("{mu:.4}"), "-0.2069", "{r:?}");
+        assert_eq!(format!("{phi:.4}"), "0.8722", "{r:?}");
+        // σ' = 0.0599960 (the paper prints its first five decimals, 0.05999).
+        assert!((r.volatility - 0.05999).abs() < 1e-5, "{r:?}");
+        assert!((r.rating - 1464.06).abs() < 0.015, "{r:?}");
+        assert!((r.deviation - 151.52).abs() < 0.005, "{r:?}");
+    }
+
+    /// One game is one rating period of one result for each player, and a draw between
+    /// equals moves neither rating.
+    #[test]
+    fn one_game() {
+        let (a, b) = (initial(), initial());
+        let (w, l) = after_game(&a, &b, Some(Side::South));
+        assert!(w.rating > 1500.0 && l.rating < 1500.0);
+        assert!((w.rating - 1500.0 + (l.rating - 1500.0)).abs() < 1e-9);
+        let alone = glicko2_rating_period(&a, &[(b, Outcomes::WIN)], &config());
+        assert!((alone.rating - w.rating).abs() < 1e-9);
+        let (n_l, n_w) = after_game(&a, &b, Some(Side::North));
+        assert_eq!((n_l.rating, n_w.rating), (l.rating, w.rating));
+        let (d1, d2) = after_game(&a, &b, None);
+        assert!((d1.rating - 1500.0).abs() < 1e-9 && (d2.rating - 1500.0).abs() < 1e-9);
+        assert!(d1.deviation < 350.0);
+    }
+}

@@ -1,0 +1,213 @@
+// Accounts in the browser: two people sign up in two browsers, play a rated game (the first
+// moves on the board, the rest through the page's own session), and each profile shows the
+// rating Glicko-2 gives, its graph and the game from that player's side; the leaderboard lists
+// both; names are shown as text. Run with scripts/browser-tests.sh (MANCALA_URL).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.MANCALA_URL;
+if (!BASE) throw new Error('set MANCALA_URL to a running `mancala serve` (scripts/browser-tests.sh does)');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const OUT = process.env.TEST_OUTPUT || path.resolve(here, '../../test-output/browser');
+mkdirSync(OUT, { recursive: true });
+const shot = (page, name) => page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+});
+after(async () => { if (browser) await browser.close(); });
+
+async function newPage(viewport = { width: 1280, height: 800 }, locale = 'en-US') {
+  const context = await browser.newContext({ viewport, locale, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(m.text()); });
+  page.setDefaultTimeout(20000);
+  return { context, page, errors };
+}
+
+// Names unique to this run (the server's database is shared by the run's tests).
+const tag = Date.now().toString(36).slice(-6);
+
+async function signUp(page, name, password) {
+  await page.goto(`${BASE}/#/account`);
+  await page.waitForSelector('#signup');
+  await page.fill('#signup-name', name);
+  await page.fill('#signup-password', password);
+  await page.click('#signup-submit');
+  await page.waitForSelector('#signed-in');
+}
+
+// Glicko-2 for one game between two new players (1500/350/0.06, τ = 0.5): the winner's and
+// the loser's ratings, computed here as Glickman's paper gives the steps.
+function glicko2(score) {
+  const q = 173.7178;
+  const [mu, phi, sigma, tau] = [0, 350 / q, 0.06, 0.5];
+  const g = 1 / Math.sqrt(1 + (3 * phi * phi) / (Math.PI * Math.PI));
+  const E = 1 / (1 + Math.exp(-g * (mu - mu)));
+  const v = 1 / (g * g * E * (1 - E));
+  const delta = v * g * (score - E);
+  const a = Math.log(sigma * sigma);
+  const f = (x) => (Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x))) / (2 * (phi * phi + v + Math.exp(x)) ** 2) - (x - a) / (tau * tau);
+  let A = a;
+  let B;
+  if (delta * delta > phi * phi + v) B = Math.log(delta * delta - phi * phi - v);
+  else { let k = 1; while (f(a - k * tau) < 0) k++; B = a - k * tau; }
+  let fA = f(A); let fB = f(B);
+  while (Math.abs(B - A) > 1e-6) {
+    const C = A + ((A - B) * fA) / (fB - fA); const fC = f(C);
+    if (fC * fB <= 0) { A = B; fA = fB; } else fA /= 2;
+    B = C; fB = fC;
+  }
+  const s2 = Math.exp(A / 2);
+  const pre = Math.sqrt(phi * phi + s2 * s2);
+  const phi2 = 1 / Math.sqrt(1 / (pre * pre) + 1 / v);
+  return { rating: 1500 + q * (mu + phi2 * phi2 * g * (score - E)), deviation: q * phi2 };
+}
+
+test('two accounts play a rated game; profiles, graph and leaderboard show Glicko-2', async () => {
+  const a = await newPage();
+  const b = await newPage({ width: 390, height: 844 });
+  const [ann, bob] = [`ann_${tag}`, `Bob-${tag}`];
+  await signUp(a.page, ann, 'ann password');
+  assert.equal(await a.page.textContent('#signed-in'), `Signed in as ${ann}`);
+  await shot(a.page, '30-account');
+  await signUp(b.page, bob, 'bob password');
+  // A rated game of Kalah, Ann South; Bob takes the seat by the link, as his account.
+  await a.page.selectOption('#account-side', 'south');
+  await a.page.click('#account-create');
+  await a.page.waitForSelector('#invite-link');
+  const link = await a.page.inputValue('#invite-link');
+  await b.page.goto(link);
+  await b.page.waitForURL(/#\/game\//);
+  await b.page.waitForSelector('#board .pit');
+  const id = b.page.url().split('/').pop();
+  await a.page.waitForSelector('.invite', { state: 'hidden' });
+  // The first moves on the board, each in the browser whose turn it is.
+  for (let k = 0; k < 4; k++) {
+    let mover = null;
+    for (let w = 0; w < 200 && !mover; w++) {
+      if (await a.page.locator('#status.yours').count()) mover = a;
+      else if (await b.page.locator('#status.yours').count()) mover = b;
+      else await a.page.waitForTimeout(50);
+    }
+    assert.ok(mover, 'one of the two is to move');
+    const before = Number(await mover.page.$eval('#moves', (e) => e.dataset.ply || 0));
+    await mover.page.locator('button.pit.playable').first().click();
+    await mover.page.waitForFunction((n) => Number(document.querySelector('#moves').dataset.ply || 0) > n, before);
+  }
+  // The rest through each page's own session (cookie and Origin, as the page sends them).
+  for (let k = 0; k < 200; k++) {
+    const st = await (await a.page.request.get(`${BASE}/api/games/${id}`)).json();
+    if (st.over) break;
+    const page = st.to_move === st.you ? a.page : b.page;
+    const r = await page.evaluate(async ([gid, pit]) => (await fetch(`/api/games/${gid}/moves`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pit }),
+    })).status, [id, st.legal[0]]);
+    assert.equal(r, 200);
+  }
+  const end = await (await a.page.request.get(`${BASE}/api/games/${id}`)).json();
+  assert.ok(end.over);
+  await a.page.waitForSelector('#result-card:not([hidden])');
+  await shot(a.page, '31-rated-game-over');
+
+  // Ann's profile: the rating as Glicko-2 gives it, provisional, its graph, the game won or lost.
+  const winner = end.result.winner;
+  const annScore = winner === 'south' ? 1 : winner === 'north' ? 0 : 0.5;
+  const want = glicko2(annScore);
+  await a.page.click('a[href="#/account"]');
+  await a.page.click('#my-profile');
+  await a.page.waitForSelector('#profile-ratings');
+  assert.equal(await a.page.textContent('#profile-title'), ann);
+  const cells = await a.page.$$eval('#profile-ratings tbody td', (tds) => tds.map((td) => td.textContent));
+  assert.equal(cells[1], `${Math.round(want.rating)}?`, cells.join(' | '));
+  assert.equal(cells[2], `± ${Math.round(want.deviation)}`);
+  assert.equal(cells[3], '1');
+  assert.equal(await a.page.locator('#rating-graph circle.point').count(), 1);
+  const outcome = annScore === 1 ? 'Won' : annScore === 0 ? 'Lost' : 'Draw';
+  assert.match(await a.page.textContent('#profile-games li'), new RegExp(`^${outcome} · against ${bob} · Kalah · rated`));
+  await shot(a.page, '32-profile');
+
+  // The leaderboard lists both, higher first; on a phone nothing is wider than the screen.
+  await b.page.goto(`${BASE}/#/players/kalah`);
+  await b.page.waitForSelector('#leaderboard');
+  const names = await b.page.$$eval('#leaderboard tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.textContent));
+  assert.ok(names.includes(ann) && names.includes(bob), names.join(', '));
+  assert.ok(await b.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  await shot(b.page, '33-leaderboard-phone');
+  await b.page.goto(`${BASE}/#/user/${encodeURIComponent(bob)}`);
+  await b.page.waitForSelector('#rating-graph');
+  assert.ok(await b.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.context.close();
+  await b.context.close();
+});
+
+test('names with markup: refused for accounts, shown as text for guests', async () => {
+  const { context, page, errors } = await newPage();
+  await page.goto(`${BASE}/#/account`);
+  await page.waitForSelector('#signup');
+  await page.fill('#signup-name', '<b>x</b>');
+  await page.fill('#signup-password', 'password 1');
+  await page.click('#signup-submit');
+  await page.waitForFunction(() => document.querySelector('#signup .error').textContent !== '');
+  assert.equal(await page.textContent('#signup .error'), 'a name holds only letters a-z and A-Z, digits, `_` and `-`');
+  // A guest's display name with markup is the same characters on the game screen, no element.
+  const markup = '<img src=x onerror="window.pwned=1">';
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('#start');
+  await page.check('input[name=opponent][value=friend]');
+  await page.fill('#name', markup);
+  await page.click('#start');
+  await page.waitForSelector('#invite-link');
+  const other = await newPage();
+  await other.page.goto(`${BASE}/#/game/${page.url().split('/').pop()}`);
+  await other.page.waitForSelector('#board .pit');
+  assert.ok((await other.page.textContent('#screen-game')).includes(markup));
+  assert.equal(await other.page.locator('#screen-game img').count(), 0);
+  assert.equal(await other.page.evaluate(() => window.pwned), undefined);
+  assert.deepEqual(errors, []);
+  await context.close();
+  await other.context.close();
+});
+
+test('the lobby: a seek shows live in another browser; accepting it opens the game in both', async () => {
+  const a = await newPage();
+  const b = await newPage({ width: 390, height: 844 });
+  const [ann, bob] = [`seeker_${tag}`, `taker_${tag}`];
+  await signUp(a.page, ann, 'ann password');
+  await signUp(b.page, bob, 'bob password');
+  await b.page.waitForSelector('#lobby');
+  await a.page.selectOption('#account-side', 'north');
+  await a.page.click('#account-seek');
+  // Bob sees Ann's seek arrive without reloading, and accepts it.
+  const seek = b.page.locator('#seeks li.seek', { hasText: ann });
+  await seek.waitFor();
+  assert.match(await seek.textContent(), new RegExp(`^${ann} · Kalah · rated · plays North`));
+  await shot(b.page, '34-lobby-phone');
+  await seek.locator('button').click();
+  await b.page.waitForURL(/#\/game\//);
+  // Ann's page opens the same game by itself, from her seat.
+  await a.page.waitForURL(/#\/game\//);
+  assert.equal(a.page.url().split('/').pop(), b.page.url().split('/').pop());
+  await a.page.waitForSelector('#board .pit');
+  await b.page.waitForSelector('#status.yours');
+  const bBottom = await b.page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
+  assert.deepEqual(bBottom, [0, 1, 2, 3, 4, 5], 'Bob plays South');
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.context.close();
+  await b.context.close();
+});
