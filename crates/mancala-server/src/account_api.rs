@@ -332,18 +332,20 @@ async fn me(Extension(session): Extension<Session>) -> Response {
     r
 }
 
+/// What a game between accounts is asked with: by the invitation of `POST
+/// /api/account/games` and by a seek of the lobby.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewAccountGame {
+pub(crate) struct AccountGameAsk {
     #[serde(default)]
-    rules: Option<Value>,
+    pub rules: Option<Value>,
     #[serde(default)]
-    options: Option<std::collections::HashMap<String, Value>>,
+    pub options: Option<std::collections::HashMap<String, Value>>,
     #[serde(default)]
-    side: Option<String>,
+    pub side: Option<String>,
     /// Rated (the default) or casual.
     #[serde(default)]
-    rated: Option<bool>,
+    pub rated: Option<bool>,
 }
 
 /// A new game between accounts: its state, the creator's seat, the invitation for the other
@@ -397,7 +399,7 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let user = signed_in(&session)?.clone();
-    let req: NewAccountGame = crate::api::parse_json(body)?;
+    let req: AccountGameAsk = crate::api::parse_json(body)?;
     let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
     let side = crate::api::seat_choice(req.side.as_deref())?;
     let rated = req.rated.unwrap_or(true);

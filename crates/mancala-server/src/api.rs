@@ -577,15 +577,7 @@ async fn ws(
 ) -> ApiResult<Response> {
     // An unknown game is refused before the upgrade.
     c.app.entry(&id).await?;
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            e.status(),
-            format!(
-                "this endpoint is a WebSocket: connect with a WebSocket client ({})",
-                e.body_text()
-            ),
-        )
-    })?;
+    let upgrade = upgrade.map_err(ApiError::not_a_websocket)?;
     let ip = client_ip(&c, &ext, &headers);
     Ok(upgrade
         .max_message_size(16 * 1024)

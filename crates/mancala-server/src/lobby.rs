@@ -25,7 +25,7 @@ use axum::routing::{delete, get, post};
 use axum::{Extension, Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use mancala_core::{Msg, Side};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::broadcast;
 
@@ -200,19 +200,6 @@ fn storage(e: anyhow::Error) -> ApiError {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}"))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeekReq {
-    #[serde(default)]
-    rules: Option<Value>,
-    #[serde(default)]
-    options: Option<std::collections::HashMap<String, Value>>,
-    #[serde(default)]
-    side: Option<String>,
-    #[serde(default)]
-    rated: Option<bool>,
-}
-
 /// `POST /api/lobby/seeks`: posts a seek for the session's account (replacing its open one).
 async fn post_seek(
     Extension(acc): Extension<Arc<Accounts>>,
@@ -220,7 +207,7 @@ async fn post_seek(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let user = account_api::signed_in(&session)?.clone();
-    let req: SeekReq = crate::api::parse_json(body)?;
+    let req: account_api::AccountGameAsk = crate::api::parse_json(body)?;
     let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
     mancala_core::Position::start(&rules).map_err(ApiError::from)?;
     let side = match req.side.as_deref().unwrap_or("random") {
@@ -444,15 +431,7 @@ async fn ws(
     Extension(acc): Extension<Arc<Accounts>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::new(
-            e.status(),
-            format!(
-                "this endpoint is a WebSocket: connect with a WebSocket client ({})",
-                e.body_text()
-            ),
-        )
-    })?;
+    let upgrade = upgrade.map_err(ApiError::not_a_websocket)?;
     Ok(upgrade
         .max_message_size(1024)
         .on_upgrade(move |socket| session(socket, acc)))

@@ -70,6 +70,16 @@ impl ApiError {
             format!("internal error: {e}"),
         )
     }
+    /// A plain request to a WebSocket endpoint: its status, and how to connect.
+    pub fn not_a_websocket(e: axum::extract::ws::rejection::WebSocketUpgradeRejection) -> ApiError {
+        Self::new(
+            e.status(),
+            format!(
+                "this endpoint is a WebSocket: connect with a WebSocket client ({})",
+                e.body_text()
+            ),
+        )
+    }
 }
 
 impl From<mancala_core::Error> for ApiError {
