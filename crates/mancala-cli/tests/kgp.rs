@@ -335,7 +335,7 @@ fn the_analysis_board_spends_the_time_analyze_all_moves_spends() {
         let mut http = std::net::TcpStream::connect(&web).unwrap();
         write!(
             http,
-            "POST /api/analysis HTTP/1.0\r\nHost: x\r\nOrigin: http://{web}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST /api/analysis HTTP/1.0\r\nHost: {web}\r\nOrigin: http://{web}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         )
         .unwrap();
