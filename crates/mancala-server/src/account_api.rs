@@ -68,7 +68,7 @@ fn game_path(path: &str) -> Option<(&str, &str)> {
         .then_some((id, tail))
 }
 
-/// Checks `Origin` on every state-changing request, finds the session's account, and gives a
+/// Checks `Origin` on every state-changing request, finds the signed-in account, and gives a
 /// game's routes the token of the seat that account holds. See the module's text.
 pub async fn guard(State(acc): State<Arc<Accounts>>, mut req: Request, next: Next) -> Response {
     let secret = req
@@ -310,7 +310,7 @@ async fn logout(
     Ok(r)
 }
 
-/// The session's account, or 401 `server.account.no-session`.
+/// The signed-in account, or 401 `server.account.no-session`.
 pub(crate) fn signed_in(session: &Session) -> ApiResult<&User> {
     session
         .0
@@ -319,7 +319,7 @@ pub(crate) fn signed_in(session: &Session) -> ApiResult<&User> {
         .ok_or_else(|| said(StatusCode::UNAUTHORIZED, "server.account.no-session"))
 }
 
-/// `GET /api/account`: the session's account, or `{"name": null}` when none is signed in (a
+/// `GET /api/account`: the signed-in account, or `{"name": null}` when none is signed in (a
 /// question with an answer either way, not an error).
 async fn me(Extension(session): Extension<Session>) -> Response {
     let body = match &session.0 {

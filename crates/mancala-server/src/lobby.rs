@@ -200,7 +200,7 @@ fn storage(e: anyhow::Error) -> ApiError {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}"))
 }
 
-/// `POST /api/lobby/seeks`: posts a seek for the session's account (replacing its open one).
+/// `POST /api/lobby/seeks`: posts a seek for the signed-in account (replacing its open one).
 async fn post_seek(
     Extension(acc): Extension<Arc<Accounts>>,
     Extension(session): Extension<Session>,
@@ -292,7 +292,7 @@ fn no_seek(id: &str) -> ApiError {
     )
 }
 
-/// `DELETE /api/lobby/seeks/ID`: withdraws the session's own seek.
+/// `DELETE /api/lobby/seeks/ID`: withdraws the signed-in account's own seek.
 async fn withdraw(
     Extension(acc): Extension<Arc<Accounts>>,
     Extension(session): Extension<Session>,
@@ -323,7 +323,7 @@ async fn withdraw(
     Ok(Json(serde_json::json!({})))
 }
 
-/// `POST /api/lobby/seeks/ID/accept`: the session's account takes the seek; the game starts
+/// `POST /api/lobby/seeks/ID/accept`: the signed-in account takes the seek; the game starts
 /// for both (the poster is told over the lobby's socket) and its state is answered.
 async fn accept(
     Extension(acc): Extension<Arc<Accounts>>,
