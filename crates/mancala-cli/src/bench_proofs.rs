@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::{Game, Position};
-use mancala_engine::{think, Budget, Engine};
+use mancala_engine::{think, Budget};
 use mancala_play::Rng;
 use serde_json::json;
 
@@ -60,17 +60,8 @@ pub fn run(a: BenchProofsArgs) -> Result<()> {
         bail!("--within: each time is 1 to 3600000 ms");
     }
     let threads = usize::from(a.threads);
-    let mut engine = Engine::try_new(a.tt_mb as usize, threads).map_err(anyhow::Error::msg)?;
-    let mut prover = Engine::try_new(think::PROOF_MB, threads).map_err(anyhow::Error::msg)?;
-    let db = match &a.egdb {
-        Some(dir) => Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?)),
-        None => None,
-    };
-    let oracle = crate::tables::oracle(&db);
-    engine.oracle = oracle.clone();
-    prover.oracle = oracle;
-    engine.prefault();
-    prover.prefault();
+    let (engine, prover, db) =
+        crate::tables::engine_and_prover(a.tt_mb, threads, a.egdb.as_deref())?;
     let start = Position::start(&rules)?;
     let tabled = prover.tabled_seeds(&start);
     let mut rng = Rng::new(a.seed);

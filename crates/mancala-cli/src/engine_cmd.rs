@@ -5,7 +5,6 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Result;
 use clap::Args;
-use mancala_engine::{think, Engine};
 
 #[derive(Args)]
 pub struct EngineArgs {
@@ -22,18 +21,8 @@ pub struct EngineArgs {
 
 pub fn run(a: EngineArgs) -> Result<()> {
     let threads = usize::from(a.threads);
-    let mut engine = Engine::try_new(a.tt_mb as usize, threads).map_err(anyhow::Error::msg)?;
-    let mut prover = Engine::try_new(think::PROOF_MB, threads).map_err(anyhow::Error::msg)?;
-    let db = match &a.egdb {
-        Some(dir) => Some(Arc::new(mancala_egdb::Egdb::open(dir)?)),
-        None => None,
-    };
-    let oracle = crate::tables::oracle(&db);
-    engine.oracle = oracle.clone();
-    prover.oracle = oracle;
-    // Mapped in once, before any clock runs.
-    engine.prefault();
-    prover.prefault();
+    let (engine, prover, _tables) =
+        crate::tables::engine_and_prover(a.tt_mb, threads, a.egdb.as_deref())?;
     let out = Arc::new(Mutex::new(std::io::stdout()));
     mancala_protocols::engine::serve(engine, prover, std::io::stdin().lock(), out);
     Ok(())

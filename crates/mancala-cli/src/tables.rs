@@ -24,6 +24,33 @@ pub fn oracle(
         .map(|d| d as std::sync::Arc<dyn mancala_engine::Oracle + Send>)
 }
 
+/// The engine that plays and the one that proves, as `mancala engine` and the proof
+/// benchmark make them: `tt_mb` MiB of table for the first, `think::PROOF_MB` for the second,
+/// `threads` each, both probing the endgame tables of `egdb` (answered too, for
+/// [`check_tables`]) and mapped in before any clock runs.
+pub fn engine_and_prover(
+    tt_mb: u32,
+    threads: usize,
+    egdb: Option<&std::path::Path>,
+) -> Result<(
+    mancala_engine::Engine,
+    mancala_engine::Engine,
+    Option<std::sync::Arc<mancala_egdb::Egdb>>,
+)> {
+    use mancala_engine::{think, Engine};
+    let mut engine = Engine::try_new(tt_mb as usize, threads).map_err(anyhow::Error::msg)?;
+    let mut prover = Engine::try_new(think::PROOF_MB, threads).map_err(anyhow::Error::msg)?;
+    let db = match egdb {
+        Some(dir) => Some(std::sync::Arc::new(mancala_egdb::Egdb::open(dir)?)),
+        None => None,
+    };
+    engine.oracle = oracle(&db);
+    prover.oracle = oracle(&db);
+    engine.prefault();
+    prover.prefault();
+    Ok((engine, prover, db))
+}
+
 /// Refuses a result computed with a table whose probes read out-of-range entries.
 pub fn check_tables(db: Option<&mancala_egdb::Egdb>) -> Result<()> {
     match db.and_then(mancala_egdb::Egdb::fault) {
