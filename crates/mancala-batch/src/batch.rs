@@ -559,6 +559,87 @@ struct Ctx<'a> {
     m: usize,
 }
 
+/// Steps every game of `p`: on the fast board of its row length where the games have one.
+fn step_part(c: &Ctx<'_>, mut p: Part<'_>) {
+    match c.fast {
+        Some(f) => match c.m {
+            1 => step_fast::<1>(f, c, &mut p),
+            2 => step_fast::<2>(f, c, &mut p),
+            3 => step_fast::<3>(f, c, &mut p),
+            4 => step_fast::<4>(f, c, &mut p),
+            5 => step_fast::<5>(f, c, &mut p),
+            6 => step_fast::<6>(f, c, &mut p),
+            _ => step_fast::<7>(f, c, &mut p),
+        },
+        None => (0..p.slots.len()).for_each(|i| step_one(c, &mut p, i)),
+    }
+}
+
+impl<'a> Part<'a> {
+    /// The part cut into parts of `c` games each (the last may hold fewer), for a team's
+    /// threads; `k` observation entries and `m` pits a game.
+    fn split(self, c: usize, k: usize, m: usize) -> Vec<Part<'a>> {
+        let Part {
+            slots,
+            rngs,
+            fin,
+            legal,
+            acts,
+            out,
+            active,
+            finals,
+        } = self;
+        let chunks = slots.len().div_ceil(c);
+        let acts: Vec<PartActions<'_>> = match acts {
+            PartActions::Given(a) => a.chunks(c).map(PartActions::Given).collect(),
+            PartActions::Random(a) => a.chunks_mut(c).map(PartActions::Random).collect(),
+        };
+        let actives: Vec<Option<&[bool]>> = match active {
+            Some(a) => a.chunks(c).map(Some).collect(),
+            None => vec![None; chunks],
+        };
+        let finals: Vec<Option<&mut [f32]>> = match finals {
+            Some(f) => f.chunks_mut(c * k).map(Some).collect(),
+            None => (0..chunks).map(|_| None).collect(),
+        };
+        slots
+            .chunks_mut(c)
+            .zip(rngs.chunks_mut(c))
+            .zip(fin.chunks_mut(c))
+            .zip(legal.chunks_mut(c))
+            .zip(acts)
+            .zip(out.rewards.chunks_mut(c))
+            .zip(out.dones.chunks_mut(c))
+            .zip(out.observations.chunks_mut(c * k))
+            .zip(out.masks.chunks_mut(c * m))
+            .zip(actives.into_iter().zip(finals))
+            .map(
+                |(
+                    (
+                        (((((((slots, rngs), fin), legal), acts), rewards), dones), observations),
+                        masks,
+                    ),
+                    (active, finals),
+                )| Part {
+                    slots,
+                    rngs,
+                    fin,
+                    legal,
+                    acts,
+                    out: StepOut {
+                        rewards,
+                        dones,
+                        observations,
+                        masks,
+                    },
+                    active,
+                    finals,
+                },
+            )
+            .collect()
+    }
+}
+
 /// Steps game `i` of `p` (see [`Batch::step`]), whatever its kind.
 fn step_one(c: &Ctx<'_>, p: &mut Part<'_>, i: usize) {
     let g = &mut p.slots[i];
@@ -1121,18 +1202,6 @@ impl Batch {
             k,
             m,
         };
-        let work = |mut p: Part<'_>| match c.fast {
-            Some(f) => match m {
-                1 => step_fast::<1>(f, &c, &mut p),
-                2 => step_fast::<2>(f, &c, &mut p),
-                3 => step_fast::<3>(f, &c, &mut p),
-                4 => step_fast::<4>(f, &c, &mut p),
-                5 => step_fast::<5>(f, &c, &mut p),
-                6 => step_fast::<6>(f, &c, &mut p),
-                _ => step_fast::<7>(f, &c, &mut p),
-            },
-            None => (0..p.slots.len()).for_each(|i| step_one(&c, &mut p, i)),
-        };
         let acts = match actions {
             Actions::Given(a) => PartActions::Given(a),
             Actions::Random(a) => PartActions::Random(a),
@@ -1141,78 +1210,31 @@ impl Batch {
         // thread in any case is left out).
         let timing = self.auto.is_some() && chunk(n, None).is_some();
         let began = Clock::now();
-        let Some((c, team)) = chunk(n, self.team_now()) else {
-            work(Part {
-                slots: &mut self.slots,
-                rngs: &mut self.rngs,
-                fin: &mut self.final_scores,
-                legal: &mut self.legal,
-                acts,
-                out,
-                active,
-                finals,
-            });
-            if let Some(a) = self.auto.as_mut().filter(|_| timing) {
-                a.record(began.elapsed());
+        let split = chunk(n, self.team_now());
+        let whole = Part {
+            slots: &mut self.slots,
+            rngs: &mut self.rngs,
+            fin: &mut self.final_scores,
+            legal: &mut self.legal,
+            acts,
+            out,
+            active,
+            finals,
+        };
+        match split {
+            None => step_part(&c, whole),
+            Some((size, team)) => {
+                let parts: Vec<Mutex<Option<Part<'_>>>> = whole
+                    .split(size, k, m)
+                    .into_iter()
+                    .map(|p| Mutex::new(Some(p)))
+                    .collect();
+                team.run(parts.len(), &|i| {
+                    let part = parts[i].lock().map(|mut p| p.take());
+                    step_part(&c, part.ok().flatten().expect("each part is stepped once"))
+                });
             }
-            return Ok(());
-        };
-        let acts: Vec<PartActions<'_>> = match acts {
-            PartActions::Given(a) => a.chunks(c).map(PartActions::Given).collect(),
-            PartActions::Random(a) => a.chunks_mut(c).map(PartActions::Random).collect(),
-        };
-        let chunks = n.div_ceil(c);
-        let actives: Vec<Option<&[bool]>> = match active {
-            Some(a) => a.chunks(c).map(Some).collect(),
-            None => vec![None; chunks],
-        };
-        let finals: Vec<Option<&mut [f32]>> = match finals {
-            Some(f) => f.chunks_mut(c * k).map(Some).collect(),
-            None => (0..chunks).map(|_| None).collect(),
-        };
-        let parts: Vec<Mutex<Option<Part<'_>>>> = self
-            .slots
-            .chunks_mut(c)
-            .zip(self.rngs.chunks_mut(c))
-            .zip(self.final_scores.chunks_mut(c))
-            .zip(self.legal.chunks_mut(c))
-            .zip(acts)
-            .zip(out.rewards.chunks_mut(c))
-            .zip(out.dones.chunks_mut(c))
-            .zip(out.observations.chunks_mut(c * k))
-            .zip(out.masks.chunks_mut(c * m))
-            .zip(actives.into_iter().zip(finals))
-            .map(
-                |(
-                    (
-                        (((((((slots, rngs), fin), legal), acts), rewards), dones), observations),
-                        masks,
-                    ),
-                    (active, finals),
-                )| {
-                    Mutex::new(Some(Part {
-                        slots,
-                        rngs,
-                        fin,
-                        legal,
-                        acts,
-                        out: StepOut {
-                            rewards,
-                            dones,
-                            observations,
-                            masks,
-                        },
-                        active,
-                        finals,
-                    }))
-                },
-            )
-            .collect();
-        team.run(parts.len(), &|i| {
-            let part = parts[i].lock().map(|mut p| p.take());
-            work(part.ok().flatten().expect("each part is stepped once"))
-        });
-        drop(parts);
+        }
         if let Some(a) = self.auto.as_mut().filter(|_| timing) {
             a.record(began.elapsed());
         }

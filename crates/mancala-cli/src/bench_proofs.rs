@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use mancala_core::{Game, Position};
-use mancala_engine::{think, Budget};
+use mancala_core::{Game, Position, Rules};
+use mancala_engine::{think, Budget, Engine};
 use mancala_play::Rng;
 use serde_json::json;
 
@@ -64,18 +64,32 @@ pub fn run(a: BenchProofsArgs) -> Result<()> {
         crate::tables::engine_and_prover(a.tt_mb, threads, a.egdb.as_deref())?;
     let start = Position::start(&rules)?;
     let tabled = prover.tabled_seeds(&start);
+    let answers = play_games(&a, &rules, &engine, &prover, db.as_deref())?;
+    print_report(&a, &rules, tabled, &answers);
+    Ok(())
+}
+
+/// Plays `a.games` games by [`think::engine_move`], the first plies of each random, and
+/// returns every position's answer.
+fn play_games(
+    a: &BenchProofsArgs,
+    rules: &Rules,
+    engine: &Engine,
+    prover: &Engine,
+    db: Option<&mancala_egdb::Egdb>,
+) -> Result<Vec<Answer>> {
     let mut rng = Rng::new(a.seed);
     let mut answers = Vec::new();
     for g in 0..a.games {
         engine.clear();
         prover.clear();
         let random = (rng.next_u64() % (u64::from(a.random_plies) + 1)) as usize;
-        let mut game = Game::from_rules(&rules)?;
+        let mut game = Game::from_rules(rules)?;
         while !game.is_over() {
             let pos = *game.position();
             let r = think::engine_move(
-                &engine,
-                &prover,
+                engine,
+                prover,
                 &pos,
                 game.history(),
                 Budget::time(a.movetime),
@@ -94,7 +108,7 @@ pub fn run(a: BenchProofsArgs) -> Result<()> {
             };
             game.play(mv)?;
         }
-        if let Some(e) = db.as_deref().and_then(mancala_egdb::Egdb::fault) {
+        if let Some(e) = db.and_then(mancala_egdb::Egdb::fault) {
             bail!(e);
         }
         if !a.json {
@@ -104,6 +118,12 @@ pub fn run(a: BenchProofsArgs) -> Result<()> {
     if !a.json {
         eprintln!();
     }
+    Ok(answers)
+}
+
+/// Prints the shares of `answers` proven within each of `a.within`, those not proven and the
+/// worst position, for people or as JSON; `tabled` is the endgame tables' seeds plus one.
+fn print_report(a: &BenchProofsArgs, rules: &Rules, tabled: u32, answers: &[Answer]) {
     let n = answers.len();
     let share = |ms: u64| {
         let k = answers
@@ -131,7 +151,7 @@ pub fn run(a: BenchProofsArgs) -> Result<()> {
                     "proven": w.proven, "ms": ms(w.time)})),
             })
         );
-        return Ok(());
+        return;
     }
     let tables = match tabled {
         0 => "no endgame tables".to_string(),
@@ -165,5 +185,4 @@ pub fn run(a: BenchProofsArgs) -> Result<()> {
             w.pos.board_seeds()
         );
     }
-    Ok(())
 }

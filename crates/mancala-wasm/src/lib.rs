@@ -25,7 +25,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[path = "../../mancala-server/src/view.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod view;
 
 /// The transposition table of the hints, analyses and proofs, in MiB.
