@@ -86,6 +86,88 @@ pub struct RecordResult {
     /// and `south`/`north` are the stores at that point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Side>,
+    /// How else the game ended unfinished (`{"time": "south"}`, `{"abandoned": "north"}`,
+    /// `"agreed"`): the stores are as they stood, and the winner follows from it. A
+    /// resignation is written in `resigned`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stop>,
+}
+
+/// How a game ended other than by its rules: the one list every front end, the server and
+/// the records use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stop {
+    /// This side resigned: the other side wins.
+    Resigned(Side),
+    /// This side's clock ran out (its flag fell): the other side wins.
+    Time(Side),
+    /// This side left the game and the other side claimed it: the other side wins.
+    Abandoned(Side),
+    /// The players agreed a draw.
+    Agreed,
+    /// A first move was not made in time: the game is void, nobody won or lost.
+    Cancelled,
+    /// A restart of the server cut a bot's game off: unfinished, nobody won.
+    Interrupted,
+}
+
+impl Stop {
+    /// The side that lost by it, if one did.
+    pub fn loser(self) -> Option<Side> {
+        match self {
+            Stop::Resigned(s) | Stop::Time(s) | Stop::Abandoned(s) => Some(s),
+            Stop::Agreed | Stop::Cancelled | Stop::Interrupted => None,
+        }
+    }
+
+    /// The winner, if one won: the loser's opponent.
+    pub fn winner(self) -> Option<Side> {
+        self.loser().map(Side::other)
+    }
+
+    /// Whether the game has a result (a win or an agreed draw); a cancelled or cut-off game
+    /// has none.
+    pub fn decides(self) -> bool {
+        !matches!(self, Stop::Cancelled | Stop::Interrupted)
+    }
+
+    /// The text of a record's `Result` tag (`North wins: South lost on time`); `None` where
+    /// the game has no result.
+    pub fn tag(self) -> Option<String> {
+        let lost = |s: Side, how: &str| format!("{} wins: {s} {how}", s.other());
+        match self {
+            Stop::Resigned(s) => Some(lost(s, "resigned")),
+            Stop::Time(s) => Some(lost(s, "lost on time")),
+            Stop::Abandoned(s) => Some(lost(s, "abandoned the game")),
+            Stop::Agreed => Some("Draw agreed".into()),
+            Stop::Cancelled | Stop::Interrupted => None,
+        }
+    }
+
+    /// Reads a `Result` tag as [`Stop::tag`] writes it.
+    pub fn from_tag(value: &str) -> Option<Stop> {
+        if value == "Draw agreed" {
+            return Some(Stop::Agreed);
+        }
+        let side = |s: &str| match s {
+            "South" => Some(Side::South),
+            "North" => Some(Side::North),
+            _ => None,
+        };
+        let (winner, rest) = value.split_once(" wins: ")?;
+        let (loser, how) = rest.split_once(' ')?;
+        let loser = side(loser)?;
+        if side(winner)? != loser.other() {
+            return None;
+        }
+        match how {
+            "resigned" => Some(Stop::Resigned(loser)),
+            "lost on time" => Some(Stop::Time(loser)),
+            "abandoned the game" => Some(Stop::Abandoned(loser)),
+            _ => None,
+        }
+    }
 }
 
 /// A move's pit in JSON: a number, refused beyond any board as a text record's pit is, or
@@ -145,7 +227,32 @@ impl RecordResult {
             winner: Some(side.other()),
             reason: Some(format!("{side} resigned")),
             resigned: Some(side),
+            stopped: None,
         }
+    }
+
+    /// The result of `game` stopped unfinished by `stop`, the stores as they are; `None`
+    /// where the stop leaves no result (a cancelled or cut-off game).
+    pub fn stopped(game: &Game, stop: Stop) -> Option<RecordResult> {
+        if let Stop::Resigned(side) = stop {
+            return Some(RecordResult::resignation(game, side));
+        }
+        let s = game.scores();
+        stop.decides().then(|| RecordResult {
+            south: s[0],
+            north: s[1],
+            winner: stop.winner(),
+            reason: stop
+                .tag()
+                .map(|t| t.split_once(": ").map_or(t.clone(), |(_, w)| w.to_string())),
+            resigned: None,
+            stopped: Some(stop),
+        })
+    }
+
+    /// How the game stopped unfinished, if it did (a resignation included).
+    pub fn stop(&self) -> Option<Stop> {
+        self.resigned.map(Stop::Resigned).or(self.stopped)
     }
 }
 
@@ -234,6 +341,7 @@ impl Record {
                     winner: o.winner(),
                     reason: game.repetition_reason().map(str::to_string),
                     resigned: None,
+                    stopped: None,
                 }
             }),
         }
@@ -326,6 +434,24 @@ impl Record {
         if let (Some(r), Check::Strict) = (&self.result, check) {
             let s = game.scores();
             let outcome = game.outcome();
+            // A loss on time, an abandoned game, an agreed draw: an unfinished game, the
+            // stores as they stand, the winner the stop's.
+            if let Some(stop) = r.stopped {
+                let fits = outcome.is_none()
+                    && stop.decides()
+                    && r.winner == stop.winner()
+                    && [r.south, r.north] == s;
+                return if fits {
+                    Ok(game)
+                } else {
+                    Err(Error::Record(
+                        Msg::new("error.record.stop-differs")
+                            .arg("how", stop.tag().unwrap_or_default())
+                            .arg("replay_south", s[0])
+                            .arg("replay_north", s[1]),
+                    ))
+                };
+            }
             if let Some(side) = r.resigned {
                 return if outcome.is_some() {
                     Err(Error::Record(
@@ -439,7 +565,7 @@ impl Record {
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;
-        let mut resigned: Option<Side> = None;
+        let mut stopped: Option<Stop> = None;
         let mut body = String::new();
         // Each tag once: a record naming two variants (or two players for a side) is wrong,
         // not something to settle by taking the last.
@@ -476,9 +602,10 @@ impl Record {
                     "South" => players.south = Some(value.to_string()),
                     "North" => players.north = Some(value.to_string()),
                     "Position" => start = Some(value.parse().map_err(at)?),
-                    // A resignation, as `to_text` writes it; other results are comments
-                    // (the movetext's final score is the one checked).
-                    "Result" => resigned = resignation(value),
+                    // A resignation, a loss on time, an abandoned game or an agreed draw,
+                    // as `to_text` writes them; other results are comments (the
+                    // movetext's final score is the one checked).
+                    "Result" => stopped = Stop::from_tag(value),
                     // A position under another name is a slip for `Position`, not a
                     // comment to keep out of the game.
                     _ if value.matches('/').count() >= 5 => {
@@ -523,8 +650,8 @@ impl Record {
         notation::replay(&mut game, &body, check)?;
         let mut rec = Record::from_game(&game, players);
         rec.rules = rules;
-        if let Some(side) = resigned {
-            rec.result = Some(RecordResult::resignation(&game, side));
+        if let Some(stop) = stopped {
+            rec.result = RecordResult::stopped(&game, stop);
             if check == Check::Strict {
                 rec.replay()?;
             }
@@ -545,25 +672,12 @@ impl Record {
         if let Some(p) = &self.start {
             out += &format!("[Position \"{p}\"]\n");
         }
-        if let Some(side) = self.result.as_ref().and_then(|r| r.resigned) {
-            out += &format!("[Result \"{} wins: {side} resigned\"]\n", side.other());
+        if let Some(tag) = self.result.as_ref().and_then(|r| r.stop()?.tag()) {
+            out += &format!("[Result \"{tag}\"]\n");
         }
         out += &notation::game_text(&game);
         Ok(out)
     }
-}
-
-/// The side that resigned, from a Result tag's value as [`Record::to_text`] writes it
-/// (`North wins: South resigned`).
-fn resignation(value: &str) -> Option<Side> {
-    let side = |s: &str| match s {
-        "South" => Some(Side::South),
-        "North" => Some(Side::North),
-        _ => None,
-    };
-    let (winner, loser) = value.split_once(" wins: ")?;
-    let loser = side(loser.strip_suffix(" resigned")?)?;
-    (side(winner)? == loser.other()).then_some(loser)
 }
 
 /// A name as a tag value: one line, no `"` (written `'`), so that the tag reads back.

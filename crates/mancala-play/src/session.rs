@@ -16,6 +16,7 @@
 //! ([`undo_point`]).
 
 use mancala_core::record::Players;
+pub use mancala_core::record::Stop;
 use mancala_core::{Ending, Error, Game, MoveEffect, Outcome, PlayedMove, Position, Record, Side};
 use mancala_engine::{think, Budget, Engine, Level, SearchResult};
 
@@ -53,11 +54,9 @@ impl Seat {
 pub enum End {
     /// By the rules (the end rule, a decided game or a repetition).
     Rules(Ending, Outcome),
-    /// This side resigned.
-    Resigned(Side),
-    /// Cut off unfinished (a server's restart ends the bots' games it cannot resume):
-    /// nobody won.
-    Interrupted,
+    /// Off the board: a resignation, a clock, an abandoned game, an agreed draw, a
+    /// cancelled or cut-off game.
+    Stopped(Stop),
 }
 
 impl End {
@@ -65,8 +64,7 @@ impl End {
     pub fn winner(self) -> Option<Side> {
         match self {
             End::Rules(_, o) => o.winner(),
-            End::Resigned(s) => Some(s.other()),
-            End::Interrupted => None,
+            End::Stopped(s) => s.winner(),
         }
     }
 }
@@ -77,12 +75,9 @@ pub enum UndoError {
     /// The asker has made no move to take back.
     #[error("nothing to undo: no move of yours yet")]
     Nothing,
-    /// The game was resigned.
-    #[error("the game was resigned")]
-    Resigned,
-    /// The game was cut off.
-    #[error("the game was cut off")]
-    Interrupted,
+    /// The game ended off the board (resigned, on time, cut off...).
+    #[error("the game has ended")]
+    Stopped(Stop),
 }
 
 /// The length the game is cut back to when `side` asks to undo: just before `side`'s last
@@ -128,8 +123,7 @@ pub struct Session {
     players: Players,
     /// Moves taken back by undo, the next to replay last.
     redo: Vec<u8>,
-    resigned: Option<Side>,
-    interrupted: bool,
+    stop: Option<Stop>,
 }
 
 impl Session {
@@ -145,8 +139,7 @@ impl Session {
             seats,
             players,
             redo: Vec::new(),
-            resigned: None,
-            interrupted: false,
+            stop: None,
         }
     }
 
@@ -215,7 +208,7 @@ impl Session {
     /// own computer thread chose). Forgets what undo took back, unless `pit` is the move
     /// redo would replay next.
     pub fn play(&mut self, pit: u8) -> Result<MoveEffect, Error> {
-        if self.resigned.is_some() || self.interrupted {
+        if self.stop.is_some() {
             return Err(Error::GameOver);
         }
         let e = self.game.play(pit)?;
@@ -252,15 +245,12 @@ impl Session {
         undo_point(&self.game, side).ok_or(UndoError::Nothing)
     }
 
-    /// Why no undo is possible at all: a resigned or cut-off game.
+    /// Why no undo is possible at all: a game ended off the board.
     fn may_undo(&self) -> Result<(), UndoError> {
-        if self.resigned.is_some() {
-            return Err(UndoError::Resigned);
+        match self.stop {
+            Some(s) => Err(UndoError::Stopped(s)),
+            None => Ok(()),
         }
-        if self.interrupted {
-            return Err(UndoError::Interrupted);
-        }
-        Ok(())
     }
 
     /// Undo for `side` ([`undo_point`]): the number of moves taken back, oldest last on the
@@ -341,36 +331,35 @@ impl Session {
 
     /// `side` resigns a live game.
     pub fn resign(&mut self, side: Side) {
-        if self.end().is_none() {
-            self.resigned = Some(side);
-        }
+        self.stop(Stop::Resigned(side));
     }
 
-    /// Cuts a live game off unfinished ([`End::Interrupted`]).
+    /// Cuts a live game off unfinished ([`Stop::Interrupted`]).
     pub fn interrupt(&mut self) {
+        self.stop(Stop::Interrupted);
+    }
+
+    /// Ends a live game off the board (a resignation, a clock, an agreed draw...); a game
+    /// already over stays as it ended.
+    pub fn stop(&mut self, stop: Stop) {
         if self.end().is_none() {
-            self.interrupted = true;
+            self.stop = Some(stop);
         }
     }
 
     /// How the game ended; `None` while it is live.
     pub fn end(&self) -> Option<End> {
-        if let Some(s) = self.resigned {
-            return Some(End::Resigned(s));
-        }
-        if self.interrupted {
-            return Some(End::Interrupted);
+        if let Some(s) = self.stop {
+            return Some(End::Stopped(s));
         }
         Some(End::Rules(self.game.ending()?, self.game.outcome()?))
     }
 
-    /// The game's record, the players named; a resignation is its result.
+    /// The game's record, the players named; a stop off the board gives its result.
     pub fn record(&self) -> Record {
         let mut rec = Record::from_game(&self.game, self.players.clone());
-        if let Some(side) = self.resigned {
-            rec.result = Some(mancala_core::record::RecordResult::resignation(
-                &self.game, side,
-            ));
+        if let Some(stop) = self.stop {
+            rec.result = mancala_core::record::RecordResult::stopped(&self.game, stop);
         }
         rec
     }
@@ -407,7 +396,10 @@ mod tests {
         assert_eq!(s.game().moves().len(), 0);
         s.resign(Side::South);
         assert_eq!(s.end().and_then(End::winner), Some(Side::North));
-        assert_eq!(s.undo(Side::South), Err(UndoError::Resigned));
+        assert_eq!(
+            s.undo(Side::South),
+            Err(UndoError::Stopped(Stop::Resigned(Side::South)))
+        );
     }
 
     /// Between two computers a shared board's undo takes back one move; playing the move
@@ -436,8 +428,8 @@ mod tests {
         s.play(1).unwrap();
         assert!(!s.can_redo());
         s.interrupt();
-        assert_eq!(s.end(), Some(End::Interrupted));
-        assert_eq!(s.undo_last(), Err(UndoError::Interrupted));
+        assert_eq!(s.end(), Some(End::Stopped(Stop::Interrupted)));
+        assert_eq!(s.undo_last(), Err(UndoError::Stopped(Stop::Interrupted)));
     }
 
     /// The position after South's D from Kalah(6,3)'s start: every front end's undo after

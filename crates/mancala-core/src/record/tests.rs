@@ -31,6 +31,7 @@ fn a_resigned_result_is_checked() {
         winner,
         reason: Some("South resigned".into()),
         resigned: Some(Side::South),
+        stopped: None,
     };
     rec.result = Some(resigned(Some(Side::North), s[0]));
     let json = serde_json::to_string(&rec).unwrap();
@@ -249,4 +250,51 @@ fn a_swap_round_trips_in_text_and_json() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("pit 128 does not exist"), "{e}");
+}
+
+/// A loss on time, an abandoned game and an agreed draw end an unfinished game: each reads
+/// back from JSON and from its text tag, and a winner or stores that do not fit are refused.
+#[test]
+fn stopped_results_read_back_and_are_checked() {
+    let mut game = Game::new(Position::start(&Rules::default()).unwrap());
+    game.play(0).unwrap();
+    game.play(2).unwrap();
+    for stop in [
+        Stop::Time(Side::North),
+        Stop::Abandoned(Side::South),
+        Stop::Agreed,
+        Stop::Resigned(Side::North),
+    ] {
+        let mut rec = Record::from_game(&game, Players::default());
+        rec.result = RecordResult::stopped(&game, stop);
+        let r = rec.result.clone().unwrap();
+        assert_eq!(r.winner, stop.winner());
+        assert_eq!(r.stop(), Some(stop));
+        let json = serde_json::to_string(&rec).unwrap();
+        assert_eq!(Record::parse(&json, None).unwrap(), rec, "{json}");
+        let text = rec.to_text().unwrap();
+        assert!(
+            text.contains(&format!("[Result \"{}\"]", stop.tag().unwrap())),
+            "{text}"
+        );
+        assert_eq!(Record::parse(&text, None).unwrap(), rec, "{text}");
+        // The wrong winner is refused.
+        let mut bad = rec.clone();
+        bad.result.as_mut().unwrap().winner = match stop.winner() {
+            Some(w) => Some(w.other()),
+            None => Some(Side::South),
+        };
+        assert!(bad.replay().is_err(), "{stop:?}");
+    }
+    assert_eq!(
+        Stop::Time(Side::South).tag().as_deref(),
+        Some("North wins: South lost on time")
+    );
+    assert_eq!(Stop::from_tag("North wins: North lost on time"), None);
+    assert_eq!(RecordResult::stopped(&game, Stop::Cancelled), None);
+    // A finished game cannot have been stopped.
+    let mut over = Record::from_game(&game, Players::default());
+    over.result = RecordResult::stopped(&game, Stop::Agreed);
+    over.result.as_mut().unwrap().south += 1;
+    assert!(over.replay().is_err());
 }
