@@ -119,7 +119,7 @@ function lobbyCard(who) {
       });
       const seat = k.side === 'random' ? t('web.lobby.plays-random') : t('web.lobby.plays', { side: side(k.side) });
       return h('li', { class: 'seek' }, h('strong', { text: k.name }),
-        ` · ${await title(k.preset)} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${seat} `, button);
+        ` · ${await title(k.preset)} · ${k.clock || t('web.clock.none')} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${seat} `, button);
     }));
     list.replaceChildren(...items);
     empty.hidden = items.length > 0;
@@ -160,17 +160,22 @@ export async function accountScreen(screen) {
     h('option', { value: 'north', text: t('web.setup.north') }),
     h('option', { value: 'random', text: t('web.setup.random') }));
   const rated = h('input', { type: 'checkbox', id: 'account-rated', name: 'rated', checked: true });
+  // Fischer clocks (minutes + seconds more a turn) and correspondence (days a move).
+  const clockSel = h('select', { id: 'account-clock', name: 'clock' },
+    h('option', { value: '', text: t('web.clock.none') }),
+    ['1+0', '3+0', '3+2', '5+0', '10+5', '15+10'].map((c) => h('option', { value: c, text: c })),
+    ['1d', '3d', '7d'].map((c) => h('option', { value: c, text: t('web.clock.per-move', { days: c.slice(0, -1) }) })));
   const err = h('p', { class: 'error', role: 'alert' });
   const create = h('button', { type: 'submit', class: 'primary', id: 'account-create', text: t('web.account.create') });
   const form = h('form', { class: 'card', id: 'account-game', novalidate: true },
     h('h2', { text: t('web.account.new-game') }),
-    field(presetSel, t('web.setup.game')), field(sideSel, t('web.setup.seat')),
+    field(presetSel, t('web.setup.game')), field(sideSel, t('web.setup.seat')), field(clockSel, t('web.clock.label')),
     h('div', { class: 'field check' }, h('label', { for: 'account-rated', text: t('web.account.rated') }), rated),
     h('p', { class: 'summary', text: t('web.account.invite-help') }), err,
     h('div', { class: 'controls' }, create, h('button', { type: 'button', id: 'account-seek', text: t('web.lobby.post'), onclick: async (ev) => {
       ev.target.disabled = true;
       try {
-        await call('POST', '/api/lobby/seeks', { rules: presetSel.value, side: sideSel.value, rated: rated.checked });
+        await call('POST', '/api/lobby/seeks', { rules: presetSel.value, side: sideSel.value, rated: rated.checked, clock: clockSel.value || undefined });
       } catch (e) { err.textContent = e.message; }
       ev.target.disabled = false;
     } })));
@@ -178,7 +183,7 @@ export async function accountScreen(screen) {
     ev.preventDefault();
     create.disabled = true;
     try {
-      const r = await call('POST', '/api/account/games', { rules: presetSel.value, side: sideSel.value, rated: rated.checked });
+      const r = await call('POST', '/api/account/games', { rules: presetSel.value, side: sideSel.value, rated: rated.checked, clock: clockSel.value || undefined });
       saveSeat(r.game.id, r.seat, null);
       if (r.invite) sessionStorage.setItem(`mancala.invite.${r.game.id}`, r.invite);
       location.hash = `#/game/${r.game.id}`;

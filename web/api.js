@@ -129,6 +129,10 @@ const localApi = {
   resign: async (id) => keep(await onGame('resign', id)),
   hint: (id) => onGame('hint', id, 500),
   join: serverOnly,
+  offer: serverOnly,
+  answer: serverOnly,
+  claim: serverOnly,
+  rematchSeat: serverOnly,
   replayGame: serverOnly,
   botGames: async () => ({ games: [] }),
   lobbyBots: async () => ({ lobby: false, bots: [] }),
@@ -150,6 +154,10 @@ const serverApi = {
   resign: (id, token) => call('POST', `/api/games/${id}/resign`, {}, token),
   hint: (id, token) => call('GET', `/api/games/${id}/hint`, undefined, token),
   join: (id, invite, name) => call('POST', `/api/games/${id}/join`, { invite, name }, undefined),
+  offer: (id, token, kind) => call('POST', `/api/games/${id}/offer`, { kind }, token),
+  answer: (id, token, accept) => call('POST', `/api/games/${id}/answer`, { accept }, token),
+  claim: (id, token) => call('POST', `/api/games/${id}/claim`, {}, token),
+  rematchSeat: (id, token) => call('POST', `/api/games/${id}/rematch`, {}, token),
   replayGame: (id) => call('GET', `/api/games/${id}/replay`),
   botGames: () => call('GET', '/api/kgp/games'),
   lobbyBots: () => call('GET', '/api/kgp/bots'),
@@ -191,8 +199,10 @@ export function recentGames() {
 }
 
 // Watches a game over a WebSocket; reconnects with backoff. Calls onState(game) for each
-// state pushed. Returns a function that stops watching.
-export function watch(id, onState, onStatus) {
+// state pushed. A seat's player says the connection is his (`token`; a signed-in player's
+// cookie says it for him), so that the server knows whether he is there. Returns a
+// function that stops watching.
+export function watch(id, onState, onStatus, token = null) {
   // A game in this browser changes only by our own requests.
   if (local) { onStatus && onStatus(true); return () => {}; }
   let ws = null;
@@ -203,7 +213,11 @@ export function watch(id, onState, onStatus) {
     if (stopped) return;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
-    ws.onopen = () => { delay = 500; onStatus && onStatus(true); };
+    ws.onopen = () => {
+      delay = 500;
+      onStatus && onStatus(true);
+      if (token) ws.send(JSON.stringify({ type: 'here', token }));
+    };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }

@@ -15,6 +15,7 @@ import { T } from './text.js';
 import { t, tn, lang, LANGS, setLang, side, message, evalText, fill } from './i18n.js';
 import { h } from './dom.js';
 import { accountScreen, playersScreen, profileScreen, joinAsAccount } from './account.js';
+import { betweenPanel } from './between.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -290,7 +291,8 @@ async function joinGame(id, invite) {
     if (asAccount !== 'watching') saveSeat(id, asAccount.seat, null);
   } else if (!mine) {
     try {
-      const r = await api.join(id, invite);
+      const name = await askName();
+      const r = await api.join(id, invite, name || undefined);
       saveSeat(id, r.seat, r.token);
     } catch (e) {
       if (e.status !== 409 && e.status !== 403) throw e;
@@ -299,6 +301,27 @@ async function joinGame(id, invite) {
   }
   history.replaceState(null, '', `#/game/${id}`);
   await gameScreen(id);
+}
+
+// A guest joining by link says the name his opponent will see (kept for next time).
+function askName() {
+  const s = show('game');
+  const input = h('input', { type: 'text', id: 'join-name', name: 'name', maxlength: 40, autocomplete: 'nickname',
+    value: localStorage.getItem('mancala.name') || '' });
+  const form = h('form', { class: 'card join-form', id: 'join-form' },
+    h('h1', { text: t('web.join.title') }),
+    h('div', { class: 'field' }, h('label', { for: 'join-name', text: t('web.join.name') }), input),
+    h('div', { class: 'controls' }, h('button', { type: 'submit', class: 'primary', id: 'join-submit', text: t('web.join.submit') })));
+  s.replaceChildren(form);
+  input.focus();
+  return new Promise((resolve) => {
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      if (name) localStorage.setItem('mancala.name', name);
+      resolve(name);
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -354,11 +377,13 @@ async function gameScreen(id) {
   const conn = h('span', { class: 'conn', 'aria-live': 'polite' });
   const rulesText = h('div', { class: 'rules-text' });
   const keys = h('p', { class: 'keys', text: you ? T.keys(g.rules.pits, g.rules.pie, g.vs_computer) : t('web.watching') });
+  // Clocks, offers and claims of a game between people (between.js).
+  const between = betweenPanel({ id, token, you, receive: (st) => receive(st), toast, announce });
   s.append(title,
     h('div', { class: 'game' },
-      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, status, forced, resultCard,
+      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, between.note, status, forced, resultCard,
         h('div', { class: 'controls' }, you ? swapBtn : null, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
-        invite, keys),
+        between.panel, invite, keys),
       h('aside', { class: 'side card' },
         h('h2', { text: t('web.moves') }), moves,
         h('div', { class: 'downloads' }, replayBtn, dlJson, dlText), conn,
@@ -384,7 +409,8 @@ async function gameScreen(id) {
       const turn = !st.over && st.to_move === side;
       return [h('span', { class: `dot ${turn ? 'on' : ''}`, 'aria-hidden': 'true' }), h('span', { class: 'name', text: who[side] }),
         st.rules.misere ? h('span', { class: 'misere', text: T.misereBadge() }) : null,
-        h('span', { class: 'score', 'data-side': side, text: String(st.board.stores[side === 'south' ? 0 : 1]) })].filter(Boolean);
+        h('span', { class: 'score', 'data-side': side, text: String(st.board.stores[side === 'south' ? 0 : 1]) }),
+        between.clocks[side]].filter(Boolean);
     };
     scoreTop.replaceChildren(...line(top));
     scoreBottom.replaceChildren(...line(bottom));
@@ -460,7 +486,8 @@ async function gameScreen(id) {
     const score = `${r.south} : ${r.north}`;
     const by = !r.winner || !r.outcome ? score : `${margin ? T.resultBy.seeds(margin) : T.resultBy.equal()}, ${score}`;
     const opponent = you ? who[other(you)] : null;
-    const rematch = you ? h('button', { type: 'button', class: 'primary', id: 'rematch', text: T.rematch(), onclick: async () => {
+    // Between people the rematch is offered to the opponent (between.js).
+    const rematch = you && st.vs_computer ? h('button', { type: 'button', class: 'primary', id: 'rematch', text: T.rematch(), onclick: async () => {
       const req = { rules: st.rules.name, opponent: st.vs_computer ? 'computer' : 'friend', side: you };
       const them = st.players[other(you)];
       if (st.vs_computer && them.level) req.level = them.level;
@@ -533,6 +560,7 @@ async function gameScreen(id) {
   function receive(st) {
     if (st.version <= latest.version && shown) return;
     latest = st;
+    between.update(st);
     catchUp();
   }
 
@@ -587,13 +615,14 @@ async function gameScreen(id) {
     if (k === 'w' || k === 'W') { if (you) swap(); }
   };
   document.addEventListener('keydown', onKey);
-  const stop = watch(id, receive, (up) => { conn.textContent = up ? '' : t('web.reconnecting'); });
+  const stop = watch(id, receive, (up) => { conn.textContent = up ? '' : t('web.reconnecting'); }, you ? token : null);
   // Catch up after a sleep or a lost connection even if a push was missed.
   const poll = setInterval(async () => {
     if (document.hidden) return;
     try { receive(await api.state(id, token && you ? token : undefined)); } catch { /* next time */ }
   }, 15000);
-  cleanup = () => { stop(); clearInterval(poll); document.removeEventListener('keydown', onKey); };
+  cleanup = () => { stop(); between.stop(); clearInterval(poll); document.removeEventListener('keydown', onKey); };
+  between.update(g);
   receive(g);
   if (you && g.to_move === you) board.focusPit((g.legal[0] || 1) - 1);
 }

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { glicko2 } from './glicko2.js';
 
 const BASE = process.env.MANCALA_URL;
 if (!BASE) throw new Error('set MANCALA_URL to a running `mancala serve` (scripts/browser-tests.sh does)');
@@ -47,33 +48,6 @@ async function signUp(page, name, password) {
   await page.fill('#signup-password', password);
   await page.click('#signup-submit');
   await page.waitForSelector('#signed-in');
-}
-
-// Glicko-2 for one game between two new players (1500/350/0.06, τ = 0.5): the winner's and
-// the loser's ratings, computed here as Glickman's paper gives the steps.
-function glicko2(score) {
-  const q = 173.7178;
-  const [mu, phi, sigma, tau] = [0, 350 / q, 0.06, 0.5];
-  const g = 1 / Math.sqrt(1 + (3 * phi * phi) / (Math.PI * Math.PI));
-  const E = 1 / (1 + Math.exp(-g * (mu - mu)));
-  const v = 1 / (g * g * E * (1 - E));
-  const delta = v * g * (score - E);
-  const a = Math.log(sigma * sigma);
-  const f = (x) => (Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x))) / (2 * (phi * phi + v + Math.exp(x)) ** 2) - (x - a) / (tau * tau);
-  let A = a;
-  let B;
-  if (delta * delta > phi * phi + v) B = Math.log(delta * delta - phi * phi - v);
-  else { let k = 1; while (f(a - k * tau) < 0) k++; B = a - k * tau; }
-  let fA = f(A); let fB = f(B);
-  while (Math.abs(B - A) > 1e-6) {
-    const C = A + ((A - B) * fA) / (fB - fA); const fC = f(C);
-    if (fC * fB <= 0) { A = B; fA = fB; } else fA /= 2;
-    B = C; fB = fC;
-  }
-  const s2 = Math.exp(A / 2);
-  const pre = Math.sqrt(phi * phi + s2 * s2);
-  const phi2 = 1 / Math.sqrt(1 / (pre * pre) + 1 / v);
-  return { rating: 1500 + q * (mu + phi2 * phi2 * g * (score - E)), deviation: q * phi2 };
 }
 
 test('two accounts play a rated game; profiles, graph and leaderboard show Glicko-2', async () => {
@@ -195,7 +169,7 @@ test('the lobby: a seek shows live in another browser; accepting it opens the ga
   // Bob sees Ann's seek arrive without reloading, and accepts it.
   const seek = b.page.locator('#seeks li.seek', { hasText: ann });
   await seek.waitFor();
-  assert.match(await seek.textContent(), new RegExp(`^${ann} · Kalah · rated · plays North`));
+  assert.match(await seek.textContent(), new RegExp(`^${ann} · Kalah · untimed · rated · plays North`));
   await shot(b.page, '34-lobby-phone');
   await seek.locator('button').click();
   await b.page.waitForURL(/#\/game\//);

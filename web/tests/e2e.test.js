@@ -187,9 +187,17 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   assert.match(await a.page.textContent('#status'), /Your move|Waiting/);
   await shot(a.page, '06-friend-invite');
 
+  // The friend says the name A will see, then takes the seat.
   await b.page.goto(link);
+  await b.page.waitForSelector('#join-name');
+  await b.page.fill('#join-name', 'Bo');
+  await b.page.click('#join-submit');
   await b.page.waitForURL(/#\/game\//);
   await b.page.waitForSelector('#board .pit');
+  // A third browser watches every move.
+  const w = await newPage();
+  await w.page.goto(b.page.url());
+  await w.page.waitForSelector('#board .pit');
   // B plays North: North's pits along B's bottom row, South's along the top.
   const bBottom = await b.page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
   assert.deepEqual(bBottom, [7, 8, 9, 10, 11, 12]);
@@ -200,8 +208,8 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   assert.equal(await b.page.textContent('.keys'), 'Keys: 1–6 or the pit letter plays a pit; arrows move between your pits.');
   // A sees the friend join; the invitation disappears.
   await a.page.waitForSelector('.invite', { state: 'hidden' });
-  // ...and the friend's store label no longer says "not here yet".
-  await a.page.waitForFunction(() => document.querySelector('#board .store-left .label').textContent === 'Your friend');
+  // ...and the friend's store label gives the name he chose.
+  await a.page.waitForFunction(() => document.querySelector('#board .store-left .label').textContent === 'Bo');
 
   // Take turns: whoever's status says "Your move" plays his first playable pit.
   for (let k = 0; k < 8; k++) {
@@ -216,9 +224,10 @@ test('two people in two browsers, each seeing his own side at the bottom', async
     const other = mover === a ? b : a;
     const n = await plies(other.page);
     await mover.page.locator('button.pit.playable').first().click();
-    // The other browser sees the move arrive over its WebSocket.
+    // The other browser and the watcher see the move arrive over their WebSockets.
     await waitForPlies(other.page, n);
     await waitForPlies(mover.page, n);
+    await waitForPlies(w.page, n);
   }
   await a.page.waitForTimeout(1200);
   // Both see the same board, each from his own side.
@@ -231,10 +240,15 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   assert.equal(await idle.page.locator('button.pit.playable').count(), 0);
   await shot(a.page, '07-friend-south-desktop');
   await shot(b.page, '08-friend-north-phone');
+  // The watcher's board is the players' board.
+  const rw = await w.page.$$eval('#board [data-ring]', (els) => Object.fromEntries(els.map((e) => [e.dataset.ring, e.querySelector('.count').textContent])));
+  assert.deepEqual(rw, ra);
   assert.deepEqual(a.errors, []);
   assert.deepEqual(b.errors, []);
+  assert.deepEqual(w.errors, []);
   await a.context.close();
   await b.context.close();
+  await w.context.close();
 });
 
 test('The pie rule: North swaps with the Swap button', async () => {

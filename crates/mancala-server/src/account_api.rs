@@ -115,7 +115,18 @@ pub async fn guard(State(acc): State<Arc<Accounts>>, mut req: Request, next: Nex
     };
     if let Some((id, tail)) = game_path(&path) {
         let (id, tail) = (id.to_string(), tail.to_string());
-        let seat_route = matches!(tail.as_str(), "" | "moves" | "undo" | "resign" | "hint");
+        let seat_route = matches!(
+            tail.as_str(),
+            "" | "moves"
+                | "undo"
+                | "resign"
+                | "hint"
+                | "offer"
+                | "answer"
+                | "claim"
+                | "rematch"
+                | "ws"
+        );
         let guest_join = tail == "join" && changes;
         if (seat_route && user.is_some() && !req.headers().contains_key(header::AUTHORIZATION))
             || guest_join
@@ -346,6 +357,9 @@ pub(crate) struct AccountGameAsk {
     /// Rated (the default) or casual.
     #[serde(default)]
     pub rated: Option<bool>,
+    /// The clock (`3+2`, `3d`); none: untimed.
+    #[serde(default)]
+    pub clock: Option<String>,
 }
 
 /// A new game between accounts: its state, the creator's seat, the invitation for the other
@@ -367,6 +381,7 @@ pub(crate) async fn new_account_game(
     rules: Rules,
     side: Side,
     rated: bool,
+    clock: Option<crate::clock::TimeControl>,
 ) -> ApiResult<(crate::response::Created, String)> {
     let created = acc
         .app
@@ -376,6 +391,7 @@ pub(crate) async fn new_account_game(
             level: None,
             side,
             name: Some(user.name.clone()),
+            clock,
         })
         .await?;
     let preset = ratings::rules_key(&rules);
@@ -403,7 +419,8 @@ async fn create_game(
     let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
     let side = crate::api::seat_choice(req.side.as_deref())?;
     let rated = req.rated.unwrap_or(true);
-    let (created, preset) = new_account_game(&acc, &user, rules, side, rated).await?;
+    let clock = crate::api::clock_from(req.clock.as_deref())?;
+    let (created, preset) = new_account_game(&acc, &user, rules, side, rated, clock).await?;
     let answer = AccountCreated {
         game: created.game,
         seat: created.seat,

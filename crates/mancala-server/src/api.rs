@@ -139,6 +139,21 @@ struct CreateReq {
     /// A start position string (its rules must match).
     #[serde(default)]
     position: Option<String>,
+    /// A clock for a game between people: `3+2` (minutes, seconds more a turn) or `3d`
+    /// (days a move); none: untimed.
+    #[serde(default)]
+    clock: Option<String>,
+}
+
+/// A time control from a request, or `None`.
+pub(crate) fn clock_from(c: Option<&str>) -> ApiResult<Option<crate::clock::TimeControl>> {
+    match c.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(t) => t
+            .parse()
+            .map(Some)
+            .map_err(|e: crate::clock::BadClock| ApiError::bad(e.to_string())),
+    }
 }
 
 fn clean_name(n: Option<String>) -> ApiResult<Option<String>> {
@@ -205,6 +220,7 @@ async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> Ap
             level,
             side,
             name: clean_name(req.name)?,
+            clock: clock_from(req.clock.as_deref())?,
         })
         .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
@@ -284,6 +300,73 @@ async fn resign(
     headers: HeaderMap,
 ) -> ApiResult<Json<GameView>> {
     Ok(Json(c.app.resign(&id, bearer(&headers).as_deref()).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OfferReq {
+    kind: String,
+}
+
+fn offer_kind(k: &str) -> ApiResult<crate::between::OfferKind> {
+    crate::between::OfferKind::parse(k).ok_or_else(|| {
+        ApiError::bad(format!(
+            "an offer's kind is \"draw\", \"takeback\" or \"rematch\", not {:?}",
+            k.chars().take(20).collect::<String>()
+        ))
+    })
+}
+
+/// `POST /api/games/ID/offer` `{"kind": "draw" | "takeback" | "rematch"}`.
+async fn offer(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<GameView>> {
+    let req: OfferReq = parse_json(body)?;
+    let kind = offer_kind(&req.kind)?;
+    Ok(Json(
+        c.app.offer(&id, bearer(&headers).as_deref(), kind).await?,
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerReq {
+    accept: bool,
+}
+
+/// `POST /api/games/ID/answer` `{"accept": true | false}`: the opponent's offer.
+async fn answer(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<GameView>> {
+    let req: AnswerReq = parse_json(body)?;
+    let token = bearer(&headers);
+    Ok(Json(c.app.answer(&id, token.as_deref(), req.accept).await?))
+}
+
+/// `POST /api/games/ID/claim`: the game, against an opponent gone too long.
+async fn claim(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<GameView>> {
+    Ok(Json(c.app.claim(&id, bearer(&headers).as_deref()).await?))
+}
+
+/// `POST /api/games/ID/rematch`: the asker's seat (and a guest's token) in the rematch.
+async fn rematch_seat(
+    State(c): State<Ctx>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<crate::between::RematchSeat>> {
+    Ok(Json(
+        c.app.rematch_seat(&id, bearer(&headers).as_deref()).await?,
+    ))
 }
 
 async fn hint(
@@ -566,6 +649,12 @@ struct WsReq {
     /// Echoed in the answer.
     #[serde(default)]
     id: Option<Value>,
+    /// `offer`'s kind: `draw`, `takeback` or `rematch`.
+    #[serde(default)]
+    offer: Option<String>,
+    /// `answer`'s choice.
+    #[serde(default)]
+    accept: Option<bool>,
 }
 
 async fn ws(
@@ -579,12 +668,20 @@ async fn ws(
     c.app.entry(&id).await?;
     let upgrade = upgrade.map_err(ApiError::not_a_websocket)?;
     let ip = client_ip(&c, &ext, &headers);
+    // A signed-in player's connection is his seat's (his cookie gave the token).
+    let token = bearer(&headers);
     Ok(upgrade
         .max_message_size(16 * 1024)
-        .on_upgrade(move |socket| ws_session(socket, c, id, ip)))
+        .on_upgrade(move |socket| ws_session(socket, c, id, ip, token)))
 }
 
-async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> WsMessage {
+async fn ws_answer(
+    c: &Ctx,
+    game: &str,
+    text: &str,
+    ip: Option<IpAddr>,
+    seat: &mut Option<Side>,
+) -> WsMessage {
     if let Some(ip) = ip {
         if !c.limiter.allow(ip) {
             return WsMessage::error(
@@ -610,8 +707,26 @@ async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> WsMes
         "undo" => c.app.undo(game, token).await,
         "resign" => c.app.resign(game, token).await,
         "state" => c.app.state(game, token).await,
+        "offer" => match offer_kind(req.offer.as_deref().unwrap_or("")) {
+            Ok(k) => c.app.offer(game, token, k).await,
+            Err(e) => Err(e),
+        },
+        "answer" => match req.accept {
+            Some(a) => c.app.answer(game, token, a).await,
+            None => Err(ApiError::bad("an answer needs `accept`: true or false")),
+        },
+        "claim" => c.app.claim(game, token).await,
+        // Says this connection is the seat's player's (for claims against the absent).
+        "here" if seat.is_some() => c.app.state(game, token).await,
+        "here" => match c.app.here(game, token).await {
+            Ok(side) => {
+                *seat = Some(side);
+                c.app.state(game, token).await
+            }
+            Err(e) => Err(e),
+        },
         other => Err(ApiError::bad(format!(
-            "unknown message type `{other}` (move, undo, resign, state)"
+            "unknown message type `{other}` (move, undo, resign, state, offer, answer, claim, here)"
         ))),
     };
     match result {
@@ -620,10 +735,34 @@ async fn ws_answer(c: &Ctx, game: &str, text: &str, ip: Option<IpAddr>) -> WsMes
     }
 }
 
-async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
+async fn ws_session(
+    socket: WebSocket,
+    c: Ctx,
+    id: String,
+    ip: Option<IpAddr>,
+    token: Option<String>,
+) {
     let Ok(entry) = c.app.watch(&id).await else {
         return;
     };
+    let mut seat = match token {
+        Some(t) => c.app.here(&id, Some(&t)).await.ok(),
+        None => None,
+    };
+    ws_loop(socket, &c, &id, &entry, ip, &mut seat).await;
+    if let Some(side) = seat {
+        c.app.presence(&id, side, false).await;
+    }
+}
+
+async fn ws_loop(
+    socket: WebSocket,
+    c: &Ctx,
+    id: &str,
+    entry: &crate::app::Entry,
+    ip: Option<IpAddr>,
+    seat: &mut Option<Side>,
+) {
     let mut rx = entry.tx.subscribe();
     let (mut tx, mut incoming) = socket.split();
     let hello = {
@@ -653,7 +792,7 @@ async fn ws_session(socket: WebSocket, c: Ctx, id: String, ip: Option<IpAddr>) {
             }
             m = incoming.next() => {
                 let answer = match m {
-                    Some(Ok(Message::Text(t))) => ws_answer(&c, &id, t.as_str(), ip).await,
+                    Some(Ok(Message::Text(t))) => ws_answer(c, id, t.as_str(), ip, seat).await,
                     Some(Ok(Message::Binary(_))) => {
                         WsMessage::error(None, ApiError::bad("send JSON text messages"))
                     }
@@ -802,6 +941,10 @@ pub fn router(c: Ctx, extra: Router<Ctx>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/offer", post(offer))
+        .route("/api/games/{id}/answer", post(answer))
+        .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/rematch", post(rematch_seat))
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay_game))

@@ -47,6 +47,9 @@ pub struct Live {
     pub version: u64,
     /// A computer move is being computed for this game (at most one at a time).
     pub ai_running: bool,
+    /// How long a player of a timed game may be gone before a claim
+    /// ([`crate::Config::claim_after`]).
+    pub claim_after: Duration,
 }
 
 /// A loaded game: its state behind an async mutex and the channel its watchers listen on.
@@ -55,6 +58,9 @@ pub struct Entry {
     pub live: tokio::sync::Mutex<Live>,
     /// Public state after each change, for WebSocket watchers.
     pub tx: broadcast::Sender<Arc<str>>,
+    /// `[south, north]`: connections open here that the seat's player said are his
+    /// ([`App::presence`]).
+    pub present: Mutex<[usize; 2]>,
 }
 
 impl Entry {
@@ -69,8 +75,10 @@ impl Entry {
                 info,
                 version: version_base(),
                 ai_running: false,
+                claim_after: Duration::from_secs(60),
             }),
             tx,
+            present: Mutex::new([0, 0]),
         }
     }
 }
@@ -108,6 +116,9 @@ fn session(row: &GameRow, game: Game) -> Session {
     }
     if row.interrupted {
         s.interrupt();
+    }
+    if let Some(stop) = row.between.stopped {
+        s.stop(stop);
     }
     s
 }
@@ -163,6 +174,7 @@ fn kgp_row(id: &str, start: &Position) -> GameRow {
         resigned: None,
         interrupted: false,
         seed: 0,
+        between: Default::default(),
     }
 }
 
@@ -204,6 +216,8 @@ pub struct NewGame {
     pub side: Side,
     /// The creator's display name; `None` when none is given.
     pub name: Option<String>,
+    /// The clock of a game between people; `None`: untimed.
+    pub clock: Option<crate::clock::TimeControl>,
 }
 
 /// The computer's choice and what the engine said about it.
@@ -241,12 +255,11 @@ impl Live {
     pub fn is_ai_game(&self) -> bool {
         self.session.against_computer()
     }
-    /// How the game ended other than by its rules: a resignation, or a restart that cut a
-    /// bot's game off.
+    /// How the game ended other than by its rules: a resignation, a clock, an agreement,
+    /// a claim, a cancellation, or a restart that cut a bot's game off.
     pub fn stop(&self) -> Option<view::Stop> {
         match self.session.end()? {
-            End::Resigned(s) => Some(view::Stop::Resigned(s)),
-            End::Interrupted => Some(view::Stop::Interrupted),
+            End::Stopped(s) => Some(s),
             End::Rules(..) => None,
         }
     }
@@ -313,7 +326,23 @@ impl Live {
 
     /// The state everyone may see (never a token), plus `you` for the seat asking.
     pub fn view(&self, you: Option<Side>) -> GameView {
+        self.view_at(you, now_ms())
+    }
+
+    /// The state at `now` (the clock and an absence read then).
+    pub fn view_at(&self, you: Option<Side>, now: i64) -> GameView {
         let eval = |k: usize| self.info.get(k).and_then(|i| i.eval);
+        let mover = (!self.over()).then(|| self.game().to_move());
+        let b = &self.row.between;
+        let between = view::BetweenView {
+            clock: b.clock.map(|c| {
+                let moved = mover.is_some_and(|m| self.has_moved(m));
+                c.view(mover, moved, now)
+            }),
+            offer: b.offer.map(Into::into),
+            rematch: b.rematch.clone(),
+            away: crate::between::away_view(self, now),
+        };
         GameView {
             id: self.row.id.clone(),
             version: self.version,
@@ -327,6 +356,7 @@ impl Live {
             } else {
                 None
             },
+            between,
             ..view::game_view(self.game(), self.stop(), &eval, self.players())
         }
     }
@@ -381,13 +411,13 @@ impl App {
     }
 
     /// Waits for a queued write to be committed.
-    async fn wrote(&self, p: crate::store::Pending) -> ApiResult<()> {
+    pub(crate) async fn wrote(&self, p: crate::store::Pending) -> ApiResult<()> {
         p.done()
             .await
             .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))
     }
 
-    fn cached(&self, id: &str) -> Option<Arc<Entry>> {
+    pub(crate) fn cached(&self, id: &str) -> Option<Arc<Entry>> {
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -396,13 +426,20 @@ impl App {
     }
 
     /// Stores a new game and loads it, at its start.
-    async fn add_new(self: &Arc<Self>, row: GameRow, start: Position) -> ApiResult<Arc<Entry>> {
+    pub(crate) async fn add_new(
+        self: &Arc<Self>,
+        row: GameRow,
+        start: Position,
+    ) -> ApiResult<Arc<Entry>> {
         self.wrote(self.store.create_game(&row)).await?;
         let id = row.id.clone();
         Ok(self.insert(&id, Entry::new(row, Game::new(start), Vec::new())))
     }
 
     fn insert(&self, id: &str, entry: Entry) -> Arc<Entry> {
+        if let Ok(mut live) = entry.live.try_lock() {
+            live.claim_after = self.cfg.claim_after;
+        }
         let mut map = self.games.lock().unwrap_or_else(|e| e.into_inner());
         map.entry(id.to_string())
             .or_insert_with(|| Arc::new(entry))
@@ -430,7 +467,12 @@ impl App {
 
     /// Reads the loaded game `id` again from the database, where another server on the same
     /// database changed it, and tells its watchers here.
-    async fn refresh(self: &Arc<Self>, id: &str, entry: &Entry, live: &mut Live) -> ApiResult<()> {
+    pub(crate) async fn refresh(
+        self: &Arc<Self>,
+        id: &str,
+        entry: &Entry,
+        live: &mut Live,
+    ) -> ApiResult<()> {
         let Some((row, game, moves)) = self.load(id).await? else {
             return Ok(());
         };
@@ -447,7 +489,12 @@ impl App {
     /// Where a request looks refused (not this seat's turn, a seat unknown here, the game
     /// over), the game may have changed through another server on the same PostgreSQL
     /// database a moment ago, before its notification came: read it again first.
-    async fn catch_up(self: &Arc<Self>, id: &str, entry: &Entry, live: &mut Live) -> ApiResult<()> {
+    pub(crate) async fn catch_up(
+        self: &Arc<Self>,
+        id: &str,
+        entry: &Entry,
+        live: &mut Live,
+    ) -> ApiResult<()> {
         if self.store.kind() == crate::db::Kind::Postgres {
             self.refresh(id, entry, live).await?;
         }
@@ -503,6 +550,11 @@ impl App {
             return Err(unknown());
         };
         let entry = self.insert(id, Entry::new(row, game, moves));
+        // A clock that ran out while the game was not loaded ends it now.
+        {
+            let live = entry.live.lock().await;
+            self.time_game(id, &live);
+        }
         self.kick_ai(id, &entry).await;
         Ok(entry)
     }
@@ -562,6 +614,13 @@ impl App {
             resigned: None,
             interrupted: false,
             seed,
+            between: crate::store::Between {
+                clock: new
+                    .clock
+                    .filter(|_| new.level.is_none())
+                    .map(crate::clock::Clock::new),
+                ..Default::default()
+            },
         };
         let entry = self.add_new(row, start).await?;
         let state = entry.live.lock().await.view(Some(new.side));
@@ -602,10 +661,12 @@ impl App {
         };
         let token = random_hex(16);
         let (gid, t, n) = (id.to_string(), token.clone(), name.clone());
-        let claimed = self.wrote(
-            self.store
-                .claim_seat(&gid, side.index() as u8, &t, n.as_deref()),
-        );
+        let now = now_ms();
+        let claimed =
+            self.wrote(
+                self.store
+                    .claim_seat(&gid, side.index() as u8, &t, n.as_deref(), now),
+            );
         if let Err(e) = claimed.await {
             // Taken through another server on the same database: this one catches up.
             self.refresh(id, &entry, &mut live).await?;
@@ -617,6 +678,9 @@ impl App {
         live.row.tokens[side.index()] = Some(token.clone());
         live.row.names[side.index()] = name;
         live.row.invite = None;
+        if let Some(c) = &mut live.row.between.clock {
+            c.at_ms = Some(now);
+        }
         let players = record_players(&live.row);
         live.session.set_players(players);
         self.changed(&entry, &mut live);
@@ -627,14 +691,16 @@ impl App {
         })
     }
 
-    /// Tells the watchers and bumps the version.
-    fn changed(&self, entry: &Entry, live: &mut Live) {
+    /// Tells the watchers, bumps the version and times the game's next deadline.
+    pub(crate) fn changed(self: &Arc<Self>, entry: &Entry, live: &mut Live) {
         live.version += 1;
         let msg = WsMessage::State {
             game: live.view(None),
         }
         .text();
         let _ = entry.tx.send(Arc::from(msg));
+        let id = live.row.id.clone();
+        self.time_game(&id, live);
     }
 
     /// Plays `pit` (1-based) for the seat holding `token`. The move is stored, then played,
@@ -657,6 +723,8 @@ impl App {
             self.catch_up(id, &entry, &mut live).await?;
         }
         let side = live.seat(token)?;
+        // A clock that ran out ends the game before the move is looked at.
+        self.flag_if_due(id, &entry, &mut live).await?;
         if live.over() {
             return Err(ApiError::said(
                 StatusCode::CONFLICT,
@@ -706,7 +774,14 @@ impl App {
             time_ms: None,
         };
         let gid = id.to_string();
-        if let Err(e) = self.wrote(self.store.add_move(&gid, &row)).await {
+        let turn_passes = probe.is_over() || probe.to_move() != side;
+        let moved = live.has_moved(side);
+        let clock = live
+            .row
+            .between
+            .clock
+            .map(|c| c.after_move(side, moved, turn_passes, now_ms()));
+        if let Err(e) = self.wrote(self.store.add_move(&gid, &row, clock)).await {
             // A move made through another server on the same database took this ply: this
             // one catches up, and the mover is told the game moved on.
             self.refresh(id, &entry, &mut live).await?;
@@ -726,6 +801,8 @@ impl App {
             .play(pit0)
             .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;
         live.info.push(row);
+        live.row.between.clock = clock;
+        live.row.between.offer = None;
         self.changed(&entry, &mut live);
         self.tell_lobby_game(id, PersonMove::Pit(pit0));
         let state = live.view(Some(side));
@@ -751,7 +828,7 @@ impl App {
         // The one undo rule (`mancala_play::session`): back before the asker's last move.
         let k = live.session.undo_point(side).map_err(|e| {
             let key = match e {
-                UndoError::Resigned | UndoError::Interrupted => "server.resigned",
+                UndoError::Stopped(_) => "server.resigned",
                 UndoError::Nothing => "server.nothing-to-undo",
             };
             ApiError::said(StatusCode::CONFLICT, Msg::new(key))
@@ -1041,7 +1118,11 @@ impl App {
                 time_ms: Some(choice.time_ms),
             };
             let gid = id.to_string();
-            if self.wrote(self.store.add_move(&gid, &row)).await.is_err() {
+            if self
+                .wrote(self.store.add_move(&gid, &row, None))
+                .await
+                .is_err()
+            {
                 failures += 1;
                 drop(live);
                 tokio::time::sleep(Duration::from_millis(200)).await;
@@ -1085,6 +1166,7 @@ impl App {
             resigned: None,
             interrupted: false,
             seed: 0,
+            between: Default::default(),
         };
         self.add_new(row, start).await?;
         Ok(id)
@@ -1112,7 +1194,7 @@ impl App {
             time_ms,
         };
         let gid = id.to_string();
-        self.wrote(self.store.add_move(&gid, &row)).await?;
+        self.wrote(self.store.add_move(&gid, &row, None)).await?;
         live.session
             .play(pit)
             .map_err(|e| ApiError::internal(format!("checked move refused: {e}")))?;

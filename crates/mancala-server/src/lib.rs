@@ -12,7 +12,9 @@ pub mod account_api;
 pub mod accounts;
 pub mod api;
 pub mod app;
+pub mod between;
 pub mod client_addr;
+pub mod clock;
 pub mod db;
 pub mod kgp;
 pub mod lobby;
@@ -89,6 +91,10 @@ pub struct ServeArgs {
     /// From any other peer that header is ignored.
     #[arg(long = "trusted-proxy", value_name = "CIDR", value_parser = client_addr::parse_proxy)]
     pub trusted_proxy: Vec<ipnet::IpNet>,
+    /// Seconds a player of a timed game between people may be gone (no connection open)
+    /// before his opponent may claim the game.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    pub claim_after_s: u32,
 }
 
 /// `--rate-limit`: a number of requests a second, 0 to 1000000.
@@ -117,6 +123,7 @@ impl Default for ServeArgs {
             kgp_lobby: false,
             behind_tls: false,
             trusted_proxy: Vec::new(),
+            claim_after_s: 60,
         }
     }
 }
@@ -148,6 +155,8 @@ pub struct Config {
     pub behind_tls: bool,
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
     pub trusted_proxies: client_addr::TrustedProxies,
+    /// How long a player of a timed game may be gone before the game can be claimed.
+    pub claim_after: Duration,
 }
 
 impl Default for Config {
@@ -174,6 +183,7 @@ impl Config {
             web_dir: a.web_dir.clone(),
             behind_tls: a.behind_tls,
             trusted_proxies: client_addr::TrustedProxies(a.trusted_proxy.clone()),
+            claim_after: Duration::from_secs(a.claim_after_s.into()),
         }
     }
 }

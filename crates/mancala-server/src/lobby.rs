@@ -54,6 +54,8 @@ pub struct Seek {
     pub rated: bool,
     /// The seat its poster takes: `south`, `north` or `random` (drawn when accepted).
     pub side: &'static str,
+    /// The clock (`3+2`, `3d`); null: untimed.
+    pub clock: Option<String>,
     /// When it was posted, in milliseconds since the Unix epoch.
     pub created_ms: i64,
     #[serde(skip)]
@@ -129,7 +131,7 @@ fn side_of(s: &str) -> &'static str {
 /// The open seeks (or the one with `id`), oldest first.
 fn open_seeks(c: &mut dyn Conn, id: Option<&str>) -> anyhow::Result<Vec<Seek>> {
     c.query(
-        "SELECT s.id, u.name, s.rules, s.rated, s.side, s.created_ms, s.user_id
+        "SELECT s.id, u.name, s.rules, s.rated, s.side, s.created_ms, s.user_id, s.clock
          FROM seeks s JOIN users u ON u.id = s.user_id
          WHERE s.created_ms > $1 AND ($2 = '' OR s.id = $2)
          ORDER BY s.created_ms, s.id",
@@ -145,6 +147,7 @@ fn open_seeks(c: &mut dyn Conn, id: Option<&str>) -> anyhow::Result<Vec<Seek>> {
             side: side_of(&r.text(4)?),
             created_ms: r.int(5)?,
             user: r.int(6)?,
+            clock: r.opt_text(7)?,
         })
     })
     .collect()
@@ -228,6 +231,7 @@ async fn post_seek(
         side,
         created_ms: now_ms(),
         user: user.id,
+        clock: crate::api::clock_from(req.clock.as_deref())?.map(|c| c.to_string()),
     };
     let row = seek.clone();
     let written = acc
@@ -249,17 +253,18 @@ async fn post_seek(
             }
             // One seek an account: a new one replaces its open one.
             c.exec(
-                "INSERT INTO seeks (id, user_id, rules, rated, side, created_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6)
+                "INSERT INTO seeks (id, user_id, rules, rated, side, created_ms, clock)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                  ON CONFLICT (user_id) DO UPDATE SET id = $1, rules = $3, rated = $4,
-                    side = $5, created_ms = $6",
+                    side = $5, created_ms = $6, clock = $7",
                 vals![
                     &row.id,
                     row.user,
                     &row.preset,
                     row.rated,
                     row.side,
-                    row.created_ms
+                    row.created_ms,
+                    row.clock.clone()
                 ],
             )?;
             Ok(())
@@ -372,8 +377,9 @@ async fn accept(
     };
     let rules = seek.preset.parse().map_err(ApiError::from)?;
     let poster = accounts_user(&seek);
+    let clock = crate::api::clock_from(seek.clock.as_deref())?;
     let (created, _) =
-        account_api::new_account_game(&acc, &poster, rules, side, seek.rated).await?;
+        account_api::new_account_game(&acc, &poster, rules, side, seek.rated, clock).await?;
     let invite = created.invite.clone().unwrap_or_default();
     let joined = account_api::join_account_game(&acc, &user, &created.game.id, &invite).await?;
     let (south, north) = if side == Side::South {

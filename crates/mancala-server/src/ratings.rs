@@ -92,10 +92,18 @@ fn save_rating(
 /// The winner of a stored game if it is over (`Some(None)`: a draw), `None` while it goes on
 /// or where the stored game cannot be replayed.
 fn stored_result(c: &mut dyn Conn, id: &str) -> anyhow::Result<Option<Option<Side>>> {
-    let Some(r) = c.query_opt("SELECT start, resigned FROM games WHERE id = $1", vals![id])? else {
+    let Some(r) = c.query_opt(
+        "SELECT start, resigned, stopped FROM games WHERE id = $1",
+        vals![id],
+    )?
+    else {
         return Ok(None);
     };
     let (start, resigned) = (r.text(0)?, r.opt_text(1)?);
+    // On time, abandoned, agreed; a cancelled game is settled as void by `settle`.
+    if let Some(stop) = r.opt_text(2)?.as_deref().and_then(crate::store::stop_from) {
+        return Ok(Some(stop.winner()).filter(|_| stop.decides()));
+    }
     if let Some(r) = resigned {
         return Ok(Some(Some(if r == "south" {
             Side::North

@@ -20,6 +20,8 @@ use anyhow::{anyhow, Context};
 use rusqlite::Connection;
 
 use crate::db::{self, vals, Conn, Kind};
+use crate::view::Stop;
+use mancala_core::Side;
 
 /// Every schema change of a SQLite database, in order; index `k` takes the schema from
 /// version `k` to `k + 1`.
@@ -112,6 +114,18 @@ pub const MIGRATIONS: &[&str] = &[
         side       TEXT NOT NULL,           -- 'south' | 'north' | 'random': the poster's seat
         created_ms INTEGER NOT NULL
     ) WITHOUT ROWID;",
+    // 5: clocks, ends off the board other than a resignation, offers between the players,
+    // the rematch, when a seat's player left (`clock.rs`, `between.rs`), and a seek's clock.
+    "ALTER TABLE games ADD COLUMN clock TEXT;          -- time control ('3+2', '3d'); NULL: none
+     ALTER TABLE games ADD COLUMN clock_south_ms INTEGER;
+     ALTER TABLE games ADD COLUMN clock_north_ms INTEGER;
+     ALTER TABLE games ADD COLUMN clock_at_ms INTEGER; -- when the two were read; NULL: not started
+     ALTER TABLE games ADD COLUMN stopped TEXT;        -- 'time:south' | 'abandoned:north' | 'agreed' | 'cancelled'
+     ALTER TABLE games ADD COLUMN offer TEXT;          -- 'draw:south' | 'takeback:north' | 'rematch:south'
+     ALTER TABLE games ADD COLUMN rematch TEXT;        -- the rematch's game id
+     ALTER TABLE games ADD COLUMN south_away_ms INTEGER; -- since when the seat's player is gone
+     ALTER TABLE games ADD COLUMN north_away_ms INTEGER;
+     ALTER TABLE seeks ADD COLUMN clock TEXT;",
 ];
 
 /// The same schema changes for PostgreSQL, one for each of [`MIGRATIONS`] (the tests compare
@@ -200,6 +214,16 @@ pub const PG_MIGRATIONS: &[&str] = &[
         side       TEXT NOT NULL,
         created_ms BIGINT NOT NULL
     );",
+    "ALTER TABLE games ADD COLUMN clock TEXT;
+     ALTER TABLE games ADD COLUMN clock_south_ms BIGINT;
+     ALTER TABLE games ADD COLUMN clock_north_ms BIGINT;
+     ALTER TABLE games ADD COLUMN clock_at_ms BIGINT;
+     ALTER TABLE games ADD COLUMN stopped TEXT;
+     ALTER TABLE games ADD COLUMN offer TEXT;
+     ALTER TABLE games ADD COLUMN rematch TEXT;
+     ALTER TABLE games ADD COLUMN south_away_ms BIGINT;
+     ALTER TABLE games ADD COLUMN north_away_ms BIGINT;
+     ALTER TABLE seeks ADD COLUMN clock TEXT;",
 ];
 
 /// One game's row.
@@ -233,6 +257,52 @@ pub struct GameRow {
     pub interrupted: bool,
     /// Drives the computer's random choices in this game, mixed with the number of moves played.
     pub seed: i64,
+    /// What games between people add: the clock, offers, the rematch, other ends.
+    pub between: Between,
+}
+
+/// The parts of a game's row that games between people use ([`crate::between`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Between {
+    /// The game's clock; `None`: untimed.
+    pub clock: Option<crate::clock::Clock>,
+    /// How the game ended off the board other than a resignation or a restart (on time,
+    /// abandoned, agreed, cancelled).
+    pub stopped: Option<Stop>,
+    /// An offer one player made the other, standing until answered or a move is made.
+    pub offer: Option<crate::between::Offer>,
+    /// The id of the rematch, once one was agreed.
+    pub rematch: Option<String>,
+    /// `[south, north]`: since when the seat's player has had no connection open (for a
+    /// claim against an absent player); `None` while connected or never seen.
+    pub away_ms: [Option<i64>; 2],
+}
+
+/// A stop stored in `games.stopped`.
+fn stop_text(s: Stop) -> Option<String> {
+    Some(match s {
+        Stop::Time(side) => format!("time:{}", side_name(side.index() as u8)),
+        Stop::Abandoned(side) => format!("abandoned:{}", side_name(side.index() as u8)),
+        Stop::Agreed => "agreed".into(),
+        Stop::Cancelled => "cancelled".into(),
+        Stop::Resigned(_) | Stop::Interrupted => return None,
+    })
+}
+
+/// `games.stopped` read back.
+pub(crate) fn stop_from(t: &str) -> Option<Stop> {
+    let side = |s: &str| match s {
+        "south" => Some(Side::South),
+        "north" => Some(Side::North),
+        _ => None,
+    };
+    match t.split_once(':') {
+        Some(("time", s)) => side(s).map(Stop::Time),
+        Some(("abandoned", s)) => side(s).map(Stop::Abandoned),
+        None if t == "agreed" => Some(Stop::Agreed),
+        None if t == "cancelled" => Some(Stop::Cancelled),
+        _ => None,
+    }
 }
 
 /// One stored move.
@@ -320,6 +390,16 @@ const LOBBY_CHANNEL: &str = "mancala_lobby";
 
 /// Announces, in PostgreSQL, that this write changes game `id` (delivered when the write's
 /// transaction commits; nothing in SQLite, which one server alone uses).
+/// Stores a game's clock as read at a move.
+fn set_clock(c: &mut dyn Conn, id: &str, k: &crate::clock::Clock) -> anyhow::Result<()> {
+    c.exec(
+        "UPDATE games SET clock_south_ms = $2, clock_north_ms = $3, clock_at_ms = $4
+         WHERE id = $1",
+        vals![id, k.ms[0], k.ms[1], k.at_ms],
+    )
+    .map(|_| ())
+}
+
 fn touched(c: &mut dyn Conn, instance: &str, id: &str) -> anyhow::Result<()> {
     if c.kind() == Kind::Postgres {
         c.exec(
@@ -681,12 +761,15 @@ impl Store {
     /// Queues the insertion of a new game's row.
     pub fn create_game(&self, g: &GameRow) -> Pending {
         let (g, me) = (g.clone(), self.instance.clone());
+        let clock = g.between.clock;
         self.write(move |c| {
             touched(c, &me, &g.id)?;
             c.exec(
                 "INSERT INTO games (id, start, created_ms, updated_ms, south_kind, north_kind,
-                    ai_level, south_token, north_token, invite, resigned, seed, south_name, north_name)
-                 VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                    ai_level, south_token, north_token, invite, resigned, seed, south_name,
+                    north_name, clock, clock_south_ms, clock_north_ms, clock_at_ms)
+                 VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+                    $16, $17)",
                 vals![
                     &g.id,
                     &g.start,
@@ -701,6 +784,10 @@ impl Store {
                     g.seed,
                     g.names[0].clone(),
                     g.names[1].clone(),
+                    clock.map(|c| c.control.to_string()),
+                    clock.map(|c| c.ms[0]),
+                    clock.map(|c| c.ms[1]),
+                    clock.and_then(|c| c.at_ms),
                 ],
             )
             .map(|_| ())
@@ -713,7 +800,9 @@ impl Store {
         self.with(move |c| {
             let Some(r) = c.query_opt(
                 "SELECT id, start, created_ms, south_kind, north_kind, ai_level, south_token,
-                    north_token, invite, resigned, seed, south_name, north_name, interrupted_ms
+                    north_token, invite, resigned, seed, south_name, north_name, interrupted_ms,
+                    clock, clock_south_ms, clock_north_ms, clock_at_ms, stopped, offer, rematch,
+                    south_away_ms, north_away_ms
                  FROM games WHERE id = $1",
                 vals![&id],
             )?
@@ -734,6 +823,23 @@ impl Store {
                 seed: r.int(10)?,
                 names: [r.opt_text(11)?, r.opt_text(12)?],
                 interrupted: r.opt_int(13)?.is_some(),
+                between: Between {
+                    clock: match r.opt_text(14)? {
+                        Some(t) => Some(crate::clock::Clock {
+                            control: t.parse()?,
+                            ms: [
+                                r.opt_int(15)?.unwrap_or(0),
+                                r.opt_int(16)?.unwrap_or(0),
+                            ],
+                            at_ms: r.opt_int(17)?,
+                        }),
+                        None => None,
+                    },
+                    stopped: r.opt_text(18)?.as_deref().and_then(stop_from),
+                    offer: r.opt_text(19)?.as_deref().and_then(crate::between::Offer::from_text),
+                    rematch: r.opt_text(20)?,
+                    away_ms: [r.opt_int(21)?, r.opt_int(22)?],
+                },
             };
             let moves = c
                 .query(
@@ -756,7 +862,8 @@ impl Store {
     }
 
     /// Appends a move; its ply must be the next one (the primary key refuses a duplicate).
-    pub fn add_move(&self, id: &str, m: &MoveRow) -> Pending {
+    /// A timed game's clock after the move is stored with it, and a standing offer lapses.
+    pub fn add_move(&self, id: &str, m: &MoveRow, clock: Option<crate::clock::Clock>) -> Pending {
         let (id, m, me) = (id.to_string(), *m, self.instance.clone());
         self.write(move |tx| {
             touched(tx, &me, &id)?;
@@ -766,9 +873,12 @@ impl Store {
                 vals![&id, m.ply, m.pit, m.eval, m.depth, m.time_ms, now_ms()],
             )?;
             tx.exec(
-                "UPDATE games SET updated_ms = $2 WHERE id = $1",
+                "UPDATE games SET updated_ms = $2, offer = NULL WHERE id = $1",
                 vals![&id, now_ms()],
             )?;
+            if let Some(c) = clock {
+                set_clock(tx, &id, &c)?;
+            }
             // A game between accounts that this move ends is settled with it.
             crate::ratings::settle(tx, &id)
         })
@@ -813,21 +923,119 @@ impl Store {
         })
     }
 
+    /// Ends game `id` off the board with `stop` (on time, abandoned, agreed, cancelled) if it
+    /// has still `plies` moves and has not ended: fails where another server moved or ended
+    /// it meanwhile. Settles a game between accounts.
+    pub fn set_stopped(&self, id: &str, stop: Stop, plies: u32) -> Pending {
+        let (id, me) = (id.to_string(), self.instance.clone());
+        self.write(move |c| {
+            touched(c, &me, &id)?;
+            let n = c.exec(
+                "UPDATE games SET stopped = $2, offer = NULL, updated_ms = $3
+                 WHERE id = $1 AND stopped IS NULL AND resigned IS NULL
+                   AND (SELECT COUNT(*) FROM moves WHERE game_id = $1) = $4",
+                vals![&id, stop_text(stop), now_ms(), plies],
+            )?;
+            if n != 1 {
+                return Err(anyhow!("the game moved on meanwhile"));
+            }
+            crate::ratings::settle(c, &id)
+        })
+    }
+
+    /// Stores the offer standing in game `id` (`None`: none) if the game still has `plies`
+    /// moves; fails where it moved on.
+    pub fn set_offer(&self, id: &str, offer: Option<crate::between::Offer>, plies: u32) -> Pending {
+        let (id, me) = (id.to_string(), self.instance.clone());
+        self.write(move |c| {
+            touched(c, &me, &id)?;
+            let n = c.exec(
+                "UPDATE games SET offer = $2, updated_ms = $3
+                 WHERE id = $1 AND (SELECT COUNT(*) FROM moves WHERE game_id = $1) = $4",
+                vals![&id, offer.map(|o| o.text()), now_ms(), plies],
+            )?;
+            if n != 1 {
+                return Err(anyhow!("the game moved on meanwhile"));
+            }
+            Ok(())
+        })
+    }
+
+    /// A takeback: deletes the moves from ply `from` on, the offer with them, and stores the
+    /// clock as it now reads.
+    pub fn take_back(&self, id: &str, from: u32, clock: Option<crate::clock::Clock>) -> Pending {
+        let (id, me) = (id.to_string(), self.instance.clone());
+        self.write(move |c| {
+            touched(c, &me, &id)?;
+            c.exec(
+                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+                vals![&id, from],
+            )?;
+            c.exec(
+                "UPDATE games SET offer = NULL, updated_ms = $2 WHERE id = $1",
+                vals![&id, now_ms()],
+            )?;
+            if let Some(k) = clock {
+                set_clock(c, &id, &k)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Links game `id` to its rematch `rematch` once (fails where one was linked meanwhile).
+    pub fn set_rematch(&self, id: &str, rematch: &str) -> Pending {
+        let (id, rematch, me) = (id.to_string(), rematch.to_string(), self.instance.clone());
+        self.write(move |c| {
+            touched(c, &me, &id)?;
+            match c.exec(
+                "UPDATE games SET rematch = $2, offer = NULL WHERE id = $1 AND rematch IS NULL",
+                vals![&id, rematch],
+            )? {
+                1 => Ok(()),
+                _ => Err(anyhow!("a rematch was agreed meanwhile")),
+            }
+        })
+    }
+
+    /// Stores since when seat `side`'s player has been gone (`None`: he is back).
+    pub fn set_away(&self, id: &str, side: u8, since: Option<i64>) -> Pending {
+        let sql = if side == 0 {
+            "UPDATE games SET south_away_ms = $2 WHERE id = $1"
+        } else {
+            "UPDATE games SET north_away_ms = $2 WHERE id = $1"
+        };
+        let (id, me) = (id.to_string(), self.instance.clone());
+        self.write(move |c| {
+            touched(c, &me, &id)?;
+            c.exec(sql, vals![&id, since]).map(|_| ())
+        })
+    }
+
     /// Gives the open seat `side` its token and name, and spends the invitation; fails where
     /// the seat was taken meanwhile (by another server on the same database).
-    pub fn claim_seat(&self, id: &str, side: u8, token: &str, name: Option<&str>) -> Pending {
+    pub fn claim_seat(
+        &self,
+        id: &str,
+        side: u8,
+        token: &str,
+        name: Option<&str>,
+        now: i64,
+    ) -> Pending {
+        // A clock starts when the second seat is taken.
         let sql = if side == 0 {
-            "UPDATE games SET south_token = $2, south_name = $3, invite = NULL
+            "UPDATE games SET south_token = $2, south_name = $3, invite = NULL,
+                clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE $4 END
              WHERE id = $1 AND invite IS NOT NULL AND south_token IS NULL"
         } else {
-            "UPDATE games SET north_token = $2, north_name = $3, invite = NULL
+            "UPDATE games SET north_token = $2, north_name = $3, invite = NULL,
+                clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE $4 END
              WHERE id = $1 AND invite IS NOT NULL AND north_token IS NULL"
         };
         let (id, token, name) = (id.to_string(), token.to_string(), name.map(str::to_string));
         let me = self.instance.clone();
         self.write(move |c| {
             touched(c, &me, &id)?;
-            match c.exec(sql, vals![&id, token, name])? {
+            match c.exec(sql, vals![&id, token, name, now])? {
                 1 => Ok(()),
                 _ => Err(anyhow!("the seat was taken meanwhile")),
             }
@@ -979,6 +1187,7 @@ pub(crate) mod tests {
             resigned: None,
             interrupted: false,
             seed: -9,
+            between: Between::default(),
         };
         s.create_game(&g).wait().unwrap();
         let m = MoveRow {
@@ -988,13 +1197,13 @@ pub(crate) mod tests {
             depth: None,
             time_ms: None,
         };
-        s.add_move("abc", &m).wait().unwrap();
+        s.add_move("abc", &m, None).wait().unwrap();
         assert!(
-            s.add_move("abc", &m).wait().is_err(),
+            s.add_move("abc", &m, None).wait().is_err(),
             "a ply is stored once"
         );
         // A failed write leaves the others of its batch alone.
-        let a = s.add_move("abc", &m);
+        let a = s.add_move("abc", &m, None);
         let b = s.add_move(
             "abc",
             &MoveRow {
@@ -1004,6 +1213,7 @@ pub(crate) mod tests {
                 time_ms: Some(1500),
                 ..m
             },
+            None,
         );
         assert!(a.wait().is_err());
         b.wait().unwrap();
@@ -1022,7 +1232,7 @@ pub(crate) mod tests {
         assert!(s.load_game("nope").unwrap().is_none());
         // A seat is claimed once, with the invitation.
         assert!(
-            s.claim_seat("abc", 1, "tok", Some("Bo")).wait().is_err(),
+            s.claim_seat("abc", 1, "tok", Some("Bo"), 1).wait().is_err(),
             "no invitation"
         );
         s.create_game(&GameRow {
@@ -1032,9 +1242,9 @@ pub(crate) mod tests {
         })
         .wait()
         .unwrap();
-        s.claim_seat("inv", 1, "tok", Some("Bo")).wait().unwrap();
+        s.claim_seat("inv", 1, "tok", Some("Bo"), 1).wait().unwrap();
         assert!(
-            s.claim_seat("inv", 1, "tok2", None).wait().is_err(),
+            s.claim_seat("inv", 1, "tok2", None, 1).wait().is_err(),
             "taken"
         );
         s.set_resigned("inv", 1).wait().unwrap();
@@ -1110,6 +1320,7 @@ pub(crate) mod tests {
                     resigned: None,
                     interrupted: false,
                     seed: 1,
+                    between: Between::default(),
                 })
                 .wait()
                 .unwrap();
@@ -1147,14 +1358,14 @@ pub(crate) mod tests {
                 })
                 .unwrap()
             };
-            s.add_move("ends", &final_move).wait().unwrap();
+            s.add_move("ends", &final_move, None).wait().unwrap();
             let (result, moves, rated) = state("ends");
             assert!(result.is_some());
             assert_eq!((moves, rated), (1, (2, 1)), "the move and both ratings");
             s.write(|c| c.batch("DROP TABLE rating_history"))
                 .wait()
                 .unwrap();
-            assert!(s.add_move("refused", &final_move).wait().is_err());
+            assert!(s.add_move("refused", &final_move, None).wait().is_err());
             assert_eq!(
                 state("refused"),
                 (None, 0, (2, 1)),

@@ -277,8 +277,9 @@ pub struct GameResult {
     pub north: u16,
     /// `"south"` or `"north"`; null for a draw, and for a game that stopped unfinished.
     pub winner: Option<&'static str>,
-    /// True (and present) only for a bot's game that a restart of the server cut off: it
-    /// stopped unfinished, with no winner and no draw.
+    /// True (and present) only for a game with no result: cancelled (a first move not made
+    /// in time) or cut off by a restart of the server while a bot played; no winner and no
+    /// draw.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unfinished: bool,
     /// Why the game ended, in English words: a resignation, a repetition, a decided score, the
@@ -337,32 +338,28 @@ impl Message {
     }
 }
 
-/// How a game ended other than by its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// This side resigned (a bot's fault is stored as its resignation).
-    Resigned(Side),
-    /// A restart of the server cut a bot's game off: unfinished, nobody won.
-    Interrupted,
-}
+/// How a game ended other than by its rules (the one list, [`mancala_core::record::Stop`]).
+pub use mancala_core::record::Stop;
 
 /// The result of a finished game with why it ended; `None` (null) while the game goes on.
 pub fn result(game: &Game, stop: Option<Stop>) -> Option<GameResult> {
     use serde_json::json;
     let s = game.scores();
     if let Some(stop) = stop {
-        let (why, winner) = match stop {
-            Stop::Resigned(r) => (
-                Message::new("result.resigned", &[("side", json!(side_str(r)))]),
-                Some(side_str(r.other())),
-            ),
-            Stop::Interrupted => (Message::new("result.interrupted", &[]), None),
+        let side = |key: &'static str, s: Side| Message::new(key, &[("side", json!(side_str(s)))]);
+        let why = match stop {
+            Stop::Resigned(r) => side("result.resigned", r),
+            Stop::Time(r) => side("result.time", r),
+            Stop::Abandoned(r) => side("result.abandoned", r),
+            Stop::Agreed => Message::new("result.agreed", &[]),
+            Stop::Cancelled => Message::new("result.cancelled", &[]),
+            Stop::Interrupted => Message::new("result.interrupted", &[]),
         };
         return Some(GameResult {
             south: s[0],
             north: s[1],
-            winner,
-            unfinished: stop == Stop::Interrupted,
+            winner: stop.winner().map(side_str),
+            unfinished: !stop.decides(),
             reason: why.text(Lang::En),
             why,
             outcome: None,
@@ -617,6 +614,69 @@ pub struct GameView {
     pub you: Option<&'static str>,
     /// The invitation, to a seat holder only, while the other seat is free; else null.
     pub invite: Option<String>,
+    /// Games between people: the clock, a standing offer, the rematch, the opponent's
+    /// absence (each absent where there is none).
+    #[serde(flatten)]
+    pub between: BetweenView,
+}
+
+/// What a game between people adds to its state.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BetweenView {
+    /// The clock; absent in an untimed game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
+    /// The offer standing; absent where none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offer: Option<OfferView>,
+    /// The id of the rematch, once agreed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<String>,
+    /// A player gone from a live timed game (no connection open): who, how long ago, and
+    /// when his opponent may claim the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away: Option<AwayView>,
+}
+
+/// A clock as the client shows it: each side's milliseconds when the state was made, and
+/// whose time is running (the client counts it down from there).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockView {
+    /// The time control (`3+2`: minutes and seconds more a turn; `3d`: days a move).
+    pub control: String,
+    /// True for a Fischer clock, false for correspondence.
+    pub real_time: bool,
+    /// South's time left, milliseconds.
+    pub south_ms: i64,
+    /// North's time left, milliseconds.
+    pub north_ms: i64,
+    /// `"south"` or `"north"`: whose clock runs; null before the game starts and after it
+    /// ends.
+    pub running: Option<&'static str>,
+    /// While the running side has yet to make his first move: the milliseconds he has left
+    /// for it before the game is cancelled (his clock does not run meanwhile).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_move_ms: Option<i64>,
+}
+
+/// The offer standing in a game: `{"kind": "draw", "by": "south"}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct OfferView {
+    /// `draw`, `takeback` or `rematch`.
+    pub kind: &'static str,
+    /// Who made it.
+    pub by: &'static str,
+}
+
+/// A player gone from a live timed game: who, how long ago, when a claim opens.
+#[derive(Clone, Debug, Serialize)]
+pub struct AwayView {
+    /// `"south"` or `"north"`: the seat whose player has no connection open.
+    pub side: &'static str,
+    /// How long he has been gone, milliseconds.
+    pub gone_ms: i64,
+    /// Milliseconds until a claim is allowed; 0: now.
+    pub claim_in_ms: i64,
 }
 
 /// South's and North's seats.
@@ -718,6 +778,7 @@ pub fn game_view(
         recent,
         you: None,
         invite: None,
+        between: BetweenView::default(),
     }
 }
 

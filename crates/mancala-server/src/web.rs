@@ -51,6 +51,11 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/account.js"),
     ),
     (
+        "between.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/between.js"),
+    ),
+    (
         "text.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/text.js"),

@@ -221,6 +221,7 @@ async fn bot_game(
         resigned: None,
         interrupted: false,
         seed: 1,
+        between: Default::default(),
     };
     store.create_game(&row).done().await.unwrap();
     for (ply, &pit) in pits.iter().enumerate() {
@@ -231,7 +232,7 @@ async fn bot_game(
             depth: None,
             time_ms: None,
         };
-        store.add_move(id, &m).done().await.unwrap();
+        store.add_move(id, &m, None).done().await.unwrap();
     }
     if let Some(side) = resigned {
         store.set_resigned(id, side).done().await.unwrap();

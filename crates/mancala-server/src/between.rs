@@ -1,0 +1,520 @@
+//! What passes between two people in a game: the clock's flag, offers (a draw, a takeback,
+//! a rematch) accepted or declined by the opponent, a claim against a player who left, and
+//! whether each seat's player is connected.
+//!
+//! Every change is stored first, conditionally on the game not having moved meanwhile (on
+//! any server of the database), then made in memory and told to the watchers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use mancala_core::{Msg, Side};
+use serde::Serialize;
+
+use crate::app::{random_hex, ApiError, ApiResult, App, Entry, Live};
+use crate::response::GameView;
+use crate::store::now_ms;
+use crate::view::{side_str, AwayView, OfferView, Stop};
+
+/// What one player may offer the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    /// A draw by agreement (a live game).
+    Draw,
+    /// Taking back the offerer's last move, as undo would (a live game).
+    Takeback,
+    /// Another game, seats swapped, same rules and clock (a finished game).
+    Rematch,
+}
+
+/// An offer standing in a game: what, and who made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// What is offered.
+    pub kind: OfferKind,
+    /// Who offered it.
+    pub by: Side,
+}
+
+impl OfferKind {
+    fn name(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "takeback",
+            OfferKind::Rematch => "rematch",
+        }
+    }
+
+    /// `draw`, `takeback` or `rematch`.
+    pub fn parse(s: &str) -> Option<OfferKind> {
+        match s {
+            "draw" => Some(OfferKind::Draw),
+            "takeback" => Some(OfferKind::Takeback),
+            "rematch" => Some(OfferKind::Rematch),
+            _ => None,
+        }
+    }
+}
+
+impl Offer {
+    /// As stored: `draw:south`.
+    pub fn text(self) -> String {
+        format!("{}:{}", self.kind.name(), side_str(self.by))
+    }
+
+    /// Read back from [`Offer::text`].
+    pub fn from_text(t: &str) -> Option<Offer> {
+        let (k, s) = t.split_once(':')?;
+        let by = crate::app::parse_side(s)?;
+        Some(Offer {
+            kind: OfferKind::parse(k)?,
+            by,
+        })
+    }
+}
+
+impl From<Offer> for OfferView {
+    fn from(o: Offer) -> OfferView {
+        OfferView {
+            kind: o.kind.name(),
+            by: side_str(o.by),
+        }
+    }
+}
+
+/// A player's seat in the rematch.
+#[derive(Serialize)]
+pub struct RematchSeat {
+    /// The rematch's state.
+    pub game: GameView,
+    /// The seat (the other colour than in the first game).
+    pub seat: &'static str,
+    /// The seat's token; absent in a game between accounts (the session cookie acts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+fn said(status: StatusCode, key: &'static str) -> ApiError {
+    ApiError::said(status, Msg::new(key))
+}
+
+impl Live {
+    /// Whether a person plays each side (offers and claims are between people).
+    fn between_people(&self) -> bool {
+        !self.is_ai_game() && !self.row.bots.iter().any(|&b| b) && self.row.invite.is_none()
+    }
+
+    /// Whether `side` has moved in this game.
+    pub(crate) fn has_moved(&self, side: Side) -> bool {
+        self.game().moves().iter().any(|m| m.side == side)
+    }
+
+    /// What runs out next, if the game is timed, started and live.
+    pub(crate) fn deadline(&self) -> Option<crate::clock::Deadline> {
+        if self.over() {
+            return None;
+        }
+        let mover = self.game().to_move();
+        self.row
+            .between
+            .clock?
+            .deadline(mover, self.has_moved(mover))
+    }
+
+    /// How the game ends when its deadline passes.
+    fn flag_stop(d: crate::clock::Deadline) -> Stop {
+        if d.first_move {
+            Stop::Cancelled
+        } else {
+            Stop::Time(d.side)
+        }
+    }
+}
+
+impl App {
+    /// Ends game `id` off the board with `stop` if it still has `plies` moves: stored first
+    /// (another server may have moved meanwhile: then this one catches up instead).
+    async fn end_off_board(
+        self: &Arc<Self>,
+        id: &str,
+        entry: &Entry,
+        live: &mut Live,
+        stop: Stop,
+    ) -> ApiResult<()> {
+        let plies = live.game().moves().len() as u32;
+        if let Err(e) = self.wrote(self.store.set_stopped(id, stop, plies)).await {
+            self.refresh(id, entry, live).await?;
+            if !live.over() {
+                return Err(e);
+            }
+            return Ok(());
+        }
+        live.row.between.stopped = Some(stop);
+        live.row.between.offer = None;
+        live.session.stop(stop);
+        self.changed(entry, live);
+        Ok(())
+    }
+
+    /// Ends game `id` where its clock has run out (a flag, or a first move not made):
+    /// before any request acts on it, and when its timer fires. True if it ended.
+    pub(crate) async fn flag_if_due(
+        self: &Arc<Self>,
+        id: &str,
+        entry: &Entry,
+        live: &mut Live,
+    ) -> ApiResult<bool> {
+        match live.deadline() {
+            Some(d) if now_ms() >= d.at_ms => {
+                self.end_off_board(id, entry, live, Live::flag_stop(d))
+                    .await?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Starts a timer for game `id`'s next deadline, tied to the version it was read at: a
+    /// newer change starts its own.
+    pub(crate) fn time_game(self: &Arc<Self>, id: &str, live: &Live) {
+        let Some(d) = live.deadline() else {
+            return;
+        };
+        let (app, id, version) = (self.clone(), id.to_string(), live.version);
+        let wait = Duration::from_millis((d.at_ms - now_ms()).max(0) as u64 + 5);
+        // At most a day at a time: a correspondence deadline is looked at again then.
+        let wait = wait.min(Duration::from_secs(86_400));
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let Some(entry) = app.cached(&id) else {
+                return;
+            };
+            let mut live = entry.live.lock().await;
+            if live.version != version {
+                return;
+            }
+            match app.flag_if_due(&id, &entry, &mut live).await {
+                Ok(true) => {}
+                // Not yet (a day's wait), or a storage error: look again later.
+                _ => app.time_game(&id, &live),
+            }
+        });
+    }
+
+    /// The seat of `token` in game `id`, its entry and state, the game brought up to date
+    /// (another server's moves, a clock run out) — for the requests of this module.
+    async fn seat_in<'a>(
+        self: &Arc<Self>,
+        id: &str,
+        entry: &'a Entry,
+        token: Option<&str>,
+    ) -> ApiResult<(Side, tokio::sync::MutexGuard<'a, Live>)> {
+        let mut live = entry.live.lock().await;
+        self.catch_up(id, entry, &mut live).await?;
+        let side = live.seat(token)?;
+        self.flag_if_due(id, entry, &mut live).await?;
+        Ok((side, live))
+    }
+
+    /// The seat holding `token` offers `kind` to the opponent: a draw or a takeback in a
+    /// live game, a rematch in a finished one. A second offer of the same kind by the
+    /// other player accepts the first.
+    pub async fn offer(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        kind: OfferKind,
+    ) -> ApiResult<GameView> {
+        let entry = self.entry(id).await?;
+        let (side, mut live) = self.seat_in(id, &entry, token).await?;
+        if !live.between_people() {
+            return Err(said(StatusCode::CONFLICT, "server.offer.people-only"));
+        }
+        if let Some(o) = live.row.between.offer {
+            if o.kind == kind && o.by != side {
+                drop(live);
+                return self.answer(id, token, true).await;
+            }
+        }
+        match kind {
+            OfferKind::Rematch if !live.over() => {
+                return Err(said(StatusCode::CONFLICT, "server.offer.rematch-live"));
+            }
+            OfferKind::Rematch if live.row.between.rematch.is_some() => {
+                return Err(said(StatusCode::CONFLICT, "server.offer.rematch-made"));
+            }
+            OfferKind::Draw | OfferKind::Takeback if live.over() => {
+                return Err(said(StatusCode::CONFLICT, "server.over"));
+            }
+            OfferKind::Takeback if !live.has_moved(side) => {
+                return Err(said(StatusCode::CONFLICT, "server.nothing-to-undo"));
+            }
+            _ => {}
+        }
+        let offer = Offer { kind, by: side };
+        let plies = live.game().moves().len() as u32;
+        if let Err(e) = self
+            .wrote(self.store.set_offer(id, Some(offer), plies))
+            .await
+        {
+            self.refresh(id, &entry, &mut live).await?;
+            return Err(e);
+        }
+        live.row.between.offer = Some(offer);
+        self.changed(&entry, &mut live);
+        Ok(live.view(Some(side)))
+    }
+
+    /// The seat holding `token` accepts or declines the opponent's standing offer; an
+    /// offerer may withdraw his own by declining it.
+    pub async fn answer(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        accept: bool,
+    ) -> ApiResult<GameView> {
+        let entry = self.entry(id).await?;
+        let (side, mut live) = self.seat_in(id, &entry, token).await?;
+        let Some(offer) = live.row.between.offer else {
+            return Err(said(StatusCode::CONFLICT, "server.offer.none"));
+        };
+        if !accept || offer.by == side {
+            let plies = live.game().moves().len() as u32;
+            self.wrote(self.store.set_offer(id, None, plies)).await?;
+            live.row.between.offer = None;
+            self.changed(&entry, &mut live);
+            return Ok(live.view(Some(side)));
+        }
+        match offer.kind {
+            OfferKind::Draw => {
+                self.end_off_board(id, &entry, &mut live, Stop::Agreed)
+                    .await?
+            }
+            OfferKind::Takeback => {
+                let k = live
+                    .session
+                    .undo_point(offer.by)
+                    .map_err(|_| said(StatusCode::CONFLICT, "server.nothing-to-undo"))?;
+                // The mover's time runs again from now, as it stood.
+                let clock = live.row.between.clock.map(|mut c| {
+                    c.at_ms = c.at_ms.map(|_| now_ms());
+                    c
+                });
+                self.wrote(self.store.take_back(id, k as u32, clock))
+                    .await?;
+                live.session.back_to(k);
+                live.info.truncate(k);
+                live.row.between.clock = clock;
+                live.row.between.offer = None;
+                self.changed(&entry, &mut live);
+                self.time_game(id, &live);
+            }
+            OfferKind::Rematch => {
+                drop(live);
+                self.rematch(id).await?;
+                let live = entry.live.lock().await;
+                return Ok(live.view(Some(side)));
+            }
+        }
+        Ok(live.view(Some(side)))
+    }
+
+    /// Makes the rematch of finished game `id`: seats swapped, same rules, start and clock;
+    /// a game between accounts stays one (rated as the first was). Linked once.
+    async fn rematch(self: &Arc<Self>, id: &str) -> ApiResult<()> {
+        let entry = self.entry(id).await?;
+        let mut live = entry.live.lock().await;
+        if live.row.between.rematch.is_some() {
+            return Ok(());
+        }
+        let new_id = random_hex(8);
+        let mut row = live.row.clone();
+        row.id = new_id.clone();
+        row.created_ms = now_ms();
+        row.tokens =
+            [row.tokens[1].take(), row.tokens[0].take()].map(|t| t.map(|_| random_hex(16)));
+        row.names = [row.names[1].take(), row.names[0].take()];
+        row.resigned = None;
+        row.interrupted = false;
+        row.between = crate::store::Between {
+            clock: row.between.clock.map(|c| {
+                let mut c = crate::clock::Clock::new(c.control);
+                c.at_ms = Some(now_ms());
+                c
+            }),
+            ..Default::default()
+        };
+        let start: mancala_core::Position = row
+            .start
+            .parse()
+            .map_err(|e| ApiError::internal(format!("stored start: {e}")))?;
+        let account = {
+            let store = self.store.clone();
+            let gid = id.to_string();
+            tokio::task::spawn_blocking(move || crate::ratings::account_game(&store, &gid))
+                .await
+                .map_err(ApiError::internal)?
+                .map_err(ApiError::internal)?
+        };
+        self.add_new(row, start).await?;
+        if let Some(a) = account {
+            // The same accounts, seats swapped.
+            let key = crate::ratings::rules_key(live.game().rules());
+            let users = [a.users[1], a.users[0]];
+            let mut first = true;
+            for (side, user) in Side::BOTH.into_iter().zip(users) {
+                let Some(u) = user else { continue };
+                let write = if first {
+                    crate::ratings::add_account_game(&self.store, &new_id, &key, a.rated, side, u)
+                } else {
+                    crate::ratings::seat_account(&self.store, &new_id, side, u)
+                };
+                first = false;
+                write.done().await.map_err(ApiError::internal)?;
+            }
+        }
+        if let Err(e) = self.wrote(self.store.set_rematch(id, &new_id)).await {
+            self.refresh(id, &entry, &mut live).await?;
+            return Err(e);
+        }
+        live.row.between.rematch = Some(new_id.clone());
+        live.row.between.offer = None;
+        self.changed(&entry, &mut live);
+        Ok(())
+    }
+
+    /// The seat `token` holds in game `id`'s rematch: the other colour, with its token.
+    pub async fn rematch_seat(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> ApiResult<RematchSeat> {
+        let entry = self.entry(id).await?;
+        let (side, live) = self.seat_in(id, &entry, token).await?;
+        let Some(new_id) = live.row.between.rematch.clone() else {
+            return Err(said(StatusCode::CONFLICT, "server.offer.no-rematch"));
+        };
+        drop(live);
+        let account = {
+            let (store, gid) = (self.store.clone(), new_id.clone());
+            tokio::task::spawn_blocking(move || crate::ratings::account_game(&store, &gid))
+                .await
+                .map_err(ApiError::internal)?
+                .map_err(ApiError::internal)?
+                .is_some()
+        };
+        let new = self.entry(&new_id).await?;
+        let l = new.live.lock().await;
+        let seat = side.other();
+        let token = l.row.tokens[seat.index()].clone();
+        Ok(RematchSeat {
+            game: l.view(Some(seat)),
+            seat: side_str(seat),
+            token: if account { None } else { token },
+        })
+    }
+
+    /// The seat holding `token` claims game `id` against an opponent who has had no
+    /// connection open for [`crate::Config::claim_after`] (real-time clocks only).
+    pub async fn claim(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
+        let entry = self.entry(id).await?;
+        let (side, mut live) = self.seat_in(id, &entry, token).await?;
+        if live.over() {
+            return Err(said(StatusCode::CONFLICT, "server.over"));
+        }
+        let timed = live
+            .row
+            .between
+            .clock
+            .is_some_and(|c| c.control.real_time());
+        if !live.between_people() || !timed {
+            return Err(said(StatusCode::CONFLICT, "server.claim.not-here"));
+        }
+        let them = side.other();
+        let after = live.claim_after.as_millis() as i64;
+        match live.row.between.away_ms[them.index()] {
+            Some(t) if now_ms() - t >= after => {}
+            _ => {
+                return Err(ApiError::said(
+                    StatusCode::CONFLICT,
+                    Msg::new("server.claim.too-soon").arg("seconds", after / 1000),
+                ))
+            }
+        }
+        self.end_off_board(id, &entry, &mut live, Stop::Abandoned(them))
+            .await?;
+        Ok(live.view(Some(side)))
+    }
+
+    /// The seat `token` holds in game `id`, and a connection of its player opened there.
+    pub async fn here(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Side> {
+        let entry = self.entry(id).await?;
+        let side = {
+            let mut live = entry.live.lock().await;
+            if live.seat(token).is_err() {
+                self.catch_up(id, &entry, &mut live).await?;
+            }
+            live.seat(token)?
+        };
+        self.presence(id, side, true).await;
+        Ok(side)
+    }
+
+    /// A connection of seat `side`'s player opened (`here`) or closed in game `id`: the
+    /// first to open and the last to close are stored, for claims.
+    pub async fn presence(self: &Arc<Self>, id: &str, side: Side, here: bool) {
+        let Some(entry) = self.cached(id) else {
+            return;
+        };
+        let k = side.index();
+        let first_or_last = {
+            let mut p = entry.present.lock().unwrap_or_else(|e| e.into_inner());
+            if here {
+                p[k] += 1;
+                p[k] == 1
+            } else {
+                p[k] = p[k].saturating_sub(1);
+                p[k] == 0
+            }
+        };
+        if !first_or_last {
+            return;
+        }
+        let mut live = entry.live.lock().await;
+        let since = (!here).then(now_ms);
+        if live.row.between.away_ms[k].is_none() && since.is_none() {
+            return;
+        }
+        if self
+            .wrote(self.store.set_away(id, k as u8, since))
+            .await
+            .is_ok()
+        {
+            live.row.between.away_ms[k] = since;
+            self.changed(&entry, &mut live);
+        }
+    }
+}
+
+/// A player gone from a live timed game between people: who, since how long, and when
+/// his opponent may claim the game.
+pub(crate) fn away_view(live: &Live, now: i64) -> Option<AwayView> {
+    let timed = live
+        .row
+        .between
+        .clock
+        .is_some_and(|c| c.control.real_time());
+    if live.over() || !timed {
+        return None;
+    }
+    let (side, since) = Side::BOTH
+        .into_iter()
+        .find_map(|s| Some((s, live.row.between.away_ms[s.index()]?)))?;
+    let gone = (now - since).max(0);
+    Some(AwayView {
+        side: side_str(side),
+        gone_ms: gone,
+        claim_in_ms: (live.claim_after.as_millis() as i64 - gone).max(0),
+    })
+}
