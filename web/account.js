@@ -236,7 +236,9 @@ export async function playersScreen(screen, preset) {
       rows.length
         ? h('div', { class: 'table-scroll' }, h('table', { class: 'leaderboard', id: 'leaderboard' },
           h('caption', { text: t('web.players.caption', { limit: board.provisional_above }) }),
-          h('thead', {}, h('tr', {}, ['rank', 'player', 'rating', 'deviation', 'games'].map((k) => h('th', { scope: 'col', text: t(`web.players.${k}`) })))),
+          // The rank's column is headed "#" on the screen (a narrow column on a phone), its word for screen readers.
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { 'aria-hidden': 'true', text: '#' }), h('span', { class: 'sr-only', text: t('web.players.rank') })),
+            ['player', 'rating', 'deviation', 'games'].map((k) => h('th', { scope: 'col', text: t(`web.players.${k}`) })))),
           h('tbody', {}, rows)))
         : h('p', { id: 'leaderboard-empty', text: t('web.players.none') })));
 }

@@ -16,6 +16,8 @@ import { t, tn, lang, LANGS, setLang, side, message, evalText, fill } from './i1
 import { h } from './dom.js';
 import { accountScreen, playersScreen, profileScreen, joinAsAccount } from './account.js';
 import { betweenPanel } from './between.js';
+import { initSettings } from './settings.js';
+import { turnShown } from './turn.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -76,6 +78,7 @@ window.addEventListener('hashchange', route);
 // so the page may be loaded already.
 function start() {
   fill();
+  initSettings();
   const sel = $('#lang');
   sel.replaceChildren(...Object.entries(LANGS).map(([code, name]) => h('option', { value: code, text: name })));
   sel.value = lang;
@@ -437,6 +440,7 @@ async function gameScreen(id) {
     drawResult(!sowing && st.over ? st : null, who);
     status.classList.toggle('over', !sowing && st.over);
     status.classList.toggle('yours', !sowing && !st.over && st.to_move === you);
+    turnShown(id, st, you, !!sowing, title.textContent);
     moves.dataset.ply = sowing ? sowing.ply : st.ply;
     // Move list: numbered lines of the first player's turn and the reply, up to the move
     // being sown (never ahead of the board).

@@ -4,6 +4,8 @@
 // 2m+1 North's store.
 
 import { t, tn, side } from './i18n.js';
+import { motion } from './prefs.js';
+import { sound } from './sound.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 
@@ -145,7 +147,9 @@ export class Board {
         el.setAttribute('role', 'img');
       }
       el.dataset.ring = ringOf(side, i);
-      el.innerHTML = `<svg viewBox="0 0 100 100" aria-hidden="true" class="seeds"></svg><span class="count"></span><span class="tag" aria-hidden="true">${letter(notation, side, i)}</span>`;
+      // The letter before the count, a space between: a button's visible words ("A 4") are
+      // then words of its name ("Your pit A: 4 seeds"), as a voice command needs.
+      el.innerHTML = `<svg viewBox="0 0 100 100" aria-hidden="true" class="seeds"></svg><span class="tag" aria-hidden="true">${letter(notation, side, i)}</span> <span class="count"></span>`;
       this.places[ringOf(side, i)] = { el, side, i };
       return el;
     };
@@ -257,6 +261,8 @@ export class Board {
   }
 
   // The analysis board's value of each own pit of the bottom row: {pit1: text}; others none.
+  // It is drawn from its `data-value` (style.css): no words of the pit's button, whose name
+  // says the seeds (the table beside says the values in full).
   setValues(values = {}) {
     for (let i = 0; i < this.m; i++) {
       const p = this.places[this.bottom === 'south' ? i : this.m + 1 + i];
@@ -270,7 +276,7 @@ export class Board {
         v.setAttribute('aria-hidden', 'true');
         p.el.appendChild(v);
       }
-      v.textContent = text;
+      v.dataset.value = text;
     }
   }
 
@@ -323,8 +329,10 @@ export class Board {
     addCowrie(this.board, m, mv.origin, -c0);
     this.setMarks({ origin: mv.origin });
     for (let r = 0; r < 2 * m + 2; r++) this.drawPlace(r);
-    const reduce = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    const step = reduce ? 0 : Math.max(45, Math.min(190, 2600 / Math.max(1, mv.path.length))) / speed;
+    // The reader's animation speed (prefs.js); none where the system asks for reduced motion.
+    const factor = motion();
+    const reduce = factor === 0;
+    const step = reduce ? 0 : Math.max(45, Math.min(190, 2600 / Math.max(1, mv.path.length))) / (speed * factor);
     // The hand: a stone that travels from place to place as the pieces are dropped.
     const hand = step ? this.flyer(mv.origin, mv.cowries_from === 0) : null;
     await sleep(step);
@@ -343,17 +351,19 @@ export class Board {
       el.classList.remove('drop');
       void el.offsetWidth; // restart the animation
       el.classList.add('drop');
+      sound('sow');
       if (step) await sleep(step * 0.2);
     }
     if (hand) hand.remove();
     if (mv.taken.length || (mv.swept && mv.swept.length)) {
       this.setMarks({ origin: mv.origin, last: mv.path[mv.path.length - 1], taken: mv.taken, swept: mv.swept || [] });
       // Captured seeds fly to the mover's store.
+      if (mv.taken.length) sound('capture');
       const store = mv.side === 'south' ? m : 2 * m + 1;
       const flying = reduce ? [] : mv.taken.map((r) => this.flyer(r, false));
       await sleep(reduce ? 0 : 60);
-      for (const f of flying) this.flyTo(f, store, 360 / speed);
-      await sleep(reduce ? 0 : 420 / speed);
+      for (const f of flying) this.flyTo(f, store, 360 / (speed * factor));
+      await sleep(reduce ? 0 : 420 / (speed * factor));
       for (const f of flying) f.remove();
     }
     this.animating = false;

@@ -512,7 +512,7 @@ test('the analysis board shows the server\'s proven values, tries a move and tak
   assert.equal(await page.getAttribute('#analysis-moves tbody tr:first-child', 'class'), 'best');
   assert.equal(await page.locator('#analysis-board .mark-hint').count(), 1);
   // Each playable pit shows its move's value too.
-  assert.deepEqual(await page.$$eval('#analysis-board .pit-value', (v) => v.map((e) => e.textContent).sort()),
+  assert.deepEqual(await page.$$eval('#analysis-board .pit-value', (v) => v.map((e) => e.dataset.value).sort()),
     want.moves.map((m) => fmt(m.eval)).sort());
   assert.match(await page.textContent('#analysis-status'), /North to move/);
   assert.ok(await page.isDisabled('#analysis-back'));
@@ -613,7 +613,7 @@ test('the language: from the browser, switched from the menu, kept in the URL an
   assert.equal(await page.textContent('#status'), 'A sua vez.');
   assert.equal(await page.textContent('#undo'), 'Desfazer');
   assert.equal(await page.textContent('#resign'), 'Desistir');
-  assert.equal(await page.textContent('#nav-new'), 'Novo jogo');
+  assert.equal(await page.textContent('#nav-new .nav-long'), 'Novo jogo');
   assert.equal(await page.textContent('aside h2'), 'Jogadas');
   assert.match(await page.getAttribute('#board button.pit >> nth=0', 'aria-label'), /^A sua casa A: 3 sementes/);
   await page.waitForFunction(() => /Tabuleiro: 6 casas por lado/.test(document.querySelector('.rules-text').textContent));

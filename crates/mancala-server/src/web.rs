@@ -66,6 +66,26 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/i18n.js"),
     ),
     (
+        "prefs.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/prefs.js"),
+    ),
+    (
+        "sound.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/sound.js"),
+    ),
+    (
+        "settings.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/settings.js"),
+    ),
+    (
+        "turn.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/turn.js"),
+    ),
+    (
         "engine-worker.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/engine-worker.js"),
