@@ -112,6 +112,28 @@ pub const MIGRATIONS: &[&str] = &[
         side       TEXT NOT NULL,           -- 'south' | 'north' | 'random': the poster's seat
         created_ms INTEGER NOT NULL
     ) WITHOUT ROWID;",
+    // 5: the quick-pairing pools (`pairing.rs`) and the challenges to named players
+    // (`challenges.rs`).
+    "CREATE TABLE pool (
+        user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        pool_key   TEXT NOT NULL,           -- what a match agrees on (`pairing::Pool::key`)
+        rules      TEXT NOT NULL,           -- the rule set, as ratings key it
+        rated      INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE INDEX pool_waiting ON pool(pool_key, created_ms);
+    CREATE TABLE challenges (
+        id          TEXT PRIMARY KEY,
+        from_user   INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        to_user     INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        rules       TEXT NOT NULL,
+        rated       INTEGER NOT NULL,
+        side        TEXT NOT NULL,          -- 'south' | 'north' | 'random': the challenger's seat
+        created_ms  INTEGER NOT NULL,
+        declined_ms INTEGER,                -- set when the challenged player declines
+        UNIQUE (from_user, to_user)
+    ) WITHOUT ROWID;
+    CREATE INDEX challenges_to ON challenges(to_user);",
 ];
 
 /// The same schema changes for PostgreSQL, one for each of [`MIGRATIONS`] (the tests compare
@@ -200,6 +222,26 @@ pub const PG_MIGRATIONS: &[&str] = &[
         side       TEXT NOT NULL,
         created_ms BIGINT NOT NULL
     );",
+    "CREATE TABLE pool (
+        user_id    BIGINT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        pool_key   TEXT NOT NULL,
+        rules      TEXT NOT NULL,
+        rated      BIGINT NOT NULL,
+        created_ms BIGINT NOT NULL
+    );
+    CREATE INDEX pool_waiting ON pool(pool_key, created_ms);
+    CREATE TABLE challenges (
+        id          TEXT PRIMARY KEY,
+        from_user   BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        to_user     BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        rules       TEXT NOT NULL,
+        rated       BIGINT NOT NULL,
+        side        TEXT NOT NULL,
+        created_ms  BIGINT NOT NULL,
+        declined_ms BIGINT,
+        UNIQUE (from_user, to_user)
+    );
+    CREATE INDEX challenges_to ON challenges(to_user);",
 ];
 
 /// One game's row.
