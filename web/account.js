@@ -93,16 +93,59 @@ function closeLobby() {
   if (lobbySocket) { lobbySocket.onclose = null; lobbySocket.close(); lobbySocket = null; }
 }
 
+const openGame = (game, seat) => {
+  saveSeat(game, seat, null);
+  location.hash = `#/game/${game}`;
+};
+const seatText = (k) => (k.side === 'random' ? t('web.lobby.plays-random') : t('web.lobby.plays', { side: side(k.side) }));
+
+// The account's challenges, live: Accept or Decline those to it; Withdraw its own, or Dismiss
+// one declined.
+function challengesCard() {
+  const incoming = h('ul', { class: 'profile-games', id: 'challenges-in' });
+  const outgoing = h('ul', { class: 'profile-games', id: 'challenges-out' });
+  const empty = h('p', { id: 'challenges-empty', text: t('web.lobby.no-challenges') });
+  const err = h('p', { class: 'error', role: 'alert' });
+  const act = (label, primary, data, fn) => {
+    const b = h('button', { type: 'button', class: primary ? 'primary' : '', text: label, ...data });
+    b.addEventListener('click', async () => {
+      b.disabled = true;
+      try { await fn(); } catch (e) { err.textContent = e.message; b.disabled = false; }
+    });
+    return b;
+  };
+  const path = (k, tail = '') => `/api/lobby/challenges/${encodeURIComponent(k.id)}${tail}`;
+  const draw = async (m) => {
+    const ins = await Promise.all(m.incoming.map(async (k) => h('li', { class: 'challenge' },
+      h('strong', { text: t('web.lobby.challenged-by', { name: k.from }) }),
+      ` · ${await title(k.preset)} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${k.side === 'random' ? seatText(k) : t('web.lobby.they-play', { name: k.from, side: side(k.side) })} `,
+      act(t('web.lobby.accept'), true, { 'data-accept': k.id }, async () => {
+        const r = await call('POST', path(k, '/accept'), {});
+        openGame(r.game.id, r.seat);
+      }),
+      ' ',
+      act(t('web.lobby.decline'), false, { 'data-decline': k.id }, () => call('POST', path(k, '/decline'), {})))));
+    const outs = await Promise.all(m.outgoing.map(async (k) => h('li', { class: k.declined ? 'challenge declined' : 'challenge' },
+      h('strong', { text: t('web.lobby.you-challenged', { name: k.to }) }),
+      ` · ${await title(k.preset)} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${seatText(k)} · `,
+      h('span', { class: 'state', text: t(k.declined ? 'web.lobby.declined' : 'web.lobby.pending') }), ' ',
+      act(t(k.declined ? 'web.lobby.dismiss' : 'web.lobby.withdraw'), false, { 'data-withdraw': k.id }, () => call('DELETE', path(k))))));
+    incoming.replaceChildren(...ins);
+    outgoing.replaceChildren(...outs);
+    empty.hidden = ins.length + outs.length > 0;
+  };
+  const card = h('section', { class: 'card', id: 'challenges', 'aria-labelledby': 'challenges-title', 'aria-live': 'polite' },
+    h('h2', { id: 'challenges-title', text: t('web.lobby.challenges') }), incoming, outgoing, empty, err);
+  return { card, draw };
+}
+
 // The lobby: open seeks, live; Accept on another's, Withdraw on one's own. A game started
-// from one's seek (or accepted here) opens at once.
-function lobbyCard(who) {
+// from one's seek, a pool or a challenge (or accepted here) opens at once.
+function lobbyCard(who, challenges) {
   const list = h('ul', { class: 'profile-games', id: 'seeks' });
   const empty = h('p', { id: 'seeks-empty', text: t('web.lobby.none') });
   const err = h('p', { class: 'error', role: 'alert' });
-  const open = (game, seat) => {
-    saveSeat(game, seat, null);
-    location.hash = `#/game/${game}`;
-  };
+  const open = openGame;
   const draw = async (seeks) => {
     const items = await Promise.all(seeks.map(async (k) => {
       const mine = k.name === who.name;
@@ -117,7 +160,7 @@ function lobbyCard(who) {
           }
         } catch (e) { err.textContent = e.message; button.disabled = false; }
       });
-      const seat = k.side === 'random' ? t('web.lobby.plays-random') : t('web.lobby.plays', { side: side(k.side) });
+      const seat = seatText(k);
       return h('li', { class: 'seek' }, h('strong', { text: k.name }),
         ` · ${await title(k.preset)} · ${k.clock || t('web.clock.none')} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${seat} `, button);
     }));
@@ -128,16 +171,20 @@ function lobbyCard(who) {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
   lobbySocket = ws;
+  const card = h('section', { class: 'card', id: 'lobby', 'aria-labelledby': 'lobby-title' },
+    h('h2', { id: 'lobby-title', text: t('web.lobby.title') }), list, empty, err);
   ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
+    // The socket has said hello: from now on it hears what starts a game of this account's.
+    card.dataset.live = 'true';
     if (m.type === 'seeks') draw(m.seeks);
+    else if (m.type === 'challenges') challenges.draw(m);
     else if (m.type === 'started' && (m.south === who.name || m.north === who.name)) {
       open(m.game, m.south === who.name ? 'south' : 'north');
     }
   };
-  return h('section', { class: 'card', id: 'lobby', 'aria-labelledby': 'lobby-title' },
-    h('h2', { id: 'lobby-title', text: t('web.lobby.title') }), list, empty, err);
+  return card;
 }
 
 // #/account: returns what stops the page's live parts when another page opens.
@@ -165,12 +212,47 @@ export async function accountScreen(screen) {
     h('option', { value: '', text: t('web.clock.none') }),
     ['1+0', '3+0', '3+2', '5+0', '10+5', '15+10'].map((c) => h('option', { value: c, text: c })),
     ['1d', '3d', '7d'].map((c) => h('option', { value: c, text: t('web.clock.per-move', { days: c.slice(0, -1) }) })));
+  const opponent = h('input', { id: 'challenge-name', name: 'opponent', type: 'text', maxlength: 24, autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false' });
   const err = h('p', { class: 'error', role: 'alert' });
+  // Quick pairing: waiting is shown with a Cancel; the game, once someone comes, is announced
+  // on the lobby's socket (closing it, by leaving the page, leaves the pool).
+  const waiting = h('p', { id: 'quick-waiting', class: 'status', 'aria-live': 'polite', hidden: true });
+  const cancel = h('button', { type: 'button', id: 'quick-cancel', text: t('web.lobby.cancel'), hidden: true });
+  const quick = h('button', { type: 'button', id: 'quick-pair', class: 'primary', text: t('web.lobby.quick') });
+  const idle = () => { waiting.hidden = true; cancel.hidden = true; quick.disabled = false; };
+  quick.addEventListener('click', async () => {
+    quick.disabled = true;
+    err.textContent = '';
+    try {
+      const r = await call('POST', '/api/lobby/pool', { rules: presetSel.value, rated: rated.checked, clock: clockSel.value || undefined });
+      if (r.waiting) {
+        waiting.textContent = t('web.lobby.waiting', { game: await title(r.preset), kind: t(r.rated ? 'web.profile.rated' : 'web.profile.casual') });
+        waiting.hidden = false;
+        cancel.hidden = false;
+      } else openGame(r.game.id, r.seat);
+    } catch (e) { err.textContent = e.message; idle(); }
+  });
+  cancel.addEventListener('click', async () => {
+    try { await call('DELETE', '/api/lobby/pool'); idle(); } catch (e) { err.textContent = e.message; }
+  });
+  const challenge = h('button', { type: 'button', id: 'account-challenge', text: t('web.lobby.challenge') });
+  challenge.addEventListener('click', async () => {
+    challenge.disabled = true;
+    err.textContent = '';
+    try {
+      await call('POST', '/api/lobby/challenges', { name: opponent.value.trim(), rules: presetSel.value, side: sideSel.value, rated: rated.checked, clock: clockSel.value || undefined });
+    } catch (e) { err.textContent = e.message; }
+    challenge.disabled = false;
+  });
   const create = h('button', { type: 'submit', class: 'primary', id: 'account-create', text: t('web.account.create') });
   const form = h('form', { class: 'card', id: 'account-game', novalidate: true },
     h('h2', { text: t('web.account.new-game') }),
     field(presetSel, t('web.setup.game')), field(sideSel, t('web.setup.seat')), field(clockSel, t('web.clock.label')),
     h('div', { class: 'field check' }, h('label', { for: 'account-rated', text: t('web.account.rated') }), rated),
+    h('p', { class: 'summary', text: t('web.lobby.quick-help') }),
+    h('div', { class: 'controls' }, quick, cancel), waiting,
+    field(opponent, t('web.lobby.challenge-name')),
+    h('div', { class: 'controls' }, challenge),
     h('p', { class: 'summary', text: t('web.account.invite-help') }), err,
     h('div', { class: 'controls' }, create, h('button', { type: 'button', id: 'account-seek', text: t('web.lobby.post'), onclick: async (ev) => {
       ev.target.disabled = true;
@@ -192,6 +274,7 @@ export async function accountScreen(screen) {
       create.disabled = false;
     }
   });
+  const challenges = challengesCard();
   const signout = h('button', { type: 'button', id: 'signout', text: t('web.account.signout') });
   signout.addEventListener('click', async () => {
     try { await call('POST', '/api/account/logout', {}); } catch (e) { err.textContent = e.message; return; }
@@ -203,7 +286,8 @@ export async function accountScreen(screen) {
       h('div', { class: 'controls' },
         h('a', { class: 'button', id: 'my-profile', href: `#/user/${encodeURIComponent(who.name)}`, text: t('web.account.profile') }),
         signout)),
-    lobbyCard(who),
+    lobbyCard(who, challenges),
+    challenges.card,
     form);
   return closeLobby;
 }
@@ -288,13 +372,40 @@ export async function profileScreen(screen, name, preset) {
   const pick = presetPicker('profile-preset', list, preset, (v) => { location.hash = here(v); }, [h('option', { value: '', text: t('web.profile.all') })]);
   if (preset && !list.some((x) => x.name === preset)) pick.append(h('option', { value: preset, text: await title(preset) }));
   pick.value = preset;
-  const games = await Promise.all(p.games.map(async (g) => {
+  // The games, a page at a time (More games asks for the next), each from this player's side.
+  const gameItem = async (g) => {
     const result = g.result ? t(`web.profile.${g.result}`) : t('web.profile.ongoing');
     const opponent = g.opponent || t('web.profile.guest');
-    return h('li', { class: `result-${g.result || 'ongoing'}` },
+    let score = null;
+    if (g.ended_by === 'resignation') score = t('web.profile.resigned');
+    else if (g.seeds) {
+      const margin = g.margin > 0 ? `+${g.margin}` : String(g.margin);
+      score = h('span', { class: 'seeds', title: t('web.profile.seeds-title', { name: p.name }),
+        text: t('web.profile.seeds', { own: g.seeds.own, opponent: g.seeds.opponent, margin }) + (g.fewer_seeds_win ? ` (${t('web.profile.fewer-win')})` : '') });
+    }
+    const record = (format) => h('a', { href: `/api/games/${encodeURIComponent(g.game)}/record?format=${format}`, download: `mancala-${g.game}.${format === 'text' ? 'txt' : 'json'}`,
+      class: `record-${format}`, 'aria-label': t('web.profile.download', { id: g.game, format: t(`web.profile.${format}`) }), text: t(`web.profile.${format}`) });
+    return h('li', { class: `result-${g.result || 'ongoing'}`, 'data-game': g.game },
       h('a', { href: g.result ? `#/replay/${g.game}` : `#/game/${g.game}`, text: result }),
-      ` · ${t('web.profile.against', { opponent })} · ${await title(g.preset)} · ${t(g.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${new Date(g.created_ms).toLocaleDateString(lang)}`);
-  }));
+      ` · ${t('web.profile.against', { opponent })} · ${await title(g.preset)} · ${t(g.rated ? 'web.profile.rated' : 'web.profile.casual')}`,
+      score ? [' · ', score] : null,
+      ` · ${new Date(g.created_ms).toLocaleDateString(lang)} · `, record('text'), ' ', record('json'));
+  };
+  const games = await Promise.all(p.games.map(gameItem));
+  const gameList = h('ul', { class: 'profile-games', id: 'profile-games' }, games);
+  let next = p.games_next;
+  const more = h('button', { type: 'button', id: 'profile-more', text: t('web.profile.more'), hidden: !next });
+  const moreErr = h('p', { class: 'error', role: 'alert' });
+  more.addEventListener('click', async () => {
+    more.disabled = true;
+    try {
+      const page = await call('GET', `/api/users/${encodeURIComponent(p.name)}/games?before=${encodeURIComponent(next)}${preset ? `&preset=${encodeURIComponent(preset)}` : ''}`);
+      gameList.append(...(await Promise.all(page.games.map(gameItem))));
+      next = page.next;
+      more.hidden = !next;
+    } catch (e) { moreErr.textContent = e.message; }
+    more.disabled = false;
+  });
   screen.replaceChildren(
     h('h1', { id: 'profile-title', class: 'player-name', text: p.name }),
     h('p', { class: 'summary', text: t('web.profile.since', { date: new Date(p.created_ms).toLocaleDateString(lang) }) }),
@@ -307,5 +418,5 @@ export async function profileScreen(screen, name, preset) {
         : h('p', { text: t('web.profile.none') }),
       graph ? h('figure', { class: 'graph' }, graph) : null),
     h('section', { class: 'card' }, h('h2', { text: t('web.profile.games') }), field(pick, t('web.setup.game')),
-      games.length ? h('ul', { class: 'profile-games', id: 'profile-games' }, games) : h('p', { text: t('web.profile.no-games') })));
+      games.length ? [gameList, more, moreErr] : h('p', { text: t('web.profile.no-games') })));
 }

@@ -135,6 +135,7 @@ const localApi = {
   rematchSeat: serverOnly,
   replayGame: serverOnly,
   botGames: async () => ({ games: [] }),
+  liveGames: async () => ({ games: [] }),
   lobbyBots: async () => ({ lobby: false, bots: [] }),
   challenge: serverOnly,
   analyse: (position, history = []) => {
@@ -160,6 +161,7 @@ const serverApi = {
   rematchSeat: (id, token) => call('POST', `/api/games/${id}/rematch`, {}, token),
   replayGame: (id) => call('GET', `/api/games/${id}/replay`),
   botGames: () => call('GET', '/api/kgp/games'),
+  liveGames: () => call('GET', '/api/games/live'),
   lobbyBots: () => call('GET', '/api/kgp/bots'),
   challenge: (bot, side, name) => call('POST', `/api/kgp/bots/${encodeURIComponent(bot)}/challenge`, { side, name }),
   analyse: (position, history = []) => call('POST', '/api/analysis', { position, history }),

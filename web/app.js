@@ -229,7 +229,7 @@ async function setupScreen() {
   }
   drawOptions();
   syncOpp();
-  botsSections(s, seatSel, name).catch(() => {});
+  botsSections(s, seatSel, name).then(() => liveSection(s)).catch(() => {});
 }
 
 // The games of KGP bots (live and finished) and, with the server's lobby, the bots waiting to
@@ -278,6 +278,18 @@ async function botsSections(s, sideSel, nameInput) {
       h('h2', { id: 'bot-games-title', text: t('web.bots.title') }),
       items.length ? h('ul', {}, items) : h('p', { text: t('web.bots.games-none') })));
   }
+}
+
+// The games between people going on now, each a link to watch it.
+async function liveSection(s) {
+  const { games } = await api.liveGames();
+  if (!games.length) return;
+  const name = (p, seat) => p.name || side(seat);
+  const items = games.slice(0, 20).map((g) => h('li', {},
+    h('a', { href: `#/game/${g.id}`, text: t('web.bots.line', { south: name(g.players.south, 'south'), north: name(g.players.north, 'north') }) }),
+    ` · ${g.clock || t('web.clock.none')} · ${t('web.bots.moves', { n: g.ply })}`));
+  s.append(h('section', { class: 'card recent live-games', id: 'live-games', 'aria-labelledby': 'live-games-title' },
+    h('h2', { id: 'live-games-title', text: t('web.live.title') }), h('ul', {}, items)));
 }
 
 // ---------------------------------------------------------------------------------------

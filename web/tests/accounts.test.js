@@ -185,3 +185,68 @@ test('the lobby: a seek shows live in another browser; accepting it opens the ga
   await a.context.close();
   await b.context.close();
 });
+
+test('quick pairing meets two browsers in one game; a challenge is declined, then accepted from the lobby', async () => {
+  const a = await newPage();
+  const b = await newPage({ width: 390, height: 844 });
+  const [ann, bob] = [`quick_a_${tag}`, `quick_b_${tag}`];
+  await signUp(a.page, ann, 'ann password');
+  await signUp(b.page, bob, 'bob password');
+  // Casual Oware: a pool no other test of this run uses.
+  for (const p of [a.page, b.page]) {
+    await p.selectOption('#account-preset', 'oware');
+    await p.uncheck('#account-rated');
+  }
+  await a.page.waitForSelector('#lobby[data-live]');
+  await a.page.click('#quick-pair');
+  await a.page.waitForSelector('#quick-waiting:not([hidden])');
+  assert.match(await a.page.textContent('#quick-waiting'), /Oware.*, casual/);
+  await b.page.click('#quick-pair');
+  await b.page.waitForURL(/#\/game\//);
+  await a.page.waitForURL(/#\/game\//);
+  const game = b.page.url().split('/').pop();
+  assert.equal(a.page.url().split('/').pop(), game);
+  await a.page.waitForSelector('#board .pit');
+  await b.page.waitForSelector('#board .pit');
+  const seats = await Promise.all([a, b].map((x) => x.page.evaluate(async (id) => (await (await fetch(`/api/games/${id}`)).json()).you, game)));
+  assert.deepEqual([...seats].sort(), ['north', 'south'], 'each holds one seat');
+
+  // Ann challenges Bob; he sees it arrive, declines (Ann sees the decline), then accepts the next.
+  for (const p of [a.page, b.page]) {
+    await p.click('a[href="#/account"]');
+    await p.waitForSelector('#lobby[data-live]');
+  }
+  const challenge = async () => {
+    await a.page.fill('#challenge-name', bob);
+    await a.page.selectOption('#account-side', 'north');
+    await a.page.click('#account-challenge');
+  };
+  await challenge();
+  const incoming = b.page.locator('#challenges-in li', { hasText: ann });
+  await incoming.waitFor();
+  assert.match(await incoming.textContent(), new RegExp(`^${ann} challenges you · Kalah · rated · ${ann} plays North`));
+  await shot(b.page, '35-challenge-phone');
+  await incoming.locator('[data-decline]').click();
+  await a.page.locator('#challenges-out li.declined', { hasText: bob }).waitFor();
+  await a.page.locator('#challenges-out [data-withdraw]').click();
+  await a.page.waitForSelector('#challenges-empty:not([hidden])');
+  await challenge();
+  await incoming.locator('[data-accept]').click();
+  await b.page.waitForURL(/#\/game\//);
+  await a.page.waitForURL(/#\/game\//);
+  const second = b.page.url().split('/').pop();
+  assert.equal(a.page.url().split('/').pop(), second);
+  assert.notEqual(second, game);
+  await b.page.waitForSelector('#status.yours');
+
+  // Bob's profile lists both games, newest first, each with its record to download.
+  await b.page.goto(`${BASE}/#/user/${encodeURIComponent(bob)}`);
+  await b.page.waitForSelector('#profile-games');
+  const items = await b.page.$$eval('#profile-games li', (lis) => lis.map((li) => li.dataset.game));
+  assert.deepEqual(items, [second, game]);
+  assert.equal(await b.page.getAttribute(`#profile-games li[data-game="${game}"] a.record-text`, 'href'), `/api/games/${game}/record?format=text`);
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.context.close();
+  await b.context.close();
+});

@@ -194,10 +194,13 @@ test('two people in two browsers, each seeing his own side at the bottom', async
   await b.page.click('#join-submit');
   await b.page.waitForURL(/#\/game\//);
   await b.page.waitForSelector('#board .pit');
-  // A third browser watches every move.
+  // A third browser finds the game in the home page's list of games being played, and
+  // watches every move.
   const w = await newPage();
-  await w.page.goto(b.page.url());
+  await w.page.goto(`${BASE}/`);
+  await w.page.click(`#live-games a[href="#/game/${b.page.url().split('/').pop()}"]`);
   await w.page.waitForSelector('#board .pit');
+  assert.match(await w.page.textContent('.keys'), /watching/);
   // B plays North: North's pits along B's bottom row, South's along the top.
   const bBottom = await b.page.$$eval('#board .row-bottom [data-ring]', (els) => els.map((e) => Number(e.dataset.ring)));
   assert.deepEqual(bBottom, [7, 8, 9, 10, 11, 12]);

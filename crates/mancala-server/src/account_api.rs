@@ -571,6 +571,7 @@ pub fn routes() -> Router<Ctx> {
         .route("/api/account/games/{id}/join", post(join_game))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/users/{name}", get(user_profile))
+        .route("/api/users/{name}/games", get(crate::history::games))
         .merge(crate::lobby::routes())
 }
 

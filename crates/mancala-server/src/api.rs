@@ -437,6 +437,11 @@ async fn bot_games(State(c): State<Ctx>) -> ApiResult<Json<crate::response::BotG
     Ok(Json(c.app.bot_games().await?))
 }
 
+/// The games between people and bots going on now, to watch.
+async fn live_games(State(c): State<Ctx>) -> ApiResult<Json<crate::response::BotGames>> {
+    Ok(Json(c.app.live_games().await?))
+}
+
 /// The bots waiting in the KGP lobby (`serve --kgp-lobby`).
 async fn lobby_bots(State(c): State<Ctx>) -> Json<crate::response::LobbyBots> {
     Json(c.app.lobby_bots())
@@ -936,6 +941,7 @@ pub fn router(c: Ctx, extra: Router<Ctx>) -> Router {
         .route("/api/variants", get(variants))
         .route("/api/rules", get(rules_text))
         .route("/api/games", post(create))
+        .route("/api/games/live", get(live_games))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/undo", post(undo))

@@ -1377,10 +1377,28 @@ impl App {
     /// The newest 100 games of KGP bots.
     pub async fn bot_games(self: &Arc<Self>) -> ApiResult<BotGames> {
         let ids = self.db(|s| s.bot_games(100)).await?;
+        self.listed(ids, false).await
+    }
+
+    /// The games between people (or bots) going on now, the last moved first: at most 50,
+    /// each moved or joined within the last hour.
+    pub async fn live_games(self: &Arc<Self>) -> ApiResult<BotGames> {
+        let since = now_ms() - 3_600_000;
+        let ids = self.db(move |s| s.live_games(50, since)).await?;
+        self.listed(ids, true).await
+    }
+
+    /// The games `ids` as a list; `live_only` leaves out those that are over.
+    async fn listed(self: &Arc<Self>, ids: Vec<String>, live_only: bool) -> ApiResult<BotGames> {
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
-            let entry = self.entry(&id).await?;
+            let Ok(entry) = self.entry(&id).await else {
+                continue;
+            };
             let live = entry.live.lock().await;
+            if live_only && live.over() {
+                continue;
+            }
             games.push(BotGame {
                 id,
                 created: live.row.created_ms,
@@ -1389,6 +1407,7 @@ impl App {
                 ply: live.game().moves().len(),
                 over: live.over(),
                 result: view::result(live.game(), live.stop()),
+                clock: live.row.between.clock.map(|c| c.control.to_string()),
             });
         }
         Ok(BotGames { games })

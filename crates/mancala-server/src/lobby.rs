@@ -9,6 +9,10 @@
 //! poster hears of it on whichever server it watches. A seek ends when it is accepted (once:
 //! the row is deleted by the one acceptance that finds it) or withdrawn, when its account
 //! posts another, or after [`SEEK_TTL`].
+//!
+//! The same socket carries what the quick-pairing pools ([`crate::pairing`]) and the
+//! challenges to named players ([`crate::challenges`]) start, and, to a signed-in account's
+//! sockets only, that account's challenges, sent again whenever one of them changes.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
@@ -71,10 +75,18 @@ pub enum LobbyMessage {
         /// The seeks.
         seeks: Vec<Seek>,
     },
-    /// A seek was accepted: the game started for the two accounts named.
+    /// A seek was accepted, two players met in a pool, or a challenge was accepted: the
+    /// game started for the two accounts named.
     Started {
         /// The seek accepted.
-        seek: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seek: Option<String>,
+        /// The pool the two met in ([`crate::pairing::Pool::key`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pool: Option<String>,
+        /// The challenge accepted.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        challenge: Option<String>,
         /// The new game (`/api/games/ID`).
         game: String,
         /// The accounts at South and North.
@@ -84,9 +96,19 @@ pub enum LobbyMessage {
     },
 }
 
+/// What goes out to this server's lobby sockets.
+#[derive(Clone, Debug)]
+enum Out {
+    /// This text, to every socket.
+    All(Arc<str>),
+    /// The challenges of these accounts changed (`None`: of anyone, after missed notes): their
+    /// sockets read them anew.
+    Challenges(Option<[i64; 2]>),
+}
+
 /// The channel the lobby's changes go out on to this server's sockets.
 pub struct Lobby {
-    tx: broadcast::Sender<Arc<str>>,
+    tx: broadcast::Sender<Out>,
     /// Whether this server follows the lobby changes of others on its database.
     following: AtomicBool,
 }
@@ -114,6 +136,20 @@ struct Gone;
 const SEEKS_NOTE: &str = "seeks";
 /// The start of the note that carries a [`LobbyMessage::Started`] to other servers.
 const STARTED_NOTE: &str = "started ";
+/// The start of the note that names the two accounts whose challenges changed (`A B`).
+const CHALLENGES_NOTE: &str = "challenges ";
+
+/// The note of a write that changes the challenges between accounts `a` and `b`
+/// ([`Store::write_lobby`]); after it commits, [`challenges_changed`] tells this server's
+/// sockets.
+pub(crate) fn challenges_note(a: i64, b: i64) -> String {
+    format!("{CHALLENGES_NOTE}{a} {b}")
+}
+
+/// Tells this server's sockets of accounts `a` and `b` that their challenges changed.
+pub(crate) fn challenges_changed(acc: &Accounts, a: i64, b: i64) {
+    let _ = acc.lobby.tx.send(Out::Challenges(Some([a, b])));
+}
 
 /// Seeks posted before this are expired.
 fn oldest_open() -> i64 {
@@ -158,7 +194,7 @@ impl Lobby {
         self.send_text(serde_json::to_string(m).unwrap_or_default());
     }
     fn send_text(&self, text: String) {
-        let _ = self.tx.send(Arc::from(text));
+        let _ = self.tx.send(Out::All(Arc::from(text)));
     }
 }
 
@@ -188,18 +224,29 @@ fn follow(acc: &Arc<Accounts>) {
             let change = rx.recv().await;
             let Some(acc) = acc.upgrade() else { return };
             match change {
-                Ok(Change::Lobby(note)) => match note.strip_prefix(STARTED_NOTE) {
-                    Some(started) => acc.lobby.send_text(started.to_string()),
-                    None => changed(&acc).await,
-                },
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => changed(&acc).await,
+                Ok(Change::Lobby(note)) => {
+                    if let Some(started) = note.strip_prefix(STARTED_NOTE) {
+                        acc.lobby.send_text(started.to_string());
+                    } else if let Some(users) = note.strip_prefix(CHALLENGES_NOTE) {
+                        let mut ids = users.split(' ').filter_map(|u| u.parse().ok());
+                        if let (Some(a), Some(b)) = (ids.next(), ids.next()) {
+                            challenges_changed(&acc, a, b);
+                        }
+                    } else {
+                        changed(&acc).await;
+                    }
+                }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let _ = acc.lobby.tx.send(Out::Challenges(None));
+                    changed(&acc).await;
+                }
                 Err(broadcast::error::RecvError::Closed) => return,
             }
         }
     });
 }
 
-fn storage(e: anyhow::Error) -> ApiError {
+pub(crate) fn storage(e: anyhow::Error) -> ApiError {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}"))
 }
 
@@ -376,32 +423,19 @@ async fn accept(
         _ => crate::api::seat_choice(Some("random"))?,
     };
     let rules = seek.preset.parse().map_err(ApiError::from)?;
-    let poster = accounts_user(&seek);
+    let poster = accounts_user(seek.user, &seek.name);
+    let origin = Origin::Seek(seek.id.clone());
     let clock = crate::api::clock_from(seek.clock.as_deref())?;
-    let (created, _) =
-        account_api::new_account_game(&acc, &poster, rules, side, seek.rated, clock).await?;
-    let invite = created.invite.clone().unwrap_or_default();
-    let joined = account_api::join_account_game(&acc, &user, &created.game.id, &invite).await?;
-    let (south, north) = if side == Side::South {
-        (seek.name.clone(), user.name.clone())
-    } else {
-        (user.name.clone(), seek.name.clone())
-    };
-    let started = serde_json::to_string(&LobbyMessage::Started {
-        seek: seek.id.clone(),
-        game: created.game.id.clone(),
-        south,
-        north,
-    })
-    .unwrap_or_default();
-    // The poster may watch the lobby on another server.
-    acc.app
-        .store
-        .write_lobby(format!("{STARTED_NOTE}{started}"), |_| Ok(()))
-        .done()
-        .await
-        .map_err(storage)?;
-    acc.lobby.send_text(started);
+    let joined = start_between(
+        &acc,
+        (&poster, side),
+        &user,
+        rules,
+        seek.rated,
+        clock,
+        origin,
+    )
+    .await?;
     changed(&acc).await;
     Ok((
         StatusCode::CREATED,
@@ -415,10 +449,67 @@ async fn accept(
         .into_response())
 }
 
-fn accounts_user(seek: &Seek) -> crate::accounts::User {
+/// What started a game between two accounts, as [`LobbyMessage::Started`] names it.
+pub(crate) enum Origin {
+    /// The seek with this id.
+    Seek(String),
+    /// The pool with this key.
+    Pool(String),
+    /// The challenge with this id.
+    Challenge(String),
+}
+
+/// Starts a game between accounts: `first` (with the seat given) makes it and `second` takes
+/// the other seat; both are told over the lobby's sockets, on every server of the database.
+/// Answers the game as `second` sees it.
+pub(crate) async fn start_between(
+    acc: &Accounts,
+    (first, side): (&crate::accounts::User, Side),
+    second: &crate::accounts::User,
+    rules: mancala_core::Rules,
+    rated: bool,
+    clock: Option<crate::clock::TimeControl>,
+    origin: Origin,
+) -> ApiResult<account_api::AccountJoined> {
+    let (created, _) = account_api::new_account_game(acc, first, rules, side, rated, clock).await?;
+    let invite = created.invite.clone().unwrap_or_default();
+    let joined = account_api::join_account_game(acc, second, &created.game.id, &invite).await?;
+    let (south, north) = if side == Side::South {
+        (first.name.clone(), second.name.clone())
+    } else {
+        (second.name.clone(), first.name.clone())
+    };
+    let (mut seek, mut pool, mut challenge) = (None, None, None);
+    match origin {
+        Origin::Seek(id) => seek = Some(id),
+        Origin::Pool(key) => pool = Some(key),
+        Origin::Challenge(id) => challenge = Some(id),
+    }
+    let started = serde_json::to_string(&LobbyMessage::Started {
+        seek,
+        pool,
+        challenge,
+        game: created.game.id.clone(),
+        south,
+        north,
+    })
+    .unwrap_or_default();
+    // The other player may watch the lobby on another server.
+    acc.app
+        .store
+        .write_lobby(format!("{STARTED_NOTE}{started}"), |_| Ok(()))
+        .done()
+        .await
+        .map_err(storage)?;
+    acc.lobby.send_text(started);
+    Ok(joined)
+}
+
+/// The account `id` named `name`, as a game between accounts needs it.
+pub(crate) fn accounts_user(id: i64, name: &str) -> crate::accounts::User {
     crate::accounts::User {
-        id: seek.user,
-        name: seek.name.clone(),
+        id,
+        name: name.to_string(),
         created_ms: 0,
         disabled: false,
     }
@@ -431,43 +522,78 @@ async fn list(Extension(acc): Extension<Arc<Accounts>>) -> ApiResult<Json<LobbyM
     }))
 }
 
-/// `GET /api/lobby/ws`: the seeks on connecting and after every change, and each game a seek
-/// started. The socket only listens: seeks are posted and accepted over HTTP.
+/// `GET /api/lobby/ws`: the seeks on connecting and after every change, and each game a seek,
+/// a pool or a challenge started; to a signed-in account, also its challenges on connecting
+/// and after every change of them. The socket only listens: everything is asked over HTTP.
+/// When a signed-in account's socket closes, the account leaves the quick-pairing pool.
 async fn ws(
     Extension(acc): Extension<Arc<Accounts>>,
+    Extension(session): Extension<Session>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     let upgrade = upgrade.map_err(ApiError::not_a_websocket)?;
+    let user = session.0.map(|(u, _)| u.id);
     Ok(upgrade
         .max_message_size(1024)
-        .on_upgrade(move |socket| session(socket, acc)))
+        .on_upgrade(move |socket| async move {
+            lobby_socket(socket, &acc, user).await;
+            if let Some(user) = user {
+                crate::pairing::leave(&acc, user).await;
+            }
+        }))
 }
 
-async fn session(socket: WebSocket, acc: Arc<Accounts>) {
-    follow(&acc);
+/// The challenges message for `user`'s sockets.
+async fn challenges_text(acc: &Accounts, user: i64) -> Option<String> {
+    let list = crate::challenges::of(acc, user).await.ok()?;
+    serde_json::to_string(&list).ok()
+}
+
+async fn lobby_socket(socket: WebSocket, acc: &Arc<Accounts>, user: Option<i64>) {
+    follow(acc);
     let mut rx = acc.lobby.tx.subscribe();
     let (mut tx, mut incoming) = socket.split();
     let Ok(open) = seeks(&acc.app.store).await else {
         return;
     };
-    let hello = serde_json::to_string(&LobbyMessage::Seeks { seeks: open }).unwrap_or_default();
-    if tx.send(Message::Text(hello.into())).await.is_err() {
-        return;
+    let mut hello =
+        vec![serde_json::to_string(&LobbyMessage::Seeks { seeks: open }).unwrap_or_default()];
+    if let Some(u) = user {
+        hello.extend(challenges_text(acc, u).await);
+    }
+    for text in hello {
+        if tx.send(Message::Text(text.into())).await.is_err() {
+            return;
+        }
     }
     loop {
         tokio::select! {
             m = rx.recv() => {
-                let text: String = match m {
-                    Ok(m) => m.to_string(),
+                let mut texts: Vec<String> = Vec::new();
+                match m {
+                    Ok(Out::All(m)) => texts.push(m.to_string()),
+                    Ok(Out::Challenges(who)) => match user {
+                        Some(u) if who.is_none_or(|w| w.contains(&u)) => {
+                            texts.extend(challenges_text(acc, u).await);
+                        }
+                        _ => {}
+                    },
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let Ok(open) = seeks(&acc.app.store).await else { break };
-                        serde_json::to_string(&LobbyMessage::Seeks { seeks: open })
-                            .unwrap_or_default()
+                        texts.push(
+                            serde_json::to_string(&LobbyMessage::Seeks { seeks: open })
+                                .unwrap_or_default(),
+                        );
+                        if let Some(u) = user {
+                            texts.extend(challenges_text(acc, u).await);
+                        }
                     }
                     Err(_) => break,
                 };
-                if tx.send(Message::Text(text.into())).await.is_err() {
-                    break;
+                for text in texts {
+                    if tx.send(Message::Text(text.into())).await.is_err() {
+                        return;
+                    }
                 }
             }
             m = incoming.next() => match m {
@@ -486,4 +612,6 @@ pub fn routes() -> Router<Ctx> {
         .route("/api/lobby/seeks", post(post_seek))
         .route("/api/lobby/seeks/{id}", delete(withdraw))
         .route("/api/lobby/seeks/{id}/accept", post(accept))
+        .merge(crate::pairing::routes())
+        .merge(crate::challenges::routes())
 }

@@ -316,28 +316,6 @@ pub struct HistoryPoint {
     pub at_ms: i64,
 }
 
-/// A game of a player's, from that player's side.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct PlayerGame {
-    /// The game's id (`/api/games/ID`, replayable at `/api/games/ID/replay`).
-    pub game: String,
-    /// The rule set.
-    #[serde(rename = "preset")]
-    pub rules: String,
-    /// Rated or casual.
-    pub rated: bool,
-    /// The player's seat: `south` or `north`.
-    pub side: &'static str,
-    /// The opponent's account name; `None` while the seat is free or held by a guest.
-    pub opponent: Option<String>,
-    /// From the player's side: `win`, `loss` or `draw`; `None` while the game goes on.
-    pub result: Option<&'static str>,
-    /// When the game was made, in milliseconds since the Unix epoch.
-    pub created_ms: i64,
-    /// When it ended.
-    pub ended_ms: Option<i64>,
-}
-
 /// A player's profile: ratings, history and games, `rules` filtering the last two.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Profile {
@@ -353,8 +331,11 @@ pub struct Profile {
     pub ratings: Vec<RatingView>,
     /// The rating after each rated game, oldest first.
     pub history: Vec<HistoryPoint>,
-    /// The newest games (at most 100), newest first.
-    pub games: Vec<PlayerGame>,
+    /// The newest games (a page of [`crate::history::PAGE`]), newest first.
+    pub games: Vec<crate::history::PlayerGame>,
+    /// The cursor of the next page of games (`GET /api/users/NAME/games?before=`); `None`
+    /// when there are no more.
+    pub games_next: Option<String>,
 }
 
 /// The profile of `user` (its id and name), filtered to `rules` when given.
@@ -393,41 +374,13 @@ pub fn profile(
                 })
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let games = c
-            .query(
-                "SELECT a.game_id, a.rules, a.rated, a.south_user, a.result, a.created_ms,
-                    a.ended_ms, o.name
-                 FROM account_games a
-                 LEFT JOIN users o ON o.id = CASE WHEN a.south_user = $1 THEN a.north_user
-                                                  ELSE a.south_user END
-                 WHERE (a.south_user = $1 OR a.north_user = $1) AND ($2 = '' OR a.rules = $2)
-                 ORDER BY a.created_ms DESC, a.game_id LIMIT 100",
-                vals![id, rules.unwrap_or_default()],
-            )?
-            .iter()
-            .map(|r| {
-                let side = if r.opt_int(3)? == Some(id) {
-                    Side::South
-                } else {
-                    Side::North
-                };
-                let result = r.opt_text(4)?.map(|w| match w.as_str() {
-                    "draw" => "draw",
-                    w if (w == "south") == (side == Side::South) => "win",
-                    _ => "loss",
-                });
-                Ok(PlayerGame {
-                    game: r.text(0)?,
-                    rules: r.text(1)?,
-                    rated: r.int(2)? != 0,
-                    side: crate::view::side_str(side),
-                    opponent: r.opt_text(7)?,
-                    result,
-                    created_ms: r.int(5)?,
-                    ended_ms: r.opt_int(6)?,
-                })
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
+        let games = crate::history::page(
+            c,
+            id,
+            &rules.unwrap_or_default(),
+            None,
+            crate::history::PAGE,
+        )?;
         Ok(Profile {
             name,
             created_ms,
@@ -435,7 +388,8 @@ pub fn profile(
             provisional_above: PROVISIONAL_DEVIATION,
             ratings,
             history,
-            games,
+            games: games.games,
+            games_next: games.next,
         })
     })
 }

@@ -109,8 +109,8 @@ pub struct LobbyBots {
     pub bots: Vec<mancala_protocols::kgp::LobbyBot>,
 }
 
-/// One game of a KGP bot against the server's level, a person or another bot, watchable at
-/// `/api/games/{id}/ws`.
+/// One game in a list: a KGP bot's (against the server's level, a person or another bot), or
+/// a live game between people; watchable at `/api/games/{id}/ws`.
 #[derive(Debug, Clone, Serialize)]
 pub struct BotGame {
     /// The game's id.
@@ -128,6 +128,9 @@ pub struct BotGame {
     pub over: bool,
     /// How the game ended; null while it goes on.
     pub result: Option<GameResult>,
+    /// The time control (`3+2`, `3d`); absent for an untimed game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
 }
 
 /// A seat of an uploaded record: only the name it gives, or null.

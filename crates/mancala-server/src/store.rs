@@ -126,6 +126,29 @@ pub const MIGRATIONS: &[&str] = &[
      ALTER TABLE games ADD COLUMN south_away_ms INTEGER; -- since when the seat's player is gone
      ALTER TABLE games ADD COLUMN north_away_ms INTEGER;
      ALTER TABLE seeks ADD COLUMN clock TEXT;",
+    // 6: the quick-pairing pools (`pairing.rs`) and the challenges to named players
+    // (`challenges.rs`).
+    "CREATE TABLE pool (
+        user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        pool_key   TEXT NOT NULL,           -- what a match agrees on (`pairing::Pool::key`)
+        rules      TEXT NOT NULL,           -- the rule set, as ratings key it
+        rated      INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE INDEX pool_waiting ON pool(pool_key, created_ms);
+    CREATE TABLE challenges (
+        id          TEXT PRIMARY KEY,
+        from_user   INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        to_user     INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        rules       TEXT NOT NULL,
+        rated       INTEGER NOT NULL,
+        side        TEXT NOT NULL,          -- 'south' | 'north' | 'random': the challenger's seat
+        created_ms  INTEGER NOT NULL,
+        declined_ms INTEGER,                -- set when the challenged player declines
+        clock       TEXT,                   -- time control ('3+2', '3d'); NULL: none
+        UNIQUE (from_user, to_user)
+    ) WITHOUT ROWID;
+    CREATE INDEX challenges_to ON challenges(to_user);",
 ];
 
 /// The same schema changes for PostgreSQL, one for each of [`MIGRATIONS`] (the tests compare
@@ -224,6 +247,27 @@ pub const PG_MIGRATIONS: &[&str] = &[
      ALTER TABLE games ADD COLUMN south_away_ms BIGINT;
      ALTER TABLE games ADD COLUMN north_away_ms BIGINT;
      ALTER TABLE seeks ADD COLUMN clock TEXT;",
+    "CREATE TABLE pool (
+        user_id    BIGINT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        pool_key   TEXT NOT NULL,
+        rules      TEXT NOT NULL,
+        rated      BIGINT NOT NULL,
+        created_ms BIGINT NOT NULL
+    );
+    CREATE INDEX pool_waiting ON pool(pool_key, created_ms);
+    CREATE TABLE challenges (
+        id          TEXT PRIMARY KEY,
+        from_user   BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        to_user     BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        rules       TEXT NOT NULL,
+        rated       BIGINT NOT NULL,
+        side        TEXT NOT NULL,
+        created_ms  BIGINT NOT NULL,
+        declined_ms BIGINT,
+        clock       TEXT,
+        UNIQUE (from_user, to_user)
+    );
+    CREATE INDEX challenges_to ON challenges(to_user);",
 ];
 
 /// One game's row.
@@ -1023,11 +1067,11 @@ impl Store {
     ) -> Pending {
         // A clock starts when the second seat is taken.
         let sql = if side == 0 {
-            "UPDATE games SET south_token = $2, south_name = $3, invite = NULL,
+            "UPDATE games SET south_token = $2, south_name = $3, invite = NULL, updated_ms = $4,
                 clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE $4 END
              WHERE id = $1 AND invite IS NOT NULL AND south_token IS NULL"
         } else {
-            "UPDATE games SET north_token = $2, north_name = $3, invite = NULL,
+            "UPDATE games SET north_token = $2, north_name = $3, invite = NULL, updated_ms = $4,
                 clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE $4 END
              WHERE id = $1 AND invite IS NOT NULL AND north_token IS NULL"
         };
@@ -1040,6 +1084,19 @@ impl Store {
                 _ => Err(anyhow!("the seat was taken meanwhile")),
             }
         })
+    }
+
+    /// Ids of the `limit` games between people (or bots) that moved last, where a move or a
+    /// seat was taken since `since_ms` and nothing ended them off the board; newest first
+    /// (the caller drops those over by the rules).
+    pub fn live_games(&self, limit: u32, since_ms: i64) -> anyhow::Result<Vec<String>> {
+        self.ids(
+            "SELECT id FROM games WHERE south_kind <> 'ai' AND north_kind <> 'ai'
+                AND invite IS NULL AND resigned IS NULL AND stopped IS NULL
+                AND interrupted_ms IS NULL AND updated_ms > $2
+             ORDER BY updated_ms DESC, id LIMIT $1",
+            vec![limit.into(), since_ms.into()],
+        )
     }
 
     /// Ids of the `limit` newest games with a KGP bot, newest first.

@@ -700,3 +700,426 @@ async fn behind_a_proxy_clients_are_counted_apart() {
         server.stop().await;
     }
 }
+
+/// The lobby's WebSocket of a signed-in browser (its session cookie).
+async fn lobby_socket(
+    server: &Server,
+    b: &Browser,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{}/api/lobby/ws", server.addr)
+        .into_client_request()
+        .unwrap();
+    let cookie = format!("mancala_session={}", b.cookie.as_deref().unwrap());
+    req.headers_mut().insert("cookie", cookie.parse().unwrap());
+    tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
+/// The next message of `kind` on a lobby socket (others are skipped).
+async fn next_of<S>(ws: &mut S, kind: &str) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    loop {
+        let m = next_json(ws).await;
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}
+
+/// Quick pairing: the first account to ask waits, the next in the same pool (rule set and
+/// rated or casual) is matched with it and the game starts for both (the waiting one is told
+/// over its lobby socket); a waiting account is matched once, never to two players, also when
+/// two ask at the same moment; cancelling and closing the lobby socket leave the pool.
+#[tokio::test]
+async fn quick_pairing_matches_two_and_never_one_to_two() {
+    let server = Server::start(test_config()).await;
+    let mut b: Vec<Browser> = Vec::new();
+    for name in ["ann", "bob", "cid", "dee", "eve", "fay"] {
+        let mut x = Browser::new(&server.base);
+        assert_eq!(
+            x.signup(name, &format!("{name}-password")).await.status,
+            201
+        );
+        b.push(x);
+    }
+    let mut guest = Browser::new(&server.base);
+    let r = guest.post("/api/lobby/pool", json!({})).await;
+    assert_eq!(r.status, 401, "{}", r.text);
+    let mut ann_ws = lobby_socket(&server, &b[0]).await;
+    let pool = json!({"rules": "kalah", "options": {"seeds": 4}, "rated": true});
+    let r = b[0].post("/api/lobby/pool", pool.clone()).await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(
+        r.json(),
+        json!({"waiting": true, "pool": "kalah,seeds=4 rated", "preset": "kalah,seeds=4", "rated": true})
+    );
+    assert_eq!(b[0].get("/api/lobby/pool").await.json(), r.json());
+    // Another pool (casual) does not meet Ann.
+    let casual = json!({"rules": "kalah", "options": {"seeds": 4}, "rated": false});
+    assert_eq!(b[2].post("/api/lobby/pool", casual).await.status, 202);
+    let r = b[1].post("/api/lobby/pool", pool.clone()).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let got = r.json();
+    assert_eq!(got["opponent"], "ann");
+    assert_eq!(
+        (got["rated"].as_bool(), got["preset"].as_str()),
+        (Some(true), Some("kalah,seeds=4"))
+    );
+    let id = got["game"]["id"].as_str().unwrap().to_string();
+    let started = next_of(&mut ann_ws, "started").await;
+    assert_eq!(started["pool"], "kalah,seeds=4 rated");
+    assert_eq!(started["game"], id.as_str());
+    let bob_seat = got["seat"].as_str().unwrap();
+    assert_eq!(started[bob_seat], "bob");
+    let ann_seat = if bob_seat == "south" {
+        "north"
+    } else {
+        "south"
+    };
+    assert_eq!(started[ann_seat], "ann");
+    assert_eq!(
+        b[0].get(&format!("/api/games/{id}")).await.json()["you"],
+        ann_seat
+    );
+    assert_eq!(
+        b[1].get(&format!("/api/games/{id}")).await.json()["you"],
+        bob_seat
+    );
+    assert_eq!(
+        b[0].get("/api/lobby/pool").await.json(),
+        json!({"waiting": false})
+    );
+    // Matched once: the next to ask waits.
+    assert_eq!(b[3].post("/api/lobby/pool", pool.clone()).await.status, 202);
+    // Two ask at once for Dee: one meets her, the other waits.
+    let (mut eve, mut fay) = (b.remove(4), b.remove(4));
+    let (re, rf) = tokio::join!(
+        eve.post("/api/lobby/pool", pool.clone()),
+        fay.post("/api/lobby/pool", pool.clone())
+    );
+    let mut statuses = [re.status, rf.status];
+    statuses.sort();
+    assert_eq!(statuses, [201, 202], "{} / {}", re.text, rf.text);
+    let matched = if re.status == 201 {
+        re.json()
+    } else {
+        rf.json()
+    };
+    assert_eq!(matched["opponent"], "dee");
+    // The one left waiting leaves by cancelling.
+    let waiter = if re.status == 202 { &mut eve } else { &mut fay };
+    assert_eq!(waiter.get("/api/lobby/pool").await.json()["waiting"], true);
+    assert_eq!(
+        waiter.send("DELETE", "/api/lobby/pool", None).await.status,
+        200
+    );
+    assert_eq!(waiter.get("/api/lobby/pool").await.json()["waiting"], false);
+    // Ann waits again, then closes her lobby socket (leaves the page): she leaves the pool.
+    assert_eq!(b[0].post("/api/lobby/pool", pool.clone()).await.status, 202);
+    ann_ws.close(None).await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while b[0].get("/api/lobby/pool").await.json()["waiting"] == true {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "closing the socket left Ann waiting"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.stop().await;
+}
+
+/// A challenge to a named player: the challenged account sees it live on its lobby socket,
+/// declines it (the challenger sees the decline), and accepts the next; the game starts for
+/// both with the seat the challenger asked for, and is accepted once. Nobody else can accept
+/// it; one cannot challenge oneself or a name no account has.
+#[tokio::test]
+async fn a_challenge_is_seen_live_declined_and_accepted() {
+    let server = Server::start(test_config()).await;
+    let (mut ann, mut bob, mut cid) = (
+        Browser::new(&server.base),
+        Browser::new(&server.base),
+        Browser::new(&server.base),
+    );
+    ann.signup("ann", "password-a").await;
+    bob.signup("Bob", "password-b").await;
+    cid.signup("cid", "password-c").await;
+    let mut ann_ws = lobby_socket(&server, &ann).await;
+    let mut bob_ws = lobby_socket(&server, &bob).await;
+    let none = json!({"type": "challenges", "incoming": [], "outgoing": []});
+    assert_eq!(next_of(&mut ann_ws, "challenges").await, none);
+    assert_eq!(next_of(&mut bob_ws, "challenges").await, none);
+
+    let r = ann
+        .post("/api/lobby/challenges", json!({"name": "nobody"}))
+        .await;
+    assert_eq!(
+        (r.status, r.key().as_str()),
+        (404, "server.account.no-user")
+    );
+    let r = ann
+        .post("/api/lobby/challenges", json!({"name": "ANN"}))
+        .await;
+    assert_eq!(
+        (r.status, r.key().as_str()),
+        (409, "server.lobby.challenge-self")
+    );
+    let sent = ann
+        .post(
+            "/api/lobby/challenges",
+            json!({"name": "bob", "rules": "kalah", "side": "north"}),
+        )
+        .await;
+    assert_eq!(sent.status, 201, "{}", sent.text);
+    let k = sent.json()["challenge"].clone();
+    assert_eq!(
+        (
+            k["from"].as_str(),
+            k["to"].as_str(),
+            k["side"].as_str(),
+            k["rated"].as_bool()
+        ),
+        (Some("ann"), Some("Bob"), Some("north"), Some(true))
+    );
+    let seen = next_of(&mut bob_ws, "challenges").await;
+    assert_eq!(seen["incoming"], json!([k]));
+    assert_eq!(
+        next_of(&mut ann_ws, "challenges").await["outgoing"],
+        json!([k])
+    );
+    let kid = k["id"].as_str().unwrap();
+    // Only Bob answers it.
+    let r = cid
+        .post(&format!("/api/lobby/challenges/{kid}/accept"), json!({}))
+        .await;
+    assert_eq!(
+        (r.status, r.key().as_str()),
+        (404, "server.lobby.no-challenge")
+    );
+    let r = ann
+        .post(&format!("/api/lobby/challenges/{kid}/decline"), json!({}))
+        .await;
+    assert_eq!(r.status, 404);
+    assert_eq!(
+        bob.post(&format!("/api/lobby/challenges/{kid}/decline"), json!({}))
+            .await
+            .status,
+        200
+    );
+    let after = next_of(&mut ann_ws, "challenges").await;
+    assert_eq!(after["outgoing"][0]["declined"], true, "{after}");
+    assert_eq!(
+        next_of(&mut bob_ws, "challenges").await["incoming"],
+        json!([])
+    );
+    let r = bob
+        .post(&format!("/api/lobby/challenges/{kid}/accept"), json!({}))
+        .await;
+    assert_eq!(r.status, 404, "a declined challenge is not accepted");
+    // Ann dismisses it; a casual one of another rule set follows, and Bob accepts it.
+    assert_eq!(
+        ann.send("DELETE", &format!("/api/lobby/challenges/{kid}"), None)
+            .await
+            .status,
+        200
+    );
+    assert_eq!(ann.get("/api/lobby/challenges").await.json(), none);
+    let sent = ann
+        .post(
+            "/api/lobby/challenges",
+            json!({"name": "bob", "rules": "kalah", "options": {"seeds": 4}, "side": "north", "rated": false}),
+        )
+        .await
+        .json();
+    let kid = sent["challenge"]["id"].as_str().unwrap().to_string();
+    let incoming = bob.get("/api/lobby/challenges").await.json()["incoming"].clone();
+    assert_eq!(incoming, json!([sent["challenge"]]));
+    let path = format!("/api/lobby/challenges/{kid}/accept");
+    let accepted = bob.post(&path, json!({})).await;
+    assert_eq!(accepted.status, 201, "{}", accepted.text);
+    let a = accepted.json();
+    assert_eq!(
+        (a["seat"].as_str(), a["rated"].as_bool()),
+        (Some("south"), Some(false))
+    );
+    assert_eq!(a["preset"], "kalah,seeds=4");
+    let id = a["game"]["id"].as_str().unwrap();
+    let started =
+        json!({"type": "started", "challenge": kid, "game": id, "south": "Bob", "north": "ann"});
+    assert_eq!(next_of(&mut ann_ws, "started").await, started);
+    assert_eq!(next_of(&mut bob_ws, "started").await, started);
+    assert_eq!(
+        bob.post(&path, json!({})).await.status,
+        404,
+        "accepted once"
+    );
+    assert_eq!(
+        ann.get(&format!("/api/games/{id}")).await.json()["you"],
+        "north"
+    );
+    server.stop().await;
+}
+
+/// An account's games, a page at a time, each from that player's side: the result, the
+/// seeds of both stores as the game's own result gives them, the margin with its sign, how
+/// it ended; filtered by rule set; the record of each downloads as text.
+#[tokio::test]
+async fn history_lists_each_game_from_each_side() {
+    let server = Server::start(test_config()).await;
+    let (mut ann, mut bob) = (Browser::new(&server.base), Browser::new(&server.base));
+    ann.signup("ann", "password-a").await;
+    bob.signup("bob", "password-b").await;
+    let mut ids = Vec::new();
+    for (rules, side) in [
+        ("kalah,pits=4,seeds=2", "south"),
+        ("kalah", "north"),
+        ("kalah,pits=4,seeds=2", "south"),
+    ] {
+        let c = ann
+            .post(
+                "/api/account/games",
+                json!({"rules": rules, "side": side, "rated": false}),
+            )
+            .await
+            .json();
+        let id = c["game"]["id"].as_str().unwrap().to_string();
+        let j = bob
+            .post(
+                &format!("/api/account/games/{id}/join"),
+                json!({"invite": c["invite"]}),
+            )
+            .await;
+        assert_eq!(j.status, 200, "{}", j.text);
+        ids.push(id);
+    }
+    // The first played to its end (pits in turn: the game ends with a margin), the second
+    // resigned by Ann, the third goes on.
+    let mut k = 0;
+    let end = loop {
+        let st = ann.get(&format!("/api/games/{}", ids[0])).await.json();
+        if st["over"] == true {
+            break st;
+        }
+        let legal = st["legal"].as_array().unwrap().clone();
+        let mover = if st["you"] == st["to_move"] {
+            &mut ann
+        } else {
+            &mut bob
+        };
+        let r = mover
+            .post(
+                &format!("/api/games/{}/moves", ids[0]),
+                json!({"pit": legal[k % legal.len()]}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        k += 1;
+    };
+    assert_eq!(
+        ann.post(&format!("/api/games/{}/resign", ids[1]), json!({}))
+            .await
+            .status,
+        200
+    );
+    let (south, north) = (
+        end["result"]["south"].as_i64().unwrap(),
+        end["result"]["north"].as_i64().unwrap(),
+    );
+    let winner = end["result"]["winner"].as_str();
+    let all = |b: &Value| b["games"].as_array().unwrap().clone();
+    let pa = ann.get("/api/users/ann/games").await.json();
+    let pb = bob.get("/api/users/bob/games").await.json();
+    let (ga, gb) = (all(&pa), all(&pb));
+    assert_eq!(ga.len(), 3);
+    assert_eq!(pa["next"], Value::Null);
+    // Newest first.
+    let order: Vec<&str> = ga.iter().map(|g| g["game"].as_str().unwrap()).collect();
+    assert_eq!(order, [&ids[2], &ids[1], &ids[0]]);
+    let (a0, b0) = (&ga[2], &gb[2]);
+    assert_eq!(
+        (a0["side"].as_str(), b0["side"].as_str()),
+        (Some("south"), Some("north"))
+    );
+    assert_eq!(a0["seeds"], json!({"own": south, "opponent": north}));
+    assert_eq!(b0["seeds"], json!({"own": north, "opponent": south}));
+    assert_eq!(a0["margin"], south - north);
+    assert_eq!(b0["margin"], north - south);
+    assert_eq!(a0["ended_by"], "rules");
+    assert_eq!(a0["fewer_seeds_win"], false);
+    let (ra, rb) = match winner {
+        Some("south") => ("win", "loss"),
+        Some("north") => ("loss", "win"),
+        _ => ("draw", "draw"),
+    };
+    assert_eq!(
+        (a0["result"].as_str(), b0["result"].as_str()),
+        (Some(ra), Some(rb))
+    );
+    // The winner's margin is positive, the loser's negative (more seeds win in Kalah).
+    match ra {
+        "win" => assert!(a0["margin"].as_i64().unwrap() > 0),
+        "loss" => assert!(a0["margin"].as_i64().unwrap() < 0),
+        _ => assert_eq!(a0["margin"], 0),
+    }
+    // Resigned by Ann (North): lost for her, won for Bob.
+    assert_eq!(
+        (ga[1]["result"].as_str(), gb[1]["result"].as_str()),
+        (Some("loss"), Some("win"))
+    );
+    assert_eq!(
+        (ga[1]["side"].as_str(), gb[1]["side"].as_str()),
+        (Some("north"), Some("south"))
+    );
+    assert_eq!(ga[1]["ended_by"], "resignation");
+    assert_eq!(ga[1]["opponent"], "bob");
+    // Going on: no result, no seeds.
+    assert_eq!(ga[0]["result"], Value::Null);
+    assert_eq!(ga[0]["seeds"], Value::Null);
+    // A page at a time.
+    let mut seen = Vec::new();
+    let mut next = String::new();
+    loop {
+        let p = bob
+            .get(&format!("/api/users/ann/games?limit=2&before={next}"))
+            .await
+            .json();
+        seen.extend(
+            all(&p)
+                .iter()
+                .map(|g| g["game"].as_str().unwrap().to_string()),
+        );
+        match p["next"].as_str() {
+            Some(n) => next = n.to_string(),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [ids[2].clone(), ids[1].clone(), ids[0].clone()]);
+    // Filtered by rule set.
+    let f = ann.get("/api/users/ann/games?preset=kalah").await.json();
+    assert_eq!(all(&f).len(), 1);
+    assert_eq!(f["games"][0]["game"], ids[1].as_str());
+    assert_eq!(f["preset"], "kalah");
+    for bad in ["?limit=0", "?limit=101", "?before=x", "?preset=nonsense"] {
+        let r = ann.get(&format!("/api/users/ann/games{bad}")).await;
+        assert_eq!(r.status, 400, "{bad}: {}", r.text);
+    }
+    assert_eq!(ann.get("/api/users/nobody/games").await.status, 404);
+    // The profile holds the first page.
+    let profile = ann.get("/api/users/ann").await.json();
+    assert_eq!(profile["games"], pa["games"]);
+    assert_eq!(profile["games_next"], Value::Null);
+    // The record of the finished game, as text.
+    let text = ann
+        .get(&format!("/api/games/{}/record?format=text", ids[0]))
+        .await
+        .text;
+    assert!(text.contains("kalah,pits=4,seeds=2"), "{text}");
+    assert!(text.contains(&format!("{south} : {north}")), "{text}");
+    server.stop().await;
+}

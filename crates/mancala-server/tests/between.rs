@@ -229,3 +229,46 @@ async fn a_gone_player_is_claimed_against() {
     assert_eq!(st["result"]["winner"], "south");
     s.stop().await;
 }
+
+/// The list of games being played: a game between two people once both seats are taken, not
+/// a game against the computer, not a game that has ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_games_list_the_games_between_people() {
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    let listed = |c: Client| async move {
+        let v = c.get("/api/games/live", None).await.ok();
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let (waiting, _, _) = c
+        .create(json!({"rules": "kalah", "opponent": "friend"}))
+        .await;
+    let (computer, _, _) = c.create(json!({"rules": "kalah", "level": 1})).await;
+    let (id, south, _north) = two_guests(&c, Some("5+0")).await;
+    let ids = listed(c.clone()).await;
+    assert!(ids.contains(&id), "{ids:?}");
+    assert!(
+        !ids.contains(&waiting) && !ids.contains(&computer),
+        "{ids:?}"
+    );
+    let v = c.get("/api/games/live", None).await.ok();
+    let g = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(g["clock"], "5+0");
+    assert_eq!(g["over"], false);
+    c.post(&format!("/api/games/{id}/resign"), json!({}), Some(&south))
+        .await
+        .ok();
+    assert!(!listed(c.clone()).await.contains(&id));
+    s.stop().await;
+}

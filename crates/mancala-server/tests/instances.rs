@@ -1,7 +1,9 @@
 //! Two servers on one PostgreSQL database (`MANCALA_TEST_POSTGRES`; skipped, saying so,
 //! without it): a game created on A is joined and played through both, a watcher on A sees
 //! every move made on B, and `kill -9` of A mid-game loses no acknowledged move (the game
-//! finishes on B); a seek posted in B's lobby shows live in A's and is accepted there.
+//! finishes on B); a seek posted in B's lobby shows live in A's and is accepted there; quick
+//! pairing asked of both servers at once matches every player once; a challenge sent on one
+//! server is seen live and accepted on the other.
 
 mod common;
 
@@ -197,6 +199,111 @@ async fn a_seek_posted_on_one_server_is_accepted_on_the_other() {
         }
         assert!(Instant::now() < deadline, "A never showed B's move: {seen}");
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    a.terminate();
+    b.terminate();
+}
+
+/// Quick pairing across two servers: eight accounts ask for the same pool at once, half on
+/// each server; exactly four games start, each player in exactly one, and nobody waits.
+/// Then a challenge sent through A is seen live by the challenged account's socket on B and
+/// accepted there; the challenger hears of the game on A.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pairing_and_challenges_across_two_servers() {
+    let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
+        eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+        return;
+    };
+    let _pair = ONE_PAIR.lock().await;
+    let db = mancala_server::db::fresh_schema(&base).unwrap();
+    let (a, b) = (Proc::start(&db), Proc::start(&db));
+    let mut players = Vec::new();
+    for k in 0..8 {
+        let mut p = Browser::new(if k % 2 == 0 { &a.base } else { &b.base });
+        assert_eq!(p.signup(&format!("p{k}"), "password-p").await.status, 201);
+        players.push(p);
+    }
+    let asks = players.iter_mut().map(|p| async move {
+        let r = p.post("/api/lobby/pool", json!({"rules": "kalah"})).await;
+        (r.status, r.json())
+    });
+    let answers = futures_util::future::join_all(asks).await;
+    let mut games: std::collections::HashMap<String, Vec<String>> = Default::default();
+    let mut waiting = Vec::new();
+    for (k, (status, v)) in answers.iter().enumerate() {
+        match status {
+            201 => games
+                .entry(v["game"]["id"].as_str().unwrap().to_string())
+                .or_default()
+                .push(format!("p{k}")),
+            202 => waiting.push(k),
+            s => panic!("p{k}: {s} {v}"),
+        }
+    }
+    // Each 201 is one match of two: the asker and the one who waited.
+    assert_eq!(games.len(), 4, "{answers:?}");
+    assert_eq!(waiting.len(), 4, "{answers:?}");
+    let mut seated: Vec<String> = Vec::new();
+    for (id, askers) in &games {
+        assert_eq!(askers.len(), 1, "two asked for one game: {askers:?}");
+        let g = players[0].get(&format!("/api/games/{id}")).await.json();
+        for side in ["south", "north"] {
+            seated.push(g["players"][side]["name"].as_str().unwrap().to_string());
+        }
+    }
+    seated.sort();
+    let all: Vec<String> = (0..8).map(|k| format!("p{k}")).collect();
+    assert_eq!(seated, all, "every player in exactly one game");
+    for k in waiting {
+        let w = players[k].get("/api/lobby/pool").await.json();
+        assert_eq!(w["waiting"], false, "p{k} still waits");
+    }
+
+    // A challenge from p0 (on A) to p1 (watching on B).
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let socket = |p: &Browser| {
+        let mut req = format!("{}/api/lobby/ws", p.base.replacen("http", "ws", 1))
+            .into_client_request()
+            .unwrap();
+        let cookie = format!("mancala_session={}", p.cookie.as_deref().unwrap());
+        req.headers_mut().insert("cookie", cookie.parse().unwrap());
+        req
+    };
+    let (mut on_a, _) = tokio_tungstenite::connect_async(socket(&players[0]))
+        .await
+        .unwrap();
+    let (mut on_b, _) = tokio_tungstenite::connect_async(socket(&players[1]))
+        .await
+        .unwrap();
+    for ws in [&mut on_a, &mut on_b] {
+        assert_eq!(next_json(ws).await["type"], "seeks");
+        assert_eq!(next_json(ws).await["type"], "challenges");
+    }
+    let sent = players[0]
+        .post(
+            "/api/lobby/challenges",
+            json!({"name": "p1", "side": "south"}),
+        )
+        .await;
+    assert_eq!(sent.status, 201, "{}", sent.text);
+    let k = sent.json()["challenge"].clone();
+    let seen = next_json(&mut on_b).await;
+    assert_eq!(seen["incoming"], json!([k]), "{seen}");
+    let kid = k["id"].as_str().unwrap();
+    let accepted = players[1]
+        .post(&format!("/api/lobby/challenges/{kid}/accept"), json!({}))
+        .await;
+    assert_eq!(accepted.status, 201, "{}", accepted.text);
+    let id = accepted.json()["game"]["id"].as_str().unwrap().to_string();
+    loop {
+        let m = next_json(&mut on_a).await;
+        if m["type"] == "started" {
+            assert_eq!(
+                m,
+                json!({"type": "started", "challenge": kid, "game": id, "south": "p0", "north": "p1"})
+            );
+            break;
+        }
     }
     a.terminate();
     b.terminate();
