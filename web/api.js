@@ -137,7 +137,7 @@ const localApi = {
     const depth = analysisDepth();
     return engine('analyse', position, JSON.stringify(history), depth, depth ? 60000 : 2000);
   },
-  replayRecord: (text) => engine('replay_record', text, 200, 5000),
+  replayRecord: (text) => engine('replay_record', text, 5000),
 };
 
 const serverApi = {
@@ -150,7 +150,8 @@ const serverApi = {
   resign: (id, token) => call('POST', `/api/games/${id}/resign`, {}, token),
   hint: (id, token) => call('GET', `/api/games/${id}/hint`, undefined, token),
   join: (id, invite, name) => call('POST', `/api/games/${id}/join`, { invite, name }, undefined),
-  replayGame: (id) => call('GET', `/api/games/${id}/replay`),
+  // Without the engine's values where `values` is false (at once: the game screen's look back).
+  replayGame: (id, { values = true } = {}) => call('GET', `/api/games/${id}/replay${values ? '' : '?values=false'}`),
   botGames: () => call('GET', '/api/kgp/games'),
   lobbyBots: () => call('GET', '/api/kgp/bots'),
   challenge: (bot, side, name) => call('POST', `/api/kgp/bots/${encodeURIComponent(bot)}/challenge`, { side, name }),
