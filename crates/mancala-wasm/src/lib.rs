@@ -399,7 +399,7 @@ pub fn hint(id: &str, ms: u32) -> String {
         let pos = *g.game.position();
         let r = with_engine(|e| think::hint(e, &pos, g.game.history(), budget(16, ms)))
             .ok_or("no legal move")?;
-        Ok(serde_json::to_value(view::hint(&pos, pos.to_move(), &r)).map_err(|e| e.to_string())?)
+        serde_json::to_value(view::hint(&pos, pos.to_move(), &r)).map_err(|e| e.to_string())
     })
 }
 
