@@ -54,7 +54,7 @@ echo "== browser tests against $url"
 mkdir -p test-output/browser
 status=0
 (cd web/tests && MANCALA_URL="$url" MANCALA_KGP="$kgp" MANCALA_BIN="$bin" TEST_OUTPUT="$root/test-output/browser" \
-  timeout 600 node --test --test-concurrency=1 e2e.test.js accounts.test.js layout.test.js settings.test.js clocks.test.js) || status=$?
+  timeout 600 node --test --test-concurrency=1 e2e.test.js accounts.test.js layout.test.js settings.test.js clocks.test.js values.test.js) || status=$?
 # The static copy with the engine in the browser (`mancala web-export`), where
 # scripts/wasm-build.sh has built web/pkg/.
 if [ -f web/pkg/mancala_wasm_bg.wasm ]; then

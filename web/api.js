@@ -142,7 +142,7 @@ const localApi = {
     const depth = analysisDepth();
     return engine('analyse', position, JSON.stringify(history), depth, depth ? 60000 : 2000);
   },
-  replayRecord: (text) => engine('replay_record', text, 200, 5000),
+  replayRecord: (text) => engine('replay_record', text, 5000),
 };
 
 const serverApi = {
@@ -159,7 +159,8 @@ const serverApi = {
   answer: (id, token, accept) => call('POST', `/api/games/${id}/answer`, { accept }, token),
   claim: (id, token) => call('POST', `/api/games/${id}/claim`, {}, token),
   rematchSeat: (id, token) => call('POST', `/api/games/${id}/rematch`, {}, token),
-  replayGame: (id) => call('GET', `/api/games/${id}/replay`),
+  // Without the engine's values where `values` is false (at once: the game screen's look back).
+  replayGame: (id, { values = true } = {}) => call('GET', `/api/games/${id}/replay${values ? '' : '?values=false'}`),
   botGames: () => call('GET', '/api/kgp/games'),
   liveGames: () => call('GET', '/api/games/live'),
   lobbyBots: () => call('GET', '/api/kgp/bots'),

@@ -12,20 +12,18 @@
 import { api, local, stopThinking, seatOf, saveSeat, noteGame, watch, recentGames } from './api.js';
 import { Board, letter, other, sleep } from './board.js';
 import { T } from './text.js';
-import { t, tn, lang, LANGS, setLang, side, message, evalText, fill } from './i18n.js';
+import { t, tn, lang, LANGS, setLang, side, message, fill } from './i18n.js';
 import { h } from './dom.js';
 import { accountScreen, playersScreen, profileScreen, joinAsAccount } from './account.js';
 import { betweenPanel } from './between.js';
 import { initSettings } from './settings.js';
 import { turnShown } from './turn.js';
+import { announce } from './announce.js';
+import { valueText, scoreText } from './value.js';
+import { evalGraph } from './graph.js';
+import { LookBack } from './movelist.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
-
-function announce(text) {
-  const a = $('#announce');
-  a.textContent = '';
-  setTimeout(() => { a.textContent = text; }, 30);
-}
 let toastTimer = null;
 function toast(text, kind = 'info') {
   const el = $('#toast');
@@ -378,6 +376,12 @@ async function gameScreen(id) {
   };
   const board = new Board(boardEl, { interactive: !!you, onPlay: (pit) => play(pit), onSown });
   const moves = h('ol', { class: 'moves', id: 'moves', 'aria-label': t('web.moves') });
+  const lookBar = h('p', { class: 'look-back', id: 'look-back', hidden: true });
+  const look = new LookBack(id, board, lookBar, () => {
+    if (!shown) return;
+    board.render(shown.board, !shown.over && shown.to_move === you ? shown.legal : [], you);
+    board.markMove(shown.recent[shown.recent.length - 1] || null);
+  });
   const invite = h('div', { class: 'invite card', hidden: true });
   const btn = (id2, text, fn, title2) => h('button', { type: 'button', id: id2, text, onclick: fn, title: title2 });
   const undoBtn = btn('undo', t('web.undo'), () => undo(), t('web.undo-title'));
@@ -396,7 +400,7 @@ async function gameScreen(id) {
   const between = betweenPanel({ id, token, you, receive: (st) => receive(st), toast, announce });
   s.append(title,
     h('div', { class: 'game' },
-      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, between.note, status, forced, resultCard,
+      h('div', { class: 'play' }, scoreTop, boardEl, scoreBottom, lookBar, between.note, status, forced, resultCard,
         h('div', { class: 'controls' }, you ? swapBtn : null, you && g.vs_computer ? [undoBtn, hintBtn] : null, you ? resignBtn : null, newBtn),
         between.panel, invite, keys),
       h('aside', { class: 'side card' },
@@ -465,7 +469,10 @@ async function gameScreen(id) {
         if (tu.side === 'north' && li.childElementCount === 1) li.append(h('span', { class: 'mv empty', text: '…' }));
         moves.append(li);
       }
-      li.append(h('span', { class: `mv ${tu.side}`, title: side(tu.side), text: tu.text }));
+      // A turn's entry shows the board after it (look back, read-only).
+      const after = tu.first_ply + tu.plies;
+      li.append(h('button', { type: 'button', class: `mv ${tu.side}`, title: side(tu.side), text: tu.text, 'data-ply': after,
+        'aria-label': t('web.look.go', { n: after, side: side(tu.side), move: tu.text }), onclick: () => look.show(after, shown ? shown.ply : st.ply) }));
     }
     const last = moves.querySelector('li:last-child .mv:last-child');
     if (last) { last.classList.add('last'); last.scrollIntoView({ block: 'nearest' }); }
@@ -515,11 +522,12 @@ async function gameScreen(id) {
         location.hash = `#/game/${c.game.id}`;
       } catch (e) { toast(e.message, 'error'); }
     } }) : null;
-    resultCard.replaceChildren(
+    // replaceChildren writes a null as the text "null": only elements go in.
+    resultCard.replaceChildren(...[
       h('h2', { text: head }), h('p', { class: 'by', text: by }),
       h('p', { class: 'why', text: T.resultWhy(r.why ? message(r.why) : r.reason) }),
       st.rules.misere ? h('p', { class: 'why', text: T.misereNote() }) : null,
-      h('div', { class: 'controls' }, rematch, h('a', { class: 'button', href: `#/replay/${id}`, text: T.replayAnalyse() })));
+      h('div', { class: 'controls' }, rematch, h('a', { class: 'button', href: `#/replay/${id}`, text: T.replayAnalyse() }))].filter(Boolean));
     resultCard.hidden = false;
     if (you) noteGame(id, { opponent, result: `${head.toLowerCase()}, ${r.south} : ${r.north}` });
   }
@@ -548,6 +556,8 @@ async function gameScreen(id) {
     try {
       while (shown !== latest) {
         const target = latest;
+        // A change of the game ends a look back: its moves are drawn on the live board.
+        look.end(false);
         const from = shown ? shown.ply : target.ply;
         if (shown && target.ply > from && target.recent.length && target.recent[0].ply <= from) {
           for (const mv of target.recent.filter((x) => x.ply >= from)) {
@@ -591,6 +601,7 @@ async function gameScreen(id) {
   }
   function play(pit) {
     if (!shown || shown.over || shown.to_move !== you || board.animating) return;
+    look.end();
     if (!shown.legal.includes(pit)) { toast(t('web.pit-not-now', { pit: letter(g.rules.notation, you, pit - 1) }), 'error'); return; }
     guarded(async () => receive(await api.move(id, token, pit, shown.ply)));
   }
@@ -608,8 +619,8 @@ async function gameScreen(id) {
       const r = await api.hint(id, token);
       hintPit = r.pit;
       board.hint(r.pit);
-      // The server says what the value means: whose view, which way is better, proven or not.
-      const msg = t('web.hint.text', { move: r.text, value: evalText(r.eval) });
+      // The server turns the value to the asker's view: "you win by 3", proven or not.
+      const msg = t('web.hint.text', { move: r.text, value: valueText(r.eval, you) });
       toast(msg);
       announce(msg);
       if (r.pit === 0) swapBtn.focus();
@@ -703,12 +714,12 @@ function drawReplay(view, r) {
   const body = h('tbody');
   // An evaluation from the server (see the engine's Evaluation): its score, good for the
   // mover when positive (the server turns a misère margin), and the search depth where it is
-  // not proven.
-  const fmt = (e) => (!e ? '–' : `${e.score > 0 ? '+' : ''}${e.score}${e.proven ? '' : ` (${t('web.replay.depth', { depth: e.depth })})`}`);
+  // not proven; the caption's words give the same sign (value.js).
+  const fmt = (e) => (!e ? '–' : `${scoreText(e)}${e.proven ? '' : ` (${t('web.replay.depth', { depth: e.depth })})`}`);
   r.moves.forEach((mv, i) => {
     const val = r.values && r.values[i];
     const loss = val && val.loss > 0;
-    body.append(h('tr', { 'data-ply': i + 1, class: loss ? (val.loss >= 3 ? 'blunder' : 'inaccuracy') : '', title: val && val.played ? evalText(val.played) : '' },
+    body.append(h('tr', { 'data-ply': i + 1, class: loss ? (val.loss >= 3 ? 'blunder' : 'inaccuracy') : '', title: val && val.played ? valueText(val.played) : '' },
       h('td', { text: String(i + 1) }), h('td', { text: side(mv.side) }),
       h('td', {}, h('button', { type: 'button', class: 'link', text: mv.text, onclick: () => go(i + 1), 'aria-label': t('web.replay.go', { n: i + 1, side: side(mv.side), move: mv.text }) })),
       h('td', { text: val ? fmt(val.played) : '–' }),
@@ -719,6 +730,8 @@ function drawReplay(view, r) {
     board.layout(r.rules.pits, bottom, r.rules.notation, names);
     board.render(r.positions[k]);
   };
+  // Every value from South's view on one graph (its words say so).
+  const graph = r.values ? evalGraph(r.values, n, r.rules.misere, (to) => go(to, true)) : null;
   const summary = r.result
     ? t(r.result.winner ? 'web.replay.result' : r.result.unfinished ? 'web.replay.result-unfinished' : 'web.replay.result-draw', { south: r.result.south, north: r.result.north, who: names[r.result.winner] })
     : tn('web.replay.unfinished', n);
@@ -736,6 +749,7 @@ function drawReplay(view, r) {
             location.hash = `#/analysis/${encodeURIComponent(r.positions[k].position)}`;
           } })),
         slider,
+        graph ? graph.figure : null,
         h('p', { class: 'keys', text: t('web.replay.keys') })),
       h('aside', { class: 'side card' }, table)));
   let animating = false;
@@ -753,6 +767,7 @@ function drawReplay(view, r) {
     }
     k = to;
     slider.value = k;
+    if (graph) graph.mark(k);
     for (const tr of body.querySelectorAll('tr')) tr.classList.toggle('current', Number(tr.dataset.ply) === k);
     const cur = body.querySelector('tr.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -763,7 +778,7 @@ function drawReplay(view, r) {
       let text = t('web.replay.caption-move', { k, n, who: names[mv.side], move: mv.text });
       if (mv.captured) text += tn('web.move.capturing', mv.captured);
       if (val && val.played) {
-        text += t('web.replay.engine', { value: evalText(val.played) });
+        text += t('web.replay.engine', { value: valueText(val.played) });
         if (val.loss > 0) text += tn('web.replay.best-was', val.loss, { move: val.best_text, value: fmt(val.best) });
         else if (val.loss === 0) text += t('web.replay.the-best');
       }
@@ -818,7 +833,20 @@ async function analysisScreen(start) {
   const tried = h('p', { class: 'tried', id: 'analysis-tried' });
   const line = h('p', { class: 'line', id: 'analysis-line' });
   const table = h('table', { class: 'values', id: 'analysis-moves' });
-  const fmt = (e) => `${e.score > 0 ? '+' : e.score < 0 ? '−' : ''}${Math.abs(e.score)}`;
+  const fmt = scoreText;
+  // Each preset's start, to open without typing.
+  const presetSel = h('select', { id: 'analysis-preset', 'aria-label': A.startOf() }, h('option', { value: '', text: A.startOf() }));
+  presetSel.addEventListener('change', () => {
+    if (!presetSel.value) return;
+    input.value = presetSel.value;
+    presetSel.value = '';
+    form.requestSubmit();
+  });
+  form.insertBefore(h('div', { class: 'field' }, presetSel), openBtn);
+  (async () => {
+    variantsCache = variantsCache || (await api.variants(lang));
+    presetSel.append(...variantsCache.presets.filter((p) => p.start).map((p) => h('option', { value: p.start, text: p.title })));
+  })().catch(() => {});
 
   async function load(position, moveText) {
     const my = ++gen;
@@ -874,8 +902,9 @@ async function analysisScreen(start) {
             h('div', { class: 'controls' }, backBtn), tried, line),
           h('aside', { class: 'side card' }, table)));
     }
-    // The side to move plays from the bottom row.
-    const bottom = a.board.to_move || 'south';
+    // The side to move at the position opened plays from the bottom row, and the board stays
+    // so while moves are tried.
+    const bottom = trail[0].a.board.to_move || 'south';
     const names = { south: side('south'), north: side('north') };
     const key = `${a.rules.name}/${bottom}`;
     if (!board || laidOut !== key) {
@@ -899,8 +928,8 @@ async function analysisScreen(start) {
     const body = h('tbody');
     for (const m of a.moves) {
       const how = m.eval.proven ? A.proven() : A.depth(m.eval.depth);
-      body.append(h('tr', { 'data-pit': m.pit, class: [m.pit === a.best ? 'best' : '', m.loss >= 3 ? 'blunder' : m.loss > 0 ? 'inaccuracy' : ''].join(' ').trim(), title: evalText(m.eval) },
-        h('td', {}, h('button', { type: 'button', class: 'link', text: m.text, 'aria-label': A.play(m.text, evalText(m.eval)), onclick: () => tryMove(m.pit) })),
+      body.append(h('tr', { 'data-pit': m.pit, class: [m.pit === a.best ? 'best' : '', m.loss >= 3 ? 'blunder' : m.loss > 0 ? 'inaccuracy' : ''].join(' ').trim(), title: valueText(m.eval) },
+        h('td', {}, h('button', { type: 'button', class: 'link', text: m.text, 'aria-label': A.play(m.text, valueText(m.eval)), onclick: () => tryMove(m.pit) })),
         h('td', { class: 'value', text: fmt(m.eval) }),
         h('td', { class: 'how', text: how }),
         h('td', { class: 'loss', text: m.loss === null ? '–' : String(m.loss) })));

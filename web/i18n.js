@@ -88,25 +88,6 @@ export function errorText(data) {
   return data.error || '';
 }
 
-// An engine's value in words, from its fields (see the engine's Evaluation): the side it is
-// for, the final margin, whether fewer seeds win, a tie won by the cowrie rule, proven or a
-// search's depth.
-export function evalText(e) {
-  if (!e) return '';
-  const who = side(e.side);
-  const how = e.proven ? t('value.proven') : t('value.depth', { depth: e.depth });
-  if (e.tie_break) {
-    const winner = side(e.score > 0 ? e.side : (e.side === 'south' ? 'north' : 'south'));
-    const outcome = t(e.score > 0 ? 'value.tie-wins' : 'value.tie-loses', { side: who });
-    return t('value.tie', { winner, outcome, how });
-  }
-  const n = Math.abs(e.score);
-  let outcome = e.score > 0 ? tn('value.wins', n, { side: who }) : e.score < 0 ? tn('value.loses', n, { side: who }) : t('value.draw');
-  if (e.lower_is_better) outcome = t('value.misere', { outcome });
-  const margin = `${e.margin >= 0 ? '+' : ''}${e.margin}`; // as the engine writes it: +4, -3, +0
-  return t('value.text', { margin, side: who, outcome, how });
-}
-
 // Every element of `root` with a `data-i18n` key gets its string as text (`data-i18n-attr`
 // names an attribute to fill instead).
 export function fill(root = document) {

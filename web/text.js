@@ -38,6 +38,7 @@ export const T = {
     backTitle: () => t('web.analysis.back-title'),
     start: () => t('web.analysis.start'),
     fromHere: () => t('web.analysis.from-here'),
+    startOf: () => t('web.analysis.start-of'),
     working: () => t('web.analysis.working'),
     stop: () => t('web.analysis.stop'),
     stopped: () => t('web.analysis.stopped'),

@@ -104,8 +104,8 @@ test('a game against the computer: menus, moves, answer, hint, reload, keyboard,
   // Hint marks a pit.
   await page.click('#hint');
   await page.waitForSelector('#board .mark-hint');
-  // The hint says whose value it is and how sure.
-  assert.match(await page.textContent('#toast'), /^Hint: play [A-F]: [+-]?\d+ for South \(.*\), (proven|search to depth \d+)\.$/);
+  // The hint says its value from the reader's side, its sign good or bad for him, and how sure.
+  assert.match(await page.textContent('#toast'), /^Hint: play [A-F]: ([+−]\d+ for you \(you (win|lose) by \d+\)|0 for you \(a draw\)), (proven|search to depth \d+)\.$/);
   await shot(page, '03-game-hint');
 
   // Reload: the same game, same board, and play goes on.
@@ -159,7 +159,7 @@ test('a game against the computer: menus, moves, answer, hint, reload, keyboard,
   await page.waitForFunction((n) => new RegExp(`Move ${n} of ${n}`).test(document.querySelector('#replay-status').textContent), rows);
   // The engine's values are shown for the moves.
   const values = await page.$$eval('#replay-moves tbody tr td:nth-child(4)', (tds) => tds.map((t) => t.textContent));
-  assert.ok(values.some((v) => /^[+-]?\d+( \(depth \d+\))?$/.test(v)), `values: ${values}`);
+  assert.ok(values.some((v) => /^([+−]\d+|0)( \(depth \d+\))?$/.test(v)), `values: ${values}`);
   await page.click('#replay-moves tbody tr:nth-child(2) button');
   await page.waitForFunction(() => /Move 2 of/.test(document.querySelector('#replay-status').textContent));
   await shot(page, '05-replay');
@@ -435,7 +435,7 @@ test('replays mark captures, the end sweep and misère values the right way', as
   const rows = await page.$$eval('#replay-moves tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
   const last = rows[rows.length - 1];
   assert.equal(last[1], 'South');
-  assert.match(last[3], /^-12$/, JSON.stringify(last));
+  assert.match(last[3], /^−12$/, JSON.stringify(last));
   assert.match(await page.textContent('#replay-moves caption'), /fewer seeds win/);
   await shot(page, '10-replay-dracala');
   assert.deepEqual(errors, []);
@@ -613,12 +613,12 @@ test('the language: from the browser, switched from the menu, kept in the URL an
   assert.equal(await page.getAttribute('html', 'lang'), 'pt');
   assert.match(page.url(), /[?&]lang=pt/);
   assert.equal(new URL(page.url()).hash, new URL(gameUrl).hash, 'the same game');
-  assert.equal(await page.textContent('#status'), 'A sua vez.');
+  assert.equal(await page.textContent('#status'), 'Sua vez.');
   assert.equal(await page.textContent('#undo'), 'Desfazer');
   assert.equal(await page.textContent('#resign'), 'Desistir');
   assert.equal(await page.textContent('#nav-new .nav-long'), 'Novo jogo');
   assert.equal(await page.textContent('aside h2'), 'Jogadas');
-  assert.match(await page.getAttribute('#board button.pit >> nth=0', 'aria-label'), /^A sua casa A: 3 sementes/);
+  assert.match(await page.getAttribute('#board button.pit >> nth=0', 'aria-label'), /^Sua casa A: 3 sementes/);
   await page.waitForFunction(() => /Tabuleiro: 6 casas por lado/.test(document.querySelector('.rules-text').textContent));
   await shot(page, '12-language-pt');
   // A reload keeps it, and so does a page opened without ?lang (localStorage).
@@ -652,13 +652,13 @@ test('the server\'s errors and a replay\'s note are said in the reader\'s langua
   await page.fill('#record-text', '[Variant "kalah"]\n1. C (+9) Q\n');
   await page.click('#load-record');
   await page.waitForFunction(() => /inesperado/.test(document.querySelector('#screen-replay .error').textContent));
-  assert.match(await page.textContent('#screen-replay .error'), /^registo: linha 2, coluna 11 \(em `Q`\): `Q` inesperado, esperava-se uma letra de casa a-f ou A-F$/);
+  assert.match(await page.textContent('#screen-replay .error'), /^registro: linha 2, coluna 11 \(em `Q`\): `Q` inesperado, esperava-se uma letra de casa a-f ou A-F$/);
   // A record whose moves replay but whose annotation disagrees: shown, with the note in Portuguese,
   // and the computer of a server's record named by its level.
   await page.fill('#record-text', '[Variant "kalah"]\n[South "computer (level 3)"]\n1. C (+9) f\n');
   await page.click('#load-record');
   await page.waitForSelector('#replay-moves tbody tr');
-  assert.match(await page.textContent('#screen-replay .error'), /o registo dá ganho no armazém \(\+n\) = 9, a reprodução dá 0 /);
+  assert.match(await page.textContent('#screen-replay .error'), /o registro dá ganho no armazém \(\+n\) = 9, a reprodução dá 0 /);
   assert.match(await page.textContent('#screen-replay'), /Computador \(nível 3\)/);
   // A bad position on the analysis board.
   await page.goto(`${BASE}/?lang=pt#/analysis/${encodeURIComponent('kalah/3-3-3/0/3-3-3-3-3-3/0/s')}`);

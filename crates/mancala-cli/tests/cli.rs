@@ -216,14 +216,14 @@ fn a_replay_and_its_note_speak_the_language_asked_for() {
     assert!(stdout(&o).contains("1. Sul: C"), "{}", stdout(&o));
     assert_eq!(
         stderr(&o).trim(),
-        "note: stdin: registo: vez 1 (Sul) `C`: o registo dá ganho no armazém (+n) = 9, a \
+        "note: stdin: registro: vez 1 (Sul) `C`: o registro dá ganho no armazém (+n) = 9, a \
          reprodução dá 0 [linha 3, coluna 4 (em `C (+9) f`)]"
     );
     // Without --lenient the fault ends the command, in the same language.
     let o = with_stdin(&["replay", "-", "--lang", "pt"], slip);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).starts_with("error: stdin: registo: vez 1 (Sul) `C`: o registo dá"),
+        stderr(&o).starts_with("error: stdin: registro: vez 1 (Sul) `C`: o registro dá"),
         "{}",
         stderr(&o)
     );
@@ -1607,7 +1607,7 @@ fn the_language_comes_from_lang_or_the_locale() {
         &["rules", "kalah"],
     );
     assert!(
-        en.starts_with("kalah: Kalah: the classic game of the family"),
+        en.starts_with("kalah: sow counter-clockwise; a last seed in your store"),
         "{en}"
     );
     let json = env(&[("LANG", "es_ES.UTF-8")], &["rules", "kalah", "--json"]);

@@ -498,11 +498,23 @@ async fn pair(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> ApiR
         .into_response())
 }
 
+/// `?values=false` leaves the engine's values out (the game screen's look back at a ply).
+#[derive(Deserialize)]
+struct ReplayQuery {
+    #[serde(default = "yes")]
+    values: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
 async fn replay_game(
     State(c): State<Ctx>,
     Path(id): Path<String>,
+    Query(q): Query<ReplayQuery>,
 ) -> ApiResult<Json<view::Replay<Seats<Player>>>> {
-    Ok(Json(c.app.replay(&id).await?))
+    Ok(Json(c.app.replay(&id, q.values).await?))
 }
 
 /// Replays an uploaded record (JSON or text) for the replay viewer.
@@ -524,7 +536,7 @@ async fn analysis(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<view::Analysis>> {
     let req: AnalysisReq = parse_json(body)?;
-    let pos: Position = req.position.trim().parse().map_err(ApiError::from)?;
+    let pos = view::analysis_position(&req.position).map_err(ApiError::from)?;
     if req.history.len() > MAX_HISTORY {
         return Err(ApiError::bad(format!(
             "history: at most {MAX_HISTORY} earlier positions"
@@ -535,7 +547,7 @@ async fn analysis(
         .iter()
         .enumerate()
         .map(|(k, text)| {
-            let p: Position = text.trim().parse().map_err(|e| {
+            let p = view::analysis_position(text).map_err(|e| {
                 ApiError::said(
                     StatusCode::BAD_REQUEST,
                     Msg::new("server.history").arg("k", k).error("error", e),

@@ -886,7 +886,7 @@ impl App {
     /// The engine's suggestion for the asker (games against the computer, on his turn).
     pub async fn hint(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<Hint> {
         let entry = self.entry(id).await?;
-        let moment = {
+        let (asker, moment) = {
             let live = entry.live.lock().await;
             let side = live.seat(token)?;
             if !live.is_ai_game() {
@@ -907,7 +907,7 @@ impl App {
                     Msg::new("server.hint-own-turn"),
                 ));
             }
-            live.session.moment()
+            (side, live.session.moment())
         };
         let pos = moment.position;
         let engine = self.engine(16);
@@ -923,15 +923,8 @@ impl App {
             })
             .await?
             .ok_or_else(|| ApiError::conflict("no legal move"))?;
-        let notation = mancala_core::notation::Notation::for_rules(pos.rules());
-        Ok(Hint {
-            pit: mancala_core::pit_number(r.best),
-            text: notation.move_text(pos.to_move(), r.best),
-            value: r.eval.margin,
-            depth: r.depth,
-            proven: r.eval.is_proven(),
-            eval: r.eval,
-        })
+        // The value from the asker's view, whatever side the search's was from.
+        Ok(view::hint(&pos, asker, &r))
     }
 
     /// A one-thread engine with a table of `tt_mb` MiB that probes the endgame tables where
@@ -1020,19 +1013,28 @@ impl App {
         }
     }
 
-    /// The replay view of a game with the engine's values of its moves.
-    pub async fn replay(self: &Arc<Self>, id: &str) -> ApiResult<Replay<Seats<Player>>> {
+    /// The replay view of a game, with the engine's values of its moves where `values`
+    /// (without them: at once, for a look back at a ply while the game goes on).
+    pub async fn replay(
+        self: &Arc<Self>,
+        id: &str,
+        values: bool,
+    ) -> ApiResult<Replay<Seats<Player>>> {
         let entry = self.entry(id).await?;
         let (game, players, stop) = {
             let live = entry.live.lock().await;
             (live.game().clone(), live.players(), live.stop())
         };
+        if !values {
+            return Ok(view::replay(&game, players, stop, None));
+        }
         self.replay_game(game, players, stop).await
     }
 
     /// The replay view of `game` (stored or read from a record): its positions and moves, each
-    /// move judged by the engine within [`Config::analysis_time`]; past 100 times that in all,
-    /// the remaining moves go unjudged.
+    /// move judged by the engine to a fixed depth or proven ([`view::replay_analysis`], the
+    /// same values each time); past 100 times [`Config::analysis_time`] in all, the remaining
+    /// moves go unjudged.
     pub async fn replay_game<P: Send + 'static>(
         &self,
         game: Game,
@@ -1043,7 +1045,7 @@ impl App {
         let engine = self.engine(64);
         self.compute(move || {
             engine.prefault();
-            let values = view::analysis_with(&engine, &game, per, per * 100);
+            let values = view::replay_analysis(&engine, &game, per * 100);
             view::replay(&game, players, stop, Some(values))
         })
         .await

@@ -139,7 +139,7 @@ pub struct Config {
     /// Most time the computer spends on one move; shared out when more searches wait than the
     /// pool has threads.
     pub ai_time: Duration,
-    /// Time a search of the replay analysis may take for one position.
+    /// The replay analysis's time for one position: 100 times this caps a game's judging.
     pub analysis_time: Duration,
     /// Time the analysis board's values of a position and its best line may take in all.
     pub board_time: Duration,

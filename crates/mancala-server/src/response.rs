@@ -5,12 +5,11 @@
 //! A field that is `Option` without `skip_serializing_if` is always sent, as null when
 //! empty; one with it is left out when empty. The client tells the two apart.
 
-use mancala_engine::Evaluation;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::view::{Board, GameResult};
-pub use crate::view::{GameView, Player, Seats};
+pub use crate::view::{GameView, Hint, Player, Seats};
 use axum::http::StatusCode;
 use mancala_core::Msg;
 
@@ -179,23 +178,6 @@ pub struct Joined {
     pub seat: &'static str,
     /// Its token.
     pub token: String,
-}
-
-/// The engine's suggestion (`GET /api/games/{id}/hint`).
-#[derive(Debug, Clone, Serialize)]
-pub struct Hint {
-    /// The pit to play, 1-based; 0 for the pie rule's swap (`text` is then `swap`).
-    pub pit: u8,
-    /// The move in the game's notation.
-    pub text: String,
-    /// The value's margin, from the asker's view.
-    pub value: i32,
-    /// The depth reached.
-    pub depth: u32,
-    /// Whether the value is proven.
-    pub proven: bool,
-    /// The value with its quality.
-    pub eval: Evaluation,
 }
 
 /// The answer of `/api/rules`: a variant's rules and start.

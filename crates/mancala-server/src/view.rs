@@ -18,7 +18,8 @@ use serde::Serialize;
 mod review;
 
 pub use review::{
-    analyse, analysis, analysis_with, replay, Analysis, MoveJudgement, MoveValueView, Replay,
+    analyse, analysis, analysis_position, analysis_with, replay, replay_analysis, replay_limits,
+    Analysis, MoveJudgement, MoveValueView, Replay,
 };
 
 /// The side's word in JSON: `"south"` or `"north"`.
@@ -268,6 +269,51 @@ pub fn turns(game: &Game) -> Vec<TurnView> {
         .collect()
 }
 
+/// The engine's suggestion to the side to move (`GET /api/games/{id}/hint`), its value from
+/// the asker's view: `value` and `score` say the same as `eval`, lifted to the top so that no
+/// reader has to turn them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hint {
+    /// The pit to play, 1-based; 0 for the pie rule's swap (`text` is then `swap`).
+    pub pit: u8,
+    /// The move in the game's notation.
+    pub text: String,
+    /// The asker's side, whose view the value is from: `"south"` or `"north"`.
+    pub side: &'static str,
+    /// The final seed margin the asker reaches (his seeds minus the opponent's).
+    pub value: i32,
+    /// The same turned so that higher is better for the asker (`-value` where fewer seeds
+    /// win): positive, the asker wins by that much.
+    pub score: i32,
+    /// Fewer seeds win (misère): a lower `value` is better for the asker.
+    pub lower_is_better: bool,
+    /// The depth reached.
+    pub depth: u32,
+    /// Whether the value is proven.
+    pub proven: bool,
+    /// The value with its quality, from the asker's view.
+    pub eval: Evaluation,
+}
+
+/// The hint `r` (a search or proof of `pos`) for `asker`, its value turned to his view by
+/// [`Evaluation::seen_by`].
+pub fn hint(pos: &Position, asker: Side, r: &mancala_engine::SearchResult) -> Hint {
+    let eval = r.eval.seen_by(asker);
+    Hint {
+        pit: mancala_core::pit_number(r.best),
+        text: Notation::for_rules(pos.rules())
+            .move_text(pos.to_move(), r.best)
+            .to_string(),
+        side: side_str(asker),
+        value: eval.margin,
+        score: eval.score(),
+        lower_is_better: eval.lower_is_better,
+        depth: r.depth,
+        proven: eval.is_proven(),
+        eval,
+    }
+}
+
 /// How a finished game ended (the game's `result`, null while it goes on).
 #[derive(Debug, Clone, Serialize)]
 pub struct GameResult {
@@ -480,6 +526,9 @@ pub struct PresetView {
     pub summary: &'static str,
     /// Its rules with every option at its default.
     pub defaults: Rules,
+    /// The position string of its start with every option at its default (the analysis
+    /// board opens on it).
+    pub start: String,
     /// The options that apply to it.
     pub options: Vec<OptionView>,
     /// Its rules in words.
@@ -561,6 +610,9 @@ pub fn variants(lang: Lang) -> Variants {
                 title: p.title_in(lang),
                 summary: p.summary_in(lang),
                 defaults: p.rules(),
+                start: Game::from_rules(&p.rules())
+                    .map(|g| g.start().to_string())
+                    .unwrap_or_default(),
                 options,
                 text: p.rules().describe_in(lang),
             }
@@ -818,7 +870,7 @@ mod tests {
         );
         assert_eq!(
             why.text(Lang::Pt),
-            "decidido: Norte tem mais de metade das sementes (37 de 72)"
+            "decidido: Norte tem mais da metade das sementes (37 de 72)"
         );
     }
 

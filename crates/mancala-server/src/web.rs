@@ -86,6 +86,26 @@ pub const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../web/turn.js"),
     ),
     (
+        "value.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/value.js"),
+    ),
+    (
+        "announce.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/announce.js"),
+    ),
+    (
+        "graph.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/graph.js"),
+    ),
+    (
+        "movelist.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/movelist.js"),
+    ),
+    (
         "engine-worker.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/engine-worker.js"),

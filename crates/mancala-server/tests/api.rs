@@ -135,7 +135,7 @@ async fn a_game_against_the_computer_over_http() {
     // ...and as a key and arguments, said the same in English and in the reader's language.
     assert_eq!(said(&slip["note_message"], Lang::En), slip["note"]);
     let pt = said(&slip["note_message"], Lang::Pt);
-    assert!(pt.contains("o registo dá"), "{pt}");
+    assert!(pt.contains("o registro dá"), "{pt}");
     s.stop().await;
 }
 
@@ -673,6 +673,54 @@ async fn a_misere_hint_says_fewer_seeds_win() {
             .unwrap()
             .contains("South loses by 3, fewer seeds win"));
     }
+}
+
+/// A hint's value is the asking seat's: North asks in a Dracala and a Kalah endgame; `side`,
+/// `value` (the margin), `score` and `lower_is_better` stand at the top of the answer, from
+/// North's view, and agree with the solver's value of the position.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_is_valued_for_the_seat_that_asks() {
+    use mancala_core::{Position, Side};
+    use mancala_engine::{Budget, Engine};
+    let s = Server::start(test_config()).await;
+    let c = Client::new(&s.base);
+    for (position, misere) in [
+        ("dracala/3-2-0-0-1-0/31/0-0-0-3-0-0/32/n", true),
+        ("kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n", false),
+    ] {
+        let rules = position.split('/').next().unwrap();
+        let (id, token, _) = c
+            .create(
+                json!({"rules": rules, "opponent": "computer", "level": 1, "side": "north",
+                "position": position}),
+            )
+            .await;
+        let hint = c
+            .get(&format!("/api/games/{id}/hint"), Some(&token))
+            .await
+            .ok();
+        let pos: Position = position.parse().unwrap();
+        let solved = Engine::new(16, 1)
+            .solve(&pos, Budget::UNLIMITED, &[])
+            .unwrap()
+            .eval
+            .seen_by(Side::North);
+        assert_eq!(hint["side"], "north", "{hint}");
+        assert_eq!(hint["lower_is_better"], misere, "{hint}");
+        assert_eq!(hint["proven"], true, "{hint}");
+        assert_eq!(hint["value"], solved.margin, "{position}: {hint}");
+        assert_eq!(hint["score"], solved.score(), "{position}: {hint}");
+        assert_eq!(hint["eval"]["side"], "north", "{hint}");
+        assert_eq!(hint["eval"]["margin"], hint["value"], "{hint}");
+        // Fewer seeds win: the score is the margin turned.
+        let turned = if misere {
+            -solved.margin
+        } else {
+            solved.margin
+        };
+        assert_eq!(hint["score"], turned, "{hint}");
+    }
+    s.stop().await;
 }
 
 /// A pit with pieces that may not be played says why: in Kauri only a pit with a cowrie moves.

@@ -84,7 +84,7 @@ fn history(json_list: &str, pos: &Position) -> Result<Vec<Position>, String> {
     list.iter()
         .enumerate()
         .map(|(k, t)| {
-            let p = position(t).map_err(|e| format!("history[{k}]: {e}"))?;
+            let p = view::analysis_position(t).map_err(|e| format!("history[{k}]: {e}"))?;
             if p.rules() != pos.rules() {
                 return Err(format!("history[{k}]: other rules than the position's"));
             }
@@ -399,15 +399,7 @@ pub fn hint(id: &str, ms: u32) -> String {
         let pos = *g.game.position();
         let r = with_engine(|e| think::hint(e, &pos, g.game.history(), budget(16, ms)))
             .ok_or("no legal move")?;
-        let notation = Notation::for_rules(pos.rules());
-        Ok(json!({
-            "pit": mancala_core::pit_number(r.best),
-            "text": notation.move_text(pos.to_move(), r.best).to_string(),
-            "value": r.eval.margin,
-            "depth": r.depth,
-            "proven": r.eval.is_proven(),
-            "eval": r.eval,
-        }))
+        serde_json::to_value(view::hint(&pos, pos.to_move(), &r)).map_err(|e| e.to_string())
     })
 }
 
@@ -417,7 +409,7 @@ pub fn hint(id: &str, ms: u32) -> String {
 #[wasm_bindgen]
 pub fn analyse(pos: &str, history_json: &str, depth: u32, ms: u32) -> String {
     answer((|| {
-        let p = position(pos)?;
+        let p = view::analysis_position(pos).map_err(|e| e.to_string())?;
         let h = history(history_json, &p)?;
         Ok(with_engine(|e| view::analyse(e, &p, &h, budget(depth, ms))))
     })())
@@ -469,22 +461,18 @@ pub fn solve(pos: &str, ms: u32) -> String {
     })())
 }
 
-/// A game record (JSON or text) replayed with every move judged ([`think::judge_game`],
-/// `per_move_ms` a move, `total_ms` in all), as `POST /api/replay`.
+/// A game record (JSON or text) replayed with every move judged as the server's replays are
+/// ([`view::replay_analysis`]: to a fixed depth, or a small game proven whole; `total_ms` in
+/// all), as `POST /api/replay`.
 #[wasm_bindgen]
-pub fn replay_record(text: &str, per_move_ms: u32, total_ms: u32) -> String {
+pub fn replay_record(text: &str, total_ms: u32) -> String {
     answer((|| {
         if text.trim().is_empty() {
             return Err("send a game record (JSON or text)".into());
         }
         let (rec, game, note) = Record::parse_noting(text, None).map_err(|e| e.to_string())?;
         let values = with_engine(|e| {
-            view::analysis_with(
-                e,
-                &game,
-                Duration::from_millis(u64::from(per_move_ms.max(1))),
-                Duration::from_millis(u64::from(total_ms.max(1))),
-            )
+            view::replay_analysis(e, &game, Duration::from_millis(u64::from(total_ms.max(1))))
         });
         let players = json!({
             "south": { "name": rec.players.south },

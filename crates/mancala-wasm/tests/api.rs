@@ -23,6 +23,10 @@ fn a_game_against_the_computer_with_undo_and_a_hint() {
     assert!(created["game"]["invite"].is_null() && created["game"]["result"].is_null());
     let hint = json(mancala_wasm::hint(&id, 100));
     assert!(hint["eval"]["side"] == "south", "{hint}");
+    // The hint's value stands at the top from the asker's view, as the server's does.
+    assert_eq!(hint["side"], "south", "{hint}");
+    assert_eq!(hint["value"], hint["eval"]["margin"], "{hint}");
+    assert_eq!(hint["lower_is_better"], false, "{hint}");
     let pit = hint["pit"].to_string();
     let after = json(mancala_wasm::play(&id, &pit, 0, 7));
     assert!(after["ply"].as_u64().unwrap() >= 1, "{after}");
@@ -44,7 +48,7 @@ fn bad_input_answers_an_error() {
         mancala_wasm::analyse("kalah/garbage", "", 3, 100),
         mancala_wasm::analyse("kalah/3-3-3-3-3-3/0/3-3-3-3-3-3/0/s", "[1]", 3, 100),
         mancala_wasm::rules("chess", "en"),
-        mancala_wasm::replay_record("", 10, 10),
+        mancala_wasm::replay_record("", 10),
         mancala_wasm::search("kalah/0-0-0-0-0-0/18/0-0-0-0-0-0/18/s", 3, 1),
     ] {
         assert!(json(answer)["error"].is_string());

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use mancala_core::notation::{line_text, Notation};
-use mancala_core::{Game, Position};
+use mancala_core::{Game, Position, Side};
 use mancala_engine::{think, Budget, Engine, Evaluation, Limits};
 use serde::Serialize;
 
@@ -29,6 +29,9 @@ pub struct MoveJudgement {
     pub best_text: Option<String>,
     /// The seeds the move played gave away; null where no comparison can be made.
     pub loss: Option<i32>,
+    /// The value of the move played turned to South's view ([`Evaluation::seen_by`]): one
+    /// perspective for the whole game, which the replay's graph draws; null where not judged.
+    pub south: Option<Evaluation>,
 }
 
 /// The engine's view of every move of `game`: for each ply, the value of the move played and
@@ -50,11 +53,75 @@ pub fn analysis_with(
     per_search: Duration,
     budget: Duration,
 ) -> Vec<MoveJudgement> {
-    let notation = Notation::for_rules(game.rules());
     let per_move = Limits {
         time: Some(per_search),
         ..Limits::default()
     };
+    judgements(engine, game, per_move, budget)
+}
+
+/// The depth every move of a replayed game is searched to where the game is not proven whole
+/// ([`replay_limits`]).
+pub const REPLAY_DEPTH: u32 = 10;
+
+/// What the replay viewer judges each move of `game` with: a small game
+/// ([`think::small_game`]) proven whole, every other searched to [`REPLAY_DEPTH`] plies; no
+/// wall-clock time, so that one game judged twice gets the same values.
+pub fn replay_limits(engine: &Engine, game: &Game) -> Limits {
+    if think::small_game(engine, game.start()) {
+        // `judge_game` proves a small game whole whatever the time given.
+        Limits {
+            time: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        }
+    } else {
+        Limits {
+            depth: Some(REPLAY_DEPTH),
+            ..Limits::default()
+        }
+    }
+}
+
+/// The values of the replay viewer ([`replay_limits`]), within `cap` in all: past it, the
+/// plies not yet judged (the earliest) get nulls. The answer is kept for the next 64 games
+/// asked for (by start and moves, with or without endgame tables), so that a game whose
+/// judging ran into `cap` also reads the same when it is loaded again.
+pub fn replay_analysis(engine: &Engine, game: &Game, cap: Duration) -> Vec<MoveJudgement> {
+    use std::collections::VecDeque;
+    use std::sync::Mutex;
+    type Cache = VecDeque<(String, Vec<MoveJudgement>)>;
+    static CACHE: Mutex<Cache> = Mutex::new(VecDeque::new());
+    let key = format!(
+        "{}|{}|{:?}",
+        game.start(),
+        engine.oracle.is_some(),
+        game.moves().iter().map(|m| m.pit).collect::<Vec<_>>()
+    );
+    let cached = |c: &Cache| c.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+    if let Some(v) = CACHE.lock().ok().and_then(|c| cached(&c)) {
+        return v;
+    }
+    let values = judgements(engine, game, replay_limits(engine, game), cap);
+    if let Ok(mut c) = CACHE.lock() {
+        if let Some(v) = cached(&c) {
+            return v;
+        }
+        if c.len() >= 64 {
+            c.pop_front();
+        }
+        c.push_back((key, values.clone()));
+    }
+    values
+}
+
+/// Every move of `game` judged by [`think::judge_game`] with `per_move`, within `budget`.
+fn judgements(
+    engine: &Engine,
+    game: &Game,
+    per_move: Limits,
+    budget: Duration,
+) -> Vec<MoveJudgement> {
+    let notation = Notation::for_rules(game.rules());
     let judged = think::judge_game(engine, game, per_move, Some(budget), &|_| {});
     game.moves()
         .iter()
@@ -68,6 +135,7 @@ pub fn analysis_with(
                 best_pit: Some(mancala_core::pit_number(j.best.pit)),
                 best_text: Some(notation.move_text(mv.side, j.best.pit).to_string()),
                 loss: j.loss,
+                south: Some(j.played.eval.seen_by(Side::South)),
             },
             None => MoveJudgement {
                 ply: k,
@@ -76,6 +144,7 @@ pub fn analysis_with(
                 best_pit: None,
                 best_text: None,
                 loss: None,
+                south: None,
             },
         })
         .collect()
@@ -154,6 +223,32 @@ pub fn analyse(engine: &Engine, pos: &Position, history: &[Position], budget: Bu
     }
 }
 
+/// The position the analysis board opens for `text`: its position string, or where that
+/// names no seed count (`kalah/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s`) and its seeds are not those of
+/// the rules' default count, the same rules with the seed count that the seeds on the board
+/// make (`kalah,seeds=4/...`). Any other fault is the position string's own error.
+pub fn analysis_position(text: &str) -> Result<Position, mancala_core::Error> {
+    let text = text.trim();
+    let err = match text.parse::<Position>() {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    let Some((rules, rest)) = text.split_once('/') else {
+        return Err(err);
+    };
+    let named = rules
+        .split(',')
+        .skip(1)
+        .any(|o| o.trim().starts_with("seeds"));
+    if named {
+        return Err(err);
+    }
+    // The count (seeds a pit at the start, 1 to 20) that the board's seeds make.
+    (1..=20u8)
+        .find_map(|n| format!("{rules},seeds={n}/{rest}").parse::<Position>().ok())
+        .ok_or(err)
+}
+
 /// Everything the replay viewer needs (`/api/games/{id}/replay`, `/api/replay`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Replay<P> {
@@ -215,5 +310,63 @@ pub fn replay<P>(
         values,
         note: None,
         note_message: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Kalah position of 48 seeds with no seed count named opens as `kalah,seeds=4`; one
+    /// whose seeds no count makes keeps its own error, and so does a count named.
+    #[test]
+    fn the_analysis_board_reads_the_seed_count_from_the_board() {
+        let p = analysis_position("kalah/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s").unwrap();
+        assert_eq!(p.rules().seeds, 4);
+        assert_eq!(p.to_string(), "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s");
+        let p = analysis_position(" kalah/1-0-2-0-0-1/14/0-3-0-1-0-2/12/n ").unwrap();
+        assert_eq!(p.rules().seeds, 3);
+        let odd = analysis_position("kalah/4-4-4-4-4-4/0/4-4-4-4-4-5/0/s").unwrap_err();
+        assert!(odd.to_string().contains("holds 49 seeds"), "{odd}");
+        let named = analysis_position("kalah,seeds=3/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s").unwrap_err();
+        assert!(named.to_string().contains("holds 48 seeds"), "{named}");
+        assert!(analysis_position("kalah/4-4").is_err());
+    }
+
+    /// One game judged twice on fresh engines gets the same values: a fixed depth, no clock.
+    #[test]
+    fn a_replay_is_judged_alike_every_time() {
+        let mut game = Game::new(
+            "kalah,seeds=4/4-4-4-4-4-4/0/4-4-4-4-4-4/0/s"
+                .parse()
+                .unwrap(),
+        );
+        for _ in 0..12 {
+            let moves = game.legal_moves();
+            let mv = moves.as_slice()[game.moves().len() % moves.len()];
+            game.play(mv).unwrap();
+        }
+        let fresh = || Engine::new(4, 1);
+        assert!(!think::small_game(&fresh(), game.start()));
+        let limits = replay_limits(&fresh(), &game);
+        assert_eq!(limits.depth, Some(REPLAY_DEPTH));
+        let cap = Duration::from_secs(600);
+        let a = judgements(&fresh(), &game, limits, cap);
+        let b = judgements(&fresh(), &game, limits, cap);
+        let values = |v: &[MoveJudgement]| {
+            v.iter()
+                .map(|j| j.played.map(|e| (e.margin, e.quality)))
+                .collect::<Vec<_>>()
+        };
+        assert!(a.iter().all(|j| j.played.is_some()));
+        assert_eq!(values(&a), values(&b));
+        // South's view of every value is the mover's turned where North moved.
+        for (j, mv) in a.iter().zip(game.moves()) {
+            let (played, south) = (j.played.unwrap(), j.south.unwrap());
+            assert_eq!(south.side, Side::South);
+            let sign = if mv.side == Side::South { 1 } else { -1 };
+            assert_eq!(south.margin, sign * played.margin);
+        }
+        assert_eq!(values(&replay_analysis(&fresh(), &game, cap)), values(&a));
     }
 }
