@@ -1068,11 +1068,11 @@ impl Store {
         // A clock starts when the second seat is taken.
         let sql = if side == 0 {
             "UPDATE games SET south_token = $2, south_name = $3, invite = NULL, updated_ms = $4,
-                clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE $4 END
+                clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE CAST($4 AS BIGINT) END
              WHERE id = $1 AND invite IS NOT NULL AND south_token IS NULL"
         } else {
             "UPDATE games SET north_token = $2, north_name = $3, invite = NULL, updated_ms = $4,
-                clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE $4 END
+                clock_at_ms = CASE WHEN clock IS NULL THEN NULL ELSE CAST($4 AS BIGINT) END
              WHERE id = $1 AND invite IS NOT NULL AND north_token IS NULL"
         };
         let (id, token, name) = (id.to_string(), token.to_string(), name.map(str::to_string));
