@@ -890,7 +890,12 @@ fn client_ip(c: &Ctx, ext: &axum::http::Extensions, headers: &HeaderMap) -> Opti
     c.app.cfg.trusted_proxies.of_request(ext, headers)
 }
 
+/// Limits the API's requests by client address. The browser client's own files (built into
+/// the server, answered from memory) are not counted: a page loads a score of them at once.
 async fn rate_limit(State(c): State<Ctx>, req: Request, next: Next) -> Response {
+    if !req.uri().path().starts_with("/api/") {
+        return next.run(req).await;
+    }
     let ip = client_ip(&c, req.extensions(), req.headers());
     if let Some(ip) = ip {
         if !c.limiter.allow(ip) {

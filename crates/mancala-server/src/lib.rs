@@ -55,8 +55,8 @@ pub struct ServeArgs {
     /// Most time the computer spends on one move, in milliseconds (1 to 600000).
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub ai_time_ms: u64,
-    /// Requests a second allowed from one client address, 0 (no limit) to 1000000; bursts
-    /// of three times as many pass.
+    /// API requests a second allowed from one client address, 0 (no limit) to 1000000;
+    /// bursts of three times as many pass (the browser client's own files are not counted).
     #[arg(long, default_value_t = 30.0, value_parser = parse_rate)]
     pub rate_limit: f64,
     /// Largest request body in bytes (256 to 67108864).
