@@ -3,7 +3,8 @@
 //! every move made on B, and `kill -9` of A mid-game loses no acknowledged move (the game
 //! finishes on B); a seek posted in B's lobby shows live in A's and is accepted there; quick
 //! pairing asked of both servers at once matches every player once; a challenge sent on one
-//! server is seen live and accepted on the other.
+//! server is seen live and accepted on the other; a clock's flag falls on the server left when
+//! the other is killed.
 
 mod common;
 
@@ -307,4 +308,55 @@ async fn pairing_and_challenges_across_two_servers() {
     }
     a.terminate();
     b.terminate();
+}
+
+/// A clock across two servers: a game timed 0.05+0 (3 s) is played through A and B, A is
+/// killed, and B, which holds the game too, lets the mover's flag fall on its own timer; the
+/// end is stored once and reads the same from a fresh look.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_flag_falls_on_the_server_left_when_one_dies() {
+    let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
+        eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+        return;
+    };
+    let _pair = ONE_PAIR.lock().await;
+    let db = mancala_server::db::fresh_schema(&base).unwrap();
+    let (a, b) = (Proc::start(&db), Proc::start(&db));
+    let (ca, cb) = (Client::new(&a.base), Client::new(&b.base));
+    let (id, south, v) = ca
+        .create(json!({"rules": "kalah,pits=4,seeds=3", "opponent": "friend", "clock": "0.05+0"}))
+        .await;
+    let joined = cb.join(&id, v["invite"].as_str().unwrap()).await.ok();
+    let north = joined["token"].as_str().unwrap().to_string();
+    // First moves, South's on A and North's on B, until a side that has moved is to move.
+    let mut moved = [false, false];
+    loop {
+        let st = cb
+            .wait_for(&id, "the state on B", |g| g["to_move"].is_string())
+            .await;
+        let k = usize::from(st["to_move"] == "north");
+        if moved[k] && moved[1 - k] {
+            break;
+        }
+        let (c, token) = if k == 0 { (&ca, &south) } else { (&cb, &north) };
+        let before = st["ply"].as_u64().unwrap();
+        c.play(&id, token, legal(&st)[0]).await.ok();
+        moved[k] = true;
+        cb.wait_for(&id, "the move on B", |g| g["ply"].as_u64() > Some(before))
+            .await;
+    }
+    a.kill9();
+    let over = cb
+        .wait_for(&id, "the flag on B", |g| g["over"] == true)
+        .await;
+    assert_eq!(over["result"]["why"]["key"], "result.time", "{over}");
+    // A server started afresh on the database reads the same end.
+    let c2 = Proc::start(&db);
+    let again = Client::new(&c2.base)
+        .get(&format!("/api/games/{id}"), None)
+        .await
+        .ok();
+    assert_eq!(again["result"], over["result"]);
+    drop(b);
+    drop(c2);
 }
