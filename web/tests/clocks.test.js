@@ -106,6 +106,8 @@ test('a seek with a clock: the flag falls, ratings move, a rematch opens for bot
   assert.equal(end.result.why.key, 'result.time');
   const loser = end.result.why.args.side;
   assert.match(await a.page.textContent('#result-card'), new RegExp(`${loser === 'south' ? 'South' : 'North'} lost on time`));
+  // The clocks stand as they read at the end: the loser's at nothing.
+  await a.page.waitForFunction((side) => document.querySelector(`.player .clock[data-side=${side}]`).textContent === '0:00.0', loser);
   await shot(b.page, '42-flag-fell-phone');
 
   // Both ratings as Glicko-2 gives them for one game between new players (Ann is South).

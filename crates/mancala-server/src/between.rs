@@ -143,7 +143,19 @@ impl App {
         stop: Stop,
     ) -> ApiResult<()> {
         let plies = live.game().moves().len() as u32;
-        if let Err(e) = self.wrote(self.store.set_stopped(id, stop, plies)).await {
+        // The clocks stop as they read now (the flagged side's at nothing).
+        let mover = live.game().to_move();
+        let moved = live.has_moved(mover);
+        let flagged = matches!(stop, Stop::Time(_));
+        let clock = live
+            .row
+            .between
+            .clock
+            .map(|c| c.stopped(mover, moved, flagged, now_ms()));
+        if let Err(e) = self
+            .wrote(self.store.set_stopped(id, stop, plies, clock))
+            .await
+        {
             self.refresh(id, entry, live).await?;
             if !live.over() {
                 return Err(e);
@@ -152,6 +164,7 @@ impl App {
         }
         live.row.between.stopped = Some(stop);
         live.row.between.offer = None;
+        live.row.between.clock = clock;
         live.session.stop(stop);
         self.changed(entry, live);
         Ok(())

@@ -181,6 +181,21 @@ impl Clock {
         c
     }
 
+    /// The clock stopped at `now_ms` when the game ends off the board with `mover` to move
+    /// (`moved`: he has moved before): his time less what has passed, none left where
+    /// `flagged`.
+    pub fn stopped(&self, mover: Side, moved: bool, flagged: bool, now_ms: i64) -> Clock {
+        let mut c = *self;
+        let k = mover.index();
+        if flagged {
+            c.ms[k] = 0;
+        } else if let (true, Some(at)) = (moved || !self.control.real_time(), self.at_ms) {
+            c.ms[k] = (c.ms[k] - (now_ms - at).max(0)).max(0);
+        }
+        c.at_ms = self.at_ms.map(|_| now_ms);
+        c
+    }
+
     /// The clock as it shows at `now_ms`: the running side's time less what has passed.
     pub fn view(&self, mover: Option<Side>, moved: bool, now_ms: i64) -> ClockView {
         let mut ms = self.ms;
@@ -259,6 +274,9 @@ mod tests {
         // North's second move of the turn, 4 s later: 4 s spent, +2 s as the turn passes.
         c = c.after_move(Side::North, true, true, 20_000);
         assert_eq!(c.ms, [182_000, 178_000]);
+        let stopped = c.stopped(Side::South, true, false, 50_000);
+        assert_eq!(stopped.ms, [152_000, 178_000]);
+        assert_eq!(c.stopped(Side::South, true, true, 50_000).ms, [0, 178_000]);
         let v = c.view(Some(Side::South), true, 50_000);
         assert_eq!(
             (v.south_ms, v.north_ms, v.running),

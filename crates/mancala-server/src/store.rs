@@ -970,7 +970,13 @@ impl Store {
     /// Ends game `id` off the board with `stop` (on time, abandoned, agreed, cancelled) if it
     /// has still `plies` moves and has not ended: fails where another server moved or ended
     /// it meanwhile. Settles a game between accounts.
-    pub fn set_stopped(&self, id: &str, stop: Stop, plies: u32) -> Pending {
+    pub fn set_stopped(
+        &self,
+        id: &str,
+        stop: Stop,
+        plies: u32,
+        clock: Option<crate::clock::Clock>,
+    ) -> Pending {
         let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
             touched(c, &me, &id)?;
@@ -982,6 +988,9 @@ impl Store {
             )?;
             if n != 1 {
                 return Err(anyhow!("the game moved on meanwhile"));
+            }
+            if let Some(k) = clock {
+                set_clock(c, &id, &k)?;
             }
             crate::ratings::settle(c, &id)
         })

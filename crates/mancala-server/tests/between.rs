@@ -60,6 +60,7 @@ async fn the_flag_falls_on_the_server() {
     assert_eq!(over["result"]["why"]["args"]["side"], mover.as_str());
     assert_ne!(over["result"]["winner"], mover.as_str());
     assert_eq!(over["clock"]["running"], Value::Null);
+    assert_eq!(over["clock"][format!("{mover}_ms")], 0, "{over}");
     let token = if mover == "south" { &south } else { &north };
     c.play(&id, token, legal(&st)[0]).await.err(409, "");
     let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
