@@ -1,12 +1,12 @@
 //! Challenges to a named player: a signed-in account asks account NAME for a game (a rule
 //! set, rated or casual, the challenger's seat); the challenged account sees it live on its
 //! lobby socket and accepts (the game starts for both as a seek's does,
-//! [`crate::lobby::start_between`]) or declines, which the challenger sees on its own socket
+//! `lobby::start_between`) or declines, which the challenger sees on its own socket
 //! until it dismisses the challenge.
 //!
 //! Challenges are rows of the database (table `challenges`, one from an account to another),
 //! so that every server on one PostgreSQL database shows them; each change is announced with
-//! the two accounts' ids ([`crate::lobby::challenges_note`]), and only their sockets read
+//! the two accounts' ids (`lobby::challenges_note`), and only their sockets read
 //! their challenges again. An acceptance deletes the row before the game is made, and only
 //! the deletion that finds it counts: a challenge is accepted once. A challenge ends when it
 //! is accepted, withdrawn or dismissed, when its challenger sends the same account another,

@@ -1,6 +1,6 @@
 //! Quick pairing: a signed-in account asks to play a rule set, rated or casual, and is
 //! matched with the account that has waited longest in the same pool; the game starts for
-//! both as a seek's does ([`crate::lobby::start_between`]), and both are told over the
+//! both as a seek's does (`lobby::start_between`), and both are told over the
 //! lobby's socket.
 //!
 //! The pools are rows of the database (table `pool`, one row an account), so that two

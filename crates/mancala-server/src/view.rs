@@ -384,7 +384,7 @@ impl Message {
     }
 }
 
-/// How a game ended other than by its rules (the one list, [`mancala_core::record::Stop`]).
+/// How a game ended other than by its rules: the one list of the records (`mancala_core::record::Stop`).
 pub use mancala_core::record::Stop;
 
 /// The result of a finished game with why it ended; `None` (null) while the game goes on.

@@ -462,7 +462,7 @@ pub fn solve(pos: &str, ms: u32) -> String {
 }
 
 /// A game record (JSON or text) replayed with every move judged as the server's replays are
-/// ([`view::replay_analysis`]: to a fixed depth, or a small game proven whole; `total_ms` in
+/// (the server's `view::replay_analysis`: to a fixed depth, or a small game proven whole; `total_ms` in
 /// all), as `POST /api/replay`.
 #[wasm_bindgen]
 pub fn replay_record(text: &str, total_ms: u32) -> String {

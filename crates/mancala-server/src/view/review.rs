@@ -65,7 +65,7 @@ pub fn analysis_with(
 pub const REPLAY_DEPTH: u32 = 10;
 
 /// What the replay viewer judges each move of `game` with: a small game
-/// ([`think::small_game`]) proven whole, every other searched to [`REPLAY_DEPTH`] plies; no
+/// ([`think::small_game`]) proven whole, every other searched to `REPLAY_DEPTH` plies; no
 /// wall-clock time, so that one game judged twice gets the same values.
 pub fn replay_limits(engine: &Engine, game: &Game) -> Limits {
     if think::small_game(engine, game.start()) {
