@@ -78,7 +78,9 @@ export function betweenPanel({ id, token, you, receive, toast, announce }) {
         location.hash = `#/game/${r.game.id}`;
       }).catch((e) => { leaving = false; toast(e.message, 'error'); });
     }
-    const people = you && !st.vs_computer && !st.waiting_for_opponent
+    // Offers and claims are between two browsers: not for two people at one screen of the
+    // static copy (`local`).
+    const people = you && !st.local && !st.vs_computer && !st.waiting_for_opponent
       && st.players.south.kind === 'human' && st.players.north.kind === 'human';
     if (!people) { panel.replaceChildren(); return; }
     const parts = [];
