@@ -118,7 +118,7 @@ function challengesCard() {
   const draw = async (m) => {
     const ins = await Promise.all(m.incoming.map(async (k) => h('li', { class: 'challenge' },
       h('strong', { text: t('web.lobby.challenged-by', { name: k.from }) }),
-      ` · ${await title(k.preset)} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${k.side === 'random' ? seatText(k) : t('web.lobby.they-play', { name: k.from, side: side(k.side) })} `,
+      ` · ${await title(k.preset)} · ${k.clock || t('web.clock.none')} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${k.side === 'random' ? seatText(k) : t('web.lobby.they-play', { name: k.from, side: side(k.side) })} `,
       act(t('web.lobby.accept'), true, { 'data-accept': k.id }, async () => {
         const r = await call('POST', path(k, '/accept'), {});
         openGame(r.game.id, r.seat);
@@ -127,7 +127,7 @@ function challengesCard() {
       act(t('web.lobby.decline'), false, { 'data-decline': k.id }, () => call('POST', path(k, '/decline'), {})))));
     const outs = await Promise.all(m.outgoing.map(async (k) => h('li', { class: k.declined ? 'challenge declined' : 'challenge' },
       h('strong', { text: t('web.lobby.you-challenged', { name: k.to }) }),
-      ` · ${await title(k.preset)} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${seatText(k)} · `,
+      ` · ${await title(k.preset)} · ${k.clock || t('web.clock.none')} · ${t(k.rated ? 'web.profile.rated' : 'web.profile.casual')} · ${seatText(k)} · `,
       h('span', { class: 'state', text: t(k.declined ? 'web.lobby.declined' : 'web.lobby.pending') }), ' ',
       act(t(k.declined ? 'web.lobby.dismiss' : 'web.lobby.withdraw'), false, { 'data-withdraw': k.id }, () => call('DELETE', path(k))))));
     incoming.replaceChildren(...ins);

@@ -224,7 +224,7 @@ test('quick pairing meets two browsers in one game; a challenge is declined, the
   await challenge();
   const incoming = b.page.locator('#challenges-in li', { hasText: ann });
   await incoming.waitFor();
-  assert.match(await incoming.textContent(), new RegExp(`^${ann} challenges you · Kalah · rated · ${ann} plays North`));
+  assert.match(await incoming.textContent(), new RegExp(`^${ann} challenges you · Kalah · untimed · rated · ${ann} plays North`));
   await shot(b.page, '35-challenge-phone');
   await incoming.locator('[data-decline]').click();
   await a.page.locator('#challenges-out li.declined', { hasText: bob }).waitFor();
