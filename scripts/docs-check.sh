@@ -14,9 +14,11 @@
 #
 # A block may be indented (inside a list item): its lines lose that indentation.
 # - A line starting with `$ ` is a command, run by bash in the repository's root, with
-#   `mancala` resolved to target/release/mancala (CARGO_TARGET_DIR is honoured; the binary is
-#   built with `cargo build --release --locked --bin mancala` when missing). LC_ALL=C, so the
-#   program speaks English.
+#   `mancala` resolved to $MANCALA_BIN, else target/release/mancala (CARGO_TARGET_DIR is
+#   honoured; the binary is built with `cargo build --release --locked --bin mancala` when
+#   missing). scripts/test.sh passes the debug build, whose rules, engine and tables are
+#   optimised as in a release (Cargo.toml's dev profile). LC_ALL=C, so the program speaks
+#   English.
 # - The lines after it, up to the next `$ ` line or the end of the block, are its expected
 #   standard output (standard error is not compared; write `2>&1` to compare it). A command
 #   must exit with status 0 (write `; echo "exit $?"` to show a failure on purpose).
@@ -33,11 +35,14 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 target="${CARGO_TARGET_DIR:-$root/target}"
-bin="$target/release/mancala"
-if [ ! -x "$bin" ]; then
+bin="${MANCALA_BIN:-$target/release/mancala}"
+if [ -z "${MANCALA_BIN:-}" ] && [ ! -x "$bin" ]; then
   echo "== building $bin"
   cargo build --release --locked --bin mancala
 fi
+
+# An absolute path, for the link below.
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -2,7 +2,7 @@
 # Runs every test of the project on a fresh machine: formatting, lints and documentation
 # (warnings denied), builds, unit and integration tests, the server's tests again on
 # PostgreSQL (scripts/postgres.sh installs and starts it, and stops it at the end), the long
-# cases (perft to depth 12), the documentation's runnable examples (scripts/docs-check.sh, against a release build), a
+# cases (perft to depth 12), the documentation's runnable examples (scripts/docs-check.sh, against the debug build), a
 # WASM build of the rules, the engine and the browser's engine (scripts/wasm-build.sh)
 # where the target can be installed, the browser tests, the Python package's tests, and (with
 # FUZZ_SECONDS set) a short run of the fuzz targets (FUZZ_TARGETS, default all; .ci/run runs
@@ -39,8 +39,9 @@ echo "== long cases (perft of Kalah(6,4) to depth 12, brute force on 4 pits x 3 
 cargo test --locked -p mancala-core --test cases -- --ignored
 cargo test --locked -p mancala-engine --lib brute_force_on_4_pits -- --ignored
 
-echo "== docs examples"
-bash scripts/docs-check.sh
+echo "== docs examples (the debug build: its rules and engine are optimised)"
+cargo build --locked --bin mancala
+MANCALA_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/mancala" bash scripts/docs-check.sh
 
 echo "== mancala-core, mancala-engine and mancala-wasm for wasm32-unknown-unknown"
 if rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
