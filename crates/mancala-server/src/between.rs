@@ -531,3 +531,29 @@ pub(crate) fn away_view(live: &Live, now: i64) -> Option<AwayView> {
         claim_in_ms: (live.claim_after.as_millis() as i64 - gone).max(0),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offers_read_back_and_nothing_else_reads() {
+        for kind in [OfferKind::Draw, OfferKind::Takeback, OfferKind::Rematch] {
+            for by in Side::BOTH {
+                let o = Offer { kind, by };
+                assert_eq!(Offer::from_text(&o.text()), Some(o));
+            }
+        }
+        for bad in [
+            "",
+            "draw",
+            "draw:",
+            ":south",
+            "draw:east",
+            "dance:south",
+            "draw:south:x",
+        ] {
+            assert_eq!(Offer::from_text(bad), None, "{bad}");
+        }
+    }
+}

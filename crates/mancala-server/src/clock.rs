@@ -83,9 +83,10 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// `3` for 3.0, `0.05` for 0.05.
+/// `3` for 3.0, `0.05` for 0.05: six decimals at most, enough to read back the same
+/// milliseconds.
 fn trim(x: f64) -> String {
-    let s = format!("{x:.3}");
+    let s = format!("{x:.6}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
@@ -283,6 +284,35 @@ mod tests {
             (152_000, 178_000, Some("south"))
         );
         assert_eq!(c.view(Some(Side::South), true, 1_000_000).south_ms, 0);
+    }
+
+    proptest::proptest! {
+        /// Any text reads as a time control or is refused, never a panic; what reads prints
+        /// back to a text that reads the same.
+        #[test]
+        fn any_text_reads_or_is_refused(text in "\\PC{0,12}|[0-9.]{1,6}\\+[0-9]{1,3}|[0-9]{1,2}\\.[0-9]{1,6}\\+[0-9]{1,2}|[0-9]{1,3}d") {
+            if let Ok(c) = text.parse::<TimeControl>() {
+                proptest::prop_assert_eq!(c.to_string().parse::<TimeControl>().unwrap(), c);
+                proptest::prop_assert!(c.start_ms() > 0);
+            }
+        }
+
+        /// Whatever the moves' times, a Fischer clock never goes below nothing, and a
+        /// stopped clock never reads more than the running one did.
+        #[test]
+        fn clocks_stay_within_their_bounds(gaps in proptest::collection::vec(0i64..400_000, 1..30)) {
+            let mut c = Clock::new("3+2".parse().unwrap());
+            c.at_ms = Some(0);
+            let mut now = 0;
+            for (k, gap) in gaps.iter().enumerate() {
+                now += gap;
+                let side = if k % 2 == 0 { Side::South } else { Side::North };
+                let stopped = c.stopped(side, k >= 2, false, now);
+                proptest::prop_assert!(stopped.ms[side.index()] <= c.ms[side.index()]);
+                c = c.after_move(side, k >= 2, true, now);
+                proptest::prop_assert!(c.ms.iter().all(|&m| m >= 0));
+            }
+        }
     }
 
     #[test]
