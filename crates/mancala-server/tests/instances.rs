@@ -20,16 +20,24 @@ use tokio_tungstenite::tungstenite::Message;
 /// fighting over two cores.
 static ONE_PAIR: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
+/// Two servers on a fresh schema of the PostgreSQL database, holding [`ONE_PAIR`]; `None`
+/// (saying why) without `MANCALA_TEST_POSTGRES`.
+async fn two_servers() -> Option<(tokio::sync::MutexGuard<'static, ()>, String, Proc, Proc)> {
     let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
         eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+        return None;
+    };
+    let pair = ONE_PAIR.lock().await;
+    let db = mancala_server::db::fresh_schema(&base).unwrap();
+    let (a, b) = (Proc::start(&db), Proc::start(&db));
+    Some((pair, db, a, b))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
+    let Some((_pair, _db, a, b)) = two_servers().await else {
         return;
     };
-    let _pair = ONE_PAIR.lock().await;
-    let db = mancala_server::db::fresh_schema(&base).unwrap();
-    let a = Proc::start(&db);
-    let b = Proc::start(&db);
     let (ca, cb) = (Client::new(&a.base), Client::new(&b.base));
 
     let (id, south, v) = ca
@@ -131,13 +139,9 @@ async fn two_servers_share_a_game_and_survive_the_loss_of_one() {
 /// of it on B's lobby socket and plays its seat through B, and A sees that move.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seek_posted_on_one_server_is_accepted_on_the_other() {
-    let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
-        eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+    let Some((_pair, _db, a, b)) = two_servers().await else {
         return;
     };
-    let _pair = ONE_PAIR.lock().await;
-    let db = mancala_server::db::fresh_schema(&base).unwrap();
-    let (a, b) = (Proc::start(&db), Proc::start(&db));
     let (mut ann, mut bob) = (Browser::new(&b.base), Browser::new(&a.base));
     assert_eq!(ann.signup("ann", "password-a").await.status, 201);
     assert_eq!(bob.signup("bob", "password-b").await.status, 201);
@@ -211,13 +215,9 @@ async fn a_seek_posted_on_one_server_is_accepted_on_the_other() {
 /// accepted there; the challenger hears of the game on A.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pairing_and_challenges_across_two_servers() {
-    let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
-        eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+    let Some((_pair, _db, a, b)) = two_servers().await else {
         return;
     };
-    let _pair = ONE_PAIR.lock().await;
-    let db = mancala_server::db::fresh_schema(&base).unwrap();
-    let (a, b) = (Proc::start(&db), Proc::start(&db));
     let mut players = Vec::new();
     for k in 0..8 {
         let mut p = Browser::new(if k % 2 == 0 { &a.base } else { &b.base });
@@ -315,13 +315,9 @@ async fn pairing_and_challenges_across_two_servers() {
 /// end is stored once and reads the same from a fresh look.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_flag_falls_on_the_server_left_when_one_dies() {
-    let Ok(base) = std::env::var("MANCALA_TEST_POSTGRES") else {
-        eprintln!("skipped: two servers need PostgreSQL (MANCALA_TEST_POSTGRES is not set)");
+    let Some((_pair, db, a, b)) = two_servers().await else {
         return;
     };
-    let _pair = ONE_PAIR.lock().await;
-    let db = mancala_server::db::fresh_schema(&base).unwrap();
-    let (a, b) = (Proc::start(&db), Proc::start(&db));
     let (ca, cb) = (Client::new(&a.base), Client::new(&b.base));
     let (id, south, v) = ca
         .create(json!({"rules": "kalah,pits=4,seeds=3", "opponent": "friend", "clock": "0.05+0"}))
