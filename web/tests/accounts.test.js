@@ -3,52 +3,13 @@
 // rating Glicko-2 gives, its graph and the game from that player's side; the leaderboard lists
 // both; names are shown as text. Run with scripts/browser-tests.sh (MANCALA_URL).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { glicko2 } from './glicko2.js';
-
-const BASE = process.env.MANCALA_URL;
-if (!BASE) throw new Error('set MANCALA_URL to a running `mancala serve` (scripts/browser-tests.sh does)');
-const here = path.dirname(fileURLToPath(import.meta.url));
-const OUT = process.env.TEST_OUTPUT || path.resolve(here, '../../test-output/browser');
-mkdirSync(OUT, { recursive: true });
-const shot = (page, name) => page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
-
-let browser;
-before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-  });
-});
-after(async () => { if (browser) await browser.close(); });
-
-async function newPage(viewport = { width: 1280, height: 800 }, locale = 'en-US') {
-  const context = await browser.newContext({ viewport, locale, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(m.text()); });
-  page.setDefaultTimeout(20000);
-  return { context, page, errors };
-}
+import { BASE, shot, newPage, signUp } from './harness.js';
 
 // Names unique to this run (the server's database is shared by the run's tests).
 const tag = Date.now().toString(36).slice(-6);
-
-async function signUp(page, name, password) {
-  await page.goto(`${BASE}/#/account`);
-  await page.waitForSelector('#signup');
-  await page.fill('#signup-name', name);
-  await page.fill('#signup-password', password);
-  await page.click('#signup-submit');
-  await page.waitForSelector('#signed-in');
-}
 
 test('two accounts play a rated game; profiles, graph and leaderboard show Glicko-2', async () => {
   const a = await newPage();
