@@ -569,11 +569,18 @@ fn replay(a: ReplayArgs) -> Result<()> {
         );
     }
     println!();
-    match record.result.as_ref().and_then(|r| r.resigned) {
-        Some(side) => {
+    // A game that stopped unfinished (resigned, on time, abandoned, agreed): its stop.
+    use mancala_core::record::Stop;
+    match record.result.as_ref().and_then(|r| r.stop()) {
+        Some(stop @ (Stop::Resigned(side) | Stop::Time(side) | Stop::Abandoned(side))) => {
             let s = game.position().scores();
             let name = |s: mancala_core::Side| mancala_core::i18n::side_msg(s).text_in(lang);
-            let why = mancala_core::i18n::format(lang, "result.resigned", &[("side", &name(side))]);
+            let key = match stop {
+                Stop::Time(_) => "result.time",
+                Stop::Abandoned(_) => "result.abandoned",
+                _ => "result.resigned",
+            };
+            let why = mancala_core::i18n::format(lang, key, &[("side", &name(side))]);
             let score = mancala_core::i18n::format(
                 lang,
                 "result.line.score",
@@ -592,7 +599,24 @@ fn replay(a: ReplayArgs) -> Result<()> {
                 )
             );
         }
-        None => println!("{}", board::result_line_in(&game, lang)),
+        Some(Stop::Agreed) => {
+            let s = game.position().scores();
+            let why = mancala_core::i18n::format(lang, "result.agreed", &[]);
+            let score = mancala_core::i18n::format(
+                lang,
+                "result.line.score",
+                &[("south", &s[0]), ("north", &s[1])],
+            );
+            println!(
+                "{}",
+                mancala_core::i18n::format(
+                    lang,
+                    "result.line.draw-why",
+                    &[("why", &why), ("score", &score)]
+                )
+            );
+        }
+        _ => println!("{}", board::result_line_in(&game, lang)),
     }
     Ok(())
 }

@@ -180,6 +180,43 @@ fn replay_shows_a_resignation() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// A game lost on time and one drawn by agreement replay to their ends, as the server's
+/// records write them.
+#[test]
+fn replay_shows_a_loss_on_time_and_an_agreed_draw() {
+    for (tag, line, json) in [
+        (
+            "North wins: South lost on time",
+            "North wins: South lost on time. South 0 : North 0",
+            serde_json::json!({"time": "south"}),
+        ),
+        (
+            "Draw agreed",
+            "Draw: draw agreed. South 0 : North 0",
+            serde_json::json!("agreed"),
+        ),
+    ] {
+        let path = std::env::temp_dir().join(format!(
+            "mancala-stopped-{}-{}.txt",
+            std::process::id(),
+            json.is_string()
+        ));
+        std::fs::write(
+            &path,
+            format!("[Variant \"kalah\"]\n[Result \"{tag}\"]\n1. A  b\n"),
+        )
+        .unwrap();
+        let file = path.to_str().unwrap();
+        let o = mancala(&["replay", file]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains(line), "{}", stdout(&o));
+        let o = mancala(&["replay", file, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["result"]["stopped"], json, "{v}");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
 #[test]
 fn replay_json_round_trips() {
     let o = mancala(&[

@@ -220,7 +220,14 @@ async fn create(State(c): State<Ctx>, body: Result<Bytes, BytesRejection>) -> Ap
             level,
             side,
             name: clean_name(req.name)?,
-            clock: clock_from(req.clock.as_deref())?,
+            clock: match (clock_from(req.clock.as_deref())?, level) {
+                (Some(_), Some(_)) => {
+                    return Err(ApiError::bad(
+                        "a clock is for a game between people (`\"opponent\": \"friend\"`), not against the computer",
+                    ))
+                }
+                (clock, _) => clock,
+            },
         })
         .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
@@ -591,7 +598,8 @@ async fn replay_record(
         south: RecordPlayer::named(rec.players.south),
         north: RecordPlayer::named(rec.players.north),
     };
-    let mut view = c.app.replay_game(game, players, None).await?;
+    let stop = rec.result.as_ref().and_then(|r| r.stop());
+    let mut view = c.app.replay_game(game, players, stop).await?;
     view.note = note.as_ref().map(|n| n.to_string());
     view.note_message = note.map(|n| n.msg());
     Ok(Json(view))

@@ -241,6 +241,9 @@ impl App {
     ) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let (side, mut live) = self.seat_in(id, &entry, token).await?;
+        if live.row.invite.is_some() {
+            return Err(said(StatusCode::CONFLICT, "server.offer.no-opponent"));
+        }
         if !live.between_people() {
             return Err(said(StatusCode::CONFLICT, "server.offer.people-only"));
         }
@@ -292,6 +295,9 @@ impl App {
         let Some(offer) = live.row.between.offer else {
             return Err(said(StatusCode::CONFLICT, "server.offer.none"));
         };
+        if accept && offer.by == side {
+            return Err(said(StatusCode::CONFLICT, "server.offer.own"));
+        }
         if !accept || offer.by == side {
             let plies = live.game().moves().len() as u32;
             self.wrote(self.store.set_offer(id, None, plies)).await?;
@@ -370,7 +376,12 @@ impl App {
                 .map_err(ApiError::internal)?
                 .map_err(ApiError::internal)?
         };
-        self.add_new(row, start).await?;
+        let new = self.add_new(row, start).await?;
+        // Its first move's time runs from now: the timer that ends it if nobody moves.
+        {
+            let l = new.live.lock().await;
+            self.time_game(&new_id, &l);
+        }
         if let Some(a) = account {
             // The same accounts, seats swapped.
             let key = crate::ratings::rules_key(live.game().rules());

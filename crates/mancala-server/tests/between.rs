@@ -112,6 +112,8 @@ async fn draw_and_takeback_offers() {
     assert_eq!(st["offer"], Value::Null);
     assert_eq!(st["ply"], before);
     offer("takeback", south.clone()).await.ok();
+    // The offerer cannot accept his own offer.
+    answer(true, south.clone()).await.err(409, "your own offer");
     let st = answer(true, north.clone()).await.ok();
     assert_eq!(st["ply"], 0, "{st}");
     assert_eq!(st["to_move"], "south");
@@ -123,6 +125,14 @@ async fn draw_and_takeback_offers() {
     assert_eq!(st["result"]["winner"], Value::Null);
     let rec = c.text(&format!("/api/games/{id}/record?format=text")).await;
     assert!(rec.contains("[Result \"Draw agreed\"]"), "{rec}");
+    // A clock is for games between people.
+    c.post(
+        "/api/games",
+        json!({"rules": "kalah", "level": 1, "clock": "3+2"}),
+        None,
+    )
+    .await
+    .err(400, "between people");
     // Against the computer there is nobody to offer to.
     let (cid, ct, _) = c
         .create(json!({"rules": "kalah,pits=4,seeds=3", "level": 1}))

@@ -478,7 +478,8 @@ pub fn replay_record(text: &str, total_ms: u32) -> String {
             "south": { "name": rec.players.south },
             "north": { "name": rec.players.north },
         });
-        let mut v = view::replay(&game, players, None, Some(values));
+        let stop = rec.result.as_ref().and_then(|r| r.stop());
+        let mut v = view::replay(&game, players, stop, Some(values));
         v.note = note.as_ref().map(|n| n.to_string());
         v.note_message = note.map(|n| n.msg());
         Ok(v)
