@@ -123,15 +123,15 @@ fn session(row: &GameRow, game: Game) -> Session {
     s
 }
 
-/// The players as the record names them: the computer by its level, a person by his name
-/// or `you`.
+/// The players as the record names them: the computer by its level, a person by the name he
+/// gave (none where he gave none: the record is read by both players and by anyone else).
 fn record_players(row: &GameRow) -> Players {
     let name = |s: Side| -> Option<String> {
         let k = s.index();
         if row.ai[k] {
             Some(computer_name(row.ai_level.unwrap_or(3)))
         } else {
-            row.names[k].clone().or_else(|| Some("you".into()))
+            row.names[k].clone()
         }
     };
     Players {
