@@ -66,7 +66,10 @@ async fn the_flag_falls_on_the_server() {
     let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
     assert!(text.contains("lost on time"), "{text}");
     // Two guests who gave no names are not named (a record is read by both).
-    assert!(!text.contains("[South") && !text.contains("[North"), "{text}");
+    assert!(
+        !text.contains("[South") && !text.contains("[North"),
+        "{text}"
+    );
     Record::parse(&text, None).unwrap();
     s.stop().await;
 }
