@@ -8,7 +8,8 @@
 //! the engine's [`mancala_engine::Evaluation`] JSON: whose view, whether lower is better,
 //! proven or searched to depth D.
 //!
-//! Games against the computer live in this module's memory, one table per worker; the page
+//! Games against the computer live in this module's memory, one table per worker, each
+//! driven through the one game session of every front end ([`mancala_play::session`]); the page
 //! keeps each game's [`snapshot`] and [`restore`]s it into a new worker. The engine
 //! runs on one thread (there are none in the browser); a search stops at its budget, and the
 //! page stops a search early by terminating the worker and starting a new one.
@@ -18,8 +19,10 @@ use std::time::Duration;
 
 use mancala_core::i18n::Lang;
 use mancala_core::notation::Notation;
+use mancala_core::record::Players;
 use mancala_core::{Game, Position, Record, Rules, Side};
-use mancala_engine::{think, Budget, Engine, Level, Limits};
+use mancala_engine::{Budget, Engine, Level, Limits};
+use mancala_play::session::{End, Seat, Session, Stop, UndoError};
 use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -31,16 +34,16 @@ mod view;
 /// The transposition table of the hints, analyses and proofs, in MiB.
 const TABLE_MB: usize = 16;
 
+/// A game of this browser: the one game session of every front end
+/// ([`mancala_play::Session`]: its seats, undo, resignation and end), with what the page
+/// needs besides.
 struct Local {
     /// `local-SEED-K`: the creating request's seed and the count of games this worker made;
     /// a game restored from a [`snapshot`] keeps its id.
     id: String,
-    game: Game,
-    /// The computer's level; `None` for two people at one screen.
-    level: Option<u8>,
+    session: Session,
     /// The seat of the person (against the computer).
     you: Side,
-    resigned: Option<Side>,
     version: u64,
     /// The computer's values of its moves, by ply: its margin after the move, from the
     /// mover's view (what the server stores as a move's `eval`).
@@ -171,35 +174,67 @@ fn pit_index(pit: &Value) -> Result<u8, String> {
 }
 
 impl Local {
-    fn over(&self) -> bool {
-        self.resigned.is_some() || self.game.is_over()
+    /// A game from `game` on: the person at `you` against the computer at `level`, or two
+    /// people at one screen (`level` `None`).
+    fn new(id: String, game: Game, level: Option<Level>, you: Side) -> Local {
+        let computer = match level {
+            Some(level) => Seat::Level(level),
+            None => Seat::Person,
+        };
+        let seats = match you {
+            Side::South => [Seat::Person, computer],
+            Side::North => [computer, Seat::Person],
+        };
+        Local {
+            id,
+            session: Session::from_game(game, seats, Players::default()),
+            you,
+            version: 0,
+            evals: Vec::new(),
+        }
     }
 
-    fn computer_to_move(&self) -> bool {
-        self.level.is_some() && !self.over() && self.game.to_move() != self.you
+    fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    /// The computer's level; `None` for two people at one screen.
+    fn level(&self) -> Option<Level> {
+        self.session.seat(self.you.other()).level()
+    }
+
+    fn over(&self) -> bool {
+        self.session.end().is_some()
+    }
+
+    /// The side a resignation came from, if the game ended so.
+    fn resigned(&self) -> Option<Side> {
+        match self.session.end() {
+            Some(End::Stopped(Stop::Resigned(side))) => Some(side),
+            _ => None,
+        }
     }
 
     /// The computer's moves until the person is to move or the game is over.
     fn reply(&mut self, seed: u64) {
-        let Some(level) = self.level else { return };
-        while self.computer_to_move() {
-            let lv = Level::new(level).or_else(|| Level::new(3));
-            let d = lv.and_then(|lv| {
-                let h = self.game.history().to_vec();
-                let s = seed ^ (self.game.moves().len() as u64).wrapping_mul(0x9E37_79B9);
-                lv.decide(self.game.position(), &h, s)
-            });
-            let Some(d) = d else { break };
-            if self.game.play(d.pit).is_err() {
+        let Some(level) = self.level() else { return };
+        while self.session.computer_to_move() {
+            let m = self.session.moment();
+            let s = seed ^ (m.ply as u64).wrapping_mul(0x9E37_79B9);
+            let Some(d) = level.decide(&m.position, &m.history, s) else {
+                break;
+            };
+            if self.session.play(d.pit).is_err() {
                 break;
             }
-            self.evals.truncate(self.game.moves().len() - 1);
+            self.evals.truncate(m.ply);
             self.evals.push(d.eval.map(|e| e.margin));
         }
     }
 
     fn view(&self) -> Value {
-        let seat = |s: Side| match self.level {
+        let level = self.level().map(|l| l.level);
+        let seat = |s: Side| match level {
             Some(level) if s != self.you => view::Player::Computer {
                 level,
                 name: format!("Computer (level {level})"),
@@ -215,14 +250,17 @@ impl Local {
             north: seat(Side::North),
         };
         let eval = |k: usize| self.evals.get(k).copied().flatten();
-        let stop = self.resigned.map(view::Stop::Resigned);
-        let g = &self.game;
+        let stop = match self.session.end() {
+            Some(End::Stopped(stop)) => Some(stop),
+            _ => None,
+        };
+        let g = self.game();
         let v = view::GameView {
             id: self.id.clone(),
             version: self.version,
-            vs_computer: self.level.is_some(),
-            thinking: self.computer_to_move(),
-            you: Some(view::side_str(if self.level.is_some() {
+            vs_computer: level.is_some(),
+            thinking: self.session.computer_to_move(),
+            you: Some(view::side_str(if level.is_some() {
                 self.you
             } else {
                 g.to_move()
@@ -277,7 +315,7 @@ pub fn new_game(request: &str, seed: u32) -> String {
                 if !(1..=8).contains(&l) {
                     return Err(format!("level must be 1 to 8, got {l}"));
                 }
-                Some(l as u8)
+                Level::new(l as u8)
             }
             "friend" => None,
             other => {
@@ -297,15 +335,7 @@ pub fn new_game(request: &str, seed: u32) -> String {
                 ))
             }
         };
-        let mut local = Local {
-            id: String::new(),
-            game: Game::new(start),
-            level,
-            you,
-            resigned: None,
-            version: 0,
-            evals: Vec::new(),
-        };
+        let mut local = Local::new(String::new(), Game::new(start), level, you);
         local.reply(u64::from(seed));
         GAMES.with(|g| {
             let mut g = g.borrow_mut();
@@ -335,15 +365,17 @@ pub fn play(id: &str, pit: &str, ply: u32, seed: u32) -> String {
         if g.over() {
             return Err("the game is over".into());
         }
-        if ply as usize != g.game.moves().len() {
+        if ply as usize != g.game().moves().len() {
             return Err("the game has moved on: reload it".into());
         }
-        if g.computer_to_move() {
+        if g.session.computer_to_move() {
             return Err("it is not your turn".into());
         }
         let pit: Value = serde_json::from_str(pit).map_err(|e| e.to_string())?;
-        g.game.play(pit_index(&pit)?).map_err(|e| e.to_string())?;
-        g.evals.truncate(g.game.moves().len() - 1);
+        g.session
+            .play(pit_index(&pit)?)
+            .map_err(|e| e.to_string())?;
+        g.evals.truncate(ply as usize);
         g.evals.push(None);
         g.reply(u64::from(seed));
         g.version += 1;
@@ -351,21 +383,19 @@ pub fn play(id: &str, pit: &str, ply: u32, seed: u32) -> String {
     })
 }
 
-/// Takes back the person's last move and the computer's replies after it.
+/// Takes back the person's last move and the computer's replies after it (the session's
+/// one undo rule: after an extra turn, one sowing at a time).
 #[wasm_bindgen]
 pub fn undo(id: &str) -> String {
     with_game(id, |g| {
-        if g.level.is_none() || g.resigned.is_some() {
+        if g.level().is_none() {
             return Err("undo is for games against the computer".into());
         }
-        let you = g.you;
-        let Some(at) = g.game.moves().iter().rposition(|m| m.side == you) else {
-            return Err("nothing to undo".into());
-        };
-        while g.game.moves().len() > at {
-            g.game.undo();
-        }
-        g.evals.truncate(at);
+        g.session.undo(g.you).map_err(|e| match e {
+            UndoError::Nothing => "nothing to undo".to_string(),
+            UndoError::Stopped(_) => "undo is for games still being played".to_string(),
+        })?;
+        g.evals.truncate(g.game().moves().len());
         g.version += 1;
         Ok(g.view())
     })
@@ -378,33 +408,34 @@ pub fn resign(id: &str) -> String {
         if g.over() {
             return Err("the game is already over".into());
         }
-        g.resigned = Some(if g.level.is_some() {
+        let side = if g.level().is_some() {
             g.you
         } else {
-            g.game.to_move()
-        });
+            g.game().to_move()
+        };
+        g.session.resign(side);
         g.version += 1;
         Ok(g.view())
     })
 }
 
-/// A hint for the side to move within `ms` milliseconds and 16 plies ([`think::hint`]: a
-/// proof where one finishes, else a search), as `GET /api/games/{id}/hint`.
+/// A hint for the side to move within `ms` milliseconds and 16 plies
+/// ([`mancala_engine::think::hint`]: a proof where one finishes, else a search), as
+/// `GET /api/games/{id}/hint`.
 #[wasm_bindgen]
 pub fn hint(id: &str, ms: u32) -> String {
     with_game(id, |g| {
         if g.over() {
             return Err("the game is over".into());
         }
-        let pos = *g.game.position();
-        let r = with_engine(|e| think::hint(e, &pos, g.game.history(), budget(16, ms)))
-            .ok_or("no legal move")?;
+        let pos = *g.game().position();
+        let r = with_engine(|e| g.session.hint(e, budget(16, ms))).ok_or("no legal move")?;
         serde_json::to_value(view::hint(&pos, pos.to_move(), &r)).map_err(|e| e.to_string())
     })
 }
 
-/// Every legal move's value and the best line ([`think::analyse`]) within `depth` plies (0:
-/// no depth limit) and `ms` milliseconds, as `POST /api/analysis`. `history_json`: the
+/// Every legal move's value and the best line ([`mancala_engine::think::analyse`]) within
+/// `depth` plies (0: no depth limit) and `ms` milliseconds, as `POST /api/analysis`. `history_json`: the
 /// positions before `pos` as a JSON list of strings (repetition rule), or empty.
 #[wasm_bindgen]
 pub fn analyse(pos: &str, history_json: &str, depth: u32, ms: u32) -> String {
@@ -494,7 +525,7 @@ pub fn replay_record(text: &str, total_ms: u32) -> String {
 pub fn snapshot(id: &str) -> String {
     with_game(id, |g| {
         let moves: Vec<Value> = g
-            .game
+            .game()
             .moves()
             .iter()
             .map(|m| match m.pit {
@@ -504,11 +535,11 @@ pub fn snapshot(id: &str) -> String {
             .collect();
         Ok(json!({
             "id": g.id,
-            "start": g.game.start().to_string(),
+            "start": g.game().start().to_string(),
             "moves": moves,
-            "level": g.level,
+            "level": g.level().map(|l| l.level),
             "you": view::side_str(g.you),
-            "resigned": g.resigned.map(view::side_str),
+            "resigned": g.resigned().map(view::side_str),
             "version": g.version,
             "evals": g.evals,
         }))
@@ -541,8 +572,8 @@ pub fn restore(snapshot: &str) -> String {
             None | Some(Value::Null) => None,
             Some(l) => Some(
                 l.as_u64()
-                    .filter(|l| (1..=8).contains(l))
-                    .ok_or("level must be 1 to 8")? as u8,
+                    .and_then(|l| Level::new(u8::try_from(l).ok()?))
+                    .ok_or("level must be 1 to 8")?,
             ),
         };
         let side = |k: &str| -> Result<Option<Side>, String> {
@@ -558,15 +589,13 @@ pub fn restore(snapshot: &str) -> String {
             Some(e) => serde_json::from_value(e.clone()).map_err(|e| format!("evals: {e}"))?,
         };
         evals.resize(game.moves().len(), None);
-        let local = Local {
-            id,
-            game,
-            level,
-            you: side("you")?.unwrap_or(Side::South),
-            resigned: side("resigned")?,
-            version: s.get("version").and_then(Value::as_u64).unwrap_or(0),
-            evals,
-        };
+        let resigned = side("resigned")?;
+        let mut local = Local::new(id, game, level, side("you")?.unwrap_or(Side::South));
+        if let Some(side) = resigned {
+            local.session.resign(side);
+        }
+        local.version = s.get("version").and_then(Value::as_u64).unwrap_or(0);
+        local.evals = evals;
         let view = local.view();
         GAMES.with(|g| {
             let mut g = g.borrow_mut();

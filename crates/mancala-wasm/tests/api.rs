@@ -39,6 +39,34 @@ fn a_game_against_the_computer_with_undo_and_a_hint() {
 }
 
 #[test]
+fn undo_after_an_extra_turn_takes_back_one_sowing() {
+    // As `play`, the TUI and the server: pit 4 ends in the store (an extra turn), pit 1 ends
+    // the turn; undo goes back before pit 1 alone, South still to move.
+    let created = json(mancala_wasm::new_game(
+        r#"{"rules":"kalah","opponent":"computer","level":1,"side":"south"}"#,
+        3,
+    ));
+    let id = created["game"]["id"].as_str().unwrap().to_string();
+    let extra = json(mancala_wasm::play(&id, "4", 0, 3));
+    assert_eq!(extra["to_move"], "south", "{extra}");
+    let after = json(mancala_wasm::play(&id, "1", 1, 3));
+    assert!(after["ply"].as_u64().unwrap() >= 3, "{after}");
+    let undone = json(mancala_wasm::undo(&id));
+    assert_eq!(
+        undone["board"]["position"],
+        "kalah/3-3-3-0-4-4/1/3-3-3-3-3-3/0/s"
+    );
+    assert_eq!(undone["to_move"], "south");
+    // A resigned game keeps its end through a snapshot, and refuses undo.
+    json(mancala_wasm::resign(&id));
+    let snap = mancala_wasm::snapshot(&id);
+    assert_eq!(json(snap.clone())["resigned"], "south", "{snap}");
+    let restored = json(mancala_wasm::restore(&snap));
+    assert_eq!(restored["over"], true, "{restored}");
+    assert!(json(mancala_wasm::undo(&id))["error"].is_string());
+}
+
+#[test]
 fn bad_input_answers_an_error() {
     for answer in [
         mancala_wasm::new_game("not json", 1),
