@@ -18,8 +18,9 @@ fn pair() -> &'static Team {
 }
 
 /// Steps `n` games of preset `preset` for `steps` steps with a random half (about) of the
-/// games moving, actions given or drawn, and checks every output against separate games.
-fn check(preset: usize, n: usize, seed: u64, steps: usize, random: bool, shared: bool) {
+/// games moving, actions given or drawn, and checks every output against separate games;
+/// the number of games that ended (each one's final observation checked).
+fn check(preset: usize, n: usize, seed: u64, steps: usize, random: bool, shared: bool) -> usize {
     let rules = Preset::ALL[preset].rules();
     let start = Position::start(&rules).unwrap();
     let mut b = Batch::new(start, n, seed, 0, Reward::Margin);
@@ -99,10 +100,7 @@ fn check(preset: usize, n: usize, seed: u64, steps: usize, random: bool, shared:
             assert_eq!(mask[i * m..(i + 1) * m], want[..], "game {i}'s mask");
         }
     }
-    // Enough steps that games end: the final observations were checked.
-    if steps >= 150 && n >= 4 {
-        assert!(ended > 0, "no game ended in {steps} steps");
-    }
+    ended
 }
 
 proptest! {
@@ -120,6 +118,18 @@ proptest! {
     }
 }
 
+/// Games of every preset end under `step_some`, so their final observations are checked
+/// (random games of Oware can outlast a short property case).
+#[test]
+fn games_of_every_preset_end_with_their_finals_kept() {
+    for (preset, p) in Preset::ALL.iter().enumerate() {
+        for random in [false, true] {
+            let ended = check(preset, 6, 11, 600, random, false);
+            assert!(ended > 0, "{}: no game ended", p.name());
+        }
+    }
+}
+
 /// Large enough to be cut into chunks shared by a team (256 games or more), on the fast
 /// board (Kalah) and off it (Oware, which keeps its games for the repetition rule).
 #[test]
@@ -130,7 +140,8 @@ fn shared_steps_move_only_the_active_games() {
             .position(|p| p.name() == name)
             .unwrap_or_else(|| panic!("{name} is a preset"));
         for random in [false, true] {
-            check(preset, 300, 7, 160, random, true);
+            let ended = check(preset, 300, 7, 160, random, true);
+            assert!(ended > 0, "{name}: no game ended");
         }
     }
 }
