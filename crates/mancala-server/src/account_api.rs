@@ -415,11 +415,11 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let user = signed_in(&session)?.clone();
-    let req: AccountGameAsk = crate::api::parse_json(body)?;
-    let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
-    let side = crate::api::seat_choice(req.side.as_deref())?;
+    let req: AccountGameAsk = crate::request::parse_json(body)?;
+    let rules = crate::request::rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let side = crate::request::seat_choice(req.side.as_deref())?;
     let rated = req.rated.unwrap_or(true);
-    let clock = crate::api::clock_from(req.clock.as_deref())?;
+    let clock = crate::request::clock_from(req.clock.as_deref())?;
     let (created, preset) = new_account_game(&acc, &user, rules, side, rated, clock).await?;
     let answer = AccountCreated {
         game: created.game,
@@ -492,7 +492,7 @@ async fn join_game(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<AccountJoined>> {
     let user = signed_in(&session)?.clone();
-    let req: JoinAccountGame = crate::api::parse_json(body)?;
+    let req: JoinAccountGame = crate::request::parse_json(body)?;
     Ok(Json(
         join_account_game(&acc, &user, &id, &req.invite).await?,
     ))

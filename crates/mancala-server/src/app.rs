@@ -19,7 +19,9 @@ use mancala_play::session::{self as play_session, End, Session, UndoError};
 use mancala_protocols::kgp::{LobbyError, PersonMove, Seat};
 use tokio::sync::{broadcast, Semaphore};
 
-use crate::store::{now_ms, Change, GameRow, MoveRow, Store};
+use crate::clock::now_ms;
+use crate::ids::{random_hex, same_secret};
+use crate::store::{Change, GameRow, MoveRow, Store};
 use crate::view::{self, side_str, Replay};
 use crate::Config;
 
@@ -146,19 +148,6 @@ fn version_base() -> u64 {
     now_ms().max(0) as u64
 }
 
-/// A random lowercase hex string of `bytes` random bytes.
-pub fn random_hex(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    if getrandom::fill(&mut buf).is_err() {
-        // Never expected; fall back to the clock and the address space layout.
-        let x = now_ms() as u64 ^ (&buf as *const _ as u64);
-        for (i, b) in buf.iter_mut().enumerate() {
-            *b = (x.rotate_left(i as u32 * 8) ^ (i as u64 * 0x9E37_79B9)) as u8;
-        }
-    }
-    buf.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The stored row of a new game of KGP bots at `start`: no seat taken yet.
 fn kgp_row(id: &str, start: &Position) -> GameRow {
     GameRow {
@@ -175,24 +164,6 @@ fn kgp_row(id: &str, start: &Position) -> GameRow {
         interrupted: false,
         seed: 0,
         between: Default::default(),
-    }
-}
-
-/// Compares two secrets in time independent of where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}
-
-/// The side a JSON word names (`"south"` or `"north"`); `None` for any other word.
-pub fn parse_side(s: &str) -> Option<Side> {
-    match s {
-        "south" => Some(Side::South),
-        "north" => Some(Side::North),
-        _ => None,
     }
 }
 

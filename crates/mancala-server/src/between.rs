@@ -12,76 +12,13 @@ use axum::http::StatusCode;
 use mancala_core::{Msg, Side};
 use serde::Serialize;
 
-use crate::app::{random_hex, ApiError, ApiResult, App, Entry, Live};
+use crate::app::{ApiError, ApiResult, App, Entry, Live};
+use crate::clock::now_ms;
+use crate::ids::random_hex;
 use crate::response::GameView;
-use crate::store::now_ms;
-use crate::view::{side_str, AwayView, OfferView, Stop};
+use crate::view::{side_str, AwayView, Stop};
 
-/// What one player may offer the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OfferKind {
-    /// A draw by agreement (a live game).
-    Draw,
-    /// Taking back the offerer's last move, as undo would (a live game).
-    Takeback,
-    /// Another game, seats swapped, same rules and clock (a finished game).
-    Rematch,
-}
-
-/// An offer standing in a game: what, and who made it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Offer {
-    /// What is offered.
-    pub kind: OfferKind,
-    /// Who offered it.
-    pub by: Side,
-}
-
-impl OfferKind {
-    fn name(self) -> &'static str {
-        match self {
-            OfferKind::Draw => "draw",
-            OfferKind::Takeback => "takeback",
-            OfferKind::Rematch => "rematch",
-        }
-    }
-
-    /// `draw`, `takeback` or `rematch`.
-    pub fn parse(s: &str) -> Option<OfferKind> {
-        match s {
-            "draw" => Some(OfferKind::Draw),
-            "takeback" => Some(OfferKind::Takeback),
-            "rematch" => Some(OfferKind::Rematch),
-            _ => None,
-        }
-    }
-}
-
-impl Offer {
-    /// As stored: `draw:south`.
-    pub fn text(self) -> String {
-        format!("{}:{}", self.kind.name(), side_str(self.by))
-    }
-
-    /// Read back from [`Offer::text`].
-    pub fn from_text(t: &str) -> Option<Offer> {
-        let (k, s) = t.split_once(':')?;
-        let by = crate::app::parse_side(s)?;
-        Some(Offer {
-            kind: OfferKind::parse(k)?,
-            by,
-        })
-    }
-}
-
-impl From<Offer> for OfferView {
-    fn from(o: Offer) -> OfferView {
-        OfferView {
-            kind: o.kind.name(),
-            by: side_str(o.by),
-        }
-    }
-}
+pub use crate::offer::{Offer, OfferKind};
 
 /// A player's seat in the rematch.
 #[derive(Serialize)]
@@ -541,30 +478,4 @@ pub(crate) fn away_view(live: &Live, now: i64) -> Option<AwayView> {
         gone_ms: gone,
         claim_in_ms: (live.claim_after.as_millis() as i64 - gone).max(0),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offers_read_back_and_nothing_else_reads() {
-        for kind in [OfferKind::Draw, OfferKind::Takeback, OfferKind::Rematch] {
-            for by in Side::BOTH {
-                let o = Offer { kind, by };
-                assert_eq!(Offer::from_text(&o.text()), Some(o));
-            }
-        }
-        for bad in [
-            "",
-            "draw",
-            "draw:",
-            ":south",
-            "draw:east",
-            "dance:south",
-            "draw:south:x",
-        ] {
-            assert_eq!(Offer::from_text(bad), None, "{bad}");
-        }
-    }
 }

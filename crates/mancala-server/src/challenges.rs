@@ -28,11 +28,12 @@ use serde_json::Value;
 use crate::account_api::{self, Accounts, Session};
 use crate::accounts;
 use crate::api::Ctx;
-use crate::app::{random_hex, ApiError, ApiResult};
+use crate::app::{ApiError, ApiResult};
+use crate::clock::now_ms;
 use crate::db::{vals, Conn, Val};
+use crate::ids::random_hex;
 use crate::lobby::{self, Origin};
 use crate::ratings;
-use crate::store::now_ms;
 
 /// How long a challenge stays open.
 pub const CHALLENGE_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
@@ -224,8 +225,8 @@ async fn send(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let user = account_api::signed_in(&session)?.clone();
-    let req: ChallengeAsk = crate::api::parse_json(body)?;
-    let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let req: ChallengeAsk = crate::request::parse_json(body)?;
+    let rules = crate::request::rules_from(req.rules.as_ref(), req.options.as_ref())?;
     mancala_core::Position::start(&rules).map_err(ApiError::from)?;
     let side = match req.side.as_deref().unwrap_or("random") {
         s @ ("south" | "north" | "random") => side_of(s),
@@ -259,7 +260,7 @@ async fn send(
         preset: ratings::rules_key(&rules),
         rated: req.rated.unwrap_or(true),
         side,
-        clock: crate::api::clock_from(req.clock.as_deref())?.map(|c| c.to_string()),
+        clock: crate::request::clock_from(req.clock.as_deref())?.map(|c| c.to_string()),
         created_ms: now_ms(),
         declined: false,
         from_id: user.id,
@@ -357,12 +358,12 @@ async fn accept(
     let side = match k.side {
         "south" => Side::South,
         "north" => Side::North,
-        _ => crate::api::seat_choice(Some("random"))?,
+        _ => crate::request::seat_choice(Some("random"))?,
     };
     let rules = k.preset.parse().map_err(ApiError::from)?;
     let challenger = lobby::accounts_user(k.from_id, &k.from);
     let origin = Origin::Challenge(k.id.clone());
-    let clock = crate::api::clock_from(k.clock.as_deref())?;
+    let clock = crate::request::clock_from(k.clock.as_deref())?;
     let joined = lobby::start_between(
         &acc,
         (&challenger, side),

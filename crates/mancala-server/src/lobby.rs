@@ -35,10 +35,12 @@ use tokio::sync::broadcast;
 
 use crate::account_api::{self, Accounts, Session};
 use crate::api::Ctx;
-use crate::app::{random_hex, ApiError, ApiResult};
+use crate::app::{ApiError, ApiResult};
+use crate::clock::now_ms;
 use crate::db::{vals, Conn};
+use crate::ids::random_hex;
 use crate::ratings;
-use crate::store::{now_ms, Change, Store};
+use crate::store::{Change, Store};
 
 /// How long a seek stays open.
 pub const SEEK_TTL: Duration = Duration::from_secs(30 * 60);
@@ -257,8 +259,8 @@ async fn post_seek(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let user = account_api::signed_in(&session)?.clone();
-    let req: account_api::AccountGameAsk = crate::api::parse_json(body)?;
-    let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let req: account_api::AccountGameAsk = crate::request::parse_json(body)?;
+    let rules = crate::request::rules_from(req.rules.as_ref(), req.options.as_ref())?;
     mancala_core::Position::start(&rules).map_err(ApiError::from)?;
     let side = match req.side.as_deref().unwrap_or("random") {
         "south" => "south",
@@ -278,7 +280,7 @@ async fn post_seek(
         side,
         created_ms: now_ms(),
         user: user.id,
-        clock: crate::api::clock_from(req.clock.as_deref())?.map(|c| c.to_string()),
+        clock: crate::request::clock_from(req.clock.as_deref())?.map(|c| c.to_string()),
     };
     let row = seek.clone();
     let written = acc
@@ -420,12 +422,12 @@ async fn accept(
     let side = match seek.side {
         "south" => Side::South,
         "north" => Side::North,
-        _ => crate::api::seat_choice(Some("random"))?,
+        _ => crate::request::seat_choice(Some("random"))?,
     };
     let rules = seek.preset.parse().map_err(ApiError::from)?;
     let poster = accounts_user(seek.user, &seek.name);
     let origin = Origin::Seek(seek.id.clone());
-    let clock = crate::api::clock_from(seek.clock.as_deref())?;
+    let clock = crate::request::clock_from(seek.clock.as_deref())?;
     let joined = start_between(
         &acc,
         (&poster, side),

@@ -28,10 +28,10 @@ use serde_json::Value;
 use crate::account_api::{self, Accounts, Session};
 use crate::api::Ctx;
 use crate::app::{ApiError, ApiResult};
+use crate::clock::now_ms;
 use crate::db::{vals, Conn, Kind};
 use crate::lobby::{self, Origin};
 use crate::ratings;
-use crate::store::now_ms;
 
 /// How long an account waits in a pool before it is dropped from it.
 pub const POOL_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
@@ -148,13 +148,13 @@ async fn join(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let user = account_api::signed_in(&session)?.clone();
-    let req: PoolAsk = crate::api::parse_json(body)?;
-    let rules: Rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let req: PoolAsk = crate::request::parse_json(body)?;
+    let rules: Rules = crate::request::rules_from(req.rules.as_ref(), req.options.as_ref())?;
     mancala_core::Position::start(&rules).map_err(ApiError::from)?;
     let pool = Pool {
         rules: ratings::rules_key(&rules),
         rated: req.rated.unwrap_or(true),
-        clock: crate::api::clock_from(req.clock.as_deref())?,
+        clock: crate::request::clock_from(req.clock.as_deref())?,
     };
     let (asked, me) = (pool.clone(), user.id);
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -178,7 +178,7 @@ async fn join(
         return Ok((StatusCode::ACCEPTED, Json(answer)).into_response());
     };
     // The one who waited makes the game; the seats are drawn.
-    let side = crate::api::seat_choice(Some("random"))?;
+    let side = crate::request::seat_choice(Some("random"))?;
     let waiter = lobby::accounts_user(other, &name);
     let joined = lobby::start_between(
         &acc,

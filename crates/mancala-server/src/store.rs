@@ -19,6 +19,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use anyhow::{anyhow, Context};
 use rusqlite::Connection;
 
+use crate::clock::now_ms;
 use crate::db::{self, vals, Conn, Kind};
 use crate::view::Stop;
 use mancala_core::Side;
@@ -314,7 +315,7 @@ pub struct Between {
     /// abandoned, agreed, cancelled).
     pub stopped: Option<Stop>,
     /// An offer one player made the other, standing until answered or a move is made.
-    pub offer: Option<crate::between::Offer>,
+    pub offer: Option<crate::offer::Offer>,
     /// The id of the rematch, once one was agreed.
     pub rematch: Option<String>,
     /// `[south, north]`: since when the seat's player has had no connection open (for a
@@ -569,14 +570,6 @@ fn writer_loop<C: Conn>(
     }
 }
 
-/// The wall clock in milliseconds since the Unix epoch (0 if the clock is set before it).
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
 fn kind(ai: bool, bot: bool) -> &'static str {
     if ai {
         "ai"
@@ -641,7 +634,7 @@ impl Store {
             kind: Kind::Sqlite,
             read: Reader::Sqlite(Mutex::new(read)),
             writer: Mutex::new(tx),
-            instance: Arc::from(crate::app::random_hex(8)),
+            instance: Arc::from(crate::ids::random_hex(8)),
             changes: Mutex::new(None),
             lobby: tokio::sync::broadcast::channel(LOBBY_NOTES).0,
         })
@@ -693,7 +686,7 @@ impl Store {
                 }),
             )?;
         }
-        let instance: Arc<str> = Arc::from(crate::app::random_hex(8));
+        let instance: Arc<str> = Arc::from(crate::ids::random_hex(8));
         let (ctx, crx) = tokio::sync::mpsc::unbounded_channel();
         let lobby = tokio::sync::broadcast::channel(LOBBY_NOTES).0;
         let (u, me, l) = (url.to_string(), instance.clone(), lobby.clone());
@@ -880,7 +873,7 @@ impl Store {
                         None => None,
                     },
                     stopped: r.opt_text(18)?.as_deref().and_then(stop_from),
-                    offer: r.opt_text(19)?.as_deref().and_then(crate::between::Offer::from_text),
+                    offer: r.opt_text(19)?.as_deref().and_then(crate::offer::Offer::from_text),
                     rematch: r.opt_text(20)?,
                     away_ms: [r.opt_int(21)?, r.opt_int(22)?],
                 },
@@ -998,7 +991,7 @@ impl Store {
 
     /// Stores the offer standing in game `id` (`None`: none) if the game still has `plies`
     /// moves; fails where it moved on.
-    pub fn set_offer(&self, id: &str, offer: Option<crate::between::Offer>, plies: u32) -> Pending {
+    pub fn set_offer(&self, id: &str, offer: Option<crate::offer::Offer>, plies: u32) -> Pending {
         let (id, me) = (id.to_string(), self.instance.clone());
         self.write(move |c| {
             touched(c, &me, &id)?;
