@@ -10,15 +10,17 @@
 //! `oware`) for its standard rules, with the options that differ from them otherwise
 //! (`kalah,seeds=4`), so that one rating never mixes two games.
 
-use mancala_core::{Game, Position, Rules, Side};
+use mancala_core::{Rules, Side};
 use serde::Serialize;
-use skillratings::glicko2::Glicko2Rating;
 
+use crate::accounts::User;
 use crate::clock::now_ms;
-use crate::db::{vals, Conn, Row};
-use crate::store::Store;
+use crate::db::{vals, Row};
+use crate::history::{self, PlayerGame};
+use crate::store::{Pending, Store};
 
 pub use crate::glicko::{after_game, config, initial};
+pub use crate::store::settle;
 
 /// A rating is provisional while its deviation is above this.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
@@ -26,122 +28,6 @@ pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 /// The key ratings are kept by for `rules`: its rules string.
 pub fn rules_key(rules: &Rules) -> String {
     rules.to_string()
-}
-
-fn load_rating(c: &mut dyn Conn, user: i64, rules: &str) -> anyhow::Result<Glicko2Rating> {
-    let row = c.query_opt(
-        "SELECT rating, deviation, volatility FROM ratings WHERE user_id = $1 AND rules = $2",
-        vals![user, rules],
-    )?;
-    match row {
-        Some(r) => Ok(Glicko2Rating {
-            rating: r.real(0)?,
-            deviation: r.real(1)?,
-            volatility: r.real(2)?,
-        }),
-        None => Ok(initial()),
-    }
-}
-
-fn save_rating(
-    c: &mut dyn Conn,
-    user: i64,
-    rules: &str,
-    game: &str,
-    r: &Glicko2Rating,
-    now: i64,
-) -> anyhow::Result<()> {
-    c.exec(
-        "INSERT INTO ratings (user_id, rules, rating, deviation, volatility, games, updated_ms)
-         VALUES ($1, $2, $3, $4, $5, 1, $6)
-         ON CONFLICT (user_id, rules) DO UPDATE SET rating = $3, deviation = $4,
-            volatility = $5, games = ratings.games + 1, updated_ms = $6",
-        vals![user, rules, r.rating, r.deviation, r.volatility, now],
-    )?;
-    c.exec(
-        "INSERT INTO rating_history (user_id, game_id, rules, rating, deviation, volatility, at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        vals![user, game, rules, r.rating, r.deviation, r.volatility, now],
-    )
-    .map(|_| ())
-}
-
-/// The winner of a stored game if it is over (`Some(None)`: a draw), `None` while it goes on
-/// or where the stored game cannot be replayed.
-fn stored_result(c: &mut dyn Conn, id: &str) -> anyhow::Result<Option<Option<Side>>> {
-    let Some(r) = c.query_opt(
-        "SELECT start, resigned, stopped FROM games WHERE id = $1",
-        vals![id],
-    )?
-    else {
-        return Ok(None);
-    };
-    let (start, resigned) = (r.text(0)?, r.opt_text(1)?);
-    // On time, abandoned, agreed; a cancelled game is settled as void by `settle`.
-    if let Some(stop) = r.opt_text(2)?.as_deref().and_then(crate::store::stop_from) {
-        return Ok(Some(stop.winner()).filter(|_| stop.decides()));
-    }
-    if let Some(r) = resigned {
-        return Ok(Some(Some(if r == "south" {
-            Side::North
-        } else {
-            Side::South
-        })));
-    }
-    let Ok(start) = start.parse::<Position>() else {
-        return Ok(None);
-    };
-    let mut game = Game::new(start);
-    let pits = c.query(
-        "SELECT pit FROM moves WHERE game_id = $1 ORDER BY ply",
-        vals![id],
-    )?;
-    for r in pits {
-        if game.play(r.num(0)?).is_err() {
-            return Ok(None);
-        }
-    }
-    Ok(game.outcome().map(|o| o.winner()))
-}
-
-/// Settles game `id` if it is a game between accounts that has just ended: writes its result
-/// and, when it is rated and both seats are accounts, both players' new ratings. Runs inside
-/// the transaction of the write that ended the game; a settled game is left alone.
-pub fn settle(c: &mut dyn Conn, id: &str) -> anyhow::Result<()> {
-    let Some(row) = c.query_opt(
-        "SELECT rules, rated, south_user, north_user FROM account_games
-         WHERE game_id = $1 AND result IS NULL",
-        vals![id],
-    )?
-    else {
-        return Ok(());
-    };
-    let (rules, rated, south, north) = (
-        row.text(0)?,
-        row.int(1)? != 0,
-        row.opt_int(2)?,
-        row.opt_int(3)?,
-    );
-    let Some(winner) = stored_result(c, id)? else {
-        return Ok(());
-    };
-    let now = now_ms();
-    let result = match winner {
-        Some(Side::South) => "south",
-        Some(Side::North) => "north",
-        None => "draw",
-    };
-    c.exec(
-        "UPDATE account_games SET result = $2, ended_ms = $3 WHERE game_id = $1",
-        vals![id, result, now],
-    )?;
-    if let (true, Some(s), Some(n)) = (rated, south, north) {
-        let (rs, rn) = (load_rating(c, s, &rules)?, load_rating(c, n, &rules)?);
-        let (s2, n2) = after_game(&rs, &rn, winner);
-        save_rating(c, s, &rules, id, &s2, now)?;
-        save_rating(c, n, &rules, id, &n2, now)?;
-    }
-    Ok(())
 }
 
 /// Queues the record of a new game between accounts: `user` holds `side`.
@@ -152,7 +38,7 @@ pub fn add_account_game(
     rated: bool,
     side: Side,
     user: i64,
-) -> crate::store::Pending {
+) -> Pending {
     let (game, rules) = (game.to_string(), rules.to_string());
     let sql = if side == Side::South {
         "INSERT INTO account_games (game_id, rules, rated, south_user, created_ms)
@@ -168,7 +54,7 @@ pub fn add_account_game(
 }
 
 /// Queues giving `side` of an account game to `user`.
-pub fn seat_account(store: &Store, game: &str, side: Side, user: i64) -> crate::store::Pending {
+pub fn seat_account(store: &Store, game: &str, side: Side, user: i64) -> Pending {
     let game = game.to_string();
     let sql = if side == Side::South {
         "UPDATE account_games SET south_user = $2 WHERE game_id = $1"
@@ -308,19 +194,15 @@ pub struct Profile {
     pub ratings: Vec<RatingView>,
     /// The rating after each rated game, oldest first.
     pub history: Vec<HistoryPoint>,
-    /// The newest games (a page of [`crate::history::PAGE`]), newest first.
-    pub games: Vec<crate::history::PlayerGame>,
+    /// The newest games (a page of [`history::PAGE`]), newest first.
+    pub games: Vec<PlayerGame>,
     /// The cursor of the next page of games (`GET /api/users/NAME/games?before=`); `None`
     /// when there are no more.
     pub games_next: Option<String>,
 }
 
 /// The profile of `user` (its id and name), filtered to `rules` when given.
-pub fn profile(
-    store: &Store,
-    user: &crate::accounts::User,
-    rules: Option<&str>,
-) -> anyhow::Result<Profile> {
+pub fn profile(store: &Store, user: &User, rules: Option<&str>) -> anyhow::Result<Profile> {
     let (id, rules) = (user.id, rules.map(str::to_string));
     let (name, created_ms) = (user.name.clone(), user.created_ms);
     store.with(move |c| {
@@ -351,13 +233,7 @@ pub fn profile(
                 })
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let games = crate::history::page(
-            c,
-            id,
-            &rules.unwrap_or_default(),
-            None,
-            crate::history::PAGE,
-        )?;
+        let games = history::page(c, id, &rules.unwrap_or_default(), None, history::PAGE)?;
         Ok(Profile {
             name,
             created_ms,
