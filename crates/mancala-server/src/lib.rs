@@ -5,10 +5,20 @@
 //! The routes are [`api::router`]'s; docs/server.md lists every request, its
 //! body and its answer. Errors are 4xx/5xx with `{"error", "key", "args"}`; moves, undo, resign
 //! and hint need `Authorization: Bearer TOKEN` (WebSocket: `"token"`).
+//!
+//! # Modules
+//! From the ground up, each using only those below it: the views of positions and games
+//! ([`view`]) and the database's one interface ([`db`]); small shared pieces (ids and
+//! secrets, clocks, offers, settings, a request's parts, the API's answers); the [`store`];
+//! accounts, ratings and an account's games; the games in play ([`app`]), what passes
+//! between their players ([`between`]) and KGP bots ([`kgp`]); and the HTTP handlers on top
+//! ([`api`], [`account_api`], the lobby's seeks, pools, challenges and socket). This file
+//! wires them into a server.
 
 #![warn(missing_docs)]
 
 pub mod account_api;
+pub mod account_games;
 pub mod accounts;
 pub mod api;
 pub mod app;
@@ -23,11 +33,13 @@ pub mod history;
 pub mod ids;
 pub mod kgp;
 pub mod lobby;
+pub mod lobby_socket;
 pub mod offer;
 pub mod pairing;
 pub mod ratings;
 mod request;
 pub mod response;
+pub mod seeks;
 pub mod store;
 pub mod view;
 pub mod web;
