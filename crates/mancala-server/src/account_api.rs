@@ -18,47 +18,20 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use mancala_core::{Msg, Rules, Side};
+use mancala_core::{Msg, Rules};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::accounts::{self, Login, LoginLimiter, User};
+use crate::account_games::{
+    blocking, join_account_game, new_account_game, said, signed_in, AccountGameAsk, AccountJoined,
+};
+use crate::accounts::{self, Login};
 use crate::api::Ctx;
-use crate::app::{ApiError, ApiResult, App, NewGame};
+use crate::history::{page, Cursor, Page, MAX_PAGE, PAGE};
 use crate::ratings;
-use crate::response::GameView;
+use crate::request::{clock_from, parse_json, rules_from, seat_choice};
+use crate::response::{ApiError, ApiResult, GameView};
 
-/// The accounts' shared state: the app, the login limits, and whether the server is behind
-/// TLS.
-pub struct Accounts {
-    /// The games and the database.
-    pub app: Arc<App>,
-    /// Failed logins by account and by address, accounts made by address.
-    pub limiter: LoginLimiter,
-    /// The server is reached over TLS (`--behind-tls`): cookies are `Secure`, and a
-    /// state-changing request's `Origin` must be `https`.
-    pub behind_tls: bool,
-    /// The open seeks of people ([`crate::lobby`]).
-    pub lobby: crate::lobby::Lobby,
-}
-
-/// The account of the request's session cookie, if any (put there by [`guard`]).
-#[derive(Clone, Debug)]
-pub struct Session(pub Option<(User, String)>);
-
-fn said(status: StatusCode, key: &'static str) -> ApiError {
-    ApiError::said(status, Msg::new(key))
-}
-
-/// Runs blocking work (the database, argon2) off the async threads.
-pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
-) -> ApiResult<T> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))
-}
+pub use crate::account_games::{Accounts, Session};
 
 /// The game id and what follows it in `/api/games/ID[/REST]`.
 fn game_path(path: &str) -> Option<(&str, &str)> {
@@ -321,15 +294,6 @@ async fn logout(
     Ok(r)
 }
 
-/// The signed-in account, or 401 `server.account.no-session`.
-pub(crate) fn signed_in(session: &Session) -> ApiResult<&User> {
-    session
-        .0
-        .as_ref()
-        .map(|(u, _)| u)
-        .ok_or_else(|| said(StatusCode::UNAUTHORIZED, "server.account.no-session"))
-}
-
 /// `GET /api/account`: the signed-in account, or `{"name": null}` when none is signed in (a
 /// question with an answer either way, not an error).
 async fn me(Extension(session): Extension<Session>) -> Response {
@@ -343,25 +307,6 @@ async fn me(Extension(session): Extension<Session>) -> Response {
     r
 }
 
-/// What a game between accounts is asked with: by the invitation of `POST
-/// /api/account/games` and by a seek of the lobby.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct AccountGameAsk {
-    #[serde(default)]
-    pub rules: Option<Value>,
-    #[serde(default)]
-    pub options: Option<std::collections::HashMap<String, Value>>,
-    #[serde(default)]
-    pub side: Option<String>,
-    /// Rated (the default) or casual.
-    #[serde(default)]
-    pub rated: Option<bool>,
-    /// The clock (`3+2`, `3d`); none: untimed.
-    #[serde(default)]
-    pub clock: Option<String>,
-}
-
 /// A new game between accounts: its state, the creator's seat, the invitation for the other
 /// account, and whether it is rated. No token: the session cookie acts for the seat.
 #[derive(Serialize)]
@@ -373,53 +318,17 @@ struct AccountCreated {
     preset: String,
 }
 
-/// Makes a game between people whose `side` is `user`'s account; returns it and its rule
-/// set's key.
-pub(crate) async fn new_account_game(
-    acc: &Accounts,
-    user: &User,
-    rules: Rules,
-    side: Side,
-    rated: bool,
-    clock: Option<crate::clock::TimeControl>,
-) -> ApiResult<(crate::response::Created, String)> {
-    let created = acc
-        .app
-        .create(NewGame {
-            rules,
-            start: None,
-            level: None,
-            side,
-            name: Some(user.name.clone()),
-            clock,
-        })
-        .await?;
-    let preset = ratings::rules_key(&rules);
-    ratings::add_account_game(
-        &acc.app.store,
-        &created.game.id,
-        &preset,
-        rated,
-        side,
-        user.id,
-    )
-    .done()
-    .await
-    .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))?;
-    Ok((created, preset))
-}
-
 async fn create_game(
     Extension(acc): Extension<Arc<Accounts>>,
     Extension(session): Extension<Session>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let user = signed_in(&session)?.clone();
-    let req: AccountGameAsk = crate::api::parse_json(body)?;
-    let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
-    let side = crate::api::seat_choice(req.side.as_deref())?;
+    let req: AccountGameAsk = parse_json(body)?;
+    let rules = rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let side = seat_choice(req.side.as_deref())?;
     let rated = req.rated.unwrap_or(true);
-    let clock = crate::api::clock_from(req.clock.as_deref())?;
+    let clock = clock_from(req.clock.as_deref())?;
     let (created, preset) = new_account_game(&acc, &user, rules, side, rated, clock).await?;
     let answer = AccountCreated {
         game: created.game,
@@ -437,54 +346,6 @@ struct JoinAccountGame {
     invite: String,
 }
 
-/// The answer to taking a seat of a game between accounts.
-#[derive(Serialize)]
-pub(crate) struct AccountJoined {
-    /// The state, as the new seat holder sees it.
-    pub game: GameView,
-    /// The seat taken.
-    pub seat: &'static str,
-    /// Whether the game is rated.
-    pub rated: bool,
-}
-
-/// `user`'s account takes the free seat of the game between accounts `id`.
-pub(crate) async fn join_account_game(
-    acc: &Accounts,
-    user: &User,
-    id: &str,
-    invite: &str,
-) -> ApiResult<AccountJoined> {
-    // The game's own checks first (an unknown id is a 404 like any game's).
-    acc.app.entry(id).await?;
-    let store = acc.app.store.clone();
-    let gid = id.to_string();
-    let Some(game) = blocking(move || ratings::account_game(&store, &gid)).await? else {
-        return Err(ApiError::said(
-            StatusCode::CONFLICT,
-            Msg::new("server.account.not-account-game").arg("id", id),
-        ));
-    };
-    if game.users.contains(&Some(user.id)) {
-        return Err(said(StatusCode::CONFLICT, "server.account.self"));
-    }
-    let joined = acc.app.join(id, invite, Some(user.name.clone())).await?;
-    let side = if joined.seat == "south" {
-        Side::South
-    } else {
-        Side::North
-    };
-    ratings::seat_account(&acc.app.store, id, side, user.id)
-        .done()
-        .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("storage: {e}")))?;
-    Ok(AccountJoined {
-        game: joined.game,
-        seat: joined.seat,
-        rated: game.rated,
-    })
-}
-
 async fn join_game(
     Extension(acc): Extension<Arc<Accounts>>,
     Extension(session): Extension<Session>,
@@ -492,7 +353,7 @@ async fn join_game(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<AccountJoined>> {
     let user = signed_in(&session)?.clone();
-    let req: JoinAccountGame = crate::api::parse_json(body)?;
+    let req: JoinAccountGame = parse_json(body)?;
     Ok(Json(
         join_account_game(&acc, &user, &id, &req.invite).await?,
     ))
@@ -560,6 +421,63 @@ async fn user_profile(
     profile.map(Json).ok_or_else(unknown)
 }
 
+#[derive(Deserialize)]
+struct PageQuery {
+    preset: Option<String>,
+    before: Option<String>,
+    limit: Option<u32>,
+}
+
+/// The answer of `GET /api/users/NAME/games`.
+#[derive(Serialize)]
+struct History {
+    name: String,
+    /// The rule set the games are filtered to; `None`: all.
+    preset: Option<String>,
+    #[serde(flatten)]
+    page: Page,
+}
+
+/// `GET /api/users/NAME/games?preset=&before=&limit=`: a page of the account's games.
+async fn user_games(
+    Extension(acc): Extension<Arc<Accounts>>,
+    Path(name): Path<String>,
+    Query(q): Query<PageQuery>,
+) -> ApiResult<Json<History>> {
+    let preset = match q.preset.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(p) => Some(ratings::rules_key(&p.parse().map_err(ApiError::from)?)),
+    };
+    let before = match q.before.as_deref() {
+        None | Some("") => None,
+        Some(b) => Some(Cursor::parse(b).ok_or_else(|| {
+            ApiError::bad("before must be the `next` of a page of games (MILLISECONDS.ID)")
+        })?),
+    };
+    let limit = q.limit.unwrap_or(PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad(format!(
+            "limit must be 1 to {MAX_PAGE}, got {limit}"
+        )));
+    }
+    let unknown = || ApiError::said(StatusCode::NOT_FOUND, Msg::new("server.account.no-user"));
+    if accounts::check_name(&name).is_err() {
+        return Err(unknown());
+    }
+    let store = acc.app.store.clone();
+    let rules = preset.clone().unwrap_or_default();
+    let found = blocking(move || {
+        let Some(user) = accounts::user_by_name(&store, &name)? else {
+            return Ok(None);
+        };
+        let page = store.with(move |c| page(c, user.id, &rules, before.as_ref(), limit))?;
+        Ok(Some((user.name, page)))
+    })
+    .await?;
+    let (name, page) = found.ok_or_else(unknown)?;
+    Ok(Json(History { name, preset, page }))
+}
+
 /// The accounts' routes, merged into [`crate::api::router`]'s (and behind its layers).
 pub fn routes() -> Router<Ctx> {
     Router::new()
@@ -571,8 +489,11 @@ pub fn routes() -> Router<Ctx> {
         .route("/api/account/games/{id}/join", post(join_game))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/users/{name}", get(user_profile))
-        .route("/api/users/{name}/games", get(crate::history::games))
-        .merge(crate::lobby::routes())
+        .route("/api/users/{name}/games", get(user_games))
+        .merge(crate::seeks::routes())
+        .merge(crate::lobby_socket::routes())
+        .merge(crate::pairing::routes())
+        .merge(crate::challenges::routes())
 }
 
 /// Reads the same bodies as the handlers, for tests of what they refuse.

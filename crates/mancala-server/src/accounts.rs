@@ -18,8 +18,10 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::Argon2;
 use sha2::{Digest, Sha256};
 
+use crate::clock::now_ms;
 use crate::db::{vals, Row};
-use crate::store::{now_ms, Store};
+use crate::ids::random_hex;
+use crate::store::Store;
 
 /// Shortest and longest account name, in characters.
 pub const NAME_LEN: std::ops::RangeInclusive<usize> = 2..=24;
@@ -302,7 +304,7 @@ pub fn check_login(store: &Store, name: &str, password: &str) -> anyhow::Result<
 /// Starts a session for `user`; returns its secret (the cookie's value), which is stored
 /// only as its hash.
 pub fn start_session(store: &Store, user: &User) -> anyhow::Result<String> {
-    let secret = crate::app::random_hex(32);
+    let secret = random_hex(32);
     let (hash, id, now) = (session_hash(&secret), user.id, now_ms());
     let expires = now + SESSION_DAYS * 24 * 3600 * 1000;
     store

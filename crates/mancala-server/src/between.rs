@@ -1,87 +1,24 @@
-//! What passes between two people in a game: the clock's flag, offers (a draw, a takeback,
-//! a rematch) accepted or declined by the opponent, a claim against a player who left, and
-//! whether each seat's player is connected.
+//! What passes between two people in a game: offers (a draw, a takeback, a rematch)
+//! accepted or declined by the opponent, a claim against a player who left, and whether each
+//! seat's player is connected. The clock's flag is the app's (a timed game ends alike
+//! whoever plays it).
 //!
 //! Every change is stored first, conditionally on the game not having moved meanwhile (on
 //! any server of the database), then made in memory and told to the watchers.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::http::StatusCode;
 use mancala_core::{Msg, Side};
 use serde::Serialize;
 
-use crate::app::{random_hex, ApiError, ApiResult, App, Entry, Live};
-use crate::response::GameView;
-use crate::store::now_ms;
-use crate::view::{side_str, AwayView, OfferView, Stop};
+use crate::app::{App, Entry, Live};
+use crate::clock::now_ms;
+use crate::ids::random_hex;
+use crate::response::{ApiError, ApiResult, GameView};
+use crate::view::{side_str, Stop};
 
-/// What one player may offer the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OfferKind {
-    /// A draw by agreement (a live game).
-    Draw,
-    /// Taking back the offerer's last move, as undo would (a live game).
-    Takeback,
-    /// Another game, seats swapped, same rules and clock (a finished game).
-    Rematch,
-}
-
-/// An offer standing in a game: what, and who made it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Offer {
-    /// What is offered.
-    pub kind: OfferKind,
-    /// Who offered it.
-    pub by: Side,
-}
-
-impl OfferKind {
-    fn name(self) -> &'static str {
-        match self {
-            OfferKind::Draw => "draw",
-            OfferKind::Takeback => "takeback",
-            OfferKind::Rematch => "rematch",
-        }
-    }
-
-    /// `draw`, `takeback` or `rematch`.
-    pub fn parse(s: &str) -> Option<OfferKind> {
-        match s {
-            "draw" => Some(OfferKind::Draw),
-            "takeback" => Some(OfferKind::Takeback),
-            "rematch" => Some(OfferKind::Rematch),
-            _ => None,
-        }
-    }
-}
-
-impl Offer {
-    /// As stored: `draw:south`.
-    pub fn text(self) -> String {
-        format!("{}:{}", self.kind.name(), side_str(self.by))
-    }
-
-    /// Read back from [`Offer::text`].
-    pub fn from_text(t: &str) -> Option<Offer> {
-        let (k, s) = t.split_once(':')?;
-        let by = crate::app::parse_side(s)?;
-        Some(Offer {
-            kind: OfferKind::parse(k)?,
-            by,
-        })
-    }
-}
-
-impl From<Offer> for OfferView {
-    fn from(o: Offer) -> OfferView {
-        OfferView {
-            kind: o.kind.name(),
-            by: side_str(o.by),
-        }
-    }
-}
+pub use crate::offer::{Offer, OfferKind};
 
 /// A player's seat in the rematch.
 #[derive(Serialize)]
@@ -104,117 +41,9 @@ impl Live {
     fn between_people(&self) -> bool {
         !self.is_ai_game() && !self.row.bots.iter().any(|&b| b) && self.row.invite.is_none()
     }
-
-    /// Whether `side` has moved in this game.
-    pub(crate) fn has_moved(&self, side: Side) -> bool {
-        self.game().moves().iter().any(|m| m.side == side)
-    }
-
-    /// What runs out next, if the game is timed, started and live.
-    pub(crate) fn deadline(&self) -> Option<crate::clock::Deadline> {
-        if self.over() {
-            return None;
-        }
-        let mover = self.game().to_move();
-        self.row
-            .between
-            .clock?
-            .deadline(mover, self.has_moved(mover))
-    }
-
-    /// How the game ends when its deadline passes.
-    fn flag_stop(d: crate::clock::Deadline) -> Stop {
-        if d.first_move {
-            Stop::Cancelled
-        } else {
-            Stop::Time(d.side)
-        }
-    }
 }
 
 impl App {
-    /// Ends game `id` off the board with `stop` if it still has `plies` moves: stored first
-    /// (another server may have moved meanwhile: then this one catches up instead).
-    async fn end_off_board(
-        self: &Arc<Self>,
-        id: &str,
-        entry: &Entry,
-        live: &mut Live,
-        stop: Stop,
-    ) -> ApiResult<()> {
-        let plies = live.game().moves().len() as u32;
-        // The clocks stop as they read now (the flagged side's at nothing).
-        let mover = live.game().to_move();
-        let moved = live.has_moved(mover);
-        let flagged = matches!(stop, Stop::Time(_));
-        let clock = live
-            .row
-            .between
-            .clock
-            .map(|c| c.stopped(mover, moved, flagged, now_ms()));
-        if let Err(e) = self
-            .wrote(self.store.set_stopped(id, stop, plies, clock))
-            .await
-        {
-            self.refresh(id, entry, live).await?;
-            if !live.over() {
-                return Err(e);
-            }
-            return Ok(());
-        }
-        live.row.between.stopped = Some(stop);
-        live.row.between.offer = None;
-        live.row.between.clock = clock;
-        live.session.stop(stop);
-        self.changed(entry, live);
-        Ok(())
-    }
-
-    /// Ends game `id` where its clock has run out (a flag, or a first move not made):
-    /// before any request acts on it, and when its timer fires. True if it ended.
-    pub(crate) async fn flag_if_due(
-        self: &Arc<Self>,
-        id: &str,
-        entry: &Entry,
-        live: &mut Live,
-    ) -> ApiResult<bool> {
-        match live.deadline() {
-            Some(d) if now_ms() >= d.at_ms => {
-                self.end_off_board(id, entry, live, Live::flag_stop(d))
-                    .await?;
-                Ok(true)
-            }
-            _ => Ok(false),
-        }
-    }
-
-    /// Starts a timer for game `id`'s next deadline, tied to the version it was read at: a
-    /// newer change starts its own.
-    pub(crate) fn time_game(self: &Arc<Self>, id: &str, live: &Live) {
-        let Some(d) = live.deadline() else {
-            return;
-        };
-        let (app, id, version) = (self.clone(), id.to_string(), live.version);
-        let wait = Duration::from_millis((d.at_ms - now_ms()).max(0) as u64 + 5);
-        // At most a day at a time: a correspondence deadline is looked at again then.
-        let wait = wait.min(Duration::from_secs(86_400));
-        tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
-            let Some(entry) = app.cached(&id) else {
-                return;
-            };
-            let mut live = entry.live.lock().await;
-            if live.version != version {
-                return;
-            }
-            match app.flag_if_due(&id, &entry, &mut live).await {
-                Ok(true) => {}
-                // Not yet (a day's wait), or a storage error: look again later.
-                _ => app.time_game(&id, &live),
-            }
-        });
-    }
-
     /// The seat of `token` in game `id`, its entry and state, the game brought up to date
     /// (another server's moves, a clock run out) — for the requests of this module.
     async fn seat_in<'a>(
@@ -440,7 +269,7 @@ impl App {
     }
 
     /// The seat holding `token` claims game `id` against an opponent who has had no
-    /// connection open for [`crate::Config::claim_after`] (real-time clocks only).
+    /// connection open for [`crate::config::Config::claim_after`] (real-time clocks only).
     pub async fn claim(self: &Arc<Self>, id: &str, token: Option<&str>) -> ApiResult<GameView> {
         let entry = self.entry(id).await?;
         let (side, mut live) = self.seat_in(id, &entry, token).await?;
@@ -517,54 +346,6 @@ impl App {
         {
             live.row.between.away_ms[k] = since;
             self.changed(&entry, &mut live);
-        }
-    }
-}
-
-/// A player gone from a live timed game between people: who, since how long, and when
-/// his opponent may claim the game.
-pub(crate) fn away_view(live: &Live, now: i64) -> Option<AwayView> {
-    let timed = live
-        .row
-        .between
-        .clock
-        .is_some_and(|c| c.control.real_time());
-    if live.over() || !timed {
-        return None;
-    }
-    let (side, since) = Side::BOTH
-        .into_iter()
-        .find_map(|s| Some((s, live.row.between.away_ms[s.index()]?)))?;
-    let gone = (now - since).max(0);
-    Some(AwayView {
-        side: side_str(side),
-        gone_ms: gone,
-        claim_in_ms: (live.claim_after.as_millis() as i64 - gone).max(0),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offers_read_back_and_nothing_else_reads() {
-        for kind in [OfferKind::Draw, OfferKind::Takeback, OfferKind::Rematch] {
-            for by in Side::BOTH {
-                let o = Offer { kind, by };
-                assert_eq!(Offer::from_text(&o.text()), Some(o));
-            }
-        }
-        for bad in [
-            "",
-            "draw",
-            "draw:",
-            ":south",
-            "draw:east",
-            "dance:south",
-            "draw:south:x",
-        ] {
-            assert_eq!(Offer::from_text(bad), None, "{bad}");
         }
     }
 }

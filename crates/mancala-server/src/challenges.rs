@@ -1,7 +1,7 @@
 //! Challenges to a named player: a signed-in account asks account NAME for a game (a rule
 //! set, rated or casual, the challenger's seat); the challenged account sees it live on its
 //! lobby socket and accepts (the game starts for both as a seek's does,
-//! `lobby::start_between`) or declines, which the challenger sees on its own socket
+//! `account_games::start_between`) or declines, which the challenger sees on its own socket
 //! until it dismisses the challenge.
 //!
 //! Challenges are rows of the database (table `challenges`, one from an account to another),
@@ -25,14 +25,18 @@ use mancala_core::{Msg, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::account_api::{self, Accounts, Session};
+use crate::account_games::{
+    accounts_user, blocking, signed_in, start_between, storage, Accounts, Origin, Session,
+};
 use crate::accounts;
 use crate::api::Ctx;
-use crate::app::{random_hex, ApiError, ApiResult};
+use crate::clock::now_ms;
 use crate::db::{vals, Conn, Val};
-use crate::lobby::{self, Origin};
+use crate::ids::random_hex;
+use crate::lobby::challenges_note;
 use crate::ratings;
-use crate::store::now_ms;
+use crate::request::{clock_from, parse_json, rules_from, seat_choice};
+use crate::response::{ApiError, ApiResult};
 
 /// How long a challenge stays open.
 pub const CHALLENGE_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
@@ -125,7 +129,7 @@ fn challenges_where(c: &mut dyn Conn, column: &str, key: Val) -> anyhow::Result<
 /// `user`'s challenges: the open ones to it and its own.
 pub(crate) async fn of(acc: &Accounts, user: i64) -> ApiResult<Challenges> {
     let store = acc.app.store.clone();
-    account_api::blocking(move || {
+    blocking(move || {
         store.with(move |c| {
             let mut incoming = challenges_where(c, "to_user", Val::Int(user))?;
             incoming.retain(|k| !k.declined);
@@ -146,10 +150,8 @@ async fn find(acc: &Accounts, id: &str) -> ApiResult<Option<Challenge>> {
         return Ok(None);
     }
     let (store, key) = (acc.app.store.clone(), id.to_string());
-    let found = account_api::blocking(move || {
-        store.with(move |c| challenges_where(c, "id", Val::Text(key)))
-    })
-    .await?;
+    let found =
+        blocking(move || store.with(move |c| challenges_where(c, "id", Val::Text(key)))).await?;
     Ok(found.into_iter().next())
 }
 
@@ -182,7 +184,7 @@ async fn change(
     let done = acc
         .app
         .store
-        .write_lobby(lobby::challenges_note(from, to), move |c| match job(c)? {
+        .write_lobby(challenges_note(from, to), move |c| match job(c)? {
             0 => Err(Gone.into()),
             _ => Ok(()),
         })
@@ -190,11 +192,11 @@ async fn change(
         .await;
     match done {
         Ok(()) => {
-            lobby::challenges_changed(acc, from, to);
+            acc.lobby.challenges_changed(from, to);
             Ok(())
         }
         Err(e) if e.is::<Gone>() => Err(no_challenge(id)),
-        Err(e) => Err(lobby::storage(e)),
+        Err(e) => Err(storage(e)),
     }
 }
 
@@ -223,9 +225,9 @@ async fn send(
     Extension(session): Extension<Session>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
-    let user = account_api::signed_in(&session)?.clone();
-    let req: ChallengeAsk = crate::api::parse_json(body)?;
-    let rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let user = signed_in(&session)?.clone();
+    let req: ChallengeAsk = parse_json(body)?;
+    let rules = rules_from(req.rules.as_ref(), req.options.as_ref())?;
     mancala_core::Position::start(&rules).map_err(ApiError::from)?;
     let side = match req.side.as_deref().unwrap_or("random") {
         s @ ("south" | "north" | "random") => side_of(s),
@@ -242,7 +244,7 @@ async fn send(
     }
     let store = acc.app.store.clone();
     let name = req.name.clone();
-    let target = account_api::blocking(move || accounts::user_by_name(&store, &name))
+    let target = blocking(move || accounts::user_by_name(&store, &name))
         .await?
         .filter(|u| !u.disabled)
         .ok_or_else(unknown)?;
@@ -259,7 +261,7 @@ async fn send(
         preset: ratings::rules_key(&rules),
         rated: req.rated.unwrap_or(true),
         side,
-        clock: crate::api::clock_from(req.clock.as_deref())?.map(|c| c.to_string()),
+        clock: clock_from(req.clock.as_deref())?.map(|c| c.to_string()),
         created_ms: now_ms(),
         declined: false,
         from_id: user.id,
@@ -269,7 +271,7 @@ async fn send(
     let written = acc
         .app
         .store
-        .write_lobby(lobby::challenges_note(user.id, target.id), move |c| {
+        .write_lobby(challenges_note(user.id, target.id), move |c| {
             c.exec(
                 "DELETE FROM challenges WHERE created_ms <= $1",
                 vals![oldest_open()],
@@ -311,9 +313,9 @@ async fn send(
                 Msg::new("server.lobby.too-many-challenges").arg("most", MAX_CHALLENGES),
             ))
         }
-        Err(e) => return Err(lobby::storage(e)),
+        Err(e) => return Err(storage(e)),
     }
-    lobby::challenges_changed(&acc, user.id, target.id);
+    acc.lobby.challenges_changed(user.id, target.id);
     Ok((
         StatusCode::CREATED,
         Json(serde_json::json!({ "challenge": challenge })),
@@ -327,7 +329,7 @@ async fn list(
     Extension(acc): Extension<Arc<Accounts>>,
     Extension(session): Extension<Session>,
 ) -> ApiResult<Json<Challenges>> {
-    let user = account_api::signed_in(&session)?.id;
+    let user = signed_in(&session)?.id;
     Ok(Json(of(&acc, user).await?))
 }
 
@@ -338,7 +340,7 @@ async fn accept(
     Extension(session): Extension<Session>,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let user = account_api::signed_in(&session)?.clone();
+    let user = signed_in(&session)?.clone();
     let Some(k) = find(&acc, &id)
         .await?
         .filter(|k| k.to_id == user.id && !k.declined)
@@ -357,13 +359,13 @@ async fn accept(
     let side = match k.side {
         "south" => Side::South,
         "north" => Side::North,
-        _ => crate::api::seat_choice(Some("random"))?,
+        _ => seat_choice(Some("random"))?,
     };
     let rules = k.preset.parse().map_err(ApiError::from)?;
-    let challenger = lobby::accounts_user(k.from_id, &k.from);
+    let challenger = accounts_user(k.from_id, &k.from);
     let origin = Origin::Challenge(k.id.clone());
-    let clock = crate::api::clock_from(k.clock.as_deref())?;
-    let joined = lobby::start_between(
+    let clock = clock_from(k.clock.as_deref())?;
+    let joined = start_between(
         &acc,
         (&challenger, side),
         &user,
@@ -392,7 +394,7 @@ async fn decline(
     Extension(session): Extension<Session>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let user = account_api::signed_in(&session)?.id;
+    let user = signed_in(&session)?.id;
     let Some(k) = find(&acc, &id)
         .await?
         .filter(|k| k.to_id == user && !k.declined)
@@ -418,7 +420,7 @@ async fn withdraw(
     Extension(session): Extension<Session>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let user = account_api::signed_in(&session)?.id;
+    let user = signed_in(&session)?.id;
     let Some(k) = find(&acc, &id).await?.filter(|k| k.from_id == user) else {
         return Err(no_challenge(&id));
     };

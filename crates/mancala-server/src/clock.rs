@@ -7,6 +7,8 @@
 //! a Fischer increment is added when the turn passes to the opponent, so a turn of extra
 //! turns earns one increment. Before a side's first move its clock does not run: that side
 //! has [`FIRST_MOVE_MS`] to make it, or the game is cancelled (real-time clocks only).
+//!
+//! Every time the server stores is read from the wall clock, [`now_ms`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,6 +21,14 @@ use mancala_core::Side;
 pub const FIRST_MOVE_MS: i64 = 30_000;
 
 const DAY_MS: i64 = 86_400_000;
+
+/// The wall clock in milliseconds since the Unix epoch (0 if the clock is set before it).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
 
 /// How much time the players have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,19 +6,11 @@
 //! Pages are cut by the last game shown (a cursor), not by a count from the start, so that a
 //! game finished meanwhile shifts nothing: `next` is the cursor of the following page.
 
-use std::sync::Arc;
+use mancala_core::{Game, Position, Rules, Side};
+use serde::Serialize;
 
-use axum::extract::{Path, Query};
-use axum::http::StatusCode;
-use axum::{Extension, Json};
-use mancala_core::{Game, Msg, Position, Rules, Side};
-use serde::{Deserialize, Serialize};
-
-use crate::account_api::{self, Accounts};
-use crate::accounts;
-use crate::app::{ApiError, ApiResult};
 use crate::db::{vals, Conn};
-use crate::ratings;
+use crate::view::side_str;
 
 /// Games a page holds unless asked for fewer or more.
 pub const PAGE: u32 = 20;
@@ -183,7 +175,7 @@ pub fn page(
             game,
             rules: rules_key,
             rated: r.int(2)? != 0,
-            side: crate::view::side_str(side),
+            side: side_str(side),
             opponent: r.opt_text(7)?,
             result,
             ended_by,
@@ -205,63 +197,6 @@ pub fn page(
             .text()
         });
     Ok(Page { games, next })
-}
-
-#[derive(Deserialize)]
-pub(crate) struct PageQuery {
-    preset: Option<String>,
-    before: Option<String>,
-    limit: Option<u32>,
-}
-
-/// The answer of `GET /api/users/NAME/games`.
-#[derive(Serialize)]
-pub(crate) struct History {
-    name: String,
-    /// The rule set the games are filtered to; `None`: all.
-    preset: Option<String>,
-    #[serde(flatten)]
-    page: Page,
-}
-
-/// `GET /api/users/NAME/games?preset=&before=&limit=`: a page of the account's games.
-pub(crate) async fn games(
-    Extension(acc): Extension<Arc<Accounts>>,
-    Path(name): Path<String>,
-    Query(q): Query<PageQuery>,
-) -> ApiResult<Json<History>> {
-    let preset = match q.preset.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(p) => Some(ratings::rules_key(&p.parse().map_err(ApiError::from)?)),
-    };
-    let before = match q.before.as_deref() {
-        None | Some("") => None,
-        Some(b) => Some(Cursor::parse(b).ok_or_else(|| {
-            ApiError::bad("before must be the `next` of a page of games (MILLISECONDS.ID)")
-        })?),
-    };
-    let limit = q.limit.unwrap_or(PAGE);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::bad(format!(
-            "limit must be 1 to {MAX_PAGE}, got {limit}"
-        )));
-    }
-    let unknown = || ApiError::said(StatusCode::NOT_FOUND, Msg::new("server.account.no-user"));
-    if accounts::check_name(&name).is_err() {
-        return Err(unknown());
-    }
-    let store = acc.app.store.clone();
-    let rules = preset.clone().unwrap_or_default();
-    let found = account_api::blocking(move || {
-        let Some(user) = accounts::user_by_name(&store, &name)? else {
-            return Ok(None);
-        };
-        let page = store.with(move |c| page(c, user.id, &rules, before.as_ref(), limit))?;
-        Ok(Some((user.name, page)))
-    })
-    .await?;
-    let (name, page) = found.ok_or_else(unknown)?;
-    Ok(Json(History { name, preset, page }))
 }
 
 #[cfg(test)]

@@ -10,11 +10,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use mancala_core::Side;
-use mancala_protocols::kgp::{GameResult, GameStart, Lobby, Recorder, Recording, ServerConfig};
+use axum::http::StatusCode;
+use mancala_core::{Msg, Position, Side};
+use mancala_protocols::kgp::{
+    GameResult, GameStart, Lobby, LobbyError, Recorder, Recording, Reservation, Seat, ServerConfig,
+};
 use tokio::runtime::Handle;
 
-use crate::App;
+use crate::app::App;
+use crate::clock::now_ms;
+use crate::ids::random_hex;
+use crate::response::{ApiError, ApiResult, Created, GameView, LobbyBots};
+use crate::store::GameRow;
+use crate::view::side_str;
+
+pub use crate::app::LobbyHandle;
 
 /// The KGP server's settings for `serve`: Kalah(6,6) against `level`, its games stored in
 /// `app`. Call it within the runtime: the KGP threads reach the store through its handle.
@@ -34,18 +44,6 @@ pub const LOBBY_PING: Duration = Duration::from_secs(10);
 /// Most time a person has for a move in a game against a lobby's bot; past it, the
 /// person's seat resigns, and the bot waits again.
 pub const PERSON_TIME: Duration = Duration::from_secs(15 * 60);
-
-/// The lobby of a server with `--kgp-lobby`, as the app reaches it.
-#[derive(Clone, Debug)]
-pub struct LobbyHandle {
-    /// The bots in the lobby.
-    pub lobby: Arc<Lobby>,
-    /// The games' rules (the KGP server's).
-    pub rules: mancala_core::Rules,
-    /// A bot's time a move.
-    pub move_time: Duration,
-    rt: Handle,
-}
 
 /// Opens a lobby on `cfg`, the KGP server's settings for `app`: freeplay bots wait there
 /// (pinged every `ping`, [`LOBBY_PING`] in `serve`) instead of playing `cfg.level`, and the
@@ -198,5 +196,158 @@ impl Recording for Stored {
         if let Err(e) = self.rt.block_on(self.app.bot_game_forfeit(&id, side)) {
             eprintln!("KGP: game {id}: its end not stored: {}", e.message);
         }
+    }
+}
+
+/// The stored row of a new game of KGP bots at `start`: no seat taken yet.
+fn kgp_row(id: &str, start: &Position) -> GameRow {
+    GameRow {
+        id: id.to_string(),
+        start: start.to_string(),
+        created_ms: now_ms(),
+        ai: [false, false],
+        bots: [false, false],
+        ai_level: None,
+        tokens: [None, None],
+        names: [None, None],
+        invite: None,
+        resigned: None,
+        interrupted: false,
+        seed: 0,
+        between: Default::default(),
+    }
+}
+
+impl App {
+    fn lobby(&self) -> ApiResult<&LobbyHandle> {
+        self.lobby
+            .get()
+            .ok_or_else(|| ApiError::said(StatusCode::NOT_FOUND, Msg::new("server.kgp.no-lobby")))
+    }
+
+    /// The bots waiting in the KGP lobby (none without one).
+    pub fn lobby_bots(&self) -> LobbyBots {
+        LobbyBots {
+            lobby: self.lobby.get().is_some(),
+            bots: self
+                .lobby
+                .get()
+                .map(|h| h.lobby.waiting())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Takes the lobby's bots `ids` (as the path gave them) for a game: their ids and names.
+    fn reserve_bots(&self, ids: &[&str]) -> ApiResult<(Reservation, Vec<String>)> {
+        let handle = self.lobby()?;
+        let mut nums = Vec::new();
+        for id in ids {
+            let shown: String = id.chars().take(24).collect();
+            let n = id.parse::<u64>().map_err(|_| {
+                ApiError::said(
+                    StatusCode::NOT_FOUND,
+                    Msg::new("server.kgp.no-bot").arg("id", shown),
+                )
+            })?;
+            nums.push(n);
+        }
+        let names: Vec<String> = nums
+            .iter()
+            .map(|n| {
+                handle
+                    .lobby
+                    .bot(*n)
+                    .and_then(|b| b.name)
+                    .unwrap_or_else(|| "KGP bot".into())
+            })
+            .collect();
+        let r = handle.lobby.reserve(&nums).map_err(|e| match e {
+            LobbyError::NoBot(id) => ApiError::said(
+                StatusCode::NOT_FOUND,
+                Msg::new("server.kgp.no-bot").arg("id", id),
+            ),
+            LobbyError::Busy(id) => ApiError::said(
+                StatusCode::CONFLICT,
+                Msg::new("server.kgp.bot-busy").arg("id", id),
+            ),
+            LobbyError::Same(id) => ApiError::said(
+                StatusCode::BAD_REQUEST,
+                Msg::new("server.kgp.same-bot").arg("id", id),
+            ),
+        })?;
+        Ok((r, names))
+    }
+
+    /// Starts the stored game `id` between the reserved bots and `seats`, under the lobby's
+    /// rules and move time, its moves recorded into the store.
+    fn start_lobby_game(
+        self: &Arc<Self>,
+        handle: &LobbyHandle,
+        reservation: Reservation,
+        seats: [Seat; 2],
+        id: &str,
+    ) {
+        let rec = LobbyGame::new(self, handle, id);
+        reservation.start(
+            seats,
+            handle.rules,
+            handle.move_time,
+            id.to_string(),
+            Box::new(rec),
+        );
+    }
+
+    /// A person challenges the lobby's bot `bot`: an ordinary stored game of the lobby's
+    /// rules, the person on `side` with a seat token (played from the web as a game against
+    /// the computer is, without undo or hints), the bot on the other seat through KGP.
+    pub async fn challenge_bot(
+        self: &Arc<Self>,
+        bot: &str,
+        side: Side,
+        name: Option<String>,
+    ) -> ApiResult<Created> {
+        let handle = self.lobby()?.clone();
+        let (reservation, names) = self.reserve_bots(&[bot])?;
+        let start = Position::start(&handle.rules).map_err(ApiError::from)?;
+        let id = random_hex(8);
+        let token = random_hex(16);
+        let (me, it) = (side.index(), side.other().index());
+        let mut row = kgp_row(&id, &start);
+        row.tokens[me] = Some(token.clone());
+        row.names[me] = name;
+        row.bots[it] = true;
+        row.names[it] = Some(names[0].clone());
+        let entry = self.add_new(row, start).await?;
+        let rx = self.person_moves_of(&id);
+        let mut seats = [Seat::Person(rx), Seat::Bot(reservation.ids()[0])];
+        if side == Side::North {
+            seats.swap(0, 1);
+        }
+        self.start_lobby_game(&handle, reservation, seats, &id);
+        let state = entry.live.lock().await.view(Some(side));
+        Ok(Created {
+            game: state,
+            seat: side_str(side),
+            token,
+            invite: None,
+        })
+    }
+
+    /// Pairs the lobby's bots `south` and `north` (as the path or body gave them) in a stored
+    /// game of the lobby's rules, watchable as any; returns its state.
+    pub async fn pair_bots(self: &Arc<Self>, south: &str, north: &str) -> ApiResult<GameView> {
+        let handle = self.lobby()?.clone();
+        let (reservation, names) = self.reserve_bots(&[south, north])?;
+        let start = Position::start(&handle.rules).map_err(ApiError::from)?;
+        let id = random_hex(8);
+        let mut row = kgp_row(&id, &start);
+        row.bots = [true, true];
+        row.names = [Some(names[0].clone()), Some(names[1].clone())];
+        let entry = self.add_new(row, start).await?;
+        let ids = reservation.ids().to_vec();
+        let seats = [Seat::Bot(ids[0]), Seat::Bot(ids[1])];
+        self.start_lobby_game(&handle, reservation, seats, &id);
+        let state = entry.live.lock().await.view(None);
+        Ok(state)
     }
 }

@@ -1,6 +1,6 @@
 //! Quick pairing: a signed-in account asks to play a rule set, rated or casual, and is
 //! matched with the account that has waited longest in the same pool; the game starts for
-//! both as a seek's does (`lobby::start_between`), and both are told over the
+//! both as a seek's does (`account_games::start_between`), and both are told over the
 //! lobby's socket.
 //!
 //! The pools are rows of the database (table `pool`, one row an account), so that two
@@ -25,13 +25,16 @@ use mancala_core::Rules;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::account_api::{self, Accounts, Session};
+use crate::account_games::{
+    accounts_user, blocking, signed_in, start_between, storage, Accounts, Origin, Session,
+};
 use crate::api::Ctx;
-use crate::app::{ApiError, ApiResult};
+use crate::clock::{now_ms, TimeControl};
 use crate::db::{vals, Conn, Kind};
-use crate::lobby::{self, Origin};
 use crate::ratings;
-use crate::store::now_ms;
+use crate::request::{clock_from, parse_json, rules_from, seat_choice};
+use crate::response::{ApiError, ApiResult};
+use crate::store::Pending;
 
 /// How long an account waits in a pool before it is dropped from it.
 pub const POOL_TTL: std::time::Duration = std::time::Duration::from_secs(30 * 60);
@@ -48,7 +51,7 @@ pub struct Pool {
     /// Rated or casual.
     pub rated: bool,
     /// The clock; `None`: untimed.
-    pub clock: Option<crate::clock::TimeControl>,
+    pub clock: Option<TimeControl>,
 }
 
 impl Pool {
@@ -147,14 +150,14 @@ async fn join(
     Extension(session): Extension<Session>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
-    let user = account_api::signed_in(&session)?.clone();
-    let req: PoolAsk = crate::api::parse_json(body)?;
-    let rules: Rules = crate::api::rules_from(req.rules.as_ref(), req.options.as_ref())?;
+    let user = signed_in(&session)?.clone();
+    let req: PoolAsk = parse_json(body)?;
+    let rules: Rules = rules_from(req.rules.as_ref(), req.options.as_ref())?;
     mancala_core::Position::start(&rules).map_err(ApiError::from)?;
     let pool = Pool {
         rules: ratings::rules_key(&rules),
         rated: req.rated.unwrap_or(true),
-        clock: crate::api::clock_from(req.clock.as_deref())?,
+        clock: clock_from(req.clock.as_deref())?,
     };
     let (asked, me) = (pool.clone(), user.id);
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -166,7 +169,7 @@ async fn join(
         })
         .done()
         .await
-        .map_err(lobby::storage)?;
+        .map_err(storage)?;
     let paired = rx.await.map_err(ApiError::internal)?;
     let Paired::With(other, name) = paired else {
         let answer = Waiting {
@@ -178,9 +181,9 @@ async fn join(
         return Ok((StatusCode::ACCEPTED, Json(answer)).into_response());
     };
     // The one who waited makes the game; the seats are drawn.
-    let side = crate::api::seat_choice(Some("random"))?;
-    let waiter = lobby::accounts_user(other, &name);
-    let joined = lobby::start_between(
+    let side = seat_choice(Some("random"))?;
+    let waiter = accounts_user(other, &name);
+    let joined = start_between(
         &acc,
         (&waiter, side),
         &user,
@@ -204,7 +207,7 @@ async fn join(
 }
 
 /// Takes `user` out of any pool.
-fn remove(acc: &Accounts, user: i64) -> crate::store::Pending {
+fn remove(acc: &Accounts, user: i64) -> Pending {
     acc.app.store.write(move |c| {
         c.exec("DELETE FROM pool WHERE user_id = $1", vals![user])
             .map(|_| ())
@@ -223,8 +226,8 @@ async fn cancel(
     Extension(acc): Extension<Arc<Accounts>>,
     Extension(session): Extension<Session>,
 ) -> ApiResult<Json<Value>> {
-    let user = account_api::signed_in(&session)?.id;
-    remove(&acc, user).done().await.map_err(lobby::storage)?;
+    let user = signed_in(&session)?.id;
+    remove(&acc, user).done().await.map_err(storage)?;
     Ok(Json(serde_json::json!({})))
 }
 
@@ -234,9 +237,9 @@ async fn status(
     Extension(acc): Extension<Arc<Accounts>>,
     Extension(session): Extension<Session>,
 ) -> ApiResult<Json<Value>> {
-    let user = account_api::signed_in(&session)?.id;
+    let user = signed_in(&session)?.id;
     let store = acc.app.store.clone();
-    let row = account_api::blocking(move || {
+    let row = blocking(move || {
         store.with(move |c| {
             c.query_opt(
                 "SELECT pool_key, rules, rated FROM pool WHERE user_id = $1 AND created_ms > $2",

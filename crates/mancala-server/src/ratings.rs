@@ -10,161 +10,24 @@
 //! `oware`) for its standard rules, with the options that differ from them otherwise
 //! (`kalah,seeds=4`), so that one rating never mixes two games.
 
-use mancala_core::{Game, Position, Rules, Side};
+use mancala_core::{Rules, Side};
 use serde::Serialize;
-use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
-use skillratings::Outcomes;
 
-use crate::db::{vals, Conn, Row};
-use crate::store::{now_ms, Store};
+use crate::accounts::User;
+use crate::clock::now_ms;
+use crate::db::{vals, Row};
+use crate::history::{self, PlayerGame};
+use crate::store::{Pending, Store};
+
+pub use crate::glicko::{after_game, config, initial};
+pub use crate::store::settle;
 
 /// A rating is provisional while its deviation is above this.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
-/// The Glicko-2 system's constants: τ = 0.5 and the convergence tolerance 10⁻⁶ (the values
-/// of Glickman's paper and the crate's defaults).
-pub fn config() -> Glicko2Config {
-    Glicko2Config::new()
-}
-
-/// The rating an account starts with in a rule set: 1500, deviation 350, volatility 0.06.
-pub fn initial() -> Glicko2Rating {
-    Glicko2Rating::new()
-}
-
 /// The key ratings are kept by for `rules`: its rules string.
 pub fn rules_key(rules: &Rules) -> String {
     rules.to_string()
-}
-
-/// Both players' ratings after one game: `winner` is `None` for a draw.
-pub fn after_game(
-    south: &Glicko2Rating,
-    north: &Glicko2Rating,
-    winner: Option<Side>,
-) -> (Glicko2Rating, Glicko2Rating) {
-    let outcome = match winner {
-        Some(Side::South) => Outcomes::WIN,
-        Some(Side::North) => Outcomes::LOSS,
-        None => Outcomes::DRAW,
-    };
-    glicko2(south, north, &outcome, &config())
-}
-
-fn load_rating(c: &mut dyn Conn, user: i64, rules: &str) -> anyhow::Result<Glicko2Rating> {
-    let row = c.query_opt(
-        "SELECT rating, deviation, volatility FROM ratings WHERE user_id = $1 AND rules = $2",
-        vals![user, rules],
-    )?;
-    match row {
-        Some(r) => Ok(Glicko2Rating {
-            rating: r.real(0)?,
-            deviation: r.real(1)?,
-            volatility: r.real(2)?,
-        }),
-        None => Ok(initial()),
-    }
-}
-
-fn save_rating(
-    c: &mut dyn Conn,
-    user: i64,
-    rules: &str,
-    game: &str,
-    r: &Glicko2Rating,
-    now: i64,
-) -> anyhow::Result<()> {
-    c.exec(
-        "INSERT INTO ratings (user_id, rules, rating, deviation, volatility, games, updated_ms)
-         VALUES ($1, $2, $3, $4, $5, 1, $6)
-         ON CONFLICT (user_id, rules) DO UPDATE SET rating = $3, deviation = $4,
-            volatility = $5, games = ratings.games + 1, updated_ms = $6",
-        vals![user, rules, r.rating, r.deviation, r.volatility, now],
-    )?;
-    c.exec(
-        "INSERT INTO rating_history (user_id, game_id, rules, rating, deviation, volatility, at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        vals![user, game, rules, r.rating, r.deviation, r.volatility, now],
-    )
-    .map(|_| ())
-}
-
-/// The winner of a stored game if it is over (`Some(None)`: a draw), `None` while it goes on
-/// or where the stored game cannot be replayed.
-fn stored_result(c: &mut dyn Conn, id: &str) -> anyhow::Result<Option<Option<Side>>> {
-    let Some(r) = c.query_opt(
-        "SELECT start, resigned, stopped FROM games WHERE id = $1",
-        vals![id],
-    )?
-    else {
-        return Ok(None);
-    };
-    let (start, resigned) = (r.text(0)?, r.opt_text(1)?);
-    // On time, abandoned, agreed; a cancelled game is settled as void by `settle`.
-    if let Some(stop) = r.opt_text(2)?.as_deref().and_then(crate::store::stop_from) {
-        return Ok(Some(stop.winner()).filter(|_| stop.decides()));
-    }
-    if let Some(r) = resigned {
-        return Ok(Some(Some(if r == "south" {
-            Side::North
-        } else {
-            Side::South
-        })));
-    }
-    let Ok(start) = start.parse::<Position>() else {
-        return Ok(None);
-    };
-    let mut game = Game::new(start);
-    let pits = c.query(
-        "SELECT pit FROM moves WHERE game_id = $1 ORDER BY ply",
-        vals![id],
-    )?;
-    for r in pits {
-        if game.play(r.num(0)?).is_err() {
-            return Ok(None);
-        }
-    }
-    Ok(game.outcome().map(|o| o.winner()))
-}
-
-/// Settles game `id` if it is a game between accounts that has just ended: writes its result
-/// and, when it is rated and both seats are accounts, both players' new ratings. Runs inside
-/// the transaction of the write that ended the game; a settled game is left alone.
-pub fn settle(c: &mut dyn Conn, id: &str) -> anyhow::Result<()> {
-    let Some(row) = c.query_opt(
-        "SELECT rules, rated, south_user, north_user FROM account_games
-         WHERE game_id = $1 AND result IS NULL",
-        vals![id],
-    )?
-    else {
-        return Ok(());
-    };
-    let (rules, rated, south, north) = (
-        row.text(0)?,
-        row.int(1)? != 0,
-        row.opt_int(2)?,
-        row.opt_int(3)?,
-    );
-    let Some(winner) = stored_result(c, id)? else {
-        return Ok(());
-    };
-    let now = now_ms();
-    let result = match winner {
-        Some(Side::South) => "south",
-        Some(Side::North) => "north",
-        None => "draw",
-    };
-    c.exec(
-        "UPDATE account_games SET result = $2, ended_ms = $3 WHERE game_id = $1",
-        vals![id, result, now],
-    )?;
-    if let (true, Some(s), Some(n)) = (rated, south, north) {
-        let (rs, rn) = (load_rating(c, s, &rules)?, load_rating(c, n, &rules)?);
-        let (s2, n2) = after_game(&rs, &rn, winner);
-        save_rating(c, s, &rules, id, &s2, now)?;
-        save_rating(c, n, &rules, id, &n2, now)?;
-    }
-    Ok(())
 }
 
 /// Queues the record of a new game between accounts: `user` holds `side`.
@@ -175,7 +38,7 @@ pub fn add_account_game(
     rated: bool,
     side: Side,
     user: i64,
-) -> crate::store::Pending {
+) -> Pending {
     let (game, rules) = (game.to_string(), rules.to_string());
     let sql = if side == Side::South {
         "INSERT INTO account_games (game_id, rules, rated, south_user, created_ms)
@@ -191,7 +54,7 @@ pub fn add_account_game(
 }
 
 /// Queues giving `side` of an account game to `user`.
-pub fn seat_account(store: &Store, game: &str, side: Side, user: i64) -> crate::store::Pending {
+pub fn seat_account(store: &Store, game: &str, side: Side, user: i64) -> Pending {
     let game = game.to_string();
     let sql = if side == Side::South {
         "UPDATE account_games SET south_user = $2 WHERE game_id = $1"
@@ -331,19 +194,15 @@ pub struct Profile {
     pub ratings: Vec<RatingView>,
     /// The rating after each rated game, oldest first.
     pub history: Vec<HistoryPoint>,
-    /// The newest games (a page of [`crate::history::PAGE`]), newest first.
-    pub games: Vec<crate::history::PlayerGame>,
+    /// The newest games (a page of [`history::PAGE`]), newest first.
+    pub games: Vec<PlayerGame>,
     /// The cursor of the next page of games (`GET /api/users/NAME/games?before=`); `None`
     /// when there are no more.
     pub games_next: Option<String>,
 }
 
 /// The profile of `user` (its id and name), filtered to `rules` when given.
-pub fn profile(
-    store: &Store,
-    user: &crate::accounts::User,
-    rules: Option<&str>,
-) -> anyhow::Result<Profile> {
+pub fn profile(store: &Store, user: &User, rules: Option<&str>) -> anyhow::Result<Profile> {
     let (id, rules) = (user.id, rules.map(str::to_string));
     let (name, created_ms) = (user.name.clone(), user.created_ms);
     store.with(move |c| {
@@ -374,13 +233,7 @@ pub fn profile(
                 })
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let games = crate::history::page(
-            c,
-            id,
-            &rules.unwrap_or_default(),
-            None,
-            crate::history::PAGE,
-        )?;
+        let games = history::page(c, id, &rules.unwrap_or_default(), None, history::PAGE)?;
         Ok(Profile {
             name,
             created_ms,
@@ -392,61 +245,4 @@ pub fn profile(
             games_next: games.next,
         })
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use skillratings::glicko2::glicko2_rating_period;
-
-    /// The worked example of Glickman's "Example of the Glicko-2 system" (2013): a player
-    /// rated 1500 (deviation 200, volatility 0.06) beats a 1400 (30) and loses to a 1550
-    /// (100) and a 1700 (300) in one rating period, with τ = 0.5: 1464.06, 151.52, 0.05999.
-    #[test]
-    fn glickman_worked_example() {
-        let player = Glicko2Rating {
-            rating: 1500.0,
-            deviation: 200.0,
-            volatility: 0.06,
-        };
-        let opp = |rating, deviation| Glicko2Rating {
-            rating,
-            deviation,
-            volatility: 0.06,
-        };
-        let results = [
-            (opp(1400.0, 30.0), Outcomes::WIN),
-            (opp(1550.0, 100.0), Outcomes::LOSS),
-            (opp(1700.0, 300.0), Outcomes::LOSS),
-        ];
-        assert_eq!(config().tau, 0.5);
-        let r = glicko2_rating_period(&player, &results, &config());
-        // The paper rounds its intermediate values: its new μ' = -0.2069 and φ' = 0.8722 on
-        // the Glicko-2 scale give 1464.06 and 151.52; computed without rounding they are
-        // 1464.05 and 151.52, the same to the paper's four decimals of μ' and φ'.
-        let (mu, phi) = ((r.rating - 1500.0) / 173.7178, r.deviation / 173.7178);
-        assert_eq!(format!("{mu:.4}"), "-0.2069", "{r:?}");
-        assert_eq!(format!("{phi:.4}"), "0.8722", "{r:?}");
-        // σ' = 0.0599960 (the paper prints its first five decimals, 0.05999).
-        assert!((r.volatility - 0.05999).abs() < 1e-5, "{r:?}");
-        assert!((r.rating - 1464.06).abs() < 0.015, "{r:?}");
-        assert!((r.deviation - 151.52).abs() < 0.005, "{r:?}");
-    }
-
-    /// One game is one rating period of one result for each player, and a draw between
-    /// equals moves neither rating.
-    #[test]
-    fn one_game() {
-        let (a, b) = (initial(), initial());
-        let (w, l) = after_game(&a, &b, Some(Side::South));
-        assert!(w.rating > 1500.0 && l.rating < 1500.0);
-        assert!((w.rating - 1500.0 + (l.rating - 1500.0)).abs() < 1e-9);
-        let alone = glicko2_rating_period(&a, &[(b, Outcomes::WIN)], &config());
-        assert!((alone.rating - w.rating).abs() < 1e-9);
-        let (n_l, n_w) = after_game(&a, &b, Some(Side::North));
-        assert_eq!((n_l.rating, n_w.rating), (l.rating, w.rating));
-        let (d1, d2) = after_game(&a, &b, None);
-        assert!((d1.rating - 1500.0).abs() < 1e-9 && (d2.rating - 1500.0).abs() < 1e-9);
-        assert!(d1.deviation < 350.0);
-    }
 }

@@ -10,7 +10,9 @@ use serde_json::Value;
 
 use crate::view::{Board, GameResult};
 pub use crate::view::{GameView, Hint, Player, Seats};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use mancala_core::Msg;
 
 /// An API error: an HTTP status and a message saying what is wrong, in English and as a key
@@ -233,6 +235,16 @@ impl From<ApiError> for ErrorBody {
             msg: e.msg,
             status: e.status.as_u16(),
         }
+    }
+}
+
+/// An error answers its status with [`ErrorBody`], never cached.
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut r = (self.status, Json(ErrorBody::from(self))).into_response();
+        r.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        r
     }
 }
 

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-use crate::app::ApiError;
+use crate::response::ApiError;
 
 /// `(name, content type, contents)` of every file of the client.
 pub const FILES: &[(&str, &str, &str)] = &[

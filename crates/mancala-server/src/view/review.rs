@@ -8,10 +8,9 @@ use mancala_core::{Game, Position, Side};
 use mancala_engine::{think, Budget, Engine, Evaluation, Limits};
 use serde::Serialize;
 
-use super::{
-    board, move_view, result, rules_view, turns, Board, GameResult, MoveView, RulesView, Stop,
-    TurnView,
-};
+use super::board::{board, move_view, turns, Board, MoveView, TurnView};
+use super::result::{result, GameResult, Stop};
+use super::rules::{rules_view, RulesView};
 
 /// The engine's judgement of one move of a replayed game (`values[k]`).
 #[derive(Debug, Clone, Serialize)]
