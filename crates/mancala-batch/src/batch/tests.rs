@@ -1,8 +1,9 @@
 //! A batch against separate games of every preset, the fast board against the generic path
 //! (alone and shared by a team), its state rebuilt, its draws, checks and rewards.
 
+use super::step::CHUNK;
 use super::*;
-use mancala_core::Preset;
+use mancala_core::{Game, Preset};
 use proptest::prelude::*;
 
 proptest! {
