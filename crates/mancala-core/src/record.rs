@@ -369,133 +369,81 @@ impl Record {
     /// As [`Record::replay`]; with [`Check::MovesOnly`] the result is not checked.
     pub fn replay_with(&self, check: Check) -> Result<Game, Error> {
         let mut game = Game::new(self.start_position()?);
-        for (t, turn) in self.turns.iter().enumerate() {
-            if turn.moves.is_empty() {
-                return Err(Error::Record(
-                    Msg::new("error.record.empty-turn").arg("turn", t + 1),
-                ));
-            }
-            if turn.side != game.to_move() && !game.is_over() {
-                return Err(Error::Record(
-                    Msg::new("error.record.turn-side")
-                        .arg("turn", t + 1)
-                        .side("side", turn.side)
-                        .side("mover", game.to_move()),
-                ));
-            }
-            for (k, mv) in turn.moves.iter().enumerate() {
-                let at = || {
-                    Msg::new("error.record.turn-move-at")
-                        .arg("turn", t + 1)
-                        .side("side", turn.side)
-                        .arg("move", k + 1)
-                };
-                if mv.pit == 0 {
-                    return Err(Error::Record(
-                        Msg::new("error.record.at-fault")
-                            .sub("at", at())
-                            .sub("fault", Msg::new("error.record.pit-zero")),
-                    ));
-                }
-                let pit = if mv.pit == crate::SWAP {
-                    crate::SWAP
-                } else {
-                    mv.pit - 1
-                };
-                let e = game.play(pit).map_err(|e| {
-                    Error::Record(
-                        Msg::new("error.record.at-fault")
-                            .sub("at", at())
-                            .sub("fault", Msg::new("list.one").error("item", e)),
-                    )
-                })?;
-                let last = k + 1 == turn.moves.len();
-                if !last && !e.again {
-                    let what = if game.is_over() {
-                        "error.record.more-after-end"
-                    } else {
-                        "error.record.more-after-pass"
-                    };
-                    return Err(Error::Record(
-                        Msg::new("error.record.at-fault")
-                            .sub("at", at())
-                            .sub("fault", Msg::new(what)),
-                    ));
-                }
-                if last && e.again && t + 1 < self.turns.len() {
-                    return Err(Error::Record(
-                        Msg::new("error.record.at-fault")
-                            .sub("at", at())
-                            .sub("fault", Msg::new("error.record.moves-again")),
-                    ));
-                }
-            }
+        for t in 0..self.turns.len() {
+            self.replay_turn(&mut game, t)?;
         }
         if let (Some(r), Check::Strict) = (&self.result, check) {
-            let s = game.scores();
-            let outcome = game.outcome();
-            // A loss on time, an abandoned game, an agreed draw: an unfinished game, the
-            // stores as they stand, the winner the stop's.
-            if let Some(stop) = r.stopped {
-                let fits = outcome.is_none()
-                    && stop.decides()
-                    && r.winner == stop.winner()
-                    && [r.south, r.north] == s;
-                return if fits {
-                    Ok(game)
-                } else {
-                    Err(Error::Record(
-                        Msg::new("error.record.stop-differs")
-                            .arg("how", stop.tag().unwrap_or_default())
-                            .arg("replay_south", s[0])
-                            .arg("replay_north", s[1]),
-                    ))
-                };
-            }
-            if let Some(side) = r.resigned {
-                return if outcome.is_some() {
-                    Err(Error::Record(
-                        Msg::new("error.record.resigned-over").side("side", side),
-                    ))
-                } else if r.winner != Some(side.other()) {
-                    Err(Error::Record(
-                        Msg::new("error.record.resigned-winner")
-                            .side("side", side)
-                            .side("winner", side.other())
-                            .sub("given", winner_msg(r.winner)),
-                    ))
-                } else if [r.south, r.north] != s {
-                    Err(Error::Record(
-                        Msg::new("error.record.resigned-score")
-                            .arg("south", r.south)
-                            .arg("north", r.north)
-                            .side("side", side)
-                            .arg("replay_south", s[0])
-                            .arg("replay_north", s[1]),
-                    ))
-                } else {
-                    Ok(game)
-                };
-            }
-            if outcome.is_none() {
-                return Err(Error::Record(Msg::new("error.record.result-not-over")));
-            }
-            if [r.south, r.north] != s || outcome.and_then(Outcome::winner) != r.winner {
+            check_result(r, &game)?;
+        }
+        Ok(game)
+    }
+
+    /// Plays turn `t` (from 0) of the record on `game`, checking its side and its shape: no
+    /// empty turn, no move after one that ends the turn (a pass or the end), and a last move
+    /// that earns another only in the record's last turn.
+    fn replay_turn(&self, game: &mut Game, t: usize) -> Result<(), Error> {
+        let turn = &self.turns[t];
+        if turn.moves.is_empty() {
+            return Err(Error::Record(
+                Msg::new("error.record.empty-turn").arg("turn", t + 1),
+            ));
+        }
+        if turn.side != game.to_move() && !game.is_over() {
+            return Err(Error::Record(
+                Msg::new("error.record.turn-side")
+                    .arg("turn", t + 1)
+                    .side("side", turn.side)
+                    .side("mover", game.to_move()),
+            ));
+        }
+        for (k, mv) in turn.moves.iter().enumerate() {
+            let at = || {
+                Msg::new("error.record.turn-move-at")
+                    .arg("turn", t + 1)
+                    .side("side", turn.side)
+                    .arg("move", k + 1)
+            };
+            if mv.pit == 0 {
                 return Err(Error::Record(
-                    Msg::new("error.record.result-differs")
-                        .arg("south", r.south)
-                        .arg("north", r.north)
-                        .sub("winner", winner_msg(r.winner))
-                        .arg("replay_south", s[0])
-                        .arg("replay_north", s[1])
-                        .sub(
-                            "replay_winner",
-                            winner_msg(outcome.and_then(Outcome::winner)),
-                        ),
+                    Msg::new("error.record.at-fault")
+                        .sub("at", at())
+                        .sub("fault", Msg::new("error.record.pit-zero")),
+                ));
+            }
+            let pit = if mv.pit == crate::SWAP {
+                crate::SWAP
+            } else {
+                mv.pit - 1
+            };
+            let e = game.play(pit).map_err(|e| {
+                Error::Record(
+                    Msg::new("error.record.at-fault")
+                        .sub("at", at())
+                        .sub("fault", Msg::new("list.one").error("item", e)),
+                )
+            })?;
+            let last = k + 1 == turn.moves.len();
+            if !last && !e.again {
+                let what = if game.is_over() {
+                    "error.record.more-after-end"
+                } else {
+                    "error.record.more-after-pass"
+                };
+                return Err(Error::Record(
+                    Msg::new("error.record.at-fault")
+                        .sub("at", at())
+                        .sub("fault", Msg::new(what)),
+                ));
+            }
+            if last && e.again && t + 1 < self.turns.len() {
+                return Err(Error::Record(
+                    Msg::new("error.record.at-fault")
+                        .sub("at", at())
+                        .sub("fault", Msg::new("error.record.moves-again")),
                 ));
             }
         }
-        Ok(game)
+        Ok(())
     }
 
     /// Parses a record: JSON if it starts with `{`, else text. `rules` is used when the text
@@ -689,6 +637,75 @@ fn tag_value(name: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+/// Checks the result `r` that a record states against `game`, the record replayed: a stop
+/// (on time, abandoned, agreed) or a resignation leaves the game unfinished, the stores as
+/// they stand; any other result is the game's end, its stores and its winner.
+fn check_result(r: &RecordResult, game: &Game) -> Result<(), Error> {
+    let s = game.scores();
+    let outcome = game.outcome();
+    // A loss on time, an abandoned game, an agreed draw: an unfinished game, the
+    // stores as they stand, the winner the stop's.
+    if let Some(stop) = r.stopped {
+        let fits = outcome.is_none()
+            && stop.decides()
+            && r.winner == stop.winner()
+            && [r.south, r.north] == s;
+        return if fits {
+            Ok(())
+        } else {
+            Err(Error::Record(
+                Msg::new("error.record.stop-differs")
+                    .arg("how", stop.tag().unwrap_or_default())
+                    .arg("replay_south", s[0])
+                    .arg("replay_north", s[1]),
+            ))
+        };
+    }
+    if let Some(side) = r.resigned {
+        return if outcome.is_some() {
+            Err(Error::Record(
+                Msg::new("error.record.resigned-over").side("side", side),
+            ))
+        } else if r.winner != Some(side.other()) {
+            Err(Error::Record(
+                Msg::new("error.record.resigned-winner")
+                    .side("side", side)
+                    .side("winner", side.other())
+                    .sub("given", winner_msg(r.winner)),
+            ))
+        } else if [r.south, r.north] != s {
+            Err(Error::Record(
+                Msg::new("error.record.resigned-score")
+                    .arg("south", r.south)
+                    .arg("north", r.north)
+                    .side("side", side)
+                    .arg("replay_south", s[0])
+                    .arg("replay_north", s[1]),
+            ))
+        } else {
+            Ok(())
+        };
+    }
+    if outcome.is_none() {
+        return Err(Error::Record(Msg::new("error.record.result-not-over")));
+    }
+    if [r.south, r.north] != s || outcome.and_then(Outcome::winner) != r.winner {
+        return Err(Error::Record(
+            Msg::new("error.record.result-differs")
+                .arg("south", r.south)
+                .arg("north", r.north)
+                .sub("winner", winner_msg(r.winner))
+                .arg("replay_south", s[0])
+                .arg("replay_north", s[1])
+                .sub(
+                    "replay_winner",
+                    winner_msg(outcome.and_then(Outcome::winner)),
+                ),
+        ));
+    }
+    Ok(())
 }
 
 fn winner_msg(w: Option<Side>) -> Msg {

@@ -5,31 +5,41 @@
 //! [`App`] drives the game [`Session`] (seats, undo and redo, the end, the record) and holds
 //! what the screen needs beside it; it reacts to keys ([`App::on_key`]) and to time
 //! ([`App::tick`]); [`view`] draws it. Engine work (the computer's moves, hints, values) runs
-//! on a background thread about a [`Moment`] of the session, through the engine's `think`
-//! policies, so the screen stays live; tests set [`App::sync`] to run it inline.
+//! on a background thread about a [`Moment`](mancala_play::session::Moment) of the session,
+//! through the engine's `think` policies, so the screen stays live ([`jobs`]); tests set
+//! [`App::sync`] to run it inline.
 //! The terminal is restored on exit, on Ctrl-C (a key in raw mode) and on panic (ratatui's
 //! panic hook, plus a guard for early returns).
+//!
+//! The app's parts each have a module: its keys ([`keys`], the new-game screen's in
+//! [`setup`]), engine work ([`jobs`]), records saved and opened ([`records`]) and the move
+//! list ([`move_list`]); the sowing's frames are in [`anim`].
 
 mod anim;
+mod jobs;
+mod keys;
+mod move_list;
+mod records;
+mod setup;
 #[cfg(test)]
 mod tests;
 mod view;
 
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use mancala_core::i18n::{self, Lang};
-use mancala_core::notation::{self, Notation};
+use mancala_core::notation::Notation;
 use mancala_core::record::Players;
-use mancala_core::{Game, Position, Preset, Record, Rules, Side};
-use mancala_engine::{search, think, Budget, Engine, Level, Limits, SearchResult};
-use mancala_play::session::{Moment, Seat, Session};
+use mancala_core::{Game, Position, Rules, Side};
+use mancala_engine::Limits;
+use mancala_play::session::{Seat, Session};
 use mancala_play::{Besides, Rng};
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{self, Event};
 
 pub use anim::Frame;
+use jobs::{Job, JobKind, HINT_TIME};
 
 use crate::RulesArgs;
 
@@ -67,19 +77,6 @@ fn label(p: &Player, lang: Lang) -> String {
         Player::Engine(l) => i18n::format(lang, "tui.computer-level", &[("level", &l.level)]),
         other => other.name(),
     }
-}
-
-/// 0 = human, 1-8 = level: the setup screen's index of a player.
-fn setup_index(p: &Player) -> usize {
-    match p {
-        Player::Engine(l) => l.level as usize,
-        _ => 0,
-    }
-}
-
-/// The player at the setup screen's index.
-fn setup_player(i: usize) -> Player {
-    Level::new(i as u8).map_or(Player::Human, Player::Engine)
 }
 
 /// What a text prompt asks for.
@@ -125,32 +122,6 @@ pub struct Setup {
     pub confirm: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Analysis {
-    Hint,
-    Value,
-    /// Every legal move's value.
-    Moves,
-}
-
-enum JobKind {
-    Computer,
-    Analysis(Analysis),
-}
-
-enum Outcome {
-    Move(Option<u8>),
-    Search(Option<SearchResult>),
-    Values(think::Analysis),
-}
-
-/// Engine work in flight, for the moment of the game it was asked about.
-struct Job {
-    kind: JobKind,
-    moment: Moment,
-    rx: Receiver<Outcome>,
-}
-
 /// A sowing being shown.
 pub struct Anim {
     pub frames: Vec<Frame>,
@@ -189,8 +160,9 @@ pub struct App {
     pub speed_ms: u64,
     /// What a value (the `v` key) may spend, and the depth a hint searches to.
     pub analysis_limits: Limits,
-    /// What a hint may spend ([`think::hint`]): a proof within half of it, else a search
-    /// (to the depth of `analysis_limits`) within the rest; `None`: a search alone.
+    /// What a hint may spend ([`mancala_engine::think::hint`]): a proof within half of it,
+    /// else a search (to the depth of `analysis_limits`) within the rest; `None`: a search
+    /// alone.
     pub hint_time: Option<Duration>,
     /// The per-move seeds of the computer's random choices.
     seeds: Rng,
@@ -441,10 +413,6 @@ impl App {
         self.anim.take().is_some()
     }
 
-    fn cancel_job(&mut self) {
-        self.job = None;
-    }
-
     /// Takes back the last person's last move and every move after it (the one undo rule,
     /// [`Session::undo_last`]); between two computers, one move.
     fn undo(&mut self) {
@@ -489,145 +457,6 @@ impl App {
         self.fix_cursor();
     }
 
-    fn start_job(&mut self, kind: JobKind) {
-        let moment = self.session.moment();
-        let m = moment.clone();
-        let (tx, rx) = channel();
-        // Budgets are made here, where the request arrives: the table's set-up counts.
-        let work: Box<dyn FnOnce() -> Outcome + Send> = match kind {
-            JobKind::Computer => {
-                let Some(level) = self.session.seat(m.position.to_move()).level() else {
-                    return;
-                };
-                let seed = self.seeds.next_u64();
-                Box::new(move || Outcome::Move(m.choose(&level, seed)))
-            }
-            JobKind::Analysis(Analysis::Hint) => {
-                let depth = self.analysis_limits.depth;
-                let budget = match self.hint_time {
-                    Some(t) => Budget::time(t).with_depth(depth),
-                    None => Budget::from(self.analysis_limits),
-                };
-                Box::new(move || {
-                    let engine = Engine::new(16, 1);
-                    engine.prefault();
-                    Outcome::Search(m.hint(&engine, budget))
-                })
-            }
-            JobKind::Analysis(Analysis::Moves) => {
-                // Every move's value and the best line, as `mancala analyze --all-moves` and
-                // the web's analysis board give them.
-                let budget =
-                    Budget::time(self.analysis_limits.time.unwrap_or(Duration::from_secs(1)));
-                Box::new(move || Outcome::Values(m.analyse(&Engine::new(16, 1), budget)))
-            }
-            JobKind::Analysis(_) => {
-                let limits = self.analysis_limits;
-                Box::new(move || Outcome::Search(search(&m.position, limits, &m.history)))
-            }
-        };
-        let job = Job { kind, moment, rx };
-        if self.sync {
-            tx.send(work()).ok();
-        } else {
-            std::thread::spawn(move || {
-                tx.send(work()).ok();
-            });
-        }
-        self.job = Some(job);
-        self.poll_job();
-    }
-
-    fn poll_job(&mut self) {
-        let Some(job) = &self.job else { return };
-        let Ok(result) = job.rx.try_recv() else {
-            return;
-        };
-        let job = self.job.take().expect("a job");
-        // Stale: the game moved on (undo, new game) while the engine worked.
-        if !self.session.is_at(&job.moment) {
-            return;
-        }
-        match (job.kind, result) {
-            (JobKind::Computer, Outcome::Move(Some(pit))) => {
-                if let Err(e) = self.play(pit) {
-                    self.message = self.tf("tui.msg.computer-failed", &[("error", &self.said(&e))]);
-                }
-            }
-            (JobKind::Analysis(a), Outcome::Search(Some(r))) => self.show_analysis(a, &r),
-            (JobKind::Analysis(_), Outcome::Values(a)) => self.show_values(&a),
-            _ => {}
-        }
-    }
-
-    /// The values of every legal move in a window, best first, each with what it gives away
-    /// against the best; the best move becomes the hint.
-    fn show_values(&mut self, a: &think::Analysis) {
-        let side = self.game().to_move();
-        let n = self.notation();
-        if let Some(b) = a.best {
-            self.hint = Some(b.pit);
-        }
-        let lines = a
-            .moves
-            .iter()
-            .map(|v| {
-                let loss = match a.loss(v.pit) {
-                    Some(0) => String::new(),
-                    Some(l) => self.tf("tui.msg.gives-away", &[("n", &l)]),
-                    None => String::new(),
-                };
-                format!(
-                    "{}  {}{loss}",
-                    n.move_text(side, v.pit),
-                    v.eval.text_in(self.lang)
-                )
-            })
-            .collect();
-        self.engine_line = None;
-        self.overlay = Some(Overlay::Values(lines));
-    }
-
-    fn show_analysis(&mut self, a: Analysis, r: &SearchResult) {
-        let pos = *self.game().position();
-        let side = pos.to_move();
-        let n = self.notation();
-        let best = n.move_text(side, r.best);
-        let value = r.eval.text_in(self.lang);
-        match a {
-            Analysis::Hint => {
-                if self.players()[side.index()].is_human() {
-                    self.cursor = r.best;
-                }
-                self.hint = Some(r.best);
-                self.engine_line =
-                    Some(self.tf("tui.msg.hint", &[("move", &best), ("value", &value)]));
-            }
-            Analysis::Moves => {}
-            Analysis::Value => {
-                // The principal variation in the game's notation, turns joined by `-`.
-                let mut p = pos;
-                let mut line = String::new();
-                let mut last: Option<Side> = None;
-                for &pit in r.pv.iter().take(12) {
-                    let s = p.to_move();
-                    if p.play(pit).is_err() {
-                        break;
-                    }
-                    if last == Some(s) {
-                        line.push('-');
-                    } else if last.is_some() {
-                        line.push(' ');
-                    }
-                    line.push_str(&n.move_text(s, pit));
-                    last = Some(s);
-                }
-                self.engine_line =
-                    Some(self.tf("tui.msg.value", &[("value", &value), ("line", &line)]));
-            }
-        }
-    }
-
     /// Advances the animation, collects engine results and starts the computer's move.
     pub fn tick(&mut self, now: Instant) {
         if let Some(a) = &mut self.anim {
@@ -662,328 +491,9 @@ impl App {
         Duration::from_millis(500)
     }
 
-    pub fn on_key(&mut self, k: KeyEvent) {
-        if k.kind == KeyEventKind::Release {
-            return;
-        }
-        if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
-            self.quit = true;
-            return;
-        }
-        // Any key ends the sowing shown; Space and Esc do only that.
-        if self.skip_anim() && matches!(k.code, KeyCode::Char(' ') | KeyCode::Esc) {
-            return;
-        }
-        match self.overlay.take() {
-            Some(Overlay::Help(top)) => {
-                let top = match k.code {
-                    KeyCode::Esc | KeyCode::Char('?') | KeyCode::Char('q') | KeyCode::Enter => {
-                        return
-                    }
-                    KeyCode::Down | KeyCode::Char('j') => top.saturating_add(1),
-                    KeyCode::Up | KeyCode::Char('k') => top.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => top.saturating_add(10),
-                    KeyCode::PageUp => top.saturating_sub(10),
-                    KeyCode::Home => 0,
-                    KeyCode::End => u16::MAX,
-                    _ => top,
-                };
-                // The view keeps the last line at the bottom; so does the offset here.
-                self.overlay = Some(Overlay::Help(top.min(view::help_lines() as u16)));
-            }
-            Some(Overlay::Prompt { kind, input }) => self.prompt_key(kind, input, k),
-            Some(Overlay::Setup(s)) => self.setup_key(s, k),
-            // Any key closes the values; the window is a look, not a mode.
-            Some(Overlay::Values(_)) => {}
-            None if self.replay.is_some() => self.replay_key(k),
-            None => self.play_key(k),
-        }
-    }
-
-    fn play_key(&mut self, k: KeyEvent) {
-        let armed = std::mem::take(&mut self.quit_armed);
-        match k.code {
-            KeyCode::Char('q') if armed || !self.in_progress() => self.quit = true,
-            KeyCode::Char('q') => {
-                self.quit_armed = true;
-                self.message = self.tr("tui.msg.quit-confirm").into();
-            }
-            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help(0)),
-            KeyCode::Left => self.move_cursor(-1),
-            KeyCode::Right => self.move_cursor(1),
-            KeyCode::Enter | KeyCode::Char(' ') => {
-                if self.human_to_move() {
-                    let pit = self.cursor;
-                    if let Err(e) = self.play(pit) {
-                        self.message = self.said(&e);
-                    }
-                } else if self.game().is_over() {
-                    self.message = self.tr("tui.msg.over-new").into();
-                }
-            }
-            KeyCode::Char(c @ '1'..='9') => {
-                let pit = c as u8 - b'1';
-                if !self.human_to_move() {
-                    self.message = self.tr("tui.msg.not-your-turn").into();
-                } else if let Err(e) = self.play(pit) {
-                    self.message = self.said(&e);
-                } else {
-                    self.cursor = pit;
-                    self.fix_cursor();
-                }
-            }
-            KeyCode::Char('w') => {
-                // The pie rule's swap; the game says why where it is not legal.
-                if !self.human_to_move() {
-                    self.message = self.tr("tui.msg.not-your-turn").into();
-                } else if let Err(e) = self.play(mancala_core::SWAP) {
-                    self.message = self.said(&e);
-                }
-            }
-            KeyCode::Char('u') => self.undo(),
-            KeyCode::Char('r') => self.redo(),
-            KeyCode::Char('h') | KeyCode::Char('v') | KeyCode::Char('m') => {
-                if self.game().is_over() {
-                    self.message = self.tr("tui.msg.over").into();
-                } else {
-                    let a = match k.code {
-                        KeyCode::Char('h') => Analysis::Hint,
-                        KeyCode::Char('v') => Analysis::Value,
-                        _ => Analysis::Moves,
-                    };
-                    self.cancel_job();
-                    self.engine_line = Some(self.tr("tui.msg.searching").into());
-                    self.start_job(JobKind::Analysis(a));
-                }
-            }
-            KeyCode::Char('s') => {
-                self.overlay = Some(Overlay::Prompt {
-                    kind: PromptKind::Save,
-                    input: self
-                        .file
-                        .clone()
-                        .unwrap_or_else(|| format!("{}-game.txt", self.game().rules().preset)),
-                })
-            }
-            KeyCode::Char('o') | KeyCode::Char('l') => {
-                self.overlay = Some(Overlay::Prompt {
-                    kind: PromptKind::Load,
-                    input: self.file.clone().unwrap_or_default(),
-                })
-            }
-            KeyCode::Char('p') => {
-                self.cancel_job();
-                self.replay = Some(self.game().moves().len());
-                self.message = self.tr("tui.msg.replay").into();
-            }
-            KeyCode::Char('n') => self.overlay = Some(Overlay::Setup(self.setup())),
-            KeyCode::Char('f') => self.bottom = self.bottom.other(),
-            KeyCode::Esc => {
-                self.message.clear();
-                self.engine_line = None;
-            }
-            _ => {}
-        }
-    }
-
-    fn replay_key(&mut self, k: KeyEvent) {
-        let len = self.game().moves().len();
-        let Some(at) = self.replay else { return };
-        match k.code {
-            KeyCode::Char('q') => self.quit = true,
-            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help(0)),
-            KeyCode::Left => self.replay = Some(at.saturating_sub(1)),
-            KeyCode::Right => self.replay = Some((at + 1).min(len)),
-            KeyCode::Up | KeyCode::PageUp => self.replay = Some(self.turn_start_before(at)),
-            KeyCode::Down | KeyCode::PageDown => self.replay = Some(self.turn_end_after(at)),
-            KeyCode::Home => self.replay = Some(0),
-            KeyCode::End => self.replay = Some(len),
-            KeyCode::Char('g') | KeyCode::Char('j') => {
-                self.overlay = Some(Overlay::Prompt {
-                    kind: PromptKind::Jump,
-                    input: String::new(),
-                })
-            }
-            KeyCode::Enter => {
-                self.session.back_to(at);
-                self.replay = None;
-                self.message = if self.session.can_redo() {
-                    let n = self.session.redo_len();
-                    self.tf("tui.msg.play-on", &[("at", &at), ("n", &n)])
-                } else {
-                    self.tr("tui.msg.back").into()
-                };
-                self.fix_cursor();
-            }
-            KeyCode::Esc | KeyCode::Char('p') => {
-                self.replay = None;
-                self.message = self.tr("tui.msg.back").into();
-            }
-            // Save, open, new game and turning the board work here too.
-            KeyCode::Char('s' | 'o' | 'l' | 'n' | 'f') => self.play_key(k),
-            _ => {}
-        }
-    }
-
-    /// Ply boundaries of the turns: the plies at which each turn starts, and the end.
-    fn turn_bounds(&self) -> Vec<usize> {
-        let mut b = vec![0];
-        let mut k = 0;
-        for (_, moves) in self.game().turns() {
-            k += moves.len();
-            b.push(k);
-        }
-        b
-    }
-
-    fn turn_start_before(&self, at: usize) -> usize {
-        self.turn_bounds()
-            .into_iter()
-            .rev()
-            .find(|&b| b < at)
-            .unwrap_or(0)
-    }
-
-    fn turn_end_after(&self, at: usize) -> usize {
-        self.turn_bounds()
-            .into_iter()
-            .find(|&b| b > at)
-            .unwrap_or(self.game().moves().len())
-    }
-
-    fn prompt_key(&mut self, kind: PromptKind, mut input: String, k: KeyEvent) {
-        if kind == PromptKind::Overwrite {
-            return self.overwrite_key(input, k);
-        }
-        match k.code {
-            KeyCode::Esc => return,
-            KeyCode::Enter => {
-                let text = input.trim().to_string();
-                match kind {
-                    PromptKind::Save if std::path::Path::new(&text).exists() => {
-                        self.overlay = Some(Overlay::Prompt {
-                            kind: PromptKind::Overwrite,
-                            input: text,
-                        })
-                    }
-                    PromptKind::Save | PromptKind::Overwrite => self.save_message(&text),
-                    PromptKind::Load => match self.load(&text, None) {
-                        Ok(()) => {}
-                        Err(e) => {
-                            self.message =
-                                self.tf("tui.msg.open-failed", &[("error", &self.said(&e))])
-                        }
-                    },
-                    PromptKind::Jump => match text.parse::<usize>() {
-                        Ok(n) if n >= 1 => {
-                            // Line n of the move list: the first player's turn there.
-                            let b = self.turn_bounds();
-                            let first_north =
-                                self.game().turns().first().map(|t| t.0) == Some(Side::North);
-                            let turn = (2 * (n - 1)).saturating_sub(first_north as usize);
-                            let at = b.get(turn).copied().unwrap_or(self.game().moves().len());
-                            self.replay = Some(at);
-                        }
-                        _ => self.message = self.tf("tui.msg.no-line", &[("text", &text)]),
-                    },
-                }
-                return;
-            }
-            KeyCode::Backspace => {
-                input.pop();
-            }
-            KeyCode::Char(c) if !k.modifiers.contains(KeyModifiers::CONTROL) => input.push(c),
-            _ => {}
-        }
-        self.overlay = Some(Overlay::Prompt { kind, input });
-    }
-
-    /// The answer to "replace `path`?".
-    fn overwrite_key(&mut self, path: String, k: KeyEvent) {
-        match k.code {
-            KeyCode::Char('y' | 'Y') => self.save_message(&path),
-            KeyCode::Char('n' | 'N') => {
-                self.overlay = Some(Overlay::Prompt {
-                    kind: PromptKind::Save,
-                    input: path,
-                })
-            }
-            KeyCode::Esc => self.message = self.tf("tui.msg.unchanged", &[("path", &path)]),
-            _ => {
-                self.overlay = Some(Overlay::Prompt {
-                    kind: PromptKind::Overwrite,
-                    input: path,
-                })
-            }
-        }
-    }
-
-    /// Saves to `path` and says how it went.
-    fn save_message(&mut self, path: &str) {
-        self.message = match self.save(path) {
-            Ok(()) => self.tf("play.saved", &[("path", &path)]),
-            Err(e) => self.tf("play.save-failed", &[("error", &format!("{e:#}"))]),
-        };
-    }
-
     /// A game with moves that has not ended: leaving it discards something.
     fn in_progress(&self) -> bool {
         !self.game().moves().is_empty() && !self.game().is_over()
-    }
-
-    fn setup(&self) -> Setup {
-        let current = *self.game().rules();
-        let mut choices: Vec<Rules> = Preset::ALL.iter().map(|p| p.rules()).collect();
-        if !choices.contains(&current) {
-            choices.insert(0, current);
-        }
-        Setup {
-            field: 0,
-            choice: choices.iter().position(|r| *r == current).unwrap_or(0),
-            choices,
-            players: [
-                setup_index(&self.players()[0]),
-                setup_index(&self.players()[1]),
-            ],
-            discards: self.in_progress(),
-            confirm: false,
-        }
-    }
-
-    fn setup_key(&mut self, mut s: Setup, k: KeyEvent) {
-        let step = |v: usize, n: usize, d: i32| ((v as i32 + d).rem_euclid(n as i32)) as usize;
-        match k.code {
-            KeyCode::Esc => return,
-            KeyCode::Up => s.field = s.field.saturating_sub(1),
-            KeyCode::Down | KeyCode::Tab => s.field = (s.field + 1).min(3),
-            KeyCode::Left | KeyCode::Right => {
-                let d = if k.code == KeyCode::Left { -1 } else { 1 };
-                match s.field {
-                    0 => s.choice = step(s.choice, s.choices.len(), d),
-                    1 | 2 => s.players[s.field - 1] = step(s.players[s.field - 1], 9, d),
-                    _ => {}
-                }
-            }
-            KeyCode::Enter if s.discards && !s.confirm => s.confirm = true,
-            KeyCode::Enter => {
-                let rules = s.choices[s.choice];
-                match Game::from_rules(&rules) {
-                    Ok(game) => {
-                        let players = s.players.map(setup_player);
-                        self.new_game(game, players);
-                    }
-                    Err(e) => self.message = e.text_in(self.lang),
-                }
-                return;
-            }
-            // q cancels here, as Esc does; it quits only from the game.
-            KeyCode::Char('q') => return,
-            _ => {}
-        }
-        if k.code != KeyCode::Enter {
-            s.confirm = false;
-        }
-        self.overlay = Some(Overlay::Setup(s));
     }
 
     fn new_game(&mut self, game: Game, players: [Player; 2]) {
@@ -1007,176 +517,7 @@ impl App {
             ],
         );
     }
-
-    fn record(&self) -> Record {
-        self.session.record()
-    }
-
-    pub fn save(&mut self, path: &str) -> Result<()> {
-        if path.is_empty() {
-            bail!("give a file name");
-        }
-        let rec = self.record();
-        let text = if path.ends_with(".json") {
-            serde_json::to_string_pretty(&rec)? + "\n"
-        } else {
-            rec.to_text()?
-        };
-        std::fs::write(path, text).with_context(|| format!("writing {path}"))?;
-        self.file = Some(path.to_string());
-        Ok(())
-    }
-
-    /// Opens the record at `path`; `rules`, when given, are its rules where it names none
-    /// and must be its rules where it does (as for `replay`).
-    pub fn load(&mut self, path: &str, rules: Option<Rules>) -> Result<()> {
-        // A record whose annotations or score disagree with its moves opens anyway (as
-        // `--lenient` elsewhere), and the message says where.
-        let (rec, game, note) = crate::input::load_record_noting(path, rules)?;
-        let players = self.players();
-        self.new_game(game, players);
-        self.names = [rec.players.south.clone(), rec.players.north.clone()];
-        // A loaded game opens at its end, in replay mode, so nobody moves by surprise.
-        self.replay = Some(self.game().moves().len());
-        self.file = Some(path.to_string());
-        let who = match &self.names {
-            [None, None] => String::new(),
-            [s, n] => self.tf(
-                "tui.msg.who",
-                &[
-                    ("south", &s.as_deref().unwrap_or(self.side(Side::South))),
-                    ("north", &n.as_deref().unwrap_or(self.side(Side::North))),
-                ],
-            ),
-        };
-        let result = match rec.result.as_ref().and_then(|r| r.reason.clone()) {
-            Some(reason) if !self.game().is_over() => {
-                let s = self.game().scores();
-                let score = self.tf("result.line.score", &[("south", &s[0]), ("north", &s[1])]);
-                format!("{reason}, {score}")
-            }
-            _ => crate::board::result_line_in(self.game(), self.lang),
-        };
-        self.message = self.tf(
-            "tui.msg.opened",
-            &[
-                ("path", &path),
-                ("who", &who),
-                ("n", &self.game().moves().len()),
-                ("game", &self.game().rules().title_in(self.lang)),
-                ("result", &result),
-            ],
-        );
-        if let Some(e) = note {
-            self.message += &self.tf("tui.msg.note", &[("note", &format!("{e:#}"))]);
-        }
-        Ok(())
-    }
-
-    /// The move list's line number (as the notation numbers it) of the turn holding ply `k`
-    /// (1-based: the `k`-th move); `None` for the start.
-    pub fn line_of_move(&self, k: usize) -> Option<usize> {
-        let turns = self.game().turns();
-        let first_north = usize::from(turns.first().is_some_and(|t| t.0 == Side::North));
-        let mut ply = 0;
-        for (i, t) in turns.iter().enumerate() {
-            ply += t.1.len();
-            if k >= 1 && k <= ply {
-                return Some((i + first_north) / 2 + 1);
-            }
-        }
-        None
-    }
-
-    /// The game so far, numbered as the notation writes it, one line per move number where
-    /// it fits in `width` (else more, every turn whole), and the index of the (first) line
-    /// holding ply `at` (the last ply played before it).
-    pub fn move_lines(&self, at: usize, width: usize) -> (Vec<String>, Option<usize>) {
-        let n = self.notation();
-        let turns = self.game().turns();
-        let mut lines = Vec::new();
-        let mut current = None;
-        let mut ply = 0;
-        let mut k = 0;
-        let mut number = 1;
-        // A move pair: `  1. a        b` where both fit, else each turn on lines of its own,
-        // long turns broken after a `-`, so that no turn is ever cut off.
-        let push = |lines: &mut Vec<String>, number: usize, a: &str, b: Option<&str>| {
-            let head = format!("{number:>3}. ");
-            let room = width.saturating_sub(head.len()).max(8);
-            let one = match b {
-                Some(b) => format!("{a:<8} {b}"),
-                None => a.to_string(),
-            };
-            if one.chars().count() <= room {
-                lines.push(format!("{head}{one}"));
-                return;
-            }
-            let pad = " ".repeat(head.len());
-            let mut first = true;
-            for t in std::iter::once(a).chain(b) {
-                for piece in wrap_turn(t, room) {
-                    lines.push(format!("{}{piece}", if first { &head } else { &pad }));
-                    first = false;
-                }
-            }
-        };
-        if turns.first().is_some_and(|t| t.0 == Side::North) {
-            ply += turns[0].1.len();
-            let b = notation::turn_text(n, Side::North, &turns[0].1);
-            if at >= 1 && at <= ply {
-                current = Some(0);
-            }
-            push(&mut lines, number, "...", Some(&b));
-            number += 1;
-            k = 1;
-        }
-        while k < turns.len() {
-            let first_start = ply;
-            let a = notation::turn_text(n, turns[k].0, &turns[k].1);
-            ply += turns[k].1.len();
-            let b = turns.get(k + 1).map(|t| {
-                ply += t.1.len();
-                notation::turn_text(n, t.0, &t.1)
-            });
-            if at > first_start && at <= ply {
-                current = Some(lines.len());
-            }
-            push(&mut lines, number, &a, b.as_deref());
-            number += 1;
-            k += 2;
-        }
-        (lines, current)
-    }
 }
-
-/// A turn's text in pieces of at most `room` characters, broken after a `-` between moves
-/// where one is near (else anywhere).
-fn wrap_turn(t: &str, room: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest: Vec<char> = t.chars().collect();
-    while rest.len() > room {
-        let cut = rest[..room]
-            .iter()
-            .rposition(|&c| c == '-' || c == ' ')
-            .map(|i| i + 1)
-            .filter(|&i| i > room / 3)
-            .unwrap_or(room);
-        out.push(
-            rest[..cut]
-                .iter()
-                .collect::<String>()
-                .trim_end()
-                .to_string(),
-        );
-        rest.drain(..cut);
-    }
-    out.push(rest.into_iter().collect());
-    out
-}
-
-/// A hint's time: a proof within half of it, else a search within the rest.
-const HINT_TIME: Duration = Duration::from_secs(2);
 
 /// The session of `game` between `players` (a person, or the computer at a level whose moves
 /// the app's thread chooses), named in the record as `human` or the level.

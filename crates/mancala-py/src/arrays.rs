@@ -1,0 +1,121 @@
+//! The NumPy arrays of `mancala.VecGame`: the actions it takes, and the arrays of an earlier
+//! result that a step writes into (their shapes, dtypes and borrows checked).
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+/// `actions` as a contiguous 1-d array of `int64`: an `int64` array as it is (copied where
+/// strided), any other integer array or sequence converted; floats, booleans and integers
+/// out of `int64`'s range are refused, not cast.
+pub(crate) fn int_actions<'py>(
+    py: Python<'py>,
+    actions: &Bound<'py, PyAny>,
+) -> PyResult<PyReadonlyArray1<'py, i64>> {
+    if let Ok(a) = actions.extract::<PyReadonlyArray1<i64>>() {
+        if a.as_slice().is_ok() {
+            return Ok(a);
+        }
+    }
+    let np = py.import("numpy")?;
+    let a = np.call_method1("asarray", (actions,))?;
+    let ndim: usize = a.getattr("ndim")?.extract()?;
+    if ndim != 1 {
+        return Err(PyValueError::new_err(format!(
+            "actions: give a 1-d array of pits, one a game (got {ndim} dimensions)"
+        )));
+    }
+    let dtype = a.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let size: usize = a.getattr("size")?.extract()?;
+    if size > 0 && kind != "i" && kind != "u" {
+        return Err(PyValueError::new_err(format!(
+            "actions: give integer pits (own pits, 0-based), not an array of {}",
+            dtype.str()?
+        )));
+    }
+    let wide = np.call_method1("ascontiguousarray", (&a, "int64"))?;
+    // An unsigned value past int64's range wraps in the conversion: refuse it.
+    let same: bool = np.call_method1("array_equal", (&wide, &a))?.extract()?;
+    if !same {
+        return Err(PyValueError::new_err(
+            "actions: a pit is out of range (give own pits, 0-based)",
+        ));
+    }
+    wide.extract()
+        .map_err(|_| PyValueError::new_err("actions: give a 1-d array of pits"))
+}
+
+/// `out` (when given) as the arrays `T` of an earlier call's result, or a `TypeError` that
+/// says which arrays and dtypes it takes (`want`).
+pub(crate) fn out_arrays<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
+    out: Option<&Bound<'py, PyAny>>,
+    want: &str,
+) -> PyResult<Option<T>> {
+    out.map(|o| {
+        o.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "out: give the arrays of an earlier call's result ({want})"
+            ))
+        })
+    })
+    .transpose()
+}
+
+/// What [`VecGame::step`](crate::VecGame::step) returns and may write into: observations,
+/// rewards, dones, masks.
+pub(crate) const STEP_ARRAYS: &str =
+    "float32 observations (n, observation_size), float32 rewards (n,), bool dones (n,), bool masks (n, pits)";
+
+/// What [`VecGame::step`](crate::VecGame::step) returns and may write into: observations,
+/// rewards, dones, masks.
+pub(crate) type Step<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<bool>>,
+);
+
+/// What [`VecGame::step_random`](crate::VecGame::step_random) returns and may write into:
+/// the actions, then a [`Step`].
+pub(crate) type RandomStep<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray2<bool>>,
+);
+
+/// `arr` as a mutable slice of the shape `want`: a `ValueError` naming `what` for another
+/// shape, an array that is not C-contiguous, or one borrowed elsewhere (the same array given
+/// twice).
+pub(crate) fn out_slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    arr: &'a mut numpy::PyReadwriteArray<'_, T, D>,
+    want: &[usize],
+    what: &str,
+) -> PyResult<&'a mut [T]> {
+    if arr.shape() != want {
+        return Err(PyValueError::new_err(format!(
+            "out: {what} has shape {:?}, not {want:?}",
+            arr.shape()
+        )));
+    }
+    // `as_slice_mut` takes a Fortran-ordered array too, whose rows are not a game's.
+    let not_c = || PyValueError::new_err(format!("out: {what} is not C-contiguous"));
+    if !arr.is_c_contiguous() {
+        return Err(not_c());
+    }
+    arr.as_slice_mut().map_err(|_| not_c())
+}
+
+/// A writable borrow of `arr`, or a `ValueError` naming `what` (read-only, or given twice).
+pub(crate) fn borrow_out<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    arr: &Bound<'py, numpy::PyArray<T, D>>,
+    what: &str,
+) -> PyResult<numpy::PyReadwriteArray<'py, T, D>> {
+    arr.try_readwrite().map_err(|e| {
+        PyValueError::new_err(format!(
+            "out: {what} cannot be written ({e}; give each array once, writeable)"
+        ))
+    })
+}
