@@ -3,7 +3,7 @@
 //! rounds so that a change of the machine's load reaches both alike, on the calling thread
 //! alone (`Batch::set_parallel(Some(false))`). Not a test.
 //!
-//! `cargo run --release -p mancala-play --example batch_speed [RULES] [ROUNDS] [fast|generic]`
+//! `cargo run --release -p mancala-batch --example batch_speed [RULES] [ROUNDS] [fast|generic]`
 //!
 //! Prints each path's best and median round, in thread CPU time and wall time, and the ratios.
 
