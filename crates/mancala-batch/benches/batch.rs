@@ -2,7 +2,7 @@
 //! `VecGame.step` and `step_random`: per step of 1024 games, with the actions drawn in the
 //! step and given to it, on one thread and shared by a team of two (`mancala_batch::team`).
 //!
-//! `cargo bench -p mancala-play --bench batch` (add `-- --quick` for a short run).
+//! `cargo bench -p mancala-batch --bench batch` (add `-- --quick` for a short run).
 
 use std::hint::black_box;
 
