@@ -267,10 +267,18 @@ fn swapped_seats_keep_the_agents_numbers() {
     );
     assert_eq!(g["fault"].as_str(), Some(fault.as_str()), "{g}");
     assert_eq!(g["moves"][1].as_u64(), Some(1), "{g}");
+    // In game 1 agent 2 is North and sends its two lines at once: `MOVE;1` is out of turn
+    // if it comes before South's move is read, and North's move if after; `garbage` is out of
+    // turn either way. Which one loses depends on the timing, the loser does not.
     let first = s["games"][0]["fault"].as_str().unwrap();
-    assert_eq!(
-        first,
-        format!("{rude_name} loses: sent `MOVE;1` when it was not its turn")
+    assert!(
+        [
+            format!("{rude_name} loses: sent `MOVE;1` when it was not its turn"),
+            format!("{rude_name} loses: sent `garbage` when it was not its turn"),
+        ]
+        .iter()
+        .any(|f| f == first),
+        "{first}"
     );
     assert_eq!(s["points"], serde_json::json!([2.0, 0.0]));
 }
