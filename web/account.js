@@ -380,7 +380,7 @@ export async function profileScreen(screen, name, preset) {
     if (g.ended_by === 'resignation') score = t('web.profile.resigned');
     else if (g.seeds) {
       const margin = g.margin > 0 ? `+${g.margin}` : String(g.margin);
-      score = h('span', { class: 'seeds', title: t('web.profile.seeds-title', { name: p.name }),
+      score = h('span', { class: 'game-score', title: t('web.profile.seeds-title', { name: p.name }),
         text: t('web.profile.seeds', { own: g.seeds.own, opponent: g.seeds.opponent, margin }) + (g.fewer_seeds_win ? ` (${t('web.profile.fewer-win')})` : '') });
     }
     const record = (format) => h('a', { href: `/api/games/${encodeURIComponent(g.game)}/record?format=${format}`, download: `mancala-${g.game}.${format === 'text' ? 'txt' : 'json'}`,

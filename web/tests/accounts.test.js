@@ -72,6 +72,15 @@ test('two accounts play a rated game; profiles, graph and leaderboard show Glick
   assert.equal(await a.page.locator('#rating-graph circle.point').count(), 1);
   const outcome = annScore === 1 ? 'Won' : annScore === 0 ? 'Lost' : 'Draw';
   assert.match(await a.page.textContent('#profile-games li'), new RegExp(`^${outcome} · against ${bob} · Kalah · rated`));
+  // The game's score stands in its line (a class shared with the board once floated it to the
+  // top of the page, over the player's name).
+  const place = await a.page.$eval('#profile-games li', (li) => {
+    const score = li.querySelector('.game-score');
+    if (!score) return 'no score';
+    const [l, s] = [li.getBoundingClientRect(), score.getBoundingClientRect()];
+    return s.top >= l.top - 1 && s.bottom <= l.bottom + 1 && s.left >= l.left - 1 ? 'in its line' : `out of its line: ${JSON.stringify([l, s])}`;
+  });
+  assert.equal(place, 'in its line');
   await shot(a.page, '32-profile');
 
   // The leaderboard lists both, higher first; on a phone nothing is wider than the screen.
