@@ -12,6 +12,9 @@ if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown
   echo "skipped: the wasm32-unknown-unknown target could not be installed here"
   exit 0
 fi
+# The crates first (mancala-wasm compiles the rules, the engine and the session in): a
+# compile check of them for the browser even where the CLI below cannot be had.
+cargo build --locked -p mancala-wasm --target wasm32-unknown-unknown --release
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$version" ]; then
   echo "installing wasm-bindgen-cli $version"
@@ -24,7 +27,6 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$version" ];
     fi
   fi
 fi
-cargo build --locked -p mancala-wasm --target wasm32-unknown-unknown --release
 rm -rf web/pkg
 wasm-bindgen --target web --no-typescript --out-dir web/pkg \
   target/wasm32-unknown-unknown/release/mancala_wasm.wasm
