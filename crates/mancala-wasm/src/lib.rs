@@ -383,8 +383,8 @@ pub fn play(id: &str, pit: &str, ply: u32, seed: u32) -> String {
     })
 }
 
-/// Takes back the person's last move and the computer's replies after it (the session's
-/// one undo rule: after an extra turn, one sowing at a time).
+/// Takes back the person's last move and the computer's replies after it (the one undo rule
+/// of `Session`: after an extra turn, one sowing at a time).
 #[wasm_bindgen]
 pub fn undo(id: &str) -> String {
     with_game(id, |g| {
