@@ -45,11 +45,11 @@ mod tests;
 use std::sync::Mutex;
 
 use mancala_core::rng::Rng;
-use mancala_core::{Position, Rules, Side};
+use mancala_core::{Error, Position, Rules, Side};
 
 pub use observe::{observation_len, write_mask, write_observation, write_observation_for};
 pub use reward::Reward;
-use slot::{below_small, nth_bit, Fast, Play, Slot};
+use slot::{below_small, draw_softmax, nth_bit, Fast, Play, Slot};
 use step::chunk;
 pub use step::{Actions, StepOut, StepSome};
 
@@ -282,6 +282,27 @@ impl Batch {
         for (g, row) in self.slots.iter().zip(out.chunks_exact_mut(m)) {
             g.write_mask(row);
         }
+    }
+
+    /// Writes a legal move of every game drawn from the softmax of a policy's logits over its
+    /// legal moves (`logits` as for [`Actions::Policy`]), from its generator, as a step with
+    /// those logits draws it. Errors as the step's: logits of the wrong length, or a game
+    /// whose legal pits' logits cannot be drawn from (naming it); then nothing is drawn.
+    pub fn sample_policy(&mut self, logits: &[f32], out: &mut [i64]) -> Result<(), Error> {
+        self.check_logits(logits, None)?;
+        let m = self.start.pits();
+        assert_eq!(out.len(), self.slots.len(), "one action a game");
+        let rows = logits
+            .chunks_exact(m)
+            .zip(&mut self.rngs)
+            .zip(out.iter_mut());
+        for (i, ((row, rng), a)) in rows.enumerate() {
+            *a = match self.fast {
+                Some(_) => draw_softmax::<8>(self.legal[i].into(), row, rng),
+                None => self.slots[i].draw(row, rng),
+            } as i64;
+        }
+        Ok(())
     }
 
     /// Writes a legal move of every game, drawn uniformly from its generator.

@@ -15,6 +15,10 @@ spread of the rounds' ratios; higher is faster):
   each with ``parallel=None`` (the default: the batch times its steps and shares them with its
   helper threads only while that is faster), ``parallel=True`` (always shared) and
   ``parallel=False`` (the calling thread alone);
+- the numpy policy's own work with no step (what that loop could reach with a free step);
+- a linear softmax policy (logits = observation @ w) on one thread, its masked draw made in
+  numpy (Gumbel noise, -inf for illegal pits, argmax) then ``step(out=)``, against the same
+  draw made in the step, ``step_random(logits=, out=)``;
 - the vector environments on ``--n`` games with the same numpy policy (the default
   ``parallel``): ``mancala.vector_env.MancalaVectorEnv`` (Gymnasium, next-step autoreset, the
   masks read from ``infos``) and ``mancala.sb3_vec_env.MancalaVecEnv`` (Stable-Baselines3's
@@ -77,6 +81,72 @@ def vec_numpy_out(rules, n, seconds, parallel=None):
             rng.random(out=keys, dtype=np.float32)
             np.multiply(keys, masks, out=keys)
             v.step(keys.argmax(axis=1, out=acts), out=out)
+        return 10 * n
+
+    return timed(chunk, seconds)
+
+
+def numpy_alone(rules, n, seconds):
+    """The numpy policy's own work (draw, mask, argmax) on one game's masks, with no step: the
+    most that loop could reach with a step that took no time."""
+    v = mancala.VecGame(rules, n, seed=1, parallel=False)
+    rng = np.random.default_rng(1)
+    masks = v.masks()
+    keys, acts = np.empty(masks.shape, np.float32), np.empty(n, np.int64)
+
+    def chunk():
+        for _ in range(10):
+            rng.random(out=keys, dtype=np.float32)
+            np.multiply(keys, masks, out=keys)
+            keys.argmax(axis=1, out=acts)
+        return 10 * n
+
+    return timed(chunk, seconds)
+
+
+def linear_policy(rules, n, seed=1):
+    """A batch and a linear softmax policy's weights (logits = observation @ w)."""
+    v = mancala.VecGame(rules, n, seed=seed, parallel=False)
+    w = np.random.default_rng(seed).standard_normal((v.observation_size, v.pits)).astype(np.float32) * 0.1
+    return v, w
+
+
+def linear_numpy_draw(rules, n, seconds):
+    """A linear softmax policy whose masked draw is made in numpy (Gumbel noise, illegal pits
+    set to -inf, argmax), then `step(out=)`."""
+    v, w = linear_policy(rules, n)
+    rng = np.random.default_rng(1)
+    out = v.step(v.sample_actions())
+    logits, u = np.empty((n, v.pits), np.float32), np.empty((n, v.pits), np.float32)
+    acts, never = np.empty(n, np.int64), np.float32(-np.inf)
+
+    def chunk():
+        for _ in range(10):
+            np.matmul(out[0], w, out=logits)
+            # A draw of 0 gives the pit no chance (log 0 = -inf); numpy would warn of it.
+            rng.random(out=u, dtype=np.float32)
+            np.maximum(u, np.float32(1e-30), out=u)
+            np.log(u, out=u)
+            np.negative(u, out=u)
+            np.log(u, out=u)
+            np.subtract(logits, u, out=logits)
+            np.copyto(logits, never, where=~out[3])
+            v.step(logits.argmax(axis=1, out=acts), out=out)
+        return 10 * n
+
+    return timed(chunk, seconds)
+
+
+def linear_step_draw(rules, n, seconds):
+    """The same policy, its draw made in the step: `step_random(logits=, out=)`."""
+    v, w = linear_policy(rules, n)
+    out = v.step_random()
+    logits = np.empty((n, v.pits), np.float32)
+
+    def chunk():
+        for _ in range(10):
+            np.matmul(out[1], w, out=logits)
+            v.step_random(out=out, logits=logits)
         return 10 * n
 
     return timed(chunk, seconds)
@@ -195,6 +265,9 @@ def main():
     ]:
         for way, p in ways:
             rows.append((f"VecGame({a.n}) {what}, {way}", lambda s, fn=fn, p=p: fn(a.rules, a.n, s, p)))
+    rows.append((f"VecGame({a.n}) numpy policy's own work alone (no step)", lambda s: numpy_alone(a.rules, a.n, s)))
+    rows.append((f"VecGame({a.n}) linear softmax, draw in numpy, step(out=), parallel=False", lambda s: linear_numpy_draw(a.rules, a.n, s)))
+    rows.append((f"VecGame({a.n}) linear softmax, step_random(logits=, out=), parallel=False", lambda s: linear_step_draw(a.rules, a.n, s)))
     try:
         import gymnasium  # noqa: F401
 

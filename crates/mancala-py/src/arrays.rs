@@ -1,7 +1,9 @@
 //! The NumPy arrays of `mancala.VecGame`: the actions it takes, and the arrays of an earlier
 //! result that a step writes into (their shapes, dtypes and borrows checked).
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -46,6 +48,42 @@ pub(crate) fn int_actions<'py>(
         .map_err(|_| PyValueError::new_err("actions: give a 1-d array of pits"))
 }
 
+/// `logits` as one float32 a pit and game (`(n, m)`, row-major), copied while the GIL is
+/// held: a float32 C-contiguous array as it is, any other real array or sequence of that
+/// shape converted; other shapes and non-real dtypes refused.
+pub(crate) fn float_logits<'py>(
+    py: Python<'py>,
+    logits: &Bound<'py, PyAny>,
+    n: usize,
+    m: usize,
+) -> PyResult<Vec<f32>> {
+    let wrong = || {
+        PyValueError::new_err(format!(
+            "logits: give a float array of shape ({n}, {m}), one logit a pit and game"
+        ))
+    };
+    if let Ok(a) = logits.extract::<PyReadonlyArray2<f32>>() {
+        if a.shape() != [n, m] {
+            return Err(wrong());
+        }
+        if let Ok(s) = a.as_slice() {
+            return Ok(s.to_vec());
+        }
+    }
+    let np = py.import("numpy")?;
+    let a = np.call_method1("asarray", (logits,))?;
+    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    let shape: Vec<usize> = a.getattr("shape")?.extract()?;
+    if !matches!(kind.as_str(), "f" | "i" | "u") || shape != [n, m] {
+        return Err(wrong());
+    }
+    let a: PyReadonlyArray2<f32> = np
+        .call_method1("ascontiguousarray", (&a, "float32"))?
+        .extract()
+        .map_err(|_| wrong())?;
+    Ok(a.as_slice().map_err(|_| wrong())?.to_vec())
+}
+
 /// `out` (when given) as the arrays `T` of an earlier call's result, or a `TypeError` that
 /// says which arrays and dtypes it takes (`want`).
 pub(crate) fn out_arrays<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
@@ -62,10 +100,20 @@ pub(crate) fn out_arrays<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
     .transpose()
 }
 
+/// The arrays a step returns and may write into, in words.
+macro_rules! step_arrays {
+    () => {
+        "float32 observations (n, observation_size), float32 rewards (n,), bool dones (n,), bool masks (n, pits)"
+    };
+}
+
 /// What [`VecGame::step`](crate::VecGame::step) returns and may write into: observations,
 /// rewards, dones, masks.
-pub(crate) const STEP_ARRAYS: &str =
-    "float32 observations (n, observation_size), float32 rewards (n,), bool dones (n,), bool masks (n, pits)";
+pub(crate) const STEP_ARRAYS: &str = step_arrays!();
+
+/// What [`VecGame::step_random`](crate::VecGame::step_random) returns and may write into:
+/// the actions, then [`STEP_ARRAYS`].
+pub(crate) const RANDOM_STEP_ARRAYS: &str = concat!("an int64 array of n, then ", step_arrays!());
 
 /// What [`VecGame::step`](crate::VecGame::step) returns and may write into: observations,
 /// rewards, dones, masks.

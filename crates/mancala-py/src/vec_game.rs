@@ -10,7 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::arrays::{
-    borrow_out, int_actions, out_arrays, out_slice, RandomStep, Step, STEP_ARRAYS,
+    borrow_out, float_logits, int_actions, out_arrays, out_slice, RandomStep, Step,
+    RANDOM_STEP_ARRAYS, STEP_ARRAYS,
 };
 use crate::convert::value_error;
 use crate::game::Game;
@@ -477,22 +478,33 @@ impl VecGame {
         Ok(PyArray1::from_vec(py, v).reshape([n, 2])?.into_any())
     }
 
-    /// A uniformly random legal move of every game, from the seeded generator: int64, `(n,)`,
-    /// written into `out` when given.
-    #[pyo3(signature = (out=None))]
+    /// A random legal move of every game, from the seeded generator: int64, `(n,)`, written
+    /// into `out` when given. Uniform; with `logits` (float, `(n, pits)`), drawn from the
+    /// softmax of each game's logits over its legal moves (-inf: no chance; the logits of
+    /// illegal pits are not read; a NaN or +inf among the legal ones is a `ValueError`).
+    #[pyo3(signature = (out=None, logits=None))]
     fn sample_actions<'py>(
         &mut self,
         py: Python<'py>,
         out: Option<&Bound<'py, PyAny>>,
+        logits: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let n = self.n();
         let out: Option<Bound<'py, PyArray1<i64>>> = out_arrays(out, "an int64 array of n")?;
+        let logits = logits
+            .map(|l| float_logits(py, l, n, self.pits()))
+            .transpose()?;
         let arr = out.unwrap_or_else(|| PyArray1::zeros(py, n, false));
         {
             let mut w = borrow_out(&arr, "actions")?;
             let a = out_slice(&mut w, &[n], "actions")?;
             let batch = &mut self.batch;
-            py.detach(|| batch.sample_actions(a));
+            match logits {
+                Some(l) => py
+                    .detach(|| batch.sample_policy(&l, a))
+                    .map_err(value_error)?,
+                None => py.detach(|| batch.sample_actions(a)),
+            }
         }
         Ok(arr)
     }
@@ -529,22 +541,26 @@ impl VecGame {
         Ok(out)
     }
 
-    /// Plays a uniformly random legal move in every game, drawn from the seeded generator as
-    /// `sample_actions` draws it, in the same pass as the step; returns `(actions,
-    /// observations, rewards, dones, masks)`. `out`: arrays of an earlier call's result,
-    /// written instead of new ones. `active` and `final_observations` as for `step` (a game
-    /// that does not move draws nothing; its action is -1).
-    #[pyo3(signature = (out=None, active=None, final_observations=None))]
+    /// Plays a random legal move in every game, drawn from the seeded generator as
+    /// `sample_actions` draws it (uniform, or from the softmax of `logits`), in the same pass
+    /// as the step; returns `(actions, observations, rewards, dones, masks)`. `out`: arrays
+    /// of an earlier call's result, written instead of new ones. `active` and
+    /// `final_observations` as for `step` (a game that does not move draws nothing; its
+    /// action is -1, and its logits are not read).
+    #[pyo3(signature = (out=None, active=None, final_observations=None, logits=None))]
     fn step_random<'py>(
         &mut self,
         py: Python<'py>,
         out: Option<&Bound<'py, PyAny>>,
         active: Option<&Bound<'py, PyAny>>,
         final_observations: Option<&Bound<'py, PyAny>>,
+        logits: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<RandomStep<'py>> {
-        let out: Option<RandomStep<'py>> =
-            out_arrays(out, &format!("an int64 array of n, then {STEP_ARRAYS}"))?;
+        let out: Option<RandomStep<'py>> = out_arrays(out, RANDOM_STEP_ARRAYS)?;
         let n = self.n();
+        let logits = logits
+            .map(|l| float_logits(py, l, n, self.pits()))
+            .transpose()?;
         let (a, o, r, d, m) = match out {
             Some(out) => out,
             None => {
@@ -556,7 +572,11 @@ impl VecGame {
         {
             let mut w = borrow_out(&a, "actions")?;
             let acts = out_slice(&mut w, &[n], "actions")?;
-            self.step_into(py, Actions::Random(acts), &step, active, final_observations)?;
+            let actions = match &logits {
+                Some(logits) => Actions::Policy { logits, out: acts },
+                None => Actions::Random(acts),
+            };
+            self.step_into(py, actions, &step, active, final_observations)?;
         }
         let (o, r, d, m) = step;
         Ok((a, o, r, d, m))

@@ -4,6 +4,7 @@ import copy
 import json
 import pickle
 import random
+import re
 import threading
 import time
 
@@ -151,6 +152,56 @@ def test_vecgame_out_arrays_and_step_random():
     assert ended > 50
     assert a.positions() == b.positions() == c.positions()
     assert (a.final_scores() == c.final_scores()).all()
+
+
+@pytest.mark.parametrize("rules", ["kalah,seeds=4", "oware"])
+def test_vecgame_draws_from_a_policys_logits(rules):
+    # `sample_actions(logits=)` and `step_random(logits=)` draw the same moves from the same
+    # seed, only legal ones whatever the illegal pits' logits, and as often as the softmax
+    # over the legal moves says (checked from the start, where every pit is legal).
+    n = 2048
+    a, b = (mancala.VecGame(rules, n, seed=3) for _ in range(2))
+    m = a.pits
+    row = np.array([0.0, np.log(2), np.log(3), -np.inf, 0.0, np.log(4)], np.float32)
+    counts = np.zeros(m, np.int64)
+    for _ in range(5):
+        got = a.sample_actions(logits=np.tile(row, (n, 1)))
+        counts += np.bincount(got, minlength=m)
+    want = np.array([1, 2, 3, 0, 1, 4]) / 11 * 5 * n
+    sd = np.sqrt(want * (1 - want / (5 * n)))
+    assert counts[3] == 0 and (np.abs(counts - want) <= 4 * sd + 1e-9).all(), (counts, want)
+    a, b = (mancala.VecGame(rules, n, seed=4) for _ in range(2))
+    masks = a.masks()
+    for t in range(60):
+        logits = np.where(masks, np.sin(np.arange(n * m).reshape(n, m) + t), 1e30)
+        want = a.sample_actions(logits=logits)  # float64 is converted
+        assert masks[np.arange(n), want].all()
+        got = b.step_random(logits=logits.astype(np.float32))
+        assert (got[0] == want).all()
+        ref = a.step(want)
+        assert all((x == y).all() for x, y in zip(ref, got[1:]))
+        masks = got[4]
+
+
+def test_vecgame_refuses_bad_logits_and_moves_nothing():
+    v = mancala.VecGame("kalah,seeds=4", 2, seed=1)
+    before = v.positions()
+    for bad, says in [
+        (np.zeros((2, 5)), "shape (2, 6)"),
+        (np.zeros(12), "shape (2, 6)"),
+        (np.array([[0.0] * 6, [0, np.nan, 0, 0, 0, 0]]), "game 1: pit 1's logit is NaN"),
+        (np.array([[np.inf] + [0.0] * 5] * 2), "game 0: pit 0's logit is inf"),
+        (np.full((2, 6), -np.inf), "game 0: every legal pit's logit is -inf"),
+        (np.array([["a"] * 6] * 2), "shape (2, 6)"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(says)):
+            v.step_random(logits=bad)
+        with pytest.raises(ValueError, match=re.escape(says)):
+            v.sample_actions(logits=bad)
+    assert v.positions() == before
+    # A game that does not move: its logits are not read.
+    acts = v.step_random(logits=np.array([[0.0] * 6, [np.nan] * 6]), active=np.array([True, False]))[0]
+    assert acts[1] == -1 and v.positions()[1] == before[1] and v.positions()[0] != before[0]
 
 
 def test_vecgame_plays_the_same_games_on_one_thread_or_shared():

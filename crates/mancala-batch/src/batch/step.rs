@@ -8,7 +8,9 @@ use mancala_core::rng::Rng;
 use mancala_core::{Error, Msg, Position};
 
 use super::observe::{fast_mask, fast_observation_m, final_observation, observation_len};
-use super::slot::{below_small, fast_outcome, nth_bit, Fast, Play, Slot};
+use super::slot::{
+    below_small, check_logits, draw_softmax, fast_outcome, legal_of_bits, nth_bit, Fast, Play, Slot,
+};
 use super::{Batch, Reward};
 use crate::auto::Clock;
 use crate::team::Team;
@@ -21,12 +23,23 @@ pub enum Actions<'a> {
     /// A uniformly random legal move in every game, drawn from the game's generator as
     /// [`Batch::sample_actions`] draws it, and written here.
     Random(&'a mut [i64]),
+    /// A legal move of every game drawn from the softmax of a policy's logits over its legal
+    /// moves (`logits[i * m + p]` for own pit `p` of game `i`, `m` pits a game; -inf gives a
+    /// pit no chance, the logits of illegal pits are not read), from the game's generator,
+    /// and written to `out`. Every game's logits are checked before any game moves.
+    Policy {
+        /// One logit a pit and game.
+        logits: &'a [f32],
+        /// Where the moves drawn are written.
+        out: &'a mut [i64],
+    },
 }
 
 /// The actions of the games a task steps.
 enum PartActions<'a> {
     Given(&'a [i64]),
     Random(&'a mut [i64]),
+    Policy(&'a [f32], &'a mut [i64]),
 }
 
 /// Where a step writes, one entry or one row a game (see [`Batch::step`]).
@@ -100,22 +113,10 @@ impl Batch {
         let mut actions = actions;
         match &mut actions {
             Actions::Given(acts) => self.check(acts, active)?,
-            Actions::Random(acts) => {
-                if acts.len() != n {
-                    return Err(Error::IllegalMove(
-                        Msg::new("error.batch.count")
-                            .arg("actions", acts.len())
-                            .arg("games", n),
-                    ));
-                }
-                // Games that do not move draw nothing.
-                if let Some(active) = active {
-                    for (a, &on) in acts.iter_mut().zip(active) {
-                        if !on {
-                            *a = -1;
-                        }
-                    }
-                }
+            Actions::Random(acts) => draw_nothing(acts, active, n)?,
+            Actions::Policy { logits, out } => {
+                self.check_logits(logits, active)?;
+                draw_nothing(out, active, n)?;
             }
         }
         let c = Ctx {
@@ -130,6 +131,7 @@ impl Batch {
         let acts = match actions {
             Actions::Given(a) => PartActions::Given(a),
             Actions::Random(a) => PartActions::Random(a),
+            Actions::Policy { logits, out } => PartActions::Policy(logits, out),
         };
         // The chooser times the large steps of either way (a step that stays on the caller's
         // thread in any case is left out).
@@ -162,6 +164,62 @@ impl Batch {
         }
         if let Some(a) = self.auto.as_mut().filter(|_| timing) {
             a.record(began.elapsed());
+        }
+        Ok(())
+    }
+
+    /// Refuses logits that are not one a pit and game, or a game that moves whose legal pits'
+    /// logits cannot be drawn from ([`check_logits`]), naming its game.
+    pub(super) fn check_logits(
+        &self,
+        logits: &[f32],
+        active: Option<&[bool]>,
+    ) -> Result<(), Error> {
+        let m = self.start.pits();
+        if logits.len() != self.slots.len() * m {
+            return Err(Error::IllegalMove(
+                Msg::new("error.batch.logits-count")
+                    .arg("logits", logits.len())
+                    .arg("games", self.slots.len())
+                    .arg("pits", m),
+            ));
+        }
+        let legal = |i: usize| match self.fast {
+            // The kept bits, as the step's check of given actions reads them.
+            Some(_) => u16::from(self.legal[i]),
+            None => self.slots[i].legal_pits().fold(0u16, |b, p| b | 1 << p),
+        };
+        let moves = |i: usize| active.is_none_or(|a| a[i]);
+        // One pass without branches over every game; the slow one that names the game only
+        // where it finds a fault.
+        let fine = logits.chunks_exact(m).enumerate().all(|(i, row)| {
+            let (bits, on) = (legal(i), moves(i));
+            let (mut bad, mut any) = (false, false);
+            for (p, &l) in row.iter().enumerate() {
+                let legal = on && bits >> p & 1 != 0;
+                bad |= legal & (l.is_nan() || l == f32::INFINITY);
+                any |= legal & l.is_finite();
+            }
+            !bad && (any || !on)
+        });
+        if fine {
+            return Ok(());
+        }
+        for (i, row) in logits
+            .chunks_exact(m)
+            .enumerate()
+            .filter(|(i, _)| moves(*i))
+        {
+            let bits = legal(i);
+            check_logits(legal_of_bits(bits), row).map_err(|why| {
+                Error::IllegalMove(match why {
+                    Some((pit, logit)) => Msg::new("error.batch.logit")
+                        .arg("game", i)
+                        .arg("pit", pit)
+                        .arg("logit", logit),
+                    None => Msg::new("error.batch.no-logit").arg("game", i),
+                })
+            })?;
         }
         Ok(())
     }
@@ -267,6 +325,11 @@ impl<'a> Part<'a> {
         let acts: Vec<PartActions<'_>> = match acts {
             PartActions::Given(a) => a.chunks(c).map(PartActions::Given).collect(),
             PartActions::Random(a) => a.chunks_mut(c).map(PartActions::Random).collect(),
+            PartActions::Policy(s, a) => s
+                .chunks(c * m)
+                .zip(a.chunks_mut(c))
+                .map(|(s, a)| PartActions::Policy(s, a))
+                .collect(),
         };
         let actives: Vec<Option<&[bool]>> = match active {
             Some(a) => a.chunks(c).map(Some).collect(),
@@ -329,6 +392,11 @@ fn step_one(c: &Ctx<'_>, p: &mut Part<'_>, i: usize) {
         PartActions::Given(a) => a[i] as u8,
         PartActions::Random(a) => {
             let pit = g.pick(&mut p.rngs[i]);
+            a[i] = pit as i64;
+            pit
+        }
+        PartActions::Policy(s, a) => {
+            let pit = g.draw(&s[i * c.m..(i + 1) * c.m], &mut p.rngs[i]);
             a[i] = pit as i64;
             pit
         }
@@ -396,7 +464,36 @@ fn step_fast<const M: usize>(f: &Fast, c: &Ctx<'_>, p: &mut Part<'_>) {
                 pit
             })
         }
+        PartActions::Policy(s, a) => {
+            let (s, a) = (&s[..n * M], &mut a[..n]);
+            step_fast_with::<M>(f, c, slots, b, |i, bits, rng| {
+                // Eight lanes whatever `M`: two vectors of four.
+                let pit = draw_softmax::<8>(bits.into(), &s[i * M..(i + 1) * M], rng);
+                a[i] = pit as i64;
+                pit
+            })
+        }
     }
+}
+
+/// Checks that `acts` holds one entry a game (`n`), and marks those of games that do not move
+/// (-1): they draw nothing.
+fn draw_nothing(acts: &mut [i64], active: Option<&[bool]>, n: usize) -> Result<(), Error> {
+    if acts.len() != n {
+        return Err(Error::IllegalMove(
+            Msg::new("error.batch.count")
+                .arg("actions", acts.len())
+                .arg("games", n),
+        ));
+    }
+    if let Some(active) = active {
+        for (a, &on) in acts.iter_mut().zip(active) {
+            if !on {
+                *a = -1;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The buffers of a part's games, each cut to their number ([`step_fast`]).

@@ -18,7 +18,7 @@ proptest! {
         n in 1usize..24,
         steps in 1usize..300,
         margin: bool,
-        random: bool,
+        mode in 0..3u8,
     ) {
         let rules = Preset::ALL[preset].rules();
         let start = Position::start(&rules).unwrap();
@@ -30,11 +30,16 @@ proptest! {
         let k = observation_len(&rules);
         let (mut obs, mut mask) = (vec![0.0; n * k], vec![false; n * rules.pits as usize]);
         for _ in 0..steps {
-            if random {
-                b.step(Actions::Random(&mut a), out.out()).unwrap();
-            } else {
-                b.sample_actions(&mut a);
-                b.step(Actions::Given(&a), out.out()).unwrap();
+            match mode {
+                0 => b.step(Actions::Random(&mut a), out.out()).unwrap(),
+                1 => {
+                    b.sample_actions(&mut a);
+                    b.step(Actions::Given(&a), out.out()).unwrap();
+                }
+                _ => {
+                    let l = some_logits(n, rules.pits as usize, a[0]);
+                    b.step(Actions::Policy { logits: &l, out: &mut a }, out.out()).unwrap();
+                }
             }
             b.write_observations(&mut obs);
             b.write_masks(&mut mask);
@@ -65,6 +70,20 @@ proptest! {
             }
         }
     }
+}
+
+/// Logits for `n` games of `m` pits that vary with the game, the pit and `salt`, a few of
+/// them so low that the pit is almost never drawn (-inf could leave a game no legal pit).
+fn some_logits(n: usize, m: usize, salt: i64) -> Vec<f32> {
+    (0..n * m)
+        .map(|j| {
+            let (i, p) = (j / m, j % m);
+            match (i * 7 + p * 3 + salt as usize % 11) % 9 {
+                0 => -40.0,
+                x => x as f32 * 0.75 - 3.0,
+            }
+        })
+        .collect()
 }
 
 /// A step's output buffers for the games of a batch.
@@ -201,6 +220,21 @@ fn fast_and_generic_agree(
                 assert_eq!(af, ag, "{rules} step {t}");
                 f.step(Actions::Given(&af), of.out()).unwrap();
                 g.step(Actions::Given(&ag), og.out()).unwrap();
+            } else if t % 5 == 1 {
+                let l = some_logits(n, start.pits(), t as i64);
+                let (pf, pg) = (
+                    Actions::Policy {
+                        logits: &l,
+                        out: &mut af,
+                    },
+                    Actions::Policy {
+                        logits: &l,
+                        out: &mut ag,
+                    },
+                );
+                f.step(pf, of.out()).unwrap();
+                g.step(pg, og.out()).unwrap();
+                assert_eq!(af, ag, "{rules} step {t}");
             } else {
                 f.step(Actions::Random(&mut af), of.out()).unwrap();
                 g.step(Actions::Random(&mut ag), og.out()).unwrap();
@@ -472,4 +506,193 @@ fn margin_rewards_follow_the_misere_rule() {
         }
     }
     assert!(seen > 10);
+}
+
+/// Draws from a policy's logits follow their softmax over the legal moves, on the fast board
+/// and the generic path alike: from the start of Kalah(6,4), where every pit is legal, a
+/// -inf pit is never drawn and the others come as often as `exp(logit)` says (within four
+/// standard deviations over 40,960 draws).
+#[test]
+fn policy_draws_follow_the_softmax() {
+    let start = Position::start(&"kalah,seeds=4".parse().unwrap()).unwrap();
+    let n = 4096;
+    let row = [0.0, 2f32.ln(), 3f32.ln(), f32::NEG_INFINITY, 0.0, 4f32.ln()];
+    let logits: Vec<f32> = (0..n).flat_map(|_| row).collect();
+    for mut b in [
+        Batch::new(start, n, 5, 0, Reward::Win),
+        Batch::new_generic(start, n, 5, 0, Reward::Win),
+    ] {
+        let mut count = [0usize; 6];
+        let mut a = vec![0i64; n];
+        for _ in 0..10 {
+            b.sample_policy(&logits, &mut a).unwrap();
+            a.iter().for_each(|&p| count[p as usize] += 1);
+        }
+        let draws = 10 * n;
+        for (p, want) in [1.0, 2.0, 3.0, 0.0, 1.0, 4.0].iter().enumerate() {
+            let q = want / 11.0;
+            let sd = (draws as f64 * q * (1.0 - q)).sqrt();
+            let off = (count[p] as f64 - draws as f64 * q).abs();
+            assert!(off <= 4.0 * sd, "pit {p}: {} draws, {q} expected", count[p]);
+        }
+        assert_eq!(count[3], 0);
+    }
+}
+
+/// A step drawing from logits draws what `sample_policy` draws from the same generators, and
+/// never an illegal pit, however large its logit.
+#[test]
+fn a_policy_step_draws_as_sample_policy_and_only_legal_moves() {
+    let mut a = batch("kalah,seeds=4", 300, 9);
+    let mut b = a.clone();
+    let (mut oa, mut ob) = (Bufs::new(&a), Bufs::new(&b));
+    let (mut xa, mut xb) = (vec![0i64; 300], vec![0i64; 300]);
+    for t in 0..200 {
+        // Legal pits 0, illegal ones a huge finite logit.
+        let mut mask = vec![false; 300 * 6];
+        a.write_masks(&mut mask);
+        let l: Vec<f32> = mask.iter().map(|&on| if on { 0.0 } else { 1e30 }).collect();
+        a.step(
+            Actions::Policy {
+                logits: &l,
+                out: &mut xa,
+            },
+            oa.out(),
+        )
+        .unwrap();
+        b.sample_policy(&l, &mut xb).unwrap();
+        assert_eq!(xa, xb, "step {t}");
+        assert!(
+            xa.iter().zip(mask.chunks(6)).all(|(&p, m)| m[p as usize]),
+            "step {t}"
+        );
+        b.step(Actions::Given(&xb), ob.out()).unwrap();
+        assert_eq!(oa.o, ob.o);
+    }
+}
+
+/// Logits that cannot be drawn from are refused, naming the game, and no game moves: a NaN or
+/// +inf for a legal pit, -inf for every legal pit, the wrong number; a NaN for a game that
+/// does not move is not read.
+#[test]
+fn bad_logits_move_no_game() {
+    for fast in [true, false] {
+        let start = Position::start(&"kalah,seeds=4".parse().unwrap()).unwrap();
+        let mut b = if fast {
+            Batch::new(start, 2, 1, 0, Reward::Win)
+        } else {
+            Batch::new_generic(start, 2, 1, 0, Reward::Win)
+        };
+        let copy = b.clone();
+        let mut out = Bufs::new(&b);
+        let mut a = vec![0i64; 2];
+        let bad = |j: usize, x: f32| {
+            let mut l = vec![0.0; 12];
+            l[j] = x;
+            l
+        };
+        let nan = bad(7, f32::NAN);
+        let e = b
+            .step(
+                Actions::Policy {
+                    logits: &nan,
+                    out: &mut a,
+                },
+                out.out(),
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("game 1: pit 1's logit is NaN"),
+            "{e}"
+        );
+        let inf = bad(2, f32::INFINITY);
+        let e = b.sample_policy(&inf, &mut a).unwrap_err();
+        assert!(
+            e.to_string().contains("game 0: pit 2's logit is inf"),
+            "{e}"
+        );
+        let mut none = vec![0.0; 12];
+        none[6..].fill(f32::NEG_INFINITY);
+        let e = b
+            .step(
+                Actions::Policy {
+                    logits: &none,
+                    out: &mut a,
+                },
+                out.out(),
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("game 1: every legal pit's logit is -inf"),
+            "{e}"
+        );
+        let e = b
+            .step(
+                Actions::Policy {
+                    logits: &[0.0; 11],
+                    out: &mut a,
+                },
+                out.out(),
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("11 logits for 2 games of 6 pits"),
+            "{e}"
+        );
+        for i in 0..2 {
+            assert_eq!(b.position(i), copy.position(i));
+        }
+        // Game 1 does not move: its NaN is not read.
+        let some = StepSome {
+            active: Some(&[true, false]),
+            finals: None,
+        };
+        b.step_some(
+            Actions::Policy {
+                logits: &nan,
+                out: &mut a,
+            },
+            out.out(),
+            some,
+        )
+        .unwrap();
+        assert_eq!(a[1], -1);
+        assert_eq!(b.position(1), copy.position(1));
+        assert_ne!(b.position(0), copy.position(0));
+    }
+}
+
+/// The exponential of the softmax draws: within 3e-7 of `e^x` relatively on `[-87, 0]`,
+/// exactly 1 at 0 and 0 at -inf and far below.
+#[test]
+fn the_draws_exponential_is_exact_enough() {
+    use super::slot::exp_nonpositive;
+    assert_eq!(exp_nonpositive(0.0), 1.0);
+    assert_eq!(exp_nonpositive(f32::NEG_INFINITY), 0.0);
+    assert_eq!(exp_nonpositive(-1000.0), 0.0);
+    let mut worst = 0f64;
+    for i in 0..=870_000 {
+        let x = -(i as f32) / 10_000.0;
+        let (got, want) = (exp_nonpositive(x) as f64, (x as f64).exp());
+        worst = worst.max((got - want).abs() / want);
+    }
+    assert!(worst < 3e-7, "worst relative error {worst}");
+    // Four lanes at once give the same bits.
+    for i in 0..100_000 {
+        let x: [f32; 4] = std::array::from_fn(|j| -((i * 4 + j) as f32) / 3_000.0 + 20.0);
+        let four = super::slot::exp4_nonpositive(x, 20.0);
+        for j in 0..4 {
+            assert_eq!(
+                four[j].to_bits(),
+                exp_nonpositive(x[j] - 20.0).to_bits(),
+                "{}",
+                x[j]
+            );
+        }
+    }
+    let inf = super::slot::exp4_nonpositive([f32::NEG_INFINITY, 0.0, -1e9, 1.0], 1.0);
+    assert_eq!(inf[0], 0.0);
+    assert_eq!(inf[2], 0.0);
+    assert_eq!(inf[3], 1.0);
 }

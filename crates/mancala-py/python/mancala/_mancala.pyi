@@ -194,9 +194,17 @@ class VecGame:
         """The position string of every game."""
     def final_scores(self) -> npt.NDArray[np.int16]:
         """Stores ``(south, north)`` of the games that ended at the last step, shape ``(n, 2)``."""
-    def sample_actions(self, out: Optional[npt.NDArray[np.int64]] = None) -> npt.NDArray[np.int64]:
-        """A uniformly random legal move of every game, from the seeded generator, shape
-        ``(n,)``; written into ``out`` (int64, ``(n,)``) when given, and returned."""
+    def sample_actions(
+        self,
+        out: Optional[npt.NDArray[np.int64]] = None,
+        logits: Optional[npt.ArrayLike] = None,
+    ) -> npt.NDArray[np.int64]:
+        """A random legal move of every game, from the seeded generator, shape ``(n,)``;
+        written into ``out`` (int64, ``(n,)``) when given, and returned. Uniform; with
+        ``logits`` (float, ``(n, pits)``: a policy's scores), drawn from the softmax of each
+        game's logits over its legal moves: -inf gives a pit no chance, the logits of illegal
+        pits are not read, and a NaN or +inf among the legal ones (or -inf for all) is a
+        ``ValueError`` naming the game. The draw is done in the extension, not in Python."""
     def step(
         self,
         actions: npt.ArrayLike,
@@ -226,13 +234,15 @@ class VecGame:
         out: Optional[_RandomStep] = None,
         active: Optional[npt.NDArray[np.bool_]] = None,
         final_observations: Optional[npt.NDArray[np.float32]] = None,
+        logits: Optional[npt.ArrayLike] = None,
     ) -> _RandomStep:
-        """Plays a uniformly random legal move in every game, drawn from the seeded generator
-        as ``sample_actions`` draws it, in the step's own pass over the games; returns
-        ``(actions, observations, rewards, dones, masks)``. ``out``: the five arrays of an
-        earlier call's result, written instead of new ones, as for ``step``. ``active`` and
-        ``final_observations`` as for ``step`` (a game that does not move draws nothing: its
-        action is -1)."""
+        """Plays a random legal move in every game, drawn from the seeded generator as
+        ``sample_actions`` draws it (uniform, or from the softmax of ``logits``), in the
+        step's own pass over the games; returns ``(actions, observations, rewards, dones,
+        masks)``. ``out``: the five arrays of an earlier call's result, written instead of new
+        ones, as for ``step``. ``active`` and ``final_observations`` as for ``step`` (a game
+        that does not move draws nothing: its action is -1, and its logits are not read).
+        With ``logits`` this is a policy's whole step: sample and play in one call."""
     def __len__(self) -> int: ...
 
 def analyze(
