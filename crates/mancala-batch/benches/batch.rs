@@ -1,6 +1,7 @@
 //! A step of a batch of games (`mancala_batch::batch`), the Rust side of the Python package's
 //! `VecGame.step` and `step_random`: per step of 1024 games, with the actions drawn in the
-//! step and given to it, on one thread and shared by a team of two (`mancala_batch::team`).
+//! step (uniformly, or from a policy's logits) and given to it, on one thread and shared by a
+//! team of two (`mancala_batch::team`).
 //!
 //! `cargo bench -p mancala-batch --bench batch` (add `-- --quick` for a short run).
 
@@ -49,6 +50,26 @@ fn bench_step(c: &mut Criterion) {
                             masks: &mut mask,
                         };
                         b.step(Actions::Given(&a), out).unwrap();
+                        black_box(&o);
+                    })
+                },
+            );
+            let logits: Vec<f32> = (0..N * m).map(|j| (j % 7) as f32 * 0.25).collect();
+            g.bench_function(
+                format!("step drawn from logits, {threads} thread(s)"),
+                |bench| {
+                    bench.iter(|| {
+                        let out = StepOut {
+                            rewards: &mut r,
+                            dones: &mut d,
+                            observations: &mut o,
+                            masks: &mut mask,
+                        };
+                        let draw = Actions::Policy {
+                            logits: &logits,
+                            out: &mut a,
+                        };
+                        b.step(draw, out).unwrap();
                         black_box(&o);
                     })
                 },
