@@ -15,6 +15,25 @@ use mancala_core::Position;
 /// Games a batch holds, as in the Python benchmark.
 const N: usize = 1024;
 
+/// Where a step writes: rewards, dones, observations, masks.
+struct Bufs {
+    r: Vec<f32>,
+    d: Vec<bool>,
+    o: Vec<f32>,
+    mask: Vec<bool>,
+}
+
+impl Bufs {
+    fn out(&mut self) -> StepOut<'_> {
+        StepOut {
+            rewards: &mut self.r,
+            dones: &mut self.d,
+            observations: &mut self.o,
+            masks: &mut self.mask,
+        }
+    }
+}
+
 fn bench_step(c: &mut Criterion) {
     for rules in ["kalah,seeds=4", "oware"] {
         let start = Position::start(&rules.parse().unwrap()).unwrap();
@@ -24,18 +43,17 @@ fn bench_step(c: &mut Criterion) {
         for threads in [1, 2] {
             let team: &'static Team = Box::leak(Box::new(Team::new(threads - 1)));
             let mut b = Batch::new(start, N, 1, 0, Reward::Win).with_team(team);
-            let (mut r, mut d) = (vec![0.0; N], vec![false; N]);
-            let (mut o, mut mask, mut a) = (vec![0.0; N * k], vec![false; N * m], vec![0; N]);
+            let mut bufs = Bufs {
+                r: vec![0.0; N],
+                d: vec![false; N],
+                o: vec![0.0; N * k],
+                mask: vec![false; N * m],
+            };
+            let mut a = vec![0; N];
             g.bench_function(format!("step random, {threads} thread(s)"), |bench| {
                 bench.iter(|| {
-                    let out = StepOut {
-                        rewards: &mut r,
-                        dones: &mut d,
-                        observations: &mut o,
-                        masks: &mut mask,
-                    };
-                    b.step(Actions::Random(&mut a), out).unwrap();
-                    black_box(&o);
+                    b.step(Actions::Random(&mut a), bufs.out()).unwrap();
+                    black_box(&bufs.o);
                 })
             });
             g.bench_function(
@@ -43,14 +61,8 @@ fn bench_step(c: &mut Criterion) {
                 |bench| {
                     bench.iter(|| {
                         b.sample_actions(&mut a);
-                        let out = StepOut {
-                            rewards: &mut r,
-                            dones: &mut d,
-                            observations: &mut o,
-                            masks: &mut mask,
-                        };
-                        b.step(Actions::Given(&a), out).unwrap();
-                        black_box(&o);
+                        b.step(Actions::Given(&a), bufs.out()).unwrap();
+                        black_box(&bufs.o);
                     })
                 },
             );
@@ -59,18 +71,12 @@ fn bench_step(c: &mut Criterion) {
                 format!("step drawn from logits, {threads} thread(s)"),
                 |bench| {
                     bench.iter(|| {
-                        let out = StepOut {
-                            rewards: &mut r,
-                            dones: &mut d,
-                            observations: &mut o,
-                            masks: &mut mask,
-                        };
                         let draw = Actions::Policy {
                             logits: &logits,
                             out: &mut a,
                         };
-                        b.step(draw, out).unwrap();
-                        black_box(&o);
+                        b.step(draw, bufs.out()).unwrap();
+                        black_box(&bufs.o);
                     })
                 },
             );
