@@ -30,10 +30,11 @@
 //!
 //! # Where the parts are
 //! [`Batch`] (this module) holds the games and their generators, starts them and answers for
-//! them; `slot` is one game of each kind, `step` a step, shared or not, `observe` the
-//! observations and masks, `reward` what a finished game pays, and `state` a batch's state
+//! them; `slot` is one game of each kind, `step` a step, shared or not, `draw` a move drawn
+//! from a policy's logits, `observe` the observations and masks, `reward` what a finished game pays, and `state` a batch's state
 //! taken out and put back.
 
+mod draw;
 mod observe;
 mod reward;
 mod slot;
@@ -47,9 +48,10 @@ use std::sync::Mutex;
 use mancala_core::rng::Rng;
 use mancala_core::{Error, Position, Rules, Side};
 
+use draw::draw_softmax;
 pub use observe::{observation_len, write_mask, write_observation, write_observation_for};
 pub use reward::Reward;
-use slot::{below_small, draw_softmax, nth_bit, Fast, Play, Slot};
+use slot::{below_small, nth_bit, Fast, Play, Slot};
 use step::chunk;
 pub use step::{Actions, StepOut, StepSome};
 

@@ -7,10 +7,9 @@ use std::sync::Mutex;
 use mancala_core::rng::Rng;
 use mancala_core::{Error, Msg, Position};
 
+use super::draw::{check_logits, draw_softmax, legal_of_bits};
 use super::observe::{fast_mask, fast_observation_m, final_observation, observation_len};
-use super::slot::{
-    below_small, check_logits, draw_softmax, fast_outcome, legal_of_bits, nth_bit, Fast, Play, Slot,
-};
+use super::slot::{below_small, fast_outcome, nth_bit, Fast, Play, Slot};
 use super::{Batch, Reward};
 use crate::auto::Clock;
 use crate::team::Team;
