@@ -467,7 +467,7 @@ def test_the_readme_training_loop_runs():
     start = text.index("    import numpy as np, mancala\n")
     block = text[start : text.index("\n\n", start)]
     lines = [line[4:] for line in block.splitlines()]
-    assert len(lines) == 10
+    assert len(lines) == 9
     code = "\n".join(lines).replace("range(10_000)", "range(50)")
     scope: dict = {}
     exec(compile(code, "README.md", "exec"), scope)
