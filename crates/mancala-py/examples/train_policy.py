@@ -41,7 +41,6 @@ def train(rules, n, window, seconds, lr, seed):
     env = mancala.VecGame(rules, n, seed=seed, reward="win")
     k, m = env.observation_size, env.pits
     scale = float(mancala.Game(rules).total_seeds)
-    rng = np.random.default_rng(seed)
     W, b = np.zeros((k, m)), np.zeros(m)
     obs, mask = env.reset()
     rows = np.arange(n)
@@ -55,13 +54,11 @@ def train(rules, n, window, seconds, lr, seed):
         R = np.empty((window, n), np.float32)
         D = np.empty((window, n), bool)
         for t in range(window):
-            p = masked_softmax(logits((W, b), obs, scale), mask)
-            # A pit drawn from p: the first whose cumulative probability passes a uniform draw.
-            a = (p.cumsum(axis=1) < rng.random((n, 1))).sum(axis=1).clip(0, m - 1)
-            a = np.where(mask[rows, a], a, p.argmax(axis=1))
-            O[t], P[t], A[t], S[t] = obs, p, a, env.to_move()
-            obs, R[t], D[t], mask = env.step(a)
-            obs, mask = obs.copy(), mask.copy()
+            z = logits((W, b), obs, scale)
+            p = masked_softmax(z, mask)
+            O[t], P[t], S[t] = obs, p, env.to_move()
+            # A pit drawn from p (the softmax of z over the legal pits) and played, in the step.
+            A[t], obs, R[t], D[t], mask = env.step_random(logits=z)
         # Each move's credit: the result of its game for its mover, known where the game
         # ended within the window (walking back from the end).
         outcome = np.zeros((n, 2), np.float32)
