@@ -519,6 +519,9 @@ pub enum Error {
     GameOver,
     /// A malformed game record or a record that disagrees with its replay.
     Record(Msg),
+    /// A policy's logits from which no move can be drawn (the wrong number, or a NaN or +inf
+    /// for a legal pit, or -inf for every one).
+    Logits(Msg),
 }
 
 /// Characters of a message shown before it is cut: a message quoting its input (an
@@ -563,6 +566,7 @@ impl Error {
             Error::IllegalMove(m) => ("error.illegal-move", m),
             Error::GameOver => return Msg::new("error.game-over"),
             Error::Record(m) => ("error.record", m),
+            Error::Logits(m) => ("error.logits", m),
         };
         Msg::new(key).sub("message", m.clone())
     }
@@ -575,6 +579,7 @@ impl Error {
             Error::IllegalMove(m) => ("error.illegal-move", m),
             Error::GameOver => return i18n::text(lang, "error.game-over").to_string(),
             Error::Record(m) => ("error.record", m),
+            Error::Logits(m) => ("error.logits", m),
         };
         // Messages quote their input: shown escaped, and cut when long.
         i18n::format(lang, key, &[("message", &shown(&m.text_in(lang)))])

@@ -49,39 +49,66 @@ pub(crate) fn int_actions<'py>(
 }
 
 /// `logits` as one float32 a pit and game (`(n, m)`, row-major), copied while the GIL is
-/// held: a float32 C-contiguous array as it is, any other real array or sequence of that
-/// shape converted; other shapes and non-real dtypes refused.
+/// held: a float32 array as it is; any other real array, sequence or masked array (its masked
+/// entries -inf) read as float64 and, where a row's largest legal logit is finite, shifted by
+/// it before it is rounded to float32 (the softmax is the same, and large logits keep their
+/// differences instead of overflowing or rounding together); `legal` gives each game's legal
+/// pits (`n * m`). Other shapes and non-real dtypes are refused.
 pub(crate) fn float_logits<'py>(
     py: Python<'py>,
     logits: &Bound<'py, PyAny>,
     n: usize,
     m: usize,
+    legal: impl FnOnce() -> Vec<bool>,
 ) -> PyResult<Vec<f32>> {
-    let wrong = || {
+    let wrong = |got: &str| {
         PyValueError::new_err(format!(
-            "logits: give a float array of shape ({n}, {m}), one logit a pit and game"
+            "logits: give a float array of shape ({n}, {m}), one logit a pit and game (got {got})"
         ))
     };
     if let Ok(a) = logits.extract::<PyReadonlyArray2<f32>>() {
         if a.shape() != [n, m] {
-            return Err(wrong());
+            return Err(wrong(&format!("shape {:?}", a.shape())));
         }
-        if let Ok(s) = a.as_slice() {
-            return Ok(s.to_vec());
-        }
+        return Ok(a.as_array().iter().copied().collect());
     }
     let np = py.import("numpy")?;
-    let a = np.call_method1("asarray", (logits,))?;
-    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
+    let a = if np
+        .getattr("ma")?
+        .call_method1("isMaskedArray", (logits,))?
+        .extract()?
+    {
+        let wide = logits.call_method1("astype", ("float64",))?;
+        np.getattr("ma")?
+            .call_method1("filled", (wide, f64::NEG_INFINITY))?
+    } else {
+        np.call_method1("asarray", (logits,))?
+    };
+    let dtype = a.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
     let shape: Vec<usize> = a.getattr("shape")?.extract()?;
-    if !matches!(kind.as_str(), "f" | "i" | "u") || shape != [n, m] {
-        return Err(wrong());
+    if !matches!(kind.as_str(), "f" | "i" | "u") {
+        return Err(wrong(&format!("dtype {}", dtype.str()?)));
     }
-    let a: PyReadonlyArray2<f32> = np
-        .call_method1("ascontiguousarray", (&a, "float32"))?
-        .extract()
-        .map_err(|_| wrong())?;
-    Ok(a.as_slice().map_err(|_| wrong())?.to_vec())
+    if shape != [n, m] {
+        return Err(wrong(&format!("shape {shape:?}")));
+    }
+    let a: PyReadonlyArray2<f64> = np
+        .call_method1("ascontiguousarray", (&a, "float64"))?
+        .extract()?;
+    let a = a.as_slice()?;
+    let legal = legal();
+    let mut out = Vec::with_capacity(n * m);
+    for (row, on) in a.chunks_exact(m).zip(legal.chunks_exact(m)) {
+        let top = row
+            .iter()
+            .zip(on)
+            .filter(|(_, &on)| on)
+            .fold(f64::NEG_INFINITY, |t, (&x, _)| if x > t { x } else { t });
+        let shift = if top.is_finite() { top } else { 0.0 };
+        out.extend(row.iter().map(|&x| (x - shift) as f32));
+    }
+    Ok(out)
 }
 
 /// `out` (when given) as the arrays `T` of an earlier call's result, or a `TypeError` that

@@ -44,12 +44,15 @@ impl VecGame {
     /// Every game's legal-move mask, written with the GIL released.
     fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let (n, m) = (self.batch.len(), self.rules.pits as usize);
-        let o = py.detach(|| {
-            let mut o = vec![false; n * m];
-            self.batch.write_masks(&mut o);
-            o
-        });
+        let o = py.detach(|| self.legal_masks());
         Ok(PyArray1::from_vec(py, o).reshape([n, m])?.into_any())
+    }
+
+    /// Every game's legal moves, `pits` a game.
+    fn legal_masks(&self) -> Vec<bool> {
+        let mut o = vec![false; self.batch.len() * self.rules.pits as usize];
+        self.batch.write_masks(&mut o);
+        o
     }
 }
 
@@ -492,7 +495,7 @@ impl VecGame {
         let n = self.n();
         let out: Option<Bound<'py, PyArray1<i64>>> = out_arrays(out, "an int64 array of n")?;
         let logits = logits
-            .map(|l| float_logits(py, l, n, self.pits()))
+            .map(|l| float_logits(py, l, n, self.pits(), || self.legal_masks()))
             .transpose()?;
         let arr = out.unwrap_or_else(|| PyArray1::zeros(py, n, false));
         {
@@ -559,7 +562,7 @@ impl VecGame {
         let out: Option<RandomStep<'py>> = out_arrays(out, RANDOM_STEP_ARRAYS)?;
         let n = self.n();
         let logits = logits
-            .map(|l| float_logits(py, l, n, self.pits()))
+            .map(|l| float_logits(py, l, n, self.pits(), || self.legal_masks()))
             .transpose()?;
         let (a, o, r, d, m) = match out {
             Some(out) => out,

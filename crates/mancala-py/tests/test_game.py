@@ -183,6 +183,25 @@ def test_vecgame_draws_from_a_policys_logits(rules):
         masks = got[4]
 
 
+def test_vecgame_logits_of_any_real_dtype_keep_their_differences():
+    # float64 logits are shifted by the row's largest legal one before they are rounded to
+    # float32: 1e8 and 1e8 + 2 draw as 0 and 2 do; -1e300 everywhere draws uniformly; 1e39 is
+    # a finite logit, not inf; a masked entry is -inf.
+    n = 20000
+    v = mancala.VecGame("kalah,seeds=4", n, seed=2)
+    big = np.full((n, 6), -np.inf)
+    big[:, 0], big[:, 1] = 1e8, 1e8 + 2
+    share = (v.sample_actions(logits=big) == 1).mean()
+    assert abs(share - 1 / (1 + np.exp(-2))) < 0.02, share
+    low = np.bincount(v.sample_actions(logits=np.full((n, 6), -1e300)), minlength=6) / n
+    assert (np.abs(low - 1 / 6) < 0.02).all(), low
+    huge = np.zeros((n, 6))
+    huge[:, 2] = 1e39
+    assert (v.sample_actions(logits=huge) == 2).all()
+    masked = np.ma.masked_array(np.zeros((n, 6)), mask=[[True] * 5 + [False]] * n)
+    assert (v.sample_actions(logits=masked) == 5).all()
+
+
 def test_vecgame_refuses_bad_logits_and_moves_nothing():
     v = mancala.VecGame("kalah,seeds=4", 2, seed=1)
     before = v.positions()

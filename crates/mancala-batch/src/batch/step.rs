@@ -176,7 +176,7 @@ impl Batch {
     ) -> Result<(), Error> {
         let m = self.start.pits();
         if logits.len() != self.slots.len() * m {
-            return Err(Error::IllegalMove(
+            return Err(Error::Logits(
                 Msg::new("error.batch.logits-count")
                     .arg("logits", logits.len())
                     .arg("games", self.slots.len())
@@ -211,7 +211,7 @@ impl Batch {
         {
             let bits = legal(i);
             check_logits(legal_of_bits(bits), row).map_err(|why| {
-                Error::IllegalMove(match why {
+                Error::Logits(match why {
                     Some((pit, logit)) => Msg::new("error.batch.logit")
                         .arg("game", i)
                         .arg("pit", pit)

@@ -204,7 +204,8 @@ class VecGame:
         ``logits`` (float, ``(n, pits)``: a policy's scores), drawn from the softmax of each
         game's logits over its legal moves: -inf gives a pit no chance, the logits of illegal
         pits are not read, and a NaN or +inf among the legal ones (or -inf for all) is a
-        ``ValueError`` naming the game. The draw is done in the extension, not in Python."""
+        ``ValueError`` naming the game. The draw is done in the extension, in float32 (logits
+        of other dtypes shifted by each game's largest legal logit first)."""
     def step(
         self,
         actions: npt.ArrayLike,
