@@ -508,8 +508,9 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         // Play every move once (its gain and an ordering key, as the generic search), asking
         // for the children's table entries (transposition or endgame) before this position's
         // own probe waits on memory. `known`: the child's value needs no search (the game
-        // ended, the endgame tables hold it, then `ranks` is its rank there, or its seeds
-        // alone keep it at most `alpha`: `futile`).
+        // ended, or the endgame tables hold it, then `ranks` is its rank there). No child is
+        // settled by its seeds against `alpha`: a move's gain plus its child's seeds is this
+        // position's seeds, already found above `alpha`.
         let mut kids = [Board::default(); M];
         let mut gains = [0i32; M];
         let mut again = [false; M];
@@ -517,7 +518,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         let mut keys = [0u64; M];
         // The moves, best first: `priority << 3 | pit`, sorted as they are played.
         let mut order = [0u32; M];
-        let (mut known, mut futile) = (0u32, 0u32);
+        let mut known = 0u32;
         let mut n = 0;
         for i in 0..m {
             if b.cells.to_le_bytes()[i] == 0 {
@@ -533,11 +534,6 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             }
             if s == 0 {
                 known |= 1 << i;
-            } else if g + s <= alpha {
-                // Whatever the child's value (within its seeds), the move cannot raise
-                // alpha: no search, no probe.
-                known |= 1 << i;
-                futile |= 1 << i;
             } else if (s as usize) < tabled {
                 let t = r.tables.as_ref().expect("tables");
                 ranks[i] = t.rank::<M>(&c);
@@ -575,9 +571,7 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
-        // The children valued without a search first: one may already refute. A futile
-        // child counts with the bound that settled it (an upper bound at most `alpha`),
-        // which is what a fail-soft result may say.
+        // The children valued without a search first: one may already refute.
         if known != 0 {
             for &v in &order[..n] {
                 let i = (v & 7) as usize;
@@ -588,8 +582,6 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
                 let s = c.seeds as i32;
                 let v = if s == 0 {
                     g
-                } else if futile & 1 << i != 0 {
-                    g + s
                 } else {
                     self.oracle_hits += 1;
                     let t = r.tables.as_ref().expect("tables");
