@@ -677,6 +677,10 @@ impl<'s, 't, const M: usize> FastWorker<'s, 't, M> {
             }
         }
         let work = self.nodes - nodes_before;
+        // A position where every move failed low keeps the table's move, if any, and names
+        // none of its own: the move of the highest fail-soft bound ordered later passes
+        // worse than the static order (3 % more nodes on Kalah(6,4)).
+        let best_mv = if best <= alpha0 { NO_MOVE } else { best_mv };
         let e = Entry::after_search(
             best,
             (alpha0, beta),
