@@ -65,8 +65,20 @@ pub struct FastRules<'a> {
     sow: [[u128; 16]; MAX_M],
     /// 1 in each ring cell.
     lap: u128,
+    /// `sown[i][n]`: what a sowing of `n` seeds from pit `i` adds to the board (`n` below
+    /// [`SOWN`]; more seeds take whole laps of `lap` plus `sow`), so a sowing is one load.
+    sown: [[u128; SOWN]; MAX_M],
+    /// `land[i][n]`: the ring cell where that sowing's last seed falls.
+    land: [[u8; SOWN]; MAX_M],
+    /// `grab[c]`: the cells a capture by a last seed in ring cell `c` empties (the opposite
+    /// pit, and the own one where the capture takes the last seed); 0 outside the mover's
+    /// pits.
+    grab: [u128; 16],
     tables: Option<Tables<'a>>,
 }
+
+/// Sowings of fewer seeds than this read their word from [`FastRules::sown`].
+const SOWN: usize = 64;
 
 /// Endgame tables read in place: levels `0..levels.len()`.
 struct Tables<'a> {
@@ -145,6 +157,21 @@ impl<'a> FastRules<'a> {
                 row[r] = row[r - 1] + one((i + r) % ring);
             }
         }
+        let lap: u128 = (0..ring).map(one).sum();
+        let (mut sown, mut land) = ([[0u128; SOWN]; MAX_M], [[0u8; SOWN]; MAX_M]);
+        for i in 0..m {
+            for n in 0..SOWN {
+                sown[i][n] = lap * (n / ring) as u128 + sow[i][n % ring];
+                land[i][n] = ((i + n) % ring) as u8;
+            }
+        }
+        let mut grab = [0u128; 16];
+        for (last, g) in grab.iter_mut().enumerate().take(m) {
+            *g = 0xFF << (8 * (8 + m - 1 - last));
+            if r.capture.is_some_and(|c| c.takes_last_seed()) {
+                *g |= 0xFF << (8 * last);
+            }
+        }
         Some(FastRules {
             m,
             capture: r.capture,
@@ -152,7 +179,10 @@ impl<'a> FastRules<'a> {
             mover_empty: r.end == EndCheck::MoverEmpty,
             leftovers: r.leftovers,
             sow,
-            lap: (0..ring).map(one).sum(),
+            lap,
+            sown,
+            land,
+            grab,
             tables: tables.filter(|t| !t.levels.is_empty()),
         })
     }
@@ -191,10 +221,15 @@ impl<'a> FastRules<'a> {
         let (m, ring) = (M, 2 * M + 1);
         let n = b.cells.to_le_bytes()[i] as usize;
         let mut c = b.cells & CLEAR[i];
-        // Whole laps and the rest, without a branch (a division by a constant).
-        let r = n % ring;
-        c += self.lap * (n / ring) as u128 + self.sow[i][r];
-        let last = if i + r < ring { i + r } else { i + r - ring };
+        let last = if n < SOWN {
+            c += self.sown[i][n];
+            self.land[i][n] as usize
+        } else {
+            // Whole laps and the rest (a division by a constant).
+            let r = n % ring;
+            c += self.lap * (n / ring) as u128 + self.sow[i][r];
+            (i + r) % ring
+        };
         let mut gain = (c >> (8 * m)) as u8 as i32;
         c &= !(0xFFu128 << (8 * m));
         // The capture, without branches (which pit a move ends in is as good as random, so a
@@ -212,12 +247,7 @@ impl<'a> FastRules<'a> {
         if let Some(cap) = self.capture {
             let taken = cap.taken(o) as i32;
             let hit = l == 1 && taken > 0;
-            let clear = if cap.takes_last_seed() {
-                CLEAR[oi] & CLEAR[li]
-            } else {
-                CLEAR[oi]
-            };
-            c &= !(!clear & (hit as u128).wrapping_neg());
+            c &= !(self.grab[last] & (hit as u128).wrapping_neg());
             gain += taken & (hit as i32).wrapping_neg();
         }
         let again = last == m && self.extra_turn;
