@@ -135,6 +135,13 @@ fn print_report(a: &BenchProofsArgs, rules: &Rules, tabled: u32, answers: &[Answ
     // The worst position: the last to be proven, or one not proven at all.
     let worst = answers.iter().max_by_key(|x| (!x.proven, x.time));
     let unproven = answers.iter().filter(|x| !x.proven).count();
+    // Positions not proven within the move, by seeds on the board, most seeds first.
+    let mut by_seeds = std::collections::BTreeMap::<std::cmp::Reverse<u32>, usize>::new();
+    for x in answers.iter().filter(|x| !x.proven) {
+        *by_seeds
+            .entry(std::cmp::Reverse(x.pos.board_seeds()))
+            .or_default() += 1;
+    }
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     if a.json {
         println!(
@@ -147,6 +154,7 @@ fn print_report(a: &BenchProofsArgs, rules: &Rules, tabled: u32, answers: &[Answ
                     json!({"ms": t, "proven": k, "share": s})
                 }).collect::<Vec<_>>(),
                 "not_proven": unproven,
+                "not_proven_by_seeds": by_seeds.iter().map(|(s, k)| json!({"seeds": s.0, "positions": k})).collect::<Vec<_>>(),
                 "worst": worst.map(|w| json!({"position": w.pos.to_string(),
                     "proven": w.proven, "ms": ms(w.time)})),
             })
@@ -176,6 +184,13 @@ fn print_report(a: &BenchProofsArgs, rules: &Rules, tabled: u32, answers: &[Answ
         "not proven within the move (a search value, labelled as one): {unproven} ({:.1}%)",
         unproven as f64 / n.max(1) as f64 * 100.0
     );
+    if !by_seeds.is_empty() {
+        let spread: Vec<String> = by_seeds
+            .iter()
+            .map(|(s, k)| format!("{k} with {}", s.0))
+            .collect();
+        println!("not proven, by seeds on the board: {}", spread.join(", "));
+    }
     if let Some(w) = worst {
         println!(
             "worst position: {} ({}, {:.1} ms, {} seeds on the board)",
