@@ -33,6 +33,10 @@ enum EgdbCmd {
         #[arg(long)]
         json: bool,
     },
+    /// Prove every position reachable from the start with at least --min-seeds seeds on the
+    /// board (the opening book, `kalah-<rules>.book` beside the tables): engines and proofs
+    /// given the directory answer them proven at once. Resumes a stopped build.
+    Book(crate::book_cmd::BookArgs),
     /// Check a random sample of every level against the solver, which for a position of
     /// level s reads only the levels below s (the table's own level is searched).
     Check(CheckArgs),
@@ -112,6 +116,7 @@ pub fn run(a: EgdbArgs) -> Result<()> {
             json,
         } => probe(dir, &position, json),
         EgdbCmd::Check(c) => check(c),
+        EgdbCmd::Book(b) => crate::book_cmd::run(b),
     }
 }
 
@@ -462,6 +467,16 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
             "bytes": db.tables().map(|t| t.file_bytes()).sum::<u64>(),
             "checksums_verified": true,
             "entries_verified": verify_entries,
+            "books": db.books().iter().map(|b| {
+                let (lo, hi) = b.seeds().unwrap_or((0, 0));
+                serde_json::json!({
+                    "rules": b.rules.name(),
+                    "positions": b.len(),
+                    "seeds": [lo, hi],
+                    "bytes": b.file_bytes(),
+                    "file": b.path.display().to_string(),
+                })
+            }).collect::<Vec<_>>(),
             "missing_levels": missing
                 .iter()
                 .map(|(rules, levels)| serde_json::json!({"rules": rules, "levels": levels}))
@@ -493,6 +508,16 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
         total,
         if verify_entries { " and entry" } else { "" }
     );
+    for b in db.books() {
+        let (lo, hi) = b.seeds().unwrap_or((0, 0));
+        println!(
+            "opening book of {}: {} positions of {lo} to {hi} seeds on the board, {} bytes ({})",
+            b.rules.name(),
+            b.len(),
+            b.file_bytes(),
+            b.path.display()
+        );
+    }
     for (rules, levels) in &missing {
         let first = levels[0];
         let list: Vec<String> = levels.iter().map(u32::to_string).collect();
@@ -542,9 +567,14 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     // The best moves: those whose own gain and resulting position reach the value.
     let values = db.move_values(p);
     crate::tables::check_tables(Some(&db))?;
-    let best: Option<Vec<u8>> = values
+    let mut best: Option<Vec<u8>> = values
         .as_ref()
         .map(|v| v.iter().filter(|m| m.1 == net).map(|m| m.0).collect());
+    // Beyond the tables, the opening book gives one best move (of those there may be).
+    let booked = db.book(p).filter(|_| best.is_none());
+    if let Some(b) = booked {
+        best = Some(vec![b.best]);
+    }
     if best.as_ref().is_some_and(|b| b.is_empty()) {
         bail!(
             "the tables in {} disagree with themselves here: no move reaches the value {net:+}",
@@ -573,6 +603,8 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
             "future_net_gain": net,
             "final_margin": banked + net,
             "best_moves": best.as_ref().map(|b| b.iter().map(|&m| mv(m)).collect::<Vec<_>>()),
+            // The opening book's value and move: one best move, not every one.
+            "from_book": booked.is_some(),
             "moves": values.as_ref().map(|v| {
                 v.iter()
                     .map(|&(m, gain)| {
@@ -598,6 +630,10 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
         ),
     }
     match &best {
+        Some(b) if booked.is_some() => println!(
+            "a best move (the opening book's; others may be as good): {}",
+            name(b[0])
+        ),
         Some(b) => println!(
             "best move{}: {}",
             if b.len() == 1 { "" } else { "s" },

@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod bench_proofs;
 mod board;
+mod book_cmd;
 mod command_line;
 mod egdb_cmd;
 mod engine_cmd;

@@ -123,6 +123,7 @@ fn build_info_probe_and_solve_with_tables() {
             "future_net_gain": 1,
             "final_margin": 4,
             "best_moves": [{"move": "A", "pit": 1}, {"move": "D", "pit": 4}],
+            "from_book": false,
             "moves": [
                 {"move": "A", "pit": 1, "future_net_gain": 1},
                 {"move": "D", "pit": 4, "future_net_gain": 1}

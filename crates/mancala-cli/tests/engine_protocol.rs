@@ -233,3 +233,130 @@ fn with_tables_every_position_from_the_start_is_proven_and_its_move_is_best() {
     assert!(game.moves().len() > 10);
     let _ = std::fs::remove_dir_all(&path);
 }
+
+/// `mancala egdb book` beside tables built here (Kalah 4 x 3: levels to 10 seeds, the book of
+/// every position with at least 21 of the 24 seeds on the board): the book holds every such
+/// position, a second run proves nothing again, and `mancala engine --egdb` answers each of
+/// them at once, `proven`, with a move whose value the solver (no tables, no book) finds
+/// best, and that value.
+#[test]
+fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
+    let path = std::env::temp_dir().join(format!("mancala-engine-book-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let d = path.to_str().unwrap();
+    let variant = "kalah,pits=4,seeds=3";
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    run(&[
+        "egdb",
+        "build",
+        "--variant",
+        variant,
+        "--max-seeds",
+        "10",
+        "--dir",
+        d,
+        "--quiet",
+    ]);
+    let book = [
+        "egdb",
+        "book",
+        "--variant",
+        variant,
+        "--dir",
+        d,
+        "--min-seeds",
+        "21",
+        "--threads",
+        "1",
+        "--tt-mb",
+        "16",
+        "--json",
+    ];
+    let first: serde_json::Value = serde_json::from_str(&run(&book)).unwrap();
+    let start = Position::start(&variant.parse().unwrap()).unwrap();
+    let positions = mancala_egdb::book::reachable(&start, 21);
+    // Distinct boards of at least 21 seeds from the start, as a walk over the Python
+    // package's `Game` counts them.
+    assert_eq!(positions.len(), 1067);
+    assert_eq!(first["positions"], 1067, "{first}");
+    assert_eq!(first["proven"], 1067, "{first}");
+    let again: serde_json::Value = serde_json::from_str(&run(&book)).unwrap();
+    assert_eq!(again["proven"], 0, "{again}");
+    assert_eq!(again["positions"], 1067, "{again}");
+
+    // `egdb info` lists it; `egdb probe` of a position whose moves leave the book and the
+    // tables gives the book's value and its one best move, said to be the book's.
+    let info = run(&["egdb", "info", d]);
+    assert!(
+        info.contains(
+            "opening book of p4-standard-any-row-empty-to-owner: 1067 positions of 21 to 24 seeds"
+        ),
+        "{info}"
+    );
+    let db = mancala_egdb::Egdb::open(&path).unwrap();
+    let low = *positions
+        .iter()
+        .find(|p| mancala_egdb::Oracle::move_values(&db, p.as_kalah().unwrap()).is_none())
+        .unwrap();
+    let probe: serde_json::Value = serde_json::from_str(&run(&[
+        "egdb",
+        "probe",
+        "--dir",
+        d,
+        &low.to_string(),
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(probe["from_book"], true, "{probe}");
+    assert_eq!(probe["moves"], serde_json::Value::Null, "{probe}");
+    let solver = mancala_engine::Engine::new(16, 1);
+    let proof = solver
+        .solve(&low, mancala_engine::Budget::UNLIMITED, &[])
+        .unwrap();
+    assert_eq!(
+        probe["final_margin"],
+        proof.eval.seen_by(low.to_move()).margin,
+        "{probe}"
+    );
+    let own = probe["own"].as_i64().unwrap();
+    let seeds = i64::from(low.board_seeds());
+    assert_eq!(2 * own - seeds, probe["future_net_gain"].as_i64().unwrap());
+
+    let cmd = format!(
+        "{} engine --tt-mb 4 --threads 1 --egdb {d}",
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let mut e = EngineProcess::start(&cmd, "", None).unwrap();
+    assert!(positions.contains(&start));
+    for pos in &positions {
+        e.send(&format!("position {pos}")).unwrap();
+        let t = Instant::now();
+        e.send("go movetime 5000").unwrap();
+        let info = expect(&mut e, |l| l.starts_with("info depth"));
+        let best = expect(&mut e, |l| l.starts_with("bestmove "));
+        assert!(t.elapsed() < Duration::from_secs(4), "{pos}: not at once");
+        assert!(
+            info.contains(" proven ") && info.contains(" nodes 0 "),
+            "{pos}: {info}"
+        );
+        let pit =
+            mancala_protocols::protocol::read_move(pos, best.strip_prefix("bestmove ").unwrap())
+                .unwrap();
+        let values = solver.analyze_moves(pos, mancala_engine::Budget::UNLIMITED, &[]);
+        let top = values.iter().map(|v| v.eval.score()).max().unwrap();
+        let chosen = values.iter().find(|v| v.pit == pit).unwrap();
+        assert_eq!(chosen.eval.score(), top, "{pos}: {best} against {values:?}");
+        assert!(
+            info.contains(&format!(" value {top:+} proven ")),
+            "{pos}: {info}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&path);
+}

@@ -102,9 +102,19 @@ pub trait Oracle: Sync {
         }
         Some(values)
     }
-    /// A best move by the databases (the first of the best) and its future net gain for the
-    /// side to move, if every move's outcome is covered (or ends the game).
+    /// A proven best move of `pos` and its future net gain for the side to move, if the
+    /// opening book (proven values of positions near the start, beyond the tables) holds it;
+    /// `None` (the default) otherwise.
+    fn book(&self, _pos: &mancala_core::KalahPos) -> Option<(u8, i32)> {
+        None
+    }
+    /// A best move by the databases (the opening book's, else the first of the best by the
+    /// tables) and its future net gain for the side to move, if the book holds the position
+    /// or every move's outcome is covered (or ends the game).
     fn best_move(&self, pos: &mancala_core::KalahPos) -> Option<(u8, i32)> {
+        if let Some(b) = self.book(pos) {
+            return Some(b);
+        }
         let mut best: Option<(u8, i32)> = None;
         for (mv, v) in self.move_values(pos)? {
             if best.is_none_or(|b| v > b.1) {

@@ -20,6 +20,7 @@
 //!
 //! The entries and their packing are [`mancala_egdb_format::entry`]'s.
 
+use crate::book::{Book, Proven};
 use crate::entry::{self, payload_len, PackedLevel};
 use crate::rank::Binomials;
 use crate::{cells, Error, Oracle, TableRules};
@@ -281,20 +282,27 @@ pub struct Egdb {
     sets: Vec<(TableRules, Vec<Option<Table>>)>,
     /// Per set: the level (plus one) of an entry read above its level's range, 0 if none.
     faults: Vec<AtomicU32>,
+    /// The opening books (`*.book`), one a rule set at most.
+    books: Vec<Book>,
     max_seeds: u32,
     bin: Binomials,
 }
 
 impl Egdb {
-    /// Opens every `*.egdb` file in `dir`; any bad file refuses the whole directory.
+    /// Opens every `*.egdb` file in `dir`, and every opening book (`*.book`); any bad file
+    /// refuses the whole directory.
     pub fn open(dir: &Path) -> Result<Egdb, Error> {
         let mut tables: HashMap<String, Vec<Option<Table>>> = HashMap::new();
         let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-        let mut paths: Vec<PathBuf> = rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "egdb"))
-            .collect();
-        paths.sort();
+        let mut all: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        all.sort();
+        let is = |p: &PathBuf, ext: &str| p.extension().is_some_and(|e| e == ext);
+        let books = all
+            .iter()
+            .filter(|p| is(p, "book"))
+            .map(|p| Book::open(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let paths: Vec<PathBuf> = all.into_iter().filter(|p| is(p, "egdb")).collect();
         let mut max_seeds = 0;
         for p in paths {
             let t = Table::open(&p)?;
@@ -343,6 +351,7 @@ impl Egdb {
             dir: dir.to_path_buf(),
             faults: sets.iter().map(|_| AtomicU32::new(0)).collect(),
             sets,
+            books,
             max_seeds,
             bin: Binomials::new(),
         })
@@ -427,16 +436,41 @@ impl Egdb {
     }
 
     /// The future net gain of the side to move (own minus the opponent's future store
-    /// growth) under perfect play, if tabled.
+    /// growth) under perfect play, if tabled or in the opening book.
     pub fn net(&self, pos: &KalahPos) -> Option<i32> {
-        let (r, s, code) = self.lookup(pos)?;
-        Some(entry::net(r.counted(), s, code))
+        match self.lookup(pos) {
+            Some((r, s, code)) => Some(entry::net(r.counted(), s, code)),
+            None => self.book(pos).map(|p| p.net),
+        }
+    }
+
+    /// The opening book of `rules`, if the directory holds one.
+    pub fn book_of(&self, rules: &TableRules) -> Option<&Book> {
+        self.books.iter().find(|b| b.rules == *rules)
+    }
+
+    /// Every opening book of the directory.
+    pub fn books(&self) -> &[Book] {
+        &self.books
+    }
+
+    /// The opening book's proven value of `pos`, if it holds the position.
+    pub fn book(&self, pos: &KalahPos) -> Option<Proven> {
+        if self.books.is_empty() {
+            return None;
+        }
+        let r = TableRules::new(pos.rules()).ok()?;
+        self.book_of(&r)?.get(pos)
     }
 
     /// The seeds of the board the side to move ends with (leftovers counted only).
     pub fn own(&self, pos: &KalahPos) -> Option<u8> {
-        let (r, _, code) = self.lookup(pos)?;
-        r.counted().then_some(code)
+        if let Some((r, _, code)) = self.lookup(pos) {
+            return r.counted().then_some(code);
+        }
+        let counted = TableRules::new(pos.rules()).ok()?.counted();
+        let net = self.book(pos)?.net;
+        counted.then(|| ((net + pos.board_seeds() as i32) / 2) as u8)
     }
 }
 
@@ -479,5 +513,8 @@ impl Oracle for Egdb {
     }
     fn net(&self, pos: &KalahPos) -> Option<i32> {
         Egdb::net(self, pos)
+    }
+    fn book(&self, pos: &KalahPos) -> Option<(u8, i32)> {
+        Egdb::book(self, pos).map(|p| (p.best, p.net))
     }
 }

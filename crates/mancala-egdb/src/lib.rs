@@ -21,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod build;
 pub mod file;
 pub use mancala_egdb_format::{entry, rank, Oracle};
@@ -28,6 +29,7 @@ pub use mancala_egdb_format::{entry, rank, Oracle};
 use mancala_core::{Capture, EndCheck, KalahPos, KalahRules, Leftovers};
 use std::path::{Path, PathBuf};
 
+pub use book::{Book, Proven};
 pub use build::{build, BuildOptions, BuildReport};
 pub use file::{Egdb, Table};
 
@@ -166,6 +168,11 @@ impl TableRules {
     /// The file of level `seeds` in `dir`.
     pub fn path(&self, dir: &Path, seeds: u32) -> PathBuf {
         dir.join(format!("kalah-{}-s{seeds}.egdb", self.name()))
+    }
+
+    /// The opening book of these rules in `dir` ([`book`]).
+    pub fn book_path(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("kalah-{}.book", self.name()))
     }
 
     /// Whether the leftovers count for someone (entries are `own`), else `D + s`.

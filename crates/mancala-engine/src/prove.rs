@@ -126,6 +126,9 @@ impl Engine {
                 Goal::AtLeast(side, k, _) => Proved::Bound(BoundResult::of_value(&r, side, k)),
             });
         }
+        if let Some(r) = self.book_proof(pos, &goal) {
+            return Some(r);
+        }
         // The fast path plays no opening rule: a pending first move or swap is proven by the
         // generic search.
         if let Some(p) = pos
@@ -145,6 +148,36 @@ impl Engine {
             }
         }
         with_family!(pos, p => self.prove_generic(p, budget, history, goal))
+    }
+
+    /// `goal` for `pos` read from the opening book of the endgame tables' directory, where it
+    /// holds the position: its proven value and best move (which [`Engine::solve`] continues
+    /// through the book and then the tables).
+    fn book_proof(&self, pos: &Position, goal: &Goal) -> Option<Proved> {
+        let k = pos.as_kalah()?;
+        let (best, net) = self.oracle.as_deref()?.book(k)?;
+        let start = Instant::now();
+        let me = k.to_move();
+        let r = SolveResult {
+            eval: evaluation(
+                me,
+                k.banked(me) + net,
+                (k.misere(), k.decided_ties()),
+                true,
+                0,
+            ),
+            best,
+            pv: vec![best],
+            nodes: 0,
+            oracle_hits: 1,
+            elapsed: start.elapsed(),
+        };
+        Some(match goal {
+            Goal::Value(_) => Proved::Value(r),
+            Goal::AtLeast(side, at_least, _) => {
+                Proved::Bound(BoundResult::of_value(&r, *side, *at_least))
+            }
+        })
     }
 
     /// Proves `pos` of a game whose positions can repeat by retrograde analysis

@@ -70,8 +70,9 @@ impl Egdb {
     }
 
     /// The exact value of a position (string or `Game`) for its side to move, as the
-    /// Evaluation's fields (proven), or `None` where no table holds it. `ValueError` for a
-    /// finished game or rules the tables cannot cover.
+    /// Evaluation's fields (proven), or `None` where neither a table nor the opening book
+    /// (`mancala egdb book`) holds it. `ValueError` for a finished game or rules the tables
+    /// cannot cover.
     fn value<'py>(
         &self,
         py: Python<'py>,

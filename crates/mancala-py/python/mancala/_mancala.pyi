@@ -307,7 +307,8 @@ class Egdb:
 
     def __new__(cls, dir: Union[str, os.PathLike[str]]) -> "Egdb": ...
     def value(self, position: _PositionLike) -> Optional[_Value]:
-        """The exact value for the side to move, or ``None`` where no table holds it."""
+        """The exact value for the side to move, or ``None`` where neither a table nor the
+        opening book (``mancala egdb book``) holds it."""
     def best_moves(self, position: _PositionLike) -> Optional[List[int]]:
         """The pits that reach the value, or ``None`` where the tables cannot say."""
     @property
