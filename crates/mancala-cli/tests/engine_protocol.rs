@@ -187,73 +187,24 @@ fn a_match_against_an_engine_that_exits_says_so() {
     );
 }
 
-/// With endgame tables built here (Kalah 4 x 3, levels to 10 seeds), `mancala engine --egdb`
-/// answers every position of a game from the start on `proven`, and its move is one the
-/// solver finds best: its proven value is the position's, which the info line gives.
-#[test]
-fn with_tables_every_position_from_the_start_is_proven_and_its_move_is_best() {
-    let path = std::env::temp_dir().join(format!("mancala-engine-proven-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&path);
-    let d = path.to_str().unwrap();
-    let variant = "kalah,pits=4,seeds=3";
+/// Runs `mancala ARGS`, which must succeed; its standard output.
+fn mancala_ok(args: &[&str]) -> String {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(["egdb", "build", "--variant", variant])
-        .args(["--max-seeds", "10", "--dir", d, "--quiet"])
+        .args(args)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let cmd = format!(
-        "{} engine --tt-mb 4 --threads 1 --egdb {d}",
-        env!("CARGO_BIN_EXE_mancala")
-    );
-    let mut e = EngineProcess::start(&cmd, "", None).unwrap();
-    let solver = mancala_engine::Engine::new(16, 1);
-    let mut game = mancala_core::Game::from_rules(&variant.parse().unwrap()).unwrap();
-    while !game.is_over() {
-        let pos = *game.position();
-        e.send(&format!("position {pos}")).unwrap();
-        e.send("go movetime 2000").unwrap();
-        let info = expect(&mut e, |l| l.starts_with("info depth"));
-        let best = expect(&mut e, |l| l.starts_with("bestmove "));
-        assert!(info.contains(" proven "), "{pos}: {info}");
-        let pit =
-            mancala_protocols::protocol::read_move(&pos, best.strip_prefix("bestmove ").unwrap())
-                .unwrap();
-        let values = solver.analyze_moves(&pos, mancala_engine::Budget::UNLIMITED, &[]);
-        assert!(values.iter().all(|v| v.eval.is_proven()), "{pos}");
-        let top = values.iter().map(|v| v.eval.score()).max().unwrap();
-        let chosen = values.iter().find(|v| v.pit == pit).unwrap();
-        assert_eq!(chosen.eval.score(), top, "{pos}: {best} against {values:?}");
-        assert!(
-            info.contains(&format!(" value {top:+} proven ")),
-            "{pos}: {info}"
-        );
-        game.play(pit).unwrap();
-    }
-    assert!(game.moves().len() > 10);
-    let _ = std::fs::remove_dir_all(&path);
+    String::from_utf8(o.stdout).unwrap()
 }
 
-/// `mancala egdb book` beside tables built here (Kalah 4 x 3: levels to 10 seeds, the book of
-/// every position with at least 21 of the 24 seeds on the board): the book holds every such
-/// position, a second run proves nothing again, and `mancala engine --egdb` answers each of
-/// them at once, `proven`, with a move whose value the solver (no tables, no book) finds
-/// best, and that value.
-#[test]
-fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
-    let path = std::env::temp_dir().join(format!("mancala-engine-book-{}", std::process::id()));
+/// A fresh folder `mancala-engine-WHAT-PID` in the temporary folder, holding the endgame
+/// tables of Kalah 4 x 3 to 10 seeds.
+fn tables_4x3(what: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("mancala-engine-{what}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&path);
     let d = path.to_str().unwrap();
     let variant = "kalah,pits=4,seeds=3";
-    let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
-    };
-    run(&[
+    mancala_ok(&[
         "egdb",
         "build",
         "--variant",
@@ -264,6 +215,71 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
         d,
         "--quiet",
     ]);
+    path
+}
+
+/// Asks engine `e` for a move in `pos` with `go`, and checks its answer: `proven`, a move the
+/// solver finds best (every move valued by `solver` with no tables), and that value. Returns
+/// the move and the `info` line.
+fn proven_best(
+    e: &mut EngineProcess,
+    solver: &mancala_engine::Engine,
+    pos: &Position,
+    go: &str,
+) -> (u8, String) {
+    e.send(&format!("position {pos}")).unwrap();
+    e.send(go).unwrap();
+    let info = expect(e, |l| l.starts_with("info depth"));
+    let best = expect(e, |l| l.starts_with("bestmove "));
+    assert!(info.contains(" proven "), "{pos}: {info}");
+    let pit = mancala_protocols::protocol::read_move(pos, best.strip_prefix("bestmove ").unwrap())
+        .unwrap();
+    let values = solver.analyze_moves(pos, mancala_engine::Budget::UNLIMITED, &[]);
+    assert!(values.iter().all(|v| v.eval.is_proven()), "{pos}");
+    let top = values.iter().map(|v| v.eval.score()).max().unwrap();
+    let chosen = values.iter().find(|v| v.pit == pit).unwrap();
+    assert_eq!(chosen.eval.score(), top, "{pos}: {best} against {values:?}");
+    assert!(
+        info.contains(&format!(" value {top:+} proven ")),
+        "{pos}: {info}"
+    );
+    (pit, info)
+}
+
+/// With endgame tables built here (Kalah 4 x 3, levels to 10 seeds), `mancala engine --egdb`
+/// answers every position of a game from the start on `proven`, and its move is one the
+/// solver finds best: its proven value is the position's, which the info line gives.
+#[test]
+fn with_tables_every_position_from_the_start_is_proven_and_its_move_is_best() {
+    let path = tables_4x3("proven");
+    let d = path.to_str().unwrap();
+    let cmd = format!(
+        "{} engine --tt-mb 4 --threads 1 --egdb {d}",
+        env!("CARGO_BIN_EXE_mancala")
+    );
+    let mut e = EngineProcess::start(&cmd, "", None).unwrap();
+    let solver = mancala_engine::Engine::new(16, 1);
+    let mut game =
+        mancala_core::Game::from_rules(&"kalah,pits=4,seeds=3".parse().unwrap()).unwrap();
+    while !game.is_over() {
+        let pos = *game.position();
+        let (pit, _) = proven_best(&mut e, &solver, &pos, "go movetime 2000");
+        game.play(pit).unwrap();
+    }
+    assert!(game.moves().len() > 10);
+    let _ = std::fs::remove_dir_all(&path);
+}
+
+/// `mancala egdb book` beside tables built here (Kalah 4 x 3: levels to 10 seeds, the book of
+/// every position with at least 21 of the 24 seeds on the board): the book holds every such
+/// position, a second run proves nothing again, and `mancala engine --egdb` answers each of
+/// them at once, `proven`, with no node searched, with a move whose value the solver (no
+/// tables, no book) finds best, and that value.
+#[test]
+fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
+    let path = tables_4x3("book");
+    let d = path.to_str().unwrap();
+    let variant = "kalah,pits=4,seeds=3";
     let book = [
         "egdb",
         "book",
@@ -279,7 +295,7 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
         "16",
         "--json",
     ];
-    let first: serde_json::Value = serde_json::from_str(&run(&book)).unwrap();
+    let first: serde_json::Value = serde_json::from_str(&mancala_ok(&book)).unwrap();
     let start = Position::start(&variant.parse().unwrap()).unwrap();
     let positions = mancala_egdb::book::reachable(&start, 21);
     // Distinct boards of at least 21 seeds from the start, as a walk over the Python
@@ -287,13 +303,13 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     assert_eq!(positions.len(), 1067);
     assert_eq!(first["positions"], 1067, "{first}");
     assert_eq!(first["proven"], 1067, "{first}");
-    let again: serde_json::Value = serde_json::from_str(&run(&book)).unwrap();
+    let again: serde_json::Value = serde_json::from_str(&mancala_ok(&book)).unwrap();
     assert_eq!(again["proven"], 0, "{again}");
     assert_eq!(again["positions"], 1067, "{again}");
 
     // `egdb info` lists it; `egdb probe` of a position whose moves leave the book and the
     // tables gives the book's value and its one best move, said to be the book's.
-    let info = run(&["egdb", "info", d]);
+    let info = mancala_ok(&["egdb", "info", d]);
     assert!(
         info.contains(
             "opening book of p4-standard-any-row-empty-to-owner: 1067 positions of 21 to 24 seeds"
@@ -305,7 +321,7 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
         .iter()
         .find(|p| mancala_egdb::Oracle::move_values(&db, p.as_kalah().unwrap()).is_none())
         .unwrap();
-    let probe: serde_json::Value = serde_json::from_str(&run(&[
+    let probe: serde_json::Value = serde_json::from_str(&mancala_ok(&[
         "egdb",
         "probe",
         "--dir",
@@ -336,27 +352,10 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     let mut e = EngineProcess::start(&cmd, "", None).unwrap();
     assert!(positions.contains(&start));
     for pos in &positions {
-        e.send(&format!("position {pos}")).unwrap();
         let t = Instant::now();
-        e.send("go movetime 5000").unwrap();
-        let info = expect(&mut e, |l| l.starts_with("info depth"));
-        let best = expect(&mut e, |l| l.starts_with("bestmove "));
+        let (_, info) = proven_best(&mut e, &solver, pos, "go movetime 5000");
         assert!(t.elapsed() < Duration::from_secs(4), "{pos}: not at once");
-        assert!(
-            info.contains(" proven ") && info.contains(" nodes 0 "),
-            "{pos}: {info}"
-        );
-        let pit =
-            mancala_protocols::protocol::read_move(pos, best.strip_prefix("bestmove ").unwrap())
-                .unwrap();
-        let values = solver.analyze_moves(pos, mancala_engine::Budget::UNLIMITED, &[]);
-        let top = values.iter().map(|v| v.eval.score()).max().unwrap();
-        let chosen = values.iter().find(|v| v.pit == pit).unwrap();
-        assert_eq!(chosen.eval.score(), top, "{pos}: {best} against {values:?}");
-        assert!(
-            info.contains(&format!(" value {top:+} proven ")),
-            "{pos}: {info}"
-        );
+        assert!(info.contains(" nodes 0 "), "{pos}: {info}");
     }
     let _ = std::fs::remove_dir_all(&path);
 }

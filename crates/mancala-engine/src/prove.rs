@@ -156,22 +156,7 @@ impl Engine {
     fn book_proof(&self, pos: &Position, goal: &Goal) -> Option<Proved> {
         let k = pos.as_kalah()?;
         let (best, net) = self.oracle.as_deref()?.book(k)?;
-        let start = Instant::now();
-        let me = k.to_move();
-        let r = SolveResult {
-            eval: evaluation(
-                me,
-                k.banked(me) + net,
-                (k.misere(), k.decided_ties()),
-                true,
-                0,
-            ),
-            best,
-            pv: vec![best],
-            nodes: 0,
-            oracle_hits: 1,
-            elapsed: start.elapsed(),
-        };
+        let r = solved(k, net, (best, vec![best]), (0, 1, Duration::ZERO));
         Some(match goal {
             Goal::Value(_) => Proved::Value(r),
             Goal::AtLeast(side, at_least, _) => {
@@ -400,13 +385,12 @@ impl Engine {
         if last.stopped() {
             return None;
         }
-        Some(Proved::Value(solved(
-            pos,
-            &shared,
-            start,
-            value,
-            (best, pv),
-        )))
+        let counts = (
+            shared.nodes.load(Ordering::Relaxed),
+            shared.oracle_hits.load(Ordering::Relaxed),
+            start.elapsed(),
+        );
+        Some(Proved::Value(solved(pos, value, (best, pv), counts)))
     }
 
     /// The bound `side` at least `k` of [`Engine::prove_state`]: one threshold proof on every
@@ -514,13 +498,12 @@ impl Engine {
 }
 
 /// The proven result of `pos`: its future net gain `value` (the value is `value` plus what the
-/// mover has banked), the best move and line, and the proof's nodes and time.
+/// mover has banked), the best move and line, and the proof's nodes, table hits and time.
 fn solved<P: SearchGame>(
     pos: &P,
-    shared: &Shared,
-    start: Instant,
     value: i32,
     (best, pv): (u8, Vec<u8>),
+    (nodes, oracle_hits, elapsed): (u64, u64, Duration),
 ) -> SolveResult {
     let me = pos.to_move();
     SolveResult {
@@ -533,8 +516,8 @@ fn solved<P: SearchGame>(
         ),
         best,
         pv,
-        nodes: shared.nodes.load(Ordering::Relaxed),
-        oracle_hits: shared.oracle_hits.load(Ordering::Relaxed),
-        elapsed: start.elapsed(),
+        nodes,
+        oracle_hits,
+        elapsed,
     }
 }
