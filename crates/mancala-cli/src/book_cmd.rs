@@ -39,6 +39,10 @@ pub struct BookArgs {
     json: bool,
 }
 
+/// The most positions a book is built of (their walk is held in memory: about 100 bytes a
+/// position).
+const MAX_POSITIONS: usize = 2_000_000;
+
 /// How often the book is written while it grows: a stopped build resumes from there.
 const SAVE_EVERY: Duration = Duration::from_secs(60);
 
@@ -57,17 +61,33 @@ pub fn run(a: BookArgs) -> Result<()> {
     let db = Arc::new(Egdb::open(&a.dir)?);
     let Some(top) = db.complete_to(&tr) else {
         bail!(
-            "{}: no endgame tables of {} here (build them first: `mancala egdb build`)",
+            "{}: no endgame tables of {} here from level 0 on (build them first: `mancala egdb build`)",
             a.dir.display(),
             tr.name()
         );
     };
+    if total <= top {
+        bail!(
+            "the tables in {} hold every position of {rules} (levels 0 to {top}, the start has {total} seeds): a book adds nothing",
+            a.dir.display()
+        );
+    }
+    if min_seeds <= top {
+        bail!(
+            "--min-seeds {min_seeds}: the tables hold every position of at most {top} seeds; give {} or more",
+            top + 1
+        );
+    }
     let path = tr.book_path(&a.dir);
     let mut book = match db.book_of(&tr) {
         Some(_) => Book::open(&path)?,
         None => Book::new(tr, &a.dir),
     };
-    let positions = book::reachable(&start, min_seeds);
+    let Some(positions) = book::reachable(&start, min_seeds, MAX_POSITIONS) else {
+        bail!(
+            "--min-seeds {min_seeds}: more than {MAX_POSITIONS} positions to prove; give more seeds"
+        );
+    };
     let todo: Vec<(&Position, &mancala_core::KalahPos)> = positions
         .iter()
         .filter_map(|p| Some((p, p.as_kalah()?)))
@@ -91,6 +111,14 @@ pub fn run(a: BookArgs) -> Result<()> {
         );
         bar
     };
+    if !a.quiet && !a.json {
+        eprintln!(
+            "{} positions of {rules} with {min_seeds} or more seeds on the board, {} in the book already: proving {}",
+            positions.len(),
+            positions.len() - todo.len(),
+            todo.len()
+        );
+    }
     let t0 = Instant::now();
     let mut saved = Instant::now();
     let mut nodes = 0u64;

@@ -425,8 +425,11 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
     if verify_entries {
         db.verify_entries()?;
     }
-    if db.tables().next().is_none() {
-        bail!("{}: no endgame tables (*.egdb files) here", dir.display());
+    if db.tables().next().is_none() && db.books().is_empty() {
+        bail!(
+            "{}: no endgame tables (*.egdb files) or opening books here",
+            dir.display()
+        );
     }
     // Levels missing below a rule set's top: the search uses the levels under the first gap.
     let mut missing: Vec<(String, Vec<u32>)> = Vec::new();
@@ -509,11 +512,13 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
         if verify_entries { " and entry" } else { "" }
     );
     for b in db.books() {
-        let (lo, hi) = b.seeds().unwrap_or((0, 0));
+        let held = match b.seeds() {
+            Some((lo, hi)) => format!("{} positions of {lo} to {hi} seeds on the board", b.len()),
+            None => "no positions".to_string(),
+        };
         println!(
-            "opening book of {}: {} positions of {lo} to {hi} seeds on the board, {} bytes ({})",
+            "opening book of {}: {held}, {} bytes ({})",
             b.rules.name(),
-            b.len(),
             b.file_bytes(),
             b.path.display()
         );

@@ -297,12 +297,33 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     ];
     let first: serde_json::Value = serde_json::from_str(&mancala_ok(&book)).unwrap();
     let start = Position::start(&variant.parse().unwrap()).unwrap();
-    let positions = mancala_egdb::book::reachable(&start, 21);
+    let positions = mancala_egdb::book::reachable(&start, 21, usize::MAX).unwrap();
     // Distinct boards of at least 21 seeds from the start, as a walk over the Python
     // package's `Game` counts them.
     assert_eq!(positions.len(), 1067);
     assert_eq!(first["positions"], 1067, "{first}");
     assert_eq!(first["proven"], 1067, "{first}");
+    // Positions the tables hold (10 seeds or fewer) are not asked for.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "egdb",
+            "book",
+            "--variant",
+            variant,
+            "--dir",
+            d,
+            "--min-seeds",
+            "10",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "--min-seeds 10: the tables hold every position of at most 10 seeds; give 11 or more"
+        ),
+        "{err}"
+    );
     let again: serde_json::Value = serde_json::from_str(&mancala_ok(&book)).unwrap();
     assert_eq!(again["proven"], 0, "{again}");
     assert_eq!(again["positions"], 1067, "{again}");

@@ -64,10 +64,16 @@ impl Book {
 
     /// Reads and checks a book file: header, sizes, checksum, and every entry (a live
     /// position, a value within the seeds on the board and of their parity where every seed
-    /// is counted, a best move on a sowable pit, no position twice); refuses anything else.
+    /// is counted, a best move on a sowable pit, the entries in order and no position twice);
+    /// refuses anything else.
     pub fn open(path: &Path) -> Result<Book, Error> {
         let b = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let bad = |f: String| Error::file(path, f);
+        let bad = |f: String| {
+            Error::file(
+                path,
+                format!("{f} (remove the file to use the tables without it; `mancala egdb book` builds it again)"),
+            )
+        };
         if b.len() < FIXED {
             return Err(bad(format!(
                 "truncated: {} bytes, shorter than the header",
@@ -95,8 +101,12 @@ impl Book {
         }
         let name = std::str::from_utf8(&b[FIXED..FIXED + nlen])
             .map_err(|_| bad("corrupt header: the rules string is not UTF-8".into()))?;
-        let rules = TableRules::parse(pits, name)
-            .ok_or_else(|| bad(format!("unknown rules `{}`", name.escape_debug())))?;
+        let rules = TableRules::parse(pits, name).ok_or_else(|| {
+            bad(format!(
+                "rules `{}` unknown, or not of the {pits} pits its header gives",
+                name.escape_debug()
+            ))
+        })?;
         if path.file_name() != rules.book_path(Path::new("")).file_name() {
             return Err(bad(format!(
                 "mismatched book: its header says `{name}`, whose book is named {}",
@@ -120,9 +130,16 @@ impl Book {
             entries: HashMap::with_capacity(count),
         };
         let m = pits as usize;
+        let mut last: Option<[u8; 16]> = None;
         for (i, e) in payload.chunks_exact(size).enumerate() {
             let mut key = [0u8; 16];
             key[..2 * m].copy_from_slice(&e[..2 * m]);
+            if last.is_some_and(|l| l >= key) {
+                return Err(bad(format!(
+                    "corrupt entry {i}: out of order (the entries are sorted by their pits, each position once)"
+                )));
+            }
+            last = Some(key);
             let p = Proven {
                 net: e[2 * m] as i8 as i32,
                 best: e[2 * m + 1],
@@ -130,9 +147,7 @@ impl Book {
             if let Some(why) = book.fault(&key, p) {
                 return Err(bad(format!("corrupt entry {i}: {why}")));
             }
-            if book.entries.insert(key, p).is_some() {
-                return Err(bad(format!("corrupt entry {i}: a position given twice")));
-            }
+            book.entries.insert(key, p);
         }
         Ok(book)
     }
@@ -229,22 +244,16 @@ impl Book {
         h[24..26].copy_from_slice(&(name.len() as u16).to_le_bytes());
         h[26..].copy_from_slice(name.as_bytes());
         let tmp = self.path.with_extension("book.tmp");
-        let write = || -> std::io::Result<()> {
-            use std::io::Write;
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&h)?;
-            f.write_all(&payload)?;
-            std::fs::rename(&tmp, &self.path)
-        };
-        write().map_err(|e| Error::io(&self.path, e))
+        std::fs::write(&tmp, [h, payload].concat()).map_err(|e| Error::io(&tmp, e))?;
+        std::fs::rename(&tmp, &self.path).map_err(|e| Error::io(&self.path, e))
     }
 }
 
 /// Every position reachable from `start` with at least `min_seeds` seeds on the board, past
 /// the opening rule and not over, one for each distinct set of pits (the book's key), fewest
-/// seeds first. Positions with a first move or swap pending are passed through, not listed;
-/// games of other families have none.
-pub fn reachable(start: &Position, min_seeds: u32) -> Vec<Position> {
+/// seeds first; `None` where there are more than `max`. Positions with a first move or swap
+/// pending are passed through, not listed; games of other families have none.
+pub fn reachable(start: &Position, min_seeds: u32, max: usize) -> Option<Vec<Position>> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let mut stack = vec![*start];
@@ -257,6 +266,9 @@ pub fn reachable(start: &Position, min_seeds: u32) -> Vec<Position> {
             if !seen.insert(cells(k).0) {
                 continue;
             }
+            if out.len() == max {
+                return None;
+            }
             out.push(p);
         }
         for &mv in p.legal_moves().as_slice() {
@@ -267,5 +279,5 @@ pub fn reachable(start: &Position, min_seeds: u32) -> Vec<Position> {
         }
     }
     out.sort_by_key(|p| p.as_kalah().map(|k| (k.board_seeds(), cells(k).0)));
-    out
+    Some(out)
 }

@@ -28,7 +28,10 @@ fn book_dir(dir: &Path) -> Vec<Position> {
     build(tr, &opts).unwrap();
     let mut prover = Engine::new(16, 1);
     prover.oracle = Some(Arc::new(Egdb::open(dir).unwrap()));
-    let positions = book::reachable(&Position::start(&r).unwrap(), 15);
+    let start = Position::start(&r).unwrap();
+    // The walk stops, with nothing, past its limit.
+    assert!(book::reachable(&start, 15, 46).is_none());
+    let positions = book::reachable(&start, 15, 47).unwrap();
     let mut b = Book::new(tr, dir);
     for pos in &positions {
         let k = pos.as_kalah().unwrap();
@@ -136,6 +139,16 @@ fn damaged_books_are_refused_and_no_byte_flip_panics() {
     b[16..20].copy_from_slice(&crc.to_le_bytes());
     let e = with(&b);
     assert!(e.contains("corrupt entry 0: value 100"), "{e}");
+    // Two entries swapped (the checksum made to match): refused as out of order.
+    let mut b = good.clone();
+    let size = 2 * 3 + 2;
+    let (x, y) = b[start..].split_at_mut(size);
+    x.swap_with_slice(&mut y[..size]);
+    let crc = crc32fast::hash(&b[start..]);
+    b[16..20].copy_from_slice(&crc.to_le_bytes());
+    let e = with(&b);
+    assert!(e.contains("corrupt entry 1: out of order"), "{e}");
+    assert!(e.contains("remove the file"), "{e}");
     // A book under another file name than its rules': refused.
     std::fs::write(&p, &good).unwrap();
     let other = dir
