@@ -38,7 +38,8 @@ enum EgdbCmd {
     /// given the directory answer them proven at once. Resumes a stopped build.
     Book(crate::book_cmd::BookArgs),
     /// Check a random sample of every level against the solver, which for a position of
-    /// level s reads only the levels below s (the table's own level is searched).
+    /// level s reads only the levels below s (the table's own level is searched), and of the
+    /// opening book (its values and moves, proven with the tables alone).
     Check(CheckArgs),
     /// The tables' value of a position.
     Probe {
@@ -59,7 +60,8 @@ struct CheckArgs {
     /// The tables' directory.
     #[arg(long)]
     dir: PathBuf,
-    /// Positions drawn at random from each level (1 or more: a check of none checks nothing).
+    /// Positions drawn at random from each level and from the opening book (1 or more: a
+    /// check of none checks nothing; as many as the book holds or more checks all of it).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     samples: u32,
     /// Seed of the draw.
@@ -197,12 +199,65 @@ fn check(a: CheckArgs) -> Result<()> {
             "seconds": secs,
         }));
     }
+    // The opening book: a sample of its positions proven with the tables alone, their values
+    // and the book's moves.
+    let book = match db.book_of(&tr) {
+        Some(b) => {
+            let boards = b.boards();
+            let book_t0 = std::time::Instant::now();
+            // All of them where as many samples are asked for.
+            let every = a.samples as usize >= boards.len();
+            let drawn: Vec<&[u8; 16]> = if every {
+                boards.iter().collect()
+            } else {
+                (0..a.samples)
+                    .map(|_| &boards[(rng.next_u64() % boards.len() as u64) as usize])
+                    .collect()
+            };
+            let positions: Vec<Position> = drawn
+                .into_iter()
+                .map(|c| {
+                    let s: u32 = c[..2 * m].iter().map(|&x| x as u32).sum();
+                    rules.seeds = rules.seeds.max(s.div_ceil(2 * m as u32) as u8);
+                    let rest = rules.total_seeds() - s;
+                    let setup = mancala_core::Setup {
+                        rows: [
+                            c[..m].iter().map(|&x| (x.into(), 0)).collect(),
+                            c[m..2 * m].iter().map(|&x| (x.into(), 0)).collect(),
+                        ],
+                        stores: [(rest / 2) as u16, (rest - rest / 2) as u16],
+                        to_move: Some(mancala_core::Side::South),
+                        ..Default::default()
+                    };
+                    Position::from_setup(&rules, &setup).context("a position of the opening book")
+                })
+                .collect::<Result<_>>()?;
+            let nodes = agree_with_solver(&db, u32::MAX, &positions)?;
+            let secs = book_t0.elapsed().as_secs_f64();
+            if !a.json {
+                println!(
+                    "opening book: {} positions agree, values and moves ({} of its {}; {nodes} nodes, {secs:.2} s)",
+                    positions.len(),
+                    if every { "all" } else { "drawn" },
+                    boards.len()
+                );
+            }
+            Some(serde_json::json!({
+                "positions": positions.len(),
+                "held": boards.len(),
+                "nodes": nodes,
+                "seconds": secs,
+            }))
+        }
+        None => None,
+    };
     if a.json {
         let v = serde_json::json!({
             "tables": tr.name(),
             "dir": a.dir.display().to_string(),
             "agree": true,
             "levels": levels,
+            "book": book,
             "seconds": t0.elapsed().as_secs_f64(),
         });
         println!("{v}");
@@ -278,12 +333,18 @@ impl Sample {
     }
 }
 
-/// Proves each of `positions` (level `s`) with the tables below the level only, on every
-/// core, and compares each value with the tables'; the nodes searched, or the first
-/// disagreement.
+/// Proves each of `positions` (level `s`; `u32::MAX`: the opening book's) with the tables
+/// below the level only (never the book), on every core, and compares each value with the
+/// tables' (or the book's, and the book's move's value with it); the nodes searched, or the
+/// first disagreement.
 fn agree_with_solver(db: &std::sync::Arc<Egdb>, s: u32, positions: &[Position]) -> Result<u64> {
     use mancala_engine::{Engine, Limits};
     use rayon::prelude::*;
+    let what = match s {
+        u32::MAX => "the opening book".to_string(),
+        s => format!("level {s}"),
+    };
+    let south = mancala_core::Side::South;
     let results: Vec<Result<(i32, i32, u64)>> = positions
         .par_iter()
         .map(|p| {
@@ -298,11 +359,32 @@ fn agree_with_solver(db: &std::sync::Arc<Egdb>, s: u32, positions: &[Position]) 
             let r = e
                 .solve(p, Limits::default(), &[])
                 .context("the solver gave no value")?;
-            let ev = r.eval.seen_by(mancala_core::Side::South);
+            let ev = r.eval.seen_by(south);
             if !ev.is_proven() {
-                bail!("level {s}: the solver gave no proven value for {p}");
+                bail!("{what}: the solver gave no proven value for {p}");
             }
-            Ok((table, ev.margin, r.nodes))
+            let mut nodes = r.nodes;
+            // The book's move must reach the value it gives.
+            if let Some(b) = db.book(k).filter(|_| s == u32::MAX) {
+                let mut child = *p;
+                child.play(b.best)?;
+                let reached = if child.is_over() {
+                    mancala_engine::Evaluation::final_margin(&child, south).margin
+                } else {
+                    let c = e
+                        .solve(&child, Limits::default(), &[])
+                        .context("the solver gave no value")?;
+                    nodes += c.nodes;
+                    c.eval.seen_by(south).margin
+                };
+                if reached != table {
+                    bail!(
+                        "{what}: its move {} in {p} reaches {reached:+} for South, not the {table:+} it gives",
+                        mancala_core::pit_number(b.best)
+                    );
+                }
+            }
+            Ok((table, ev.margin, nodes))
         })
         .collect();
     crate::tables::check_tables(Some(db))?;
@@ -311,9 +393,7 @@ fn agree_with_solver(db: &std::sync::Arc<Egdb>, s: u32, positions: &[Position]) 
         let (table, solved, n) = r.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
         nodes += n;
         if table != solved {
-            bail!(
-                "level {s}: the tables say {table:+} for South in {p}, the solver proves {solved:+}"
-            );
+            bail!("{what}: {table:+} for South in {p}, the solver proves {solved:+}");
         }
     }
     Ok(nodes)

@@ -366,6 +366,44 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     let seeds = i64::from(low.board_seeds());
     assert_eq!(2 * own - seeds, probe["future_net_gain"].as_i64().unwrap());
 
+    // `egdb check` proves every entry again with the tables alone, values and moves; an
+    // entry forged to another value of the right parity, its checksum made to match, is
+    // found and named.
+    let check = [
+        "egdb",
+        "check",
+        "--variant",
+        variant,
+        "--dir",
+        d,
+        "--from",
+        "10",
+    ];
+    let all: Vec<&str> = check.iter().copied().chain(["--samples", "2000"]).collect();
+    let out = mancala_ok(&all);
+    assert!(
+        out.contains("opening book: 1067 positions agree, values and moves (all of its 1067;"),
+        "{out}"
+    );
+    let file = path.join("kalah-p4-standard-any-row-empty-to-owner.book");
+    let good = std::fs::read(&file).unwrap();
+    let mut forged = good.clone();
+    let payload = 26 + "p4-standard-any-row-empty-to-owner".len();
+    forged[payload + 8] = (forged[payload + 8] as i8 + 2) as u8;
+    let crc = crc32fast::hash(&forged[payload..]);
+    forged[16..20].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&file, &forged).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(&all)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("the opening book: "),
+        "{err}"
+    );
+    std::fs::write(&file, &good).unwrap();
+
     let cmd = format!(
         "{} engine --tt-mb 4 --threads 1 --egdb {d}",
         env!("CARGO_BIN_EXE_mancala")

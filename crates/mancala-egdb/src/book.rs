@@ -192,6 +192,13 @@ impl Book {
         self.entries.get(&cells(pos).0).copied()
     }
 
+    /// The boards it holds (the mover's row first, `2m` pits of 16), in order.
+    pub fn boards(&self) -> Vec<[u8; 16]> {
+        let mut v: Vec<[u8; 16]> = self.entries.keys().copied().collect();
+        v.sort();
+        v
+    }
+
     /// Whether the book holds the pits of `pos`.
     pub fn contains(&self, pos: &KalahPos) -> bool {
         self.entries.contains_key(&cells(pos).0)
