@@ -219,17 +219,7 @@ fn check(a: CheckArgs) -> Result<()> {
                 .map(|c| {
                     let s: u32 = c[..2 * m].iter().map(|&x| x as u32).sum();
                     rules.seeds = rules.seeds.max(s.div_ceil(2 * m as u32) as u8);
-                    let rest = rules.total_seeds() - s;
-                    let setup = mancala_core::Setup {
-                        rows: [
-                            c[..m].iter().map(|&x| (x.into(), 0)).collect(),
-                            c[m..2 * m].iter().map(|&x| (x.into(), 0)).collect(),
-                        ],
-                        stores: [(rest / 2) as u16, (rest - rest / 2) as u16],
-                        to_move: Some(mancala_core::Side::South),
-                        ..Default::default()
-                    };
-                    Position::from_setup(&rules, &setup).context("a position of the opening book")
+                    south_to_move(&rules, c).context("a position of the opening book")
                 })
                 .collect::<Result<_>>()?;
             let nodes = agree_with_solver(&db, u32::MAX, &positions)?;
@@ -295,23 +285,13 @@ impl Sample {
     ) -> Sample {
         let m = rules.pits as usize;
         let count = bin.count(s, 2 * m);
-        let rest = rules.total_seeds() - s;
         let (mut over, mut untabled) = (0, 0);
         let positions: Vec<Position> = (0..samples)
             .filter_map(|_| {
                 let mut c = [0u8; 16];
                 bin.unrank(rng.next_u64() % count, 2 * m, s, &mut c[..2 * m]);
-                let setup = mancala_core::Setup {
-                    rows: [
-                        c[..m].iter().map(|&x| (x.into(), 0)).collect(),
-                        c[m..2 * m].iter().map(|&x| (x.into(), 0)).collect(),
-                    ],
-                    stores: [(rest / 2) as u16, (rest - rest / 2) as u16],
-                    to_move: Some(mancala_core::Side::South),
-                    ..Default::default()
-                };
                 // A position whose game is already over is no entry.
-                match Position::from_setup(rules, &setup) {
+                match south_to_move(rules, &c) {
                     Ok(p) if !p.is_over() => Some(p),
                     _ => {
                         over += 1;
@@ -331,6 +311,27 @@ impl Sample {
             untabled,
         }
     }
+}
+
+/// The position of `rules` whose pits are `cells` (South's row, then North's), South to move,
+/// the other seeds shared between the stores.
+fn south_to_move(
+    rules: &mancala_core::Rules,
+    cells: &[u8; 16],
+) -> Result<Position, mancala_core::Error> {
+    let m = rules.pits as usize;
+    let s: u32 = cells[..2 * m].iter().map(|&x| x as u32).sum();
+    let rest = rules.total_seeds() - s;
+    let setup = mancala_core::Setup {
+        rows: [
+            cells[..m].iter().map(|&x| (x.into(), 0)).collect(),
+            cells[m..2 * m].iter().map(|&x| (x.into(), 0)).collect(),
+        ],
+        stores: [(rest / 2) as u16, (rest - rest / 2) as u16],
+        to_move: Some(mancala_core::Side::South),
+        ..Default::default()
+    };
+    Position::from_setup(rules, &setup)
 }
 
 /// Proves each of `positions` (level `s`; `u32::MAX`: the opening book's) with the tables

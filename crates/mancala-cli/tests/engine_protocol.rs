@@ -187,14 +187,28 @@ fn a_match_against_an_engine_that_exits_says_so() {
     );
 }
 
-/// Runs `mancala ARGS`, which must succeed; its standard output.
-fn mancala_ok(args: &[&str]) -> String {
+/// Runs `mancala ARGS`: whether it succeeded, its standard output and its standard error.
+fn mancala(args: &[&str]) -> (bool, String, String) {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
         .args(args)
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (o.status.success(), text(o.stdout), text(o.stderr))
+}
+
+/// Runs `mancala ARGS`, which must succeed; its standard output.
+fn mancala_ok(args: &[&str]) -> String {
+    let (ok, out, err) = mancala(args);
+    assert!(ok, "{err}");
+    out
+}
+
+/// Runs `mancala ARGS`, which must fail; its standard error.
+fn mancala_fails(args: &[&str]) -> String {
+    let (ok, _, err) = mancala(args);
+    assert!(!ok, "{err}");
+    err
 }
 
 /// A fresh folder `mancala-engine-WHAT-PID` in the temporary folder, holding the endgame
@@ -280,13 +294,15 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     let path = tables_4x3("book");
     let d = path.to_str().unwrap();
     let variant = "kalah,pits=4,seeds=3";
-    let book = [
-        "egdb",
-        "book",
-        "--variant",
-        variant,
-        "--dir",
-        d,
+    let command = ["egdb", "book", "--variant", variant, "--dir", d];
+    let with = |more: &[&'static str]| -> Vec<&str> {
+        command
+            .iter()
+            .copied()
+            .chain(more.iter().copied())
+            .collect()
+    };
+    let book = with(&[
         "--min-seeds",
         "21",
         "--threads",
@@ -294,7 +310,7 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
         "--tt-mb",
         "16",
         "--json",
-    ];
+    ]);
     let first: serde_json::Value = serde_json::from_str(&mancala_ok(&book)).unwrap();
     let start = Position::start(&variant.parse().unwrap()).unwrap();
     let positions = mancala_egdb::book::reachable(&start, 21, usize::MAX).unwrap();
@@ -304,20 +320,8 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     assert_eq!(first["positions"], 1067, "{first}");
     assert_eq!(first["proven"], 1067, "{first}");
     // Positions the tables hold (10 seeds or fewer) are not asked for.
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args([
-            "egdb",
-            "book",
-            "--variant",
-            variant,
-            "--dir",
-            d,
-            "--min-seeds",
-            "10",
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
+    let low = with(&["--min-seeds", "10"]);
+    let err = mancala_fails(&low);
     assert!(
         err.contains(
             "--min-seeds 10: the tables hold every position of at most 10 seeds; give 11 or more"
@@ -393,15 +397,8 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     let crc = crc32fast::hash(&forged[payload..]);
     forged[16..20].copy_from_slice(&crc.to_le_bytes());
     std::fs::write(&file, &forged).unwrap();
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
-        .args(&all)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !o.status.success() && err.contains("the opening book: "),
-        "{err}"
-    );
+    let err = mancala_fails(&all);
+    assert!(err.contains("the opening book: "), "{err}");
     std::fs::write(&file, &good).unwrap();
 
     let cmd = format!(
