@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests of the web client: installs Debian's Chromium (only if missing) and
-# playwright-core (npm ci, no browser download), builds `mancala`, starts `mancala serve` on a
-# free loopback port with a temporary database and a KGP lobby, runs web/tests with node's test
-# runner and stops the server; then, where web/pkg/ is built, the static copy's offline tests
-# (offline.test.js). Screenshots and downloaded records land in test-output/browser/.
+# playwright-core (npm ci, no browser download), builds `mancala` (unless MANCALA_BIN names
+# one), starts `mancala serve` on a free loopback port with a temporary database and a KGP
+# lobby, runs web/tests with node's test runner and stops the server; then, where web/pkg/ is
+# built, the static copy's offline tests (offline.test.js). Screenshots and downloaded records land in test-output/browser/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -19,9 +19,14 @@ fi
 echo "== npm ci (playwright-core)"
 (cd web/tests && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 
-echo "== building mancala"
-cargo build --locked --bin mancala
-bin="${CARGO_TARGET_DIR:-$root/target}/debug/mancala"
+# MANCALA_BIN names a `mancala` already built (scripts/test.sh passes the one its tests ran).
+bin="${MANCALA_BIN:-}"
+if [ -z "$bin" ]; then
+  echo "== building mancala"
+  cargo build --locked --bin mancala
+  bin="${CARGO_TARGET_DIR:-$root/target}/debug/mancala"
+fi
+bin=$(realpath "$bin")
 
 tmp=$(mktemp -d)
 server_pid=""

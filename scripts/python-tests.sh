@@ -37,8 +37,13 @@ if ! "$VENV/bin/python" -c 'import pyspiel' 2>/dev/null; then
 fi
 
 echo "== mancala (Python package): build"
-# The `mancala` command the tests check the package against (cargo test built it already).
-cargo build --locked -p mancala-cli
+# The `mancala` command the tests check the package against: MANCALA_BIN where set
+# (scripts/test.sh passes the one its tests ran), else the debug build.
+MANCALA_BIN="${MANCALA_BIN:-}"
+if [ -z "$MANCALA_BIN" ]; then
+  cargo build --locked --bin mancala
+  MANCALA_BIN="$TARGET/debug/mancala"
+fi
 BUILD=${MANCALA_PY_BUILD:-wheel}
 if [ "$BUILD" = wheel ] && ! "${PIP[@]}" install ziglang; then
   echo "note: ziglang did not install here: a development build instead of the manylinux2014 wheel"
@@ -72,5 +77,5 @@ else
 fi
 
 echo "== mancala (Python package): pytest"
-MANCALA_BIN="$TARGET/debug/mancala" "$VENV/bin/python" -m pytest -q -p no:cacheprovider \
+MANCALA_BIN="$MANCALA_BIN" "$VENV/bin/python" -m pytest -q -p no:cacheprovider \
   crates/mancala-py/tests "$@"
