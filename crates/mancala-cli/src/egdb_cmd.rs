@@ -642,8 +642,19 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let net = db.net(p);
     crate::tables::check_tables(Some(&db))?;
     let Some(net) = net else {
+        if p.opening() != mancala_core::Opening::None {
+            bail!(
+                "the tables and the opening book hold positions past the opening rules: in this \
+                 one {}, which only a search values",
+                if p.opening() == mancala_core::Opening::Swap {
+                    "North may still swap (the pie rule)"
+                } else {
+                    "South's first turn is still under its opening rule"
+                }
+            );
+        }
         bail!(
-            "no table in {} holds this position ({s} seeds on the board, rules {})",
+            "no table or opening book in {} holds this position ({s} seeds on the board, rules {})",
             dir.display(),
             TableRules::new(p.rules())?.name()
         );

@@ -65,11 +65,18 @@ fn note_if_uncovered(db: &mancala_egdb::Egdb, pos: &Position) {
     let rules = pos
         .as_kalah()
         .and_then(|k| mancala_egdb::TableRules::new(k.rules()).ok());
-    if rules.is_none_or(|r| db.complete_to(&r).is_none()) {
+    let tables = rules.as_ref().is_some_and(|r| db.complete_to(r).is_some());
+    let book = rules.as_ref().is_some_and(|r| db.book_of(r).is_some());
+    if !tables {
         eprintln!(
-            "note: {} holds no endgame table of {}: searching without them",
+            "note: {} holds no endgame table of {}: {}",
             db.dir.display(),
-            pos.rules()
+            pos.rules(),
+            if book {
+                "only its opening book is read, and positions it does not hold are searched"
+            } else {
+                "searching without them"
+            }
         );
     }
 }

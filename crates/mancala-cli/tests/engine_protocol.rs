@@ -369,6 +369,36 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     let own = probe["own"].as_i64().unwrap();
     let seeds = i64::from(low.board_seeds());
     assert_eq!(2 * own - seeds, probe["future_net_gain"].as_i64().unwrap());
+    // Under the pie rule, a board the book holds is not read while North may still swap,
+    // and the refusal says so.
+    let mut pie = Position::start(&"kalah,pits=4,seeds=3,pie=true".parse().unwrap()).unwrap();
+    pie.play(0).unwrap();
+    let mut plain = start;
+    plain.play(0).unwrap();
+    assert!(
+        positions.contains(&plain),
+        "the same board without the pie rule is booked"
+    );
+    let err = mancala_fails(&["egdb", "probe", "--dir", d, &pie.to_string()]);
+    assert!(err.contains("North may still swap (the pie rule)"), "{err}");
+    // A folder holding the book alone says that only the book is read, and answers from it.
+    let alone = path.join("book-alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    let name = "kalah-p4-standard-any-row-empty-to-owner.book";
+    std::fs::copy(path.join(name), alone.join(name)).unwrap();
+    let (ok, out, err) = mancala(&[
+        "solve",
+        "--threads",
+        "1",
+        "--egdb",
+        alone.to_str().unwrap(),
+        "--position",
+        &low.to_string(),
+        "--stats",
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("only its opening book is read"), "{err}");
+    assert!(out.contains("proof: 0 nodes"), "{out}");
 
     // `egdb check` proves every entry again with the tables alone, values and moves; an
     // entry forged to another value of the right parity, its checksum made to match, is
