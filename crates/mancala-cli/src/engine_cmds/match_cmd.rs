@@ -31,8 +31,8 @@ pub struct MatchArgs {
     /// Player B as an engine command.
     #[arg(long, requires = "a_cmd")]
     b_cmd: Option<String>,
-    /// Engines: time a move, in milliseconds or with a unit (`100ms`, `0.5s`), sent as
-    /// Each move's `go movetime`, with its unit (`100ms`, `1s`) [default: 100ms].
+    /// Engines: the time of each move, in milliseconds or with a unit (`100ms`, `0.5s`),
+    /// sent as each move's `go movetime` [default: 100ms].
     #[arg(long, requires = "a_cmd", conflicts_with = "go",
           value_parser = crate::time_arg::within(1, 3600))]
     movetime: Option<Duration>,
