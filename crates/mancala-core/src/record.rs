@@ -9,11 +9,12 @@
 //! `pit` counts from 1 at the mover's left; the pie rule's swap is `{"pit": "swap"}`. `start` (a position string) is present only when
 //! the game did not begin at the rules' start. Moves may carry `comment`, `eval` (the final seed
 //! margin the engine expected for the mover, own seeds minus the opponent's; in a misère game
-//! lower is better) and `time_ms`.
+//! lower is better) and `time_ms`. `time_control` (`"3+2"`: minutes, then seconds added a
+//! turn; `"3d"`: days a move) is present only for a game played on a clock.
 //!
 //! # Text
 //! Optional tag lines `[Variant "dracala"]`, `[South "..."]`, `[North "..."]`,
-//! `[Position "..."]` (each at most once), then the movetext of [`crate::notation`] (with a final `a : b` score
+//! `[Position "..."]`, `[TimeControl "3+2"]` (each at most once), then the movetext of [`crate::notation`] (with a final `a : b` score
 //! once the game is over).
 
 use serde::{Deserialize, Serialize};
@@ -268,6 +269,10 @@ pub struct Record {
     /// The players' names.
     #[serde(default)]
     pub players: Players,
+    /// The clock the game was played on, as the site writes it (`3+2`, `3d`); `None`: none
+    /// (or not recorded). Read and written as given: it changes nothing in the replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
     /// The turns played, in order.
     pub turns: Vec<RecordTurn>,
     /// How the game ended; `None` while it is unfinished.
@@ -313,6 +318,7 @@ impl Record {
             rules: *game.rules(),
             start: (default_start != Some(start)).then_some(start),
             players,
+            time_control: None,
             turns: game
                 .turns()
                 .into_iter()
@@ -513,6 +519,7 @@ impl Record {
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;
+        let mut time_control: Option<String> = None;
         let mut stopped: Option<Stop> = None;
         let mut body = String::new();
         // Each tag once: a record naming two variants (or two players for a side) is wrong,
@@ -550,6 +557,7 @@ impl Record {
                     "South" => players.south = Some(value.to_string()),
                     "North" => players.north = Some(value.to_string()),
                     "Position" => start = Some(value.parse().map_err(at)?),
+                    "TimeControl" => time_control = Some(value.to_string()),
                     // A resignation, a loss on time, an abandoned game or an agreed draw,
                     // as `to_text` writes them; other results are comments (the
                     // movetext's final score is the one checked).
@@ -598,6 +606,7 @@ impl Record {
         notation::replay(&mut game, &body, check)?;
         let mut rec = Record::from_game(&game, players);
         rec.rules = rules;
+        rec.time_control = time_control;
         if let Some(stop) = stopped {
             rec.result = RecordResult::stopped(&game, stop);
             if check == Check::Strict {
@@ -619,6 +628,9 @@ impl Record {
         }
         if let Some(p) = &self.start {
             out += &format!("[Position \"{p}\"]\n");
+        }
+        if let Some(t) = &self.time_control {
+            out += &format!("[TimeControl \"{}\"]\n", tag_value(t));
         }
         if let Some(tag) = self.result.as_ref().and_then(|r| r.stop()?.tag()) {
             out += &format!("[Result \"{tag}\"]\n");

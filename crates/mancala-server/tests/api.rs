@@ -104,6 +104,11 @@ async fn a_game_against_the_computer_over_http() {
     let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
     let (_, g2) = Record::parse_text(&text, None, Check::Strict).unwrap();
     assert_eq!(g2.position(), game.position());
+    // A game without a clock records none.
+    assert!(
+        !text.contains("TimeControl") && rec.time_control.is_none(),
+        "{text}"
+    );
     // The replay view has every position and a value for every move.
     let rp = c.get(&format!("/api/games/{id}/replay"), None).await.ok();
     let n = game.moves().len();

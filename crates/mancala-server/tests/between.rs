@@ -65,6 +65,11 @@ async fn the_flag_falls_on_the_server() {
     c.play(&id, token, legal(&st)[0]).await.err(409, "");
     let text = c.text(&format!("/api/games/{id}/record?format=text")).await;
     assert!(text.contains("lost on time"), "{text}");
+    // The record says what clock the game was played on.
+    assert!(text.contains("[TimeControl \"0.05+0\"]\n"), "{text}");
+    let json: Value =
+        serde_json::from_str(&c.text(&format!("/api/games/{id}/record")).await).unwrap();
+    assert_eq!(json["time_control"], "0.05+0", "{json}");
     // Two guests who gave no names are not named (a record is read by both).
     assert!(
         !text.contains("[South") && !text.contains("[North"),

@@ -298,3 +298,33 @@ fn stopped_results_read_back_and_are_checked() {
     over.result.as_mut().unwrap().south += 1;
     assert!(over.replay().is_err());
 }
+
+/// The clock a game was played on reads back from its `TimeControl` tag and its JSON field,
+/// and a record without a clock has neither.
+#[test]
+fn a_time_control_round_trips_in_text_and_json() {
+    let mut game = Game::from_rules(&"kalah,seeds=3".parse().unwrap()).unwrap();
+    game.play(0).unwrap();
+    let mut rec = Record::from_game(&game, Players::default());
+    let plain = rec.to_text().unwrap();
+    assert!(!plain.contains("TimeControl"), "{plain}");
+    let json = serde_json::to_string(&rec).unwrap();
+    assert!(!json.contains("time_control"), "{json}");
+    rec.time_control = Some("3+2".into());
+    let text = rec.to_text().unwrap();
+    assert!(text.contains("\n[TimeControl \"3+2\"]\n1. A"), "{text}");
+    let json = serde_json::to_string(&rec).unwrap();
+    assert!(json.contains(r#""time_control":"3+2""#), "{json}");
+    for back in [Record::parse(&json, None), Record::parse(&text, None)] {
+        let back = back.unwrap();
+        assert_eq!(back.time_control.as_deref(), Some("3+2"));
+        assert_eq!(back.turns, rec.turns);
+    }
+    let e = Record::parse(
+        "[Variant \"kalah\"]\n[TimeControl \"3+2\"]\n[TimeControl \"5+0\"]\n",
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("line 3: a second TimeControl tag"), "{e}");
+}
