@@ -76,11 +76,15 @@ impl App {
         if !live.between_people() {
             return Err(said(StatusCode::CONFLICT, "server.offer.people-only"));
         }
-        if let Some(o) = live.row.between.offer {
-            if o.kind == kind && o.by != side {
+        // The opponent's standing offer is answered first: an offer of the same kind accepts
+        // it, one of another kind is refused rather than silently putting it aside. A
+        // player's own offer is replaced by his next.
+        if let Some(o) = live.row.between.offer.filter(|o| o.by != side) {
+            if o.kind == kind {
                 drop(live);
                 return self.answer(id, token, true).await;
             }
+            return Err(said(StatusCode::CONFLICT, "server.offer.answer-first"));
         }
         match kind {
             OfferKind::Rematch if !live.over() => {

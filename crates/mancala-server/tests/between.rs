@@ -127,8 +127,12 @@ async fn draw_and_takeback_offers() {
     let st = answer(true, north.clone()).await.ok();
     assert_eq!(st["ply"], 0, "{st}");
     assert_eq!(st["to_move"], "south");
-    // A draw offered and accepted.
+    // A draw offered and accepted; an offer of another kind while it stands is refused,
+    // and leaves it standing.
     offer("draw", north.clone()).await.ok();
+    offer("takeback", south.clone())
+        .await
+        .err(409, "your opponent's offer stands");
     let st = answer(true, south.clone()).await.ok();
     assert_eq!(st["over"], true);
     assert_eq!(st["result"]["why"]["key"], "result.agreed");
