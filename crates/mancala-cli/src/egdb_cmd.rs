@@ -207,13 +207,15 @@ fn check(a: CheckArgs) -> Result<()> {
             let book_t0 = std::time::Instant::now();
             // All of them where as many samples are asked for.
             let every = a.samples as usize >= boards.len();
-            let drawn: Vec<&[u8; 16]> = if every {
-                boards.iter().collect()
-            } else {
-                (0..a.samples)
-                    .map(|_| &boards[(rng.next_u64() % boards.len() as u64) as usize])
-                    .collect()
-            };
+            // Else as many different ones, drawn at random (the first steps of a shuffle).
+            let mut drawn: Vec<&[u8; 16]> = boards.iter().collect();
+            if !every {
+                for i in 0..a.samples as usize {
+                    let j = i + (rng.next_u64() % (drawn.len() - i) as u64) as usize;
+                    drawn.swap(i, j);
+                }
+                drawn.truncate(a.samples as usize);
+            }
             let positions: Vec<Position> = drawn
                 .into_iter()
                 .map(|c| {
@@ -228,7 +230,7 @@ fn check(a: CheckArgs) -> Result<()> {
                 println!(
                     "opening book: {} positions agree, values and moves ({} of its {}; {nodes} nodes, {secs:.2} s)",
                     positions.len(),
-                    if every { "all" } else { "drawn" },
+                    if every { "all" } else { "a random sample" },
                     boards.len()
                 );
             }
@@ -613,7 +615,7 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
             f => format!("levels 0-{} only", f - 1),
         };
         println!(
-            "note: {rules} lacks level{} {}: probes and proofs use {usable}",
+            "note: {rules} lacks level{} {}: proofs use {usable} (`egdb probe` still reads a level that is present)",
             if levels.len() == 1 { "" } else { "s" },
             list.join(", "),
         );
@@ -644,8 +646,8 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     let Some(net) = net else {
         if p.opening() != mancala_core::Opening::None {
             bail!(
-                "the tables and the opening book hold positions past the opening rules: in this \
-                 one {}, which only a search values",
+                "the tables and the opening book hold positions past the opening rules, and in \
+                 this one {}: `mancala solve --position` proves it by a search",
                 if p.opening() == mancala_core::Opening::Swap {
                     "North may still swap (the pie rule)"
                 } else {
@@ -661,6 +663,7 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
     };
     let me = p.to_move();
     let banked = p.store(me) as i32 - p.store(me.other()) as i32;
+    let from_book = !db.tables_hold(p);
     // The best moves: those whose own gain and resulting position reach the value.
     let values = db.move_values(p);
     crate::tables::check_tables(Some(&db))?;
@@ -700,8 +703,9 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
             "future_net_gain": net,
             "final_margin": banked + net,
             "best_moves": best.as_ref().map(|b| b.iter().map(|&m| mv(m)).collect::<Vec<_>>()),
-            // The opening book's value and move: one best move, not every one.
-            "from_book": booked.is_some(),
+            // The value is the opening book's (no table holds the position); its best
+            // moves are then the book's one move, unless the moves' values are all known.
+            "from_book": from_book,
             "moves": values.as_ref().map(|v| {
                 v.iter()
                     .map(|&(m, gain)| {
@@ -715,14 +719,19 @@ fn probe(dir: PathBuf, position: &str, json: bool) -> Result<()> {
         println!("{v}");
         return Ok(());
     }
+    let source = if from_book {
+        " (the opening book's value)"
+    } else {
+        ""
+    };
     match db.own(p) {
         Some(own) => println!(
-            "{me} to move ends with {own} of the {s} seeds on the board (the opponent with {}): future net gain {net:+}, final margin {:+}",
+            "{me} to move ends with {own} of the {s} seeds on the board (the opponent with {}): future net gain {net:+}, final margin {:+}{source}",
             s - own as u32,
             banked + net
         ),
         None => println!(
-            "{me} to move: future net gain {net:+} of the {s} seeds on the board (leftovers count for nobody), final margin {:+}",
+            "{me} to move: future net gain {net:+} of the {s} seeds on the board (leftovers count for nobody), final margin {:+}{source}",
             banked + net
         ),
     }

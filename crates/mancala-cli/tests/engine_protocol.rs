@@ -399,6 +399,24 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     assert!(ok, "{err}");
     assert!(err.contains("only its opening book is read"), "{err}");
     assert!(out.contains("proof: 0 nodes"), "{out}");
+    // Its line is the book's one move, and says that the game goes on.
+    assert!(
+        out.contains(" ... (the game goes on: no table kept the move of the next position)"),
+        "{out}"
+    );
+    // The start's value is the book's, though every move's value is known (from the book
+    // too): all its best moves are given.
+    let start_probe: serde_json::Value = serde_json::from_str(&mancala_ok(&[
+        "egdb",
+        "probe",
+        "--dir",
+        d,
+        &start.to_string(),
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(start_probe["from_book"], true, "{start_probe}");
+    assert!(start_probe["moves"].is_array(), "{start_probe}");
 
     // `egdb check` proves every entry again with the tables alone, values and moves; an
     // entry forged to another value of the right parity, its checksum made to match, is
@@ -413,6 +431,14 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
         "--from",
         "10",
     ];
+    let some: Vec<&str> = check.iter().copied().chain(["--samples", "5"]).collect();
+    let out = mancala_ok(&some);
+    assert!(
+        out.contains(
+            "opening book: 5 positions agree, values and moves (a random sample of its 1067;"
+        ),
+        "{out}"
+    );
     let all: Vec<&str> = check.iter().copied().chain(["--samples", "2000"]).collect();
     let out = mancala_ok(&all);
     assert!(

@@ -444,6 +444,11 @@ impl Egdb {
         }
     }
 
+    /// Whether a table (not the opening book) holds `pos`.
+    pub fn tables_hold(&self, pos: &KalahPos) -> bool {
+        self.lookup(pos).is_some()
+    }
+
     /// The opening book of `rules`, if the directory holds one.
     pub fn book_of(&self, rules: &TableRules) -> Option<&Book> {
         self.books.iter().find(|b| b.rules == *rules)

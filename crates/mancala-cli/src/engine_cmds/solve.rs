@@ -183,6 +183,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             "eval": r.eval,
             "best": notation.move_text(side, r.best).to_string(),
             "pv": line_text(&pos, &r.pv),
+            "pv_to_end": line_ends_game(&pos, &r.pv),
             "nodes": r.nodes,
         });
         if a.egdb.is_some() {
@@ -242,10 +243,18 @@ fn print_solved(
         r.eval.outcome_text(),
         notation.move_text(side, r.best)
     );
-    println!("perfect play: {}", line_text(pos, &r.pv));
+    println!(
+        "perfect play: {}{}",
+        line_text(pos, &r.pv),
+        if line_ends_game(pos, &r.pv) {
+            ""
+        } else {
+            " ... (the game goes on: no table kept the move of the next position)"
+        }
+    );
     if a.egdb.is_some() {
         println!(
-            "proof: {} nodes, {} valued by the endgame databases",
+            "proof: {} nodes, {} valued by the endgame databases (tables and opening book)",
             r.nodes, r.oracle_hits
         );
     } else {
@@ -365,7 +374,7 @@ fn print_bound(
     println!("value: {value_is}");
     if a.egdb.is_some() {
         println!(
-            "proof: {} nodes, {} valued by the endgame databases (one null-window pass)",
+            "proof: {} nodes, {} valued by the endgame databases (tables and opening book; one null-window pass)",
             r.nodes, r.oracle_hits
         );
     } else {
@@ -384,4 +393,11 @@ fn print_bound(
         );
     }
     Ok(())
+}
+
+/// Whether playing `line` from `pos` ends the game: a principal variation read from a table
+/// stops where the table lost the next move.
+fn line_ends_game(pos: &Position, line: &[u8]) -> bool {
+    let mut p = *pos;
+    line.iter().all(|&m| p.play(m).is_ok()) && p.is_over()
 }
