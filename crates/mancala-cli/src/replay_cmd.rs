@@ -48,6 +48,9 @@ pub(crate) fn replay(a: ReplayArgs) -> Result<()> {
     if let Some(n) = &record.players.north {
         println!("{}: {}", t("side.north"), mancala_core::printable(n));
     }
+    if let Some(c) = &record.time_control {
+        println!("{}: {c}", t("record.time-control"));
+    }
     println!();
     print!(
         "{}",

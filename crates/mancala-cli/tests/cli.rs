@@ -203,16 +203,22 @@ fn replay_shows_a_loss_on_time_and_an_agreed_draw() {
         ));
         std::fs::write(
             &path,
-            format!("[Variant \"kalah\"]\n[Result \"{tag}\"]\n1. A  b\n"),
+            format!("[Variant \"kalah\"]\n[TimeControl \"3+2\"]\n[Result \"{tag}\"]\n1. A  b\n"),
         )
         .unwrap();
         let file = path.to_str().unwrap();
         let o = mancala(&["replay", file]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(stdout(&o).contains(line), "{}", stdout(&o));
+        assert!(
+            stdout(&o).contains("\nTime control: 3+2\n"),
+            "{}",
+            stdout(&o)
+        );
         let o = mancala(&["replay", file, "--json"]);
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["result"]["stopped"], json, "{v}");
+        assert_eq!(v["time_control"], "3+2", "{v}");
         std::fs::remove_file(&path).unwrap();
     }
 }

@@ -27,6 +27,7 @@ pub mod position;
 pub mod record;
 pub mod rng;
 pub mod rules;
+pub mod time_control;
 
 use core::fmt;
 
@@ -45,6 +46,7 @@ pub use rules::{
     Capture, DecidedLeftovers, EndCheck, GameFamily, GrandSlam, Leftovers, Preset, Repetition,
     Rules, Stage, MAX_PITS,
 };
+pub use time_control::TimeControl;
 
 /// A player. South is the first player and sits at the bottom of a diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -522,6 +524,8 @@ pub enum Error {
     /// A policy's logits from which no move can be drawn (the wrong number, or a NaN or +inf
     /// for a legal pit, or -inf for every one).
     Logits(Msg),
+    /// A time control (`3+2`, `3d`) that does not read.
+    Clock(Msg),
 }
 
 /// Characters of a message shown before it is cut: a message quoting its input (an
@@ -567,6 +571,7 @@ impl Error {
             Error::GameOver => return Msg::new("error.game-over"),
             Error::Record(m) => ("error.record", m),
             Error::Logits(m) => ("error.logits", m),
+            Error::Clock(m) => ("error.clock", m),
         };
         Msg::new(key).sub("message", m.clone())
     }
@@ -580,6 +585,7 @@ impl Error {
             Error::GameOver => return i18n::text(lang, "error.game-over").to_string(),
             Error::Record(m) => ("error.record", m),
             Error::Logits(m) => ("error.logits", m),
+            Error::Clock(m) => ("error.clock", m),
         };
         // Messages quote their input: shown escaped, and cut when long.
         i18n::format(lang, key, &[("message", &shown(&m.text_in(lang)))])

@@ -269,10 +269,10 @@ pub struct Record {
     /// The players' names.
     #[serde(default)]
     pub players: Players,
-    /// The clock the game was played on, as the site writes it (`3+2`, `3d`); `None`: none
-    /// (or not recorded). Read and written as given: it changes nothing in the replay.
+    /// The clock the game was played on (`3+2`, `3d`); `None`: none (or not recorded). It
+    /// changes nothing in the replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time_control: Option<String>,
+    pub time_control: Option<crate::TimeControl>,
     /// The turns played, in order.
     pub turns: Vec<RecordTurn>,
     /// How the game ended; `None` while it is unfinished.
@@ -519,7 +519,7 @@ impl Record {
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
         let mut start: Option<Position> = None;
-        let mut time_control: Option<String> = None;
+        let mut time_control: Option<crate::TimeControl> = None;
         let mut stopped: Option<Stop> = None;
         let mut body = String::new();
         // Each tag once: a record naming two variants (or two players for a side) is wrong,
@@ -557,7 +557,7 @@ impl Record {
                     "South" => players.south = Some(value.to_string()),
                     "North" => players.north = Some(value.to_string()),
                     "Position" => start = Some(value.parse().map_err(at)?),
-                    "TimeControl" => time_control = Some(value.to_string()),
+                    "TimeControl" => time_control = Some(value.parse().map_err(at)?),
                     // A resignation, a loss on time, an abandoned game or an agreed draw,
                     // as `to_text` writes them; other results are comments (the
                     // movetext's final score is the one checked).
@@ -630,7 +630,7 @@ impl Record {
             out += &format!("[Position \"{p}\"]\n");
         }
         if let Some(t) = &self.time_control {
-            out += &format!("[TimeControl \"{}\"]\n", tag_value(t));
+            out += &format!("[TimeControl \"{t}\"]\n");
         }
         if let Some(tag) = self.result.as_ref().and_then(|r| r.stop()?.tag()) {
             out += &format!("[Result \"{tag}\"]\n");

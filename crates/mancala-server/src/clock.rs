@@ -10,17 +10,14 @@
 //!
 //! Every time the server stores is read from the wall clock, [`now_ms`].
 
-use std::fmt;
-use std::str::FromStr;
-
 use crate::view::ClockView;
+use mancala_core::time_control::DAY_MS;
 use mancala_core::Side;
+pub use mancala_core::TimeControl;
 
 /// Time a side has for its first move of a game on a real-time clock: past it the game is
 /// cancelled.
 pub const FIRST_MOVE_MS: i64 = 30_000;
-
-const DAY_MS: i64 = 86_400_000;
 
 /// The wall clock in milliseconds since the Unix epoch (0 if the clock is set before it).
 pub fn now_ms() -> i64 {
@@ -28,92 +25,6 @@ pub fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
-}
-
-/// How much time the players have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    /// Fischer: `base_ms` for the game, `inc_ms` more after each turn.
-    Fischer {
-        /// The time each side starts with, in milliseconds.
-        base_ms: i64,
-        /// Added to the mover's time when his turn ends.
-        inc_ms: i64,
-    },
-    /// Correspondence: `days` for each move.
-    Correspondence {
-        /// Days a move (1 to 14).
-        days: i64,
-    },
-}
-
-/// Why a time control did not read.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "a clock is MINUTES+SECONDS (3+2: three minutes, two seconds more a turn; minutes may be \
-     a fraction down to 0.05, seconds 0 to 60) or DAYSd (1d to 14d a move), not {0:?}"
-)]
-pub struct BadClock(String);
-
-impl FromStr for TimeControl {
-    type Err = BadClock;
-
-    fn from_str(s: &str) -> Result<TimeControl, BadClock> {
-        let bad = || BadClock(s.chars().take(40).collect());
-        let t = s.trim();
-        if let Some(d) = t.strip_suffix('d') {
-            let days: i64 = d.parse().map_err(|_| bad())?;
-            return (1..=14)
-                .contains(&days)
-                .then_some(TimeControl::Correspondence { days })
-                .ok_or_else(bad);
-        }
-        let (m, i) = t.split_once('+').ok_or_else(bad)?;
-        let minutes: f64 = m.parse().map_err(|_| bad())?;
-        let inc: i64 = i.parse().map_err(|_| bad())?;
-        if !(0.05..=180.0).contains(&minutes) || !(0..=60).contains(&inc) {
-            return Err(bad());
-        }
-        Ok(TimeControl::Fischer {
-            base_ms: (minutes * 60_000.0).round() as i64,
-            inc_ms: inc * 1000,
-        })
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            TimeControl::Fischer { base_ms, inc_ms } => {
-                let minutes = base_ms as f64 / 60_000.0;
-                write!(f, "{}+{}", trim(minutes), inc_ms / 1000)
-            }
-            TimeControl::Correspondence { days } => write!(f, "{days}d"),
-        }
-    }
-}
-
-/// `3` for 3.0, `0.05` for 0.05: six decimals at most, enough to read back the same
-/// milliseconds.
-fn trim(x: f64) -> String {
-    let s = format!("{x:.6}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-impl TimeControl {
-    /// Each side's time at the start of the game (a correspondence game: one move's).
-    pub fn start_ms(self) -> i64 {
-        match self {
-            TimeControl::Fischer { base_ms, .. } => base_ms,
-            TimeControl::Correspondence { days } => days * DAY_MS,
-        }
-    }
-
-    /// Whether it is a real-time clock (the first-move rule holds, an absent player can be
-    /// claimed against).
-    pub fn real_time(self) -> bool {
-        matches!(self, TimeControl::Fischer { .. })
-    }
 }
 
 /// A game's clock: its control, both sides' times as read at `at_ms`; `at_ms` is `None`

@@ -11,7 +11,7 @@ use mancala_core::{Msg, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::clock::{BadClock, TimeControl};
+use crate::clock::TimeControl;
 use crate::ids::random_hex;
 use crate::response::{ApiError, ApiResult};
 use crate::view::parse_side;
@@ -93,10 +93,7 @@ pub(crate) fn rules_from(
 pub(crate) fn clock_from(c: Option<&str>) -> ApiResult<Option<TimeControl>> {
     match c.map(str::trim) {
         None | Some("") => Ok(None),
-        Some(t) => t
-            .parse()
-            .map(Some)
-            .map_err(|e: BadClock| ApiError::bad(e.to_string())),
+        Some(t) => t.parse().map(Some).map_err(ApiError::from),
     }
 }
 

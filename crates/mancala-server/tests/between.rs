@@ -147,6 +147,14 @@ async fn draw_and_takeback_offers() {
     )
     .await
     .err(400, "between people");
+    // A clock that does not read is refused, saying the form.
+    c.post(
+        "/api/games",
+        json!({"rules": "kalah", "opponent": "friend", "clock": "3+99"}),
+        None,
+    )
+    .await
+    .err(400, "time control: a clock is MINUTES+SECONDS");
     // Against the computer there is nobody to offer to.
     let (cid, ct, _) = c
         .create(json!({"rules": "kalah,pits=4,seeds=3", "level": 1}))

@@ -310,14 +310,14 @@ fn a_time_control_round_trips_in_text_and_json() {
     assert!(!plain.contains("TimeControl"), "{plain}");
     let json = serde_json::to_string(&rec).unwrap();
     assert!(!json.contains("time_control"), "{json}");
-    rec.time_control = Some("3+2".into());
+    rec.time_control = Some("3+2".parse().unwrap());
     let text = rec.to_text().unwrap();
     assert!(text.contains("\n[TimeControl \"3+2\"]\n1. A"), "{text}");
     let json = serde_json::to_string(&rec).unwrap();
     assert!(json.contains(r#""time_control":"3+2""#), "{json}");
     for back in [Record::parse(&json, None), Record::parse(&text, None)] {
         let back = back.unwrap();
-        assert_eq!(back.time_control.as_deref(), Some("3+2"));
+        assert_eq!(back.time_control, rec.time_control);
         assert_eq!(back.turns, rec.turns);
     }
     let e = Record::parse(
@@ -327,4 +327,16 @@ fn a_time_control_round_trips_in_text_and_json() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("line 3: a second TimeControl tag"), "{e}");
+    // A value that is no time control is refused, in text and in JSON.
+    for bad in ["", "abc", "3\"+2", "99999999999999999999+2"] {
+        let text = format!("[Variant \"kalah\"]\n[TimeControl \"{bad}\"]\n1. A\n");
+        let e = Record::parse(&text, None).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2: time control: a clock is MINUTES+SECONDS"),
+            "{bad}: {e}"
+        );
+    }
+    let json = r#"{"rules":{"preset":"kalah"},"time_control":"3","turns":[]}"#;
+    let e = Record::parse(json, None).unwrap_err().to_string();
+    assert!(e.contains("a clock is MINUTES+SECONDS"), "{e}");
 }

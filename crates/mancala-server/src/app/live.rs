@@ -243,7 +243,7 @@ impl Live {
     /// The game record (JSON) with the computer's values and times on its moves.
     pub fn record(&self) -> mancala_core::Record {
         let mut rec = self.session.record();
-        rec.time_control = self.row.between.clock.map(|c| c.control.to_string());
+        rec.time_control = self.row.between.clock.map(|c| c.control);
         let mut k = 0;
         for turn in &mut rec.turns {
             for mv in &mut turn.moves {
