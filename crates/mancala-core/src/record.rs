@@ -515,6 +515,10 @@ impl Record {
     ) -> Result<(Record, Game), Error> {
         // A byte-order mark (files saved on Windows) is not part of the text.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        // With no rules given, an empty text would be refused for naming no variant.
+        if text.trim().is_empty() && rules.is_none() {
+            return Err(Error::Record(Msg::new("error.record.empty")));
+        }
         refuse_json(text)?;
         let mut players = Players::default();
         let mut variant: Option<Rules> = None;
@@ -552,6 +556,25 @@ impl Record {
                             .error("error", e),
                     )
                 };
+                // A known tag in another case is a slip, not a comment to pass over.
+                if let Some(known) = [
+                    "Variant",
+                    "South",
+                    "North",
+                    "Position",
+                    "TimeControl",
+                    "Result",
+                ]
+                .into_iter()
+                .find(|k| k.eq_ignore_ascii_case(name) && *k != name)
+                {
+                    return Err(Error::Record(
+                        Msg::new("error.record.tag-case")
+                            .arg("line", n + 1)
+                            .arg("name", name)
+                            .arg("known", known),
+                    ));
+                }
                 match name {
                     "Variant" => variant = Some(value.parse().map_err(at)?),
                     "South" => players.south = Some(value.to_string()),

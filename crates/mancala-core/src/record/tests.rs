@@ -340,3 +340,31 @@ fn a_time_control_round_trips_in_text_and_json() {
     let e = Record::parse(json, None).unwrap_err().to_string();
     assert!(e.contains("a clock is MINUTES+SECONDS"), "{e}");
 }
+
+/// An empty record says so; a known tag written in another case is named, not passed over.
+#[test]
+fn an_empty_record_and_a_tag_in_the_wrong_case_say_so() {
+    for empty in ["", "\n  \n", "\u{feff}"] {
+        let e = Record::parse(empty, None).unwrap_err().to_string();
+        assert_eq!(e, "record: the record is empty");
+    }
+    // With the rules given, no text is a game without moves, as before.
+    let rules: Rules = "kalah".parse().unwrap();
+    assert!(Record::parse("", Some(rules)).unwrap().turns.is_empty());
+    let e = Record::parse("[variant \"kalah\"]\n1. A\n", None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 1: the tag is written Variant, not variant"),
+        "{e}"
+    );
+    let e = Record::parse("[Variant \"kalah\"]\n[TIMECONTROL \"3+2\"]\n", None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("line 2: the tag is written TimeControl, not TIMECONTROL"),
+        "{e}"
+    );
+    // Other tags are still comments.
+    assert!(Record::parse("[Variant \"kalah\"]\n[Event \"Club\"]\n1. A\n", None).is_ok());
+}
