@@ -313,6 +313,13 @@ pub fn replay(game: &mut Game, text: &str, check: Check) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether playing `pits` from `pos` ends the game: a principal variation read from a table
+/// stops where the table lost the next move, and says so where it is shown.
+pub fn line_ends_game(pos: &Position, pits: &[u8]) -> bool {
+    let mut p = *pos;
+    pits.iter().all(|&m| p.play(m).is_ok()) && p.is_over()
+}
+
 /// `pits` (own pits of each mover, 0-based) played from `pos`, in the game's notation: a
 /// turn's moves joined by `-`, turns by spaces (`C-F b`); stops at an illegal move or the end
 /// of the game. Principal variations are written so everywhere.

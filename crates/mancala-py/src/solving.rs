@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mancala_core::notation::{line_text, Notation};
+use mancala_core::notation::{line_ends_game, line_text, Notation};
 use mancala_engine::{Engine, Limits};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -20,7 +20,9 @@ use crate::tables::{check_tables, open_egdb};
 /// Proves the exact value of a position (a position string or a `Game`) with perfect play.
 /// Returns the dict of `mancala solve --json`: `variant`, `position`, `value` (the final seed
 /// margin for the side to move), `value_is` (what the value means), `eval` (the Evaluation's
-/// fields), `best` and `pv` (the move and the perfect line in the game's notation), `nodes`;
+/// fields), `best` and `pv` (the move and the perfect line in the game's notation),
+/// `pv_to_end` (whether that line reaches the end of the game: one read through endgame tables
+/// or a book stops where they do), `nodes`;
 /// and, for Python, `best_pit` and `pv_pits` (own pits, 0-based) and `seconds`. `RuntimeError` when
 /// `time_ms` runs out or the proof is beyond the solver (positions that repeat: see
 /// `mancala solve`). The table is `tt_mb` MiB (default: 64 within 24 seeds of the tables,
@@ -85,6 +87,7 @@ pub fn solve<'py>(
     d.set_item("eval", eval_dict(py, &r.eval)?)?;
     d.set_item("best", notation.move_text(pos.to_move(), r.best))?;
     d.set_item("pv", line_text(&pos, &r.pv))?;
+    d.set_item("pv_to_end", line_ends_game(&pos, &r.pv))?;
     d.set_item("nodes", r.nodes)?;
     d.set_item("best_pit", r.best)?;
     d.set_item("pv_pits", pits(&r.pv))?;

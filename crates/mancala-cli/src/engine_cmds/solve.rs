@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use mancala_core::notation::{line_text, Notation};
+use mancala_core::notation::{line_ends_game, line_text, Notation};
 use mancala_core::Position;
 use mancala_engine::{Budget, Engine};
 use serde_json::json;
@@ -393,11 +393,4 @@ fn print_bound(
         );
     }
     Ok(())
-}
-
-/// Whether playing `line` from `pos` ends the game: a principal variation read from a table
-/// stops where the table lost the next move.
-fn line_ends_game(pos: &Position, line: &[u8]) -> bool {
-    let mut p = *pos;
-    line.iter().all(|&m| p.play(m).is_ok()) && p.is_over()
 }
