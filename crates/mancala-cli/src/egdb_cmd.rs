@@ -572,10 +572,12 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
         return Ok(());
     }
     let mut total = 0;
-    println!(
-        "{:<44} {:>5} {:>14} {:>4} {:>12}  crc32",
-        "rules", "seeds", "entries", "bits", "bytes"
-    );
+    if db.tables().next().is_some() {
+        println!(
+            "{:<44} {:>5} {:>14} {:>4} {:>12}  crc32",
+            "rules", "seeds", "entries", "bits", "bytes"
+        );
+    }
     for t in db.tables() {
         println!(
             "{:<44} {:>5} {:>14} {:>4} {:>12}  {:08x}",
@@ -588,12 +590,13 @@ fn info(dir: PathBuf, verify_entries: bool, json: bool) -> Result<()> {
         );
         total += t.file_bytes();
     }
-    println!(
-        "{} tables, {} bytes, every checksum{} verified",
-        db.tables().count(),
-        total,
-        if verify_entries { " and entry" } else { "" }
-    );
+    match db.tables().count() {
+        0 => println!("no endgame tables"),
+        n => println!(
+            "{n} tables, {total} bytes, every checksum{} verified",
+            if verify_entries { " and entry" } else { "" }
+        ),
+    }
     for b in db.books() {
         let held = match b.seeds() {
             Some((lo, hi)) => format!("{} positions of {lo} to {hi} seeds on the board", b.len()),

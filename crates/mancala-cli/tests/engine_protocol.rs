@@ -398,6 +398,13 @@ fn with_an_opening_book_every_position_near_the_start_is_proven_at_once() {
     ]);
     assert!(ok, "{err}");
     assert!(err.contains("only its opening book is read"), "{err}");
+    let info = mancala_ok(&["egdb", "info", alone.to_str().unwrap()]);
+    assert!(
+        info.starts_with(
+            "no endgame tables\nopening book of p4-standard-any-row-empty-to-owner: 1067 positions"
+        ),
+        "{info}"
+    );
     assert!(out.contains("proof: 0 nodes"), "{out}");
     // Its line is the book's one move, and says that the game goes on.
     assert!(
