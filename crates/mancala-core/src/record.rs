@@ -493,8 +493,20 @@ impl Record {
     /// Reads the JSON form, without replaying it; `rules`, when given, must be the record's.
     pub fn from_json(text: &str, rules: Option<Rules>) -> Result<Record, Error> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let rec: Record = serde_json::from_str(text)
-            .map_err(|e| Error::Record(Msg::new("error.record.json").arg("error", e)))?;
+        // The error names the field it is in (`turns[2].moves[0].pit`), unless it is the
+        // whole record or the error names its part already (`rules: ...`).
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let rec: Record = serde_path_to_error::deserialize(de).map_err(|e| {
+            let field = e.path().to_string();
+            let error = e.into_inner().to_string();
+            let top = field.split(['.', '[']).next().unwrap_or_default();
+            let msg = if field == "." || error.starts_with(&format!("{top}:")) {
+                Msg::new("error.record.json")
+            } else {
+                Msg::new("error.record.json-field").arg("field", field)
+            };
+            Error::Record(msg.arg("error", error))
+        })?;
         if let Some(r) = rules {
             if r != rec.rules {
                 return Err(Error::Record(

@@ -35,7 +35,16 @@ pub(crate) fn parse_json<T: DeserializeOwned>(body: Result<Bytes, BytesRejection
     if !v.is_object() {
         return Err(ApiError::bad("the request body is a JSON object `{...}`"));
     }
-    serde_json::from_value(v).map_err(|e| ApiError::bad(format!("malformed JSON: {e}")))
+    // The error names the field it is in, where there is one.
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let field = e.path().to_string();
+        let error = e.into_inner();
+        ApiError::bad(if field == "." {
+            format!("malformed JSON: {error}")
+        } else {
+            format!("malformed JSON: field {field}: {error}")
+        })
+    })
 }
 
 /// The token of `Authorization: Bearer TOKEN`, if the request has one.

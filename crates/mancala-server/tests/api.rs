@@ -296,6 +296,13 @@ async fn every_bad_input_is_a_4xx_with_a_json_error() {
     c.post(&moves, json!({"pit": 2.5}), Some(&token))
         .await
         .err(400, "whole number");
+    // A value of the wrong type is named by its field.
+    c.post("/api/games", json!({"opponent": 3}), None)
+        .await
+        .err(
+            400,
+            "malformed JSON: field opponent: invalid type: integer `3`",
+        );
     c.post(&moves, json!({"pit": 1, "colour": "red"}), Some(&token))
         .await
         .err(400, "unknown field");

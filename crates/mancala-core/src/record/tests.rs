@@ -103,14 +103,29 @@ fn json_records_are_refused_in_the_words_of_text_records() {
     let json =
         refused(r#"{"rules":{"preset":"kalah"},"turns":[{"side":"south","moves":[{"pit":300}]}]}"#);
     assert!(
-        json.contains("JSON: pit 300 does not exist (a row has at most 12 pits)"),
+        json.contains(
+            "JSON: field turns[0].moves[0].pit: pit 300 does not exist (a row has at most 12 pits)"
+        ),
         "{json}"
     );
     let json = refused(
         r#"{"rules":{"preset":"kalah"},"turns":[],"result":{"south":999,"north":0,"winner":null}}"#,
     );
     assert!(
-        json.contains("JSON: a store holds 0 to 511 seeds, got 999"),
+        json.contains("JSON: field result.south: a store holds 0 to 511 seeds, got 999"),
+        "{json}"
+    );
+    // A value of the wrong type is named by its field.
+    let json = refused(r#"{"rules":{"preset":"kalah"},"time_control":3,"turns":[]}"#);
+    assert!(
+        json.contains("JSON: field time_control: invalid type: integer `3`"),
+        "{json}"
+    );
+    let json = refused(
+        r#"{"rules":{"preset":"kalah"},"turns":[{"side":"south","moves":[{"pit":1,"eval":"abc"}]}]}"#,
+    );
+    assert!(
+        json.contains("JSON: field turns[0].moves[0].eval: "),
         "{json}"
     );
     // Numbers that fit still read.
