@@ -127,6 +127,14 @@ fn a_proof_is_reported_as_proven_and_misere_values_say_so() {
     let info = expect(&mut e, |l| l.starts_with("info depth"));
     assert!(info.contains(" proven"), "{info}");
     expect(&mut e, |l| l.starts_with("bestmove "));
+    // The pie rule's choice, proven: +6 for North after A (`solve --openings` gives South's
+    // first turn A -6), its depth the length of its one-move line, as a proof's is.
+    e.send("position kalah,pits=4,seeds=3,pie=true moves A")
+        .unwrap();
+    e.send("go movetime 1000").unwrap();
+    let info = expect(&mut e, |l| l.starts_with("info depth"));
+    assert!(info.starts_with("info depth 1 value +6 proven "), "{info}");
+    expect(&mut e, |l| l.starts_with("bestmove "));
     e.send("position dracala").unwrap();
     e.send("go depth 2").unwrap();
     let info = expect(&mut e, |l| l.starts_with("info depth 2 "));

@@ -141,8 +141,9 @@ pub fn engine_move(
         return Some(SearchResult {
             best: c.best.pit,
             eval: c.best.eval,
+            // A proven choice's depth is its line's length, as a proof's is.
             depth: match c.best.eval.quality {
-                Quality::Proven => 0,
+                Quality::Proven => 1,
                 Quality::Searched { depth } => depth,
             },
             nodes: c.nodes,
