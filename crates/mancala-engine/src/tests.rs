@@ -799,3 +799,45 @@ fn under_the_pie_rule_no_level_opens_with_a_move_the_swap_punishes() {
         );
     }
 }
+
+/// Tables that cover every level to 30 seeds and value nothing: what the proof's share of a
+/// move reads.
+struct DeepTables;
+
+impl crate::Oracle for DeepTables {
+    fn max_seeds(&self) -> u32 {
+        30
+    }
+    fn kalah(&self, _pos: &mancala_core::KalahPos) -> Option<u8> {
+        None
+    }
+    fn tabled_seeds(&self, _rules: &mancala_core::KalahRules) -> u32 {
+        31
+    }
+}
+
+#[test]
+fn a_proof_has_the_move_where_deep_tables_make_it_sure() {
+    use crate::think::{proof_share, PROOF_NEAR_SHARE};
+    let rules: Rules = "kalah,seeds=4".parse().unwrap();
+    let mut pos = Position::start(&rules).unwrap();
+    let start = pos;
+    pos.play(3).unwrap(); // D: a seed in South's store, 47 on the board, North to move
+    let mut at46 = pos;
+    at46.play(5).unwrap(); // f: a seed in North's store
+    assert_eq!(at46.as_kalah().unwrap().board_seeds(), 46);
+    let mut deep = Engine::new(1, 1);
+    deep.oracle = Some(std::sync::Arc::new(DeepTables));
+    // 46 seeds: at most 15 beyond tables to 30 (31 covered), all of the move but a 32nd.
+    assert_eq!(proof_share(&deep, &at46), Some(PROOF_NEAR_SHARE));
+    // 47 and 48: three quarters.
+    assert_eq!(proof_share(&deep, &pos), Some((3, 4)));
+    assert_eq!(proof_share(&deep, &start), Some((3, 4)));
+    // Without tables a proof is tried first only within 30 seeds, with a quarter of the move.
+    let bare = Engine::new(1, 1);
+    assert_eq!(proof_share(&bare, &start), None);
+    let few: Position = "kalah,seeds=4/0-0-3-4-2-1/12/1-2-0-3-4-5/11/s"
+        .parse()
+        .unwrap();
+    assert_eq!(proof_share(&bare, &few), Some((1, 4)));
+}

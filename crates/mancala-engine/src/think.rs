@@ -44,6 +44,17 @@ pub const PROOF_FIRST_SEEDS: u32 = 24;
 /// rest.
 pub const PROOF_FIRST_SHARE: u32 = 3;
 
+/// See [`PROOF_FIRST_TABLES`]: seeds on the board beyond the tables up to which a proof that
+/// is tried first almost always finishes within a move, so it has all of the move's time but
+/// [`PROOF_NEAR_SHARE`]'s reserve. With tables to 30 seeds and the 46-seed opening book, every
+/// position of 300 games of Kalah(6,4) was proven within 470 ms on one thread; with tables to
+/// 28, some of 45 seeds took over a second (docs/results.md).
+pub const PROOF_NEAR_SEEDS: u32 = 15;
+
+/// The share of a move's time, as `(num, den)`, that [`engine_move`] gives a proof within
+/// [`PROOF_NEAR_SEEDS`] of deep tables: the rest is left for a search, should it not finish.
+pub const PROOF_NEAR_SHARE: (u32, u32) = (31, 32);
+
 /// The table, in MiB, of the prover kept beside a protocol engine's searcher.
 pub const PROOF_MB: usize = 32;
 
@@ -102,7 +113,8 @@ pub fn decidable(engine: &Engine, pos: &Position) -> bool {
 }
 
 /// The share of a move's time, as `(num, den)`, that [`engine_move`] gives a proof of `pos`
-/// before it searches: three quarters where the endgame tables make a proof likely to finish
+/// before it searches: all but a 32nd where the endgame tables make a proof almost sure to
+/// finish ([`PROOF_NEAR_SEEDS`]), three quarters where they make it likely
 /// ([`PROOF_FIRST_TABLES`]), a quarter where it may ([`decidable`]), else none.
 pub fn proof_share(prover: &Engine, pos: &Position) -> Option<(u32, u32)> {
     if !decidable(prover, pos) {
@@ -110,7 +122,9 @@ pub fn proof_share(prover: &Engine, pos: &Position) -> Option<(u32, u32)> {
     }
     let tabled = prover.tabled_seeds(pos);
     let seeds = pos.as_kalah().map_or(u32::MAX, |k| k.board_seeds());
-    if tabled >= PROOF_FIRST_TABLES && seeds <= tabled + PROOF_FIRST_SEEDS {
+    if tabled >= PROOF_FIRST_TABLES && seeds <= tabled + PROOF_NEAR_SEEDS {
+        Some(PROOF_NEAR_SHARE)
+    } else if tabled >= PROOF_FIRST_TABLES && seeds <= tabled + PROOF_FIRST_SEEDS {
         Some((PROOF_FIRST_SHARE, 4))
     } else {
         Some((1, PROOF_SHARE))
