@@ -495,8 +495,8 @@ impl Record {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // The error names the field it is in (`turns[2].moves[0].pit`), unless it is the
         // whole record or the error names its part already (`rules: ...`).
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let rec: Record = serde_path_to_error::deserialize(de).map_err(|e| {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let rec: Record = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let field = e.path().to_string();
             let error = e.into_inner().to_string();
             let top = field.split(['.', '[']).next().unwrap_or_default();
@@ -507,6 +507,9 @@ impl Record {
             };
             Error::Record(msg.arg("error", error))
         })?;
+        // Nothing but white space may follow the record.
+        de.end()
+            .map_err(|e| Error::Record(Msg::new("error.record.json").arg("error", e)))?;
         if let Some(r) = rules {
             if r != rec.rules {
                 return Err(Error::Record(

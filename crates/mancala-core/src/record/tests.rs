@@ -128,6 +128,11 @@ fn json_records_are_refused_in_the_words_of_text_records() {
         json.contains("JSON: field turns[0].moves[0].eval: "),
         "{json}"
     );
+    // Text after the record is refused, as a second record would be.
+    let json = refused(
+        r#"{"rules":{"preset":"kalah"},"turns":[]} {"rules":{"preset":"kalah"},"turns":[]}"#,
+    );
+    assert!(json.contains("JSON: trailing characters"), "{json}");
     // Numbers that fit still read.
     let rec = Record::parse(r#"{"rules":{"preset":"kalah","pits":4,"seeds":2},"turns":[{"side":"south","moves":[{"pit":1}]}]}"#, None).unwrap();
     assert_eq!(
