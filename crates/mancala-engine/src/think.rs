@@ -44,11 +44,13 @@ pub const PROOF_FIRST_SEEDS: u32 = 24;
 /// rest.
 pub const PROOF_FIRST_SHARE: u32 = 3;
 
-/// See [`PROOF_FIRST_TABLES`]: seeds on the board beyond the tables up to which a proof that
-/// is tried first almost always finishes within a move, so it has all of the move's time but
-/// [`PROOF_NEAR_SHARE`]'s reserve. With tables to 30 seeds and the 46-seed opening book, every
-/// position of 300 games of Kalah(6,4) was proven within 470 ms on one thread; with tables to
-/// 28, some of 45 seeds took over a second (docs/results.md).
+/// See [`PROOF_FIRST_TABLES`]: seeds on the board beyond the tables (beyond
+/// [`Engine::tabled_seeds`], their top level plus one) up to which a proof that is tried first
+/// almost always finishes within a move, so it has all of the move's time but
+/// [`PROOF_NEAR_SHARE`]'s reserve: 46 seeds and fewer with tables to 30 seeds. With those and
+/// the 46-seed opening book, every position of 1,000 games of Kalah(6,4) was proven within
+/// 450 ms on one thread; with tables to 28, a few of 45 seeds were not within 500 ms
+/// (docs/results.md).
 pub const PROOF_NEAR_SEEDS: u32 = 15;
 
 /// The share of a move's time, as `(num, den)`, that [`engine_move`] gives a proof within
